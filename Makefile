@@ -1,0 +1,32 @@
+# Slugline: `make run` serves the site, `make test` runs the suite (README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+export PORT
+
+.PHONY: run test devdb devdb-stop venv clean
+
+run: $(STAMP)
+	@$(PY) -m cms.devdb run -- $(PY) -m cms.serve
+
+test: $(STAMP)
+	@$(PY) -m cms.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+
+devdb: $(STAMP)
+	@$(PY) -m cms.devdb start
+
+devdb-stop: $(STAMP)
+	@$(PY) -m cms.devdb stop
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Slugline needs Python 3.11 or newer; set PYTHON=/path/to/python3.11.")'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+clean:
+	rm -rf $(VENV) var/build

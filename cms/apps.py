@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CmsConfig(AppConfig):
+    name = "cms"
+    verbose_name = "Slugline CMS"

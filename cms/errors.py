@@ -1,0 +1,40 @@
+"""The site's own 400, 403 and 404 pages, in its layout.
+
+Django's defaults show no reason for a 400 and the exception's class name for a
+404 raised by URL resolution. These show the reason our own code gave (our
+messages are written for readers) and a plain sentence otherwise.
+"""
+
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.http import Http404
+from django.shortcuts import render
+
+PAGES = {
+    400: ("Bad request", "That request could not be understood."),
+    403: ("Not allowed", "You are not allowed to do that."),
+    404: ("Page not found", "There is nothing at this address."),
+}
+
+
+def _reason(exception, kinds) -> str | None:
+    if type(exception) in kinds and exception.args and isinstance(exception.args[0], str):
+        return exception.args[0]
+    return None
+
+
+def _error_page(request, status, reason):
+    title, default = PAGES[status]
+    context = {"error_title": title, "error_text": reason or default, "status": status}
+    return render(request, "error.html", context, status=status)
+
+
+def bad_request(request, exception):
+    return _error_page(request, 400, _reason(exception, (BadRequest,)))
+
+
+def permission_denied(request, exception):
+    return _error_page(request, 403, _reason(exception, (PermissionDenied,)))
+
+
+def page_not_found(request, exception):
+    return _error_page(request, 404, _reason(exception, (Http404,)))

@@ -1,0 +1,11 @@
+from django.core.management.base import BaseCommand
+
+from cms.mongo import ensure_all_indexes
+
+
+class Command(BaseCommand):
+    help = "Create every MongoDB collection's indexes. Safe to run again."
+
+    def handle(self, *args, **options):
+        names = ensure_all_indexes()
+        self.stdout.write(f"Indexes in place: {', '.join(names)}.")

@@ -1,0 +1,74 @@
+"""The process's one MongoClient, created lazily.
+
+PyMongo's advice: one client per process, never at import time or in
+`AppConfig.ready()`, and a new one in each process gunicorn forks. The client is
+keyed by the process id, so a forked worker never reuses its parent's sockets.
+Every call has explicit time budgets (settings), so a page never waits for
+pymongo's 30-second defaults when the database is gone.
+"""
+
+import os
+import threading
+
+from django.conf import settings
+from pymongo import MongoClient
+from pymongo.database import Database
+
+_lock = threading.Lock()
+_client: MongoClient | None = None
+_client_pid: int | None = None
+
+
+def server_uri() -> str:
+    """MONGODB_URI, or the dev database's (started if need be) when it is not set."""
+    if settings.MONGODB_URI:
+        return settings.MONGODB_URI
+    from cms.devdb import DevDB
+
+    return DevDB().start()[0].uri
+
+
+def get_client() -> MongoClient:
+    global _client, _client_pid
+    with _lock:
+        if _client is None or _client_pid != os.getpid():
+            _client = MongoClient(
+                server_uri(),
+                tz_aware=True,
+                connect=False,
+                appname="slugline",
+                connectTimeoutMS=settings.MONGODB_CONNECT_TIMEOUT_MS,
+                serverSelectionTimeoutMS=settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
+                timeoutMS=settings.MONGODB_TIMEOUT_MS,
+            )
+            _client_pid = os.getpid()
+        return _client
+
+
+def get_db() -> Database:
+    return get_client()[settings.MONGODB_NAME]
+
+
+def reset_client() -> None:
+    """Close and forget the client (tests that change MONGODB_URI use this)."""
+    global _client, _client_pid
+    with _lock:
+        if _client is not None and _client_pid == os.getpid():
+            _client.close()
+        _client, _client_pid = None, None
+
+
+# The modules that own a collection; each declares its indexes next to its queries
+# and exposes `ensure_indexes(db)`.
+INDEX_OWNERS = ("cms.posts", "comments.store")
+
+
+def ensure_all_indexes(db: Database | None = None) -> list[str]:
+    """Create every owner's indexes (idempotent); return their names."""
+    from importlib import import_module
+
+    db = db if db is not None else get_db()
+    names = []
+    for owner in INDEX_OWNERS:
+        names += import_module(owner).ensure_indexes(db)
+    return names

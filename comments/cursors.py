@@ -1,0 +1,75 @@
+"""Signed page cursors: the key of a page's edge comment, for keyset paging.
+
+A cursor names its view and discussion and is signed with the site's key, so a
+tampered cursor, or one carried over from another post or view, is refused
+instead of reaching a query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bson import ObjectId
+from bson.errors import InvalidId
+from django.core import signing
+
+from comments.store import ORDERS
+
+SALT = "comments.cursor"
+BAD_CURSOR = "This page link is damaged or belongs to another page. Start again from the first page."
+
+
+class BadCursor(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Cursor:
+    key: tuple
+    # The page number the cursor leads to, for the numbered page links.
+    page: int
+
+
+def _encode_value(field: str, value):
+    if field == "_id":
+        return str(value)
+    if field == "posted":
+        return value.isoformat()
+    return value
+
+
+def _decode_value(field: str, value):
+    if not isinstance(value, str):
+        raise BadCursor(BAD_CURSOR)
+    try:
+        if field == "_id":
+            return ObjectId(value)
+        if field == "posted":
+            return datetime.fromisoformat(value)
+    except (InvalidId, ValueError):
+        raise BadCursor(BAD_CURSOR) from None
+    return value
+
+
+def encode(*, view: str, scope: str, key: tuple, page: int) -> str:
+    """A URL-safe token for `key` in `view` of `scope` (a discussion or sub-thread)."""
+    fields = [field for field, _ in ORDERS[view]]
+    values = [_encode_value(f, v) for f, v in zip(fields, key)]
+    return signing.dumps({"v": view, "s": scope, "k": values, "p": page}, salt=SALT, compress=True)
+
+
+def decode(token: str, *, view: str, scope: str) -> Cursor:
+    """The cursor in `token`, or BadCursor if it was altered or is for another page."""
+    try:
+        data = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        raise BadCursor(BAD_CURSOR) from None
+    fields = [field for field, _ in ORDERS[view]]
+    if (
+        not isinstance(data, dict) or data.get("v") != view or data.get("s") != scope
+        or not isinstance(data.get("k"), list) or len(data["k"]) != len(fields)
+        or not isinstance(data.get("p"), int) or data["p"] < 1
+    ):
+        raise BadCursor(BAD_CURSOR)
+    return Cursor(key=tuple(_decode_value(f, v) for f, v in zip(fields, data["k"])), page=data["p"])

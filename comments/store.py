@@ -1,0 +1,225 @@
+"""The `comments` collection: one document per comment (pattern 1 of
+`storage-patterns.md`). The only module that touches it.
+
+A document is exactly the pattern's, plus `thread` (the first part of
+`full_slug`, for the newest-first view) and `html` (the text rendered once at
+write time):
+
+    {_id, discussion_id, parent_id, slug, full_slug, thread, posted,
+     author: {id, name, email}, text, html}
+
+Indexes, next to the queries they serve:
+- `{discussion_id, slug}` unique: permalinks, ancestors, and slug uniqueness;
+- `{discussion_id, full_slug}`: the threaded view and sub-threads;
+- `{discussion_id, posted, _id}`: the chronological view and latest comments. It
+  is the pattern's `{discussion_id, posted}` with `_id` appended, so that it also
+  serves the tie-break that makes keyset paging exact when two comments share a
+  millisecond; it serves every query the pattern's index does;
+- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bson import ObjectId
+from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from cms.mongo import get_db
+from comments import keyset, slugs
+
+INDEXES = [
+    IndexModel([("discussion_id", ASCENDING), ("slug", ASCENDING)], unique=True, name="discussion_slug"),
+    IndexModel([("discussion_id", ASCENDING), ("full_slug", ASCENDING)], name="discussion_full_slug"),
+    IndexModel(
+        [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)],
+        name="discussion_posted",
+    ),
+    IndexModel(
+        [("discussion_id", ASCENDING), ("thread", DESCENDING), ("full_slug", ASCENDING)],
+        name="discussion_thread_newest",
+    ),
+]
+
+# The orders the views page through; the last field of each makes keys unique.
+ORDERS: dict[str, list[tuple[str, int]]] = {
+    "threaded": [("full_slug", ASCENDING)],
+    "chronological": [("posted", ASCENDING), ("_id", ASCENDING)],
+    "newest": [("thread", DESCENDING), ("full_slug", ASCENDING)],
+}
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.comments.create_indexes(INDEXES)
+
+
+class SlugTaken(Exception):
+    """Another comment of the discussion already has this slug; draw a new part."""
+
+
+@dataclass(frozen=True)
+class CommentAuthor:
+    id: int | None
+    name: str
+    email: str = ""
+
+
+@dataclass(frozen=True)
+class Comment:
+    id: ObjectId
+    discussion_id: ObjectId
+    parent_id: ObjectId | None
+    slug: str
+    full_slug: str
+    thread: str
+    posted: datetime
+    author: CommentAuthor
+    text: str
+    html: str
+
+    @property
+    def depth(self) -> int:
+        return slugs.depth(self.slug)
+
+    @property
+    def anchor(self) -> str:
+        return slugs.anchor(self.slug)
+
+    @property
+    def parent_slug(self) -> str | None:
+        return slugs.parent_slug(self.slug)
+
+    def key(self, order: str) -> tuple:
+        """This comment's position in one of ORDERS (what a cursor stores)."""
+        values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread}
+        return tuple(values[field] for field, _ in ORDERS[order])
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> Comment:
+        author = doc.get("author") or {}
+        return cls(
+            id=doc["_id"],
+            discussion_id=doc["discussion_id"],
+            parent_id=doc.get("parent_id"),
+            slug=doc["slug"],
+            full_slug=doc["full_slug"],
+            thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
+            posted=doc["posted"],
+            author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", "")),
+            text=doc["text"],
+            html=doc.get("html", ""),
+        )
+
+
+def insert_comment(
+    *,
+    discussion_id: ObjectId,
+    parent: Comment | None,
+    slug: str,
+    full_slug: str,
+    posted: datetime,
+    author: CommentAuthor,
+    text: str,
+    html: str,
+) -> Comment:
+    """Insert one comment; SlugTaken if its slug is already used in the discussion."""
+    doc = {
+        "discussion_id": discussion_id,
+        "parent_id": parent.id if parent else None,
+        "slug": slug,
+        "full_slug": full_slug,
+        "thread": slugs.thread_key(full_slug),
+        "posted": posted,
+        "author": {"id": author.id, "name": author.name, "email": author.email},
+        "text": text,
+        "html": html,
+    }
+    try:
+        doc["_id"] = get_db().comments.insert_one(doc).inserted_id
+    except DuplicateKeyError as exc:
+        raise SlugTaken(slug) from exc
+    return Comment.from_doc(doc)
+
+
+def find_by_slug(*, discussion_id: ObjectId, slug: str) -> Comment | None:
+    """The permalink query: one comment of one discussion, by its slug path."""
+    doc = get_db().comments.find_one({"discussion_id": discussion_id, "slug": str(slug)})
+    return Comment.from_doc(doc) if doc else None
+
+
+def find_ancestors(*, comment: Comment) -> list[Comment]:
+    """The comments above this one, root first, in one query."""
+    above = slugs.ancestor_slugs(comment.slug)
+    if not above:
+        return []
+    cursor = get_db().comments.find(
+        {"discussion_id": comment.discussion_id, "slug": {"$in": above}}
+    ).sort("full_slug", ASCENDING)
+    return [Comment.from_doc(doc) for doc in cursor]
+
+
+def find_subthread(*, comment: Comment) -> list[Comment]:
+    """The comment and all its descendants, threaded (the pattern's sub-discussion)."""
+    cursor = get_db().comments.find(
+        {"discussion_id": comment.discussion_id, "full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)}}
+    ).sort("full_slug", ASCENDING)
+    return [Comment.from_doc(doc) for doc in cursor]
+
+
+def _scope(discussion_id: ObjectId, below: Comment | None) -> dict:
+    query: dict[str, Any] = {"discussion_id": discussion_id}
+    if below is not None:
+        query["full_slug"] = {"$regex": slugs.replies_regex(below.full_slug)}
+    return query
+
+
+def find_page(
+    *,
+    discussion_id: ObjectId,
+    order: str,
+    limit: int,
+    skip: int = 0,
+    after: tuple | None = None,
+    before: tuple | None = None,
+    below: Comment | None = None,
+) -> list[Comment]:
+    """A page of a discussion (or of the replies below one comment) in `order`.
+
+    Reached by position (`skip`) or, without skip's cost, by the key of the last
+    comment of the previous page (`after`) or the first of the next (`before`).
+    """
+    sort = ORDERS[order]
+    query = _scope(discussion_id, below)
+    if after is not None:
+        query = {"$and": [query, keyset.after(sort, after)]}
+    elif before is not None:
+        query = {"$and": [query, keyset.before(sort, before)]}
+        sort = keyset.reverse(sort)
+    cursor = get_db().comments.find(query).sort(sort).skip(skip).limit(limit)
+    comments = [Comment.from_doc(doc) for doc in cursor]
+    return comments[::-1] if before is not None else comments
+
+
+def count(*, discussion_id: ObjectId, below: Comment | None = None) -> int:
+    """How many comments a discussion (or the replies below one comment) has."""
+    return get_db().comments.count_documents(_scope(discussion_id, below))
+
+
+def count_before(*, discussion_id: ObjectId, order: str, key: tuple, below: Comment | None = None) -> int:
+    """How many comments sort before `key`: where a comment sits in a view."""
+    query = {"$and": [_scope(discussion_id, below), keyset.before(ORDERS[order], key)]}
+    return get_db().comments.count_documents(query)
+
+
+def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
+    """The newest comments of a discussion, newest first."""
+    cursor = (
+        get_db().comments.find({"discussion_id": discussion_id})
+        .sort([("posted", DESCENDING), ("_id", DESCENDING)])
+        .limit(limit)
+    )
+    return [Comment.from_doc(doc) for doc in cursor]
