@@ -1,0 +1,132 @@
+"""The test suite's one configuration place: the MongoDB fixture and builders.
+
+Every test session runs in its own MongoDB database on the dev server (FerretDB,
+started here unless MONGODB_URI names a server) and drops it afterwards. There is
+no stand-in for the server: the tests talk to the real one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from pymongo import monitoring
+
+from cms import mongo, posts
+from cms.posts import AuthorSummary
+from comments import services
+from comments.store import CommentAuthor
+
+
+class CommandCounter(monitoring.CommandListener):
+    """Counts the commands this process sends to MongoDB (pymongo's monitoring)."""
+
+    def __init__(self):
+        self.names: list[str] = []
+
+    def started(self, event):
+        self.names.append(event.command_name)
+
+    def succeeded(self, event):
+        pass
+
+    def failed(self, event):
+        pass
+
+    def reset(self):
+        self.names.clear()
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+
+COUNTER = CommandCounter()
+monitoring.register(COUNTER)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def mongo_database():
+    """A fresh MongoDB database for this session, with every index, dropped at the end."""
+    from django.conf import settings
+
+    started = None
+    if not os.environ.get("MONGODB_URI"):
+        from cms.devdb import DevDB
+
+        devdb = DevDB()
+        server, we_started = devdb.start()
+        settings.MONGODB_URI = server.uri
+        started = devdb if we_started else None
+    settings.MONGODB_NAME = f"slugline_test_{uuid.uuid4().hex[:12]}"
+    mongo.reset_client()
+    db = mongo.get_db()
+    mongo.ensure_all_indexes(db)
+    yield db
+    mongo.get_client().drop_database(settings.MONGODB_NAME)
+    mongo.reset_client()
+    if started:
+        started.stop()
+
+
+@pytest.fixture(autouse=True)
+def _empty_collections(mongo_database):
+    """Each test starts with empty collections (indexes stay)."""
+    yield
+    for name in mongo_database.list_collection_names():
+        mongo_database[name].delete_many({})
+
+
+@pytest.fixture
+def mongo_db(mongo_database):
+    """The session's MongoDB database (pytest-django's `db` is Django's)."""
+    return mongo_database
+
+
+@pytest.fixture
+def commands():
+    """Counts MongoDB commands sent from the moment the test asks for it."""
+    COUNTER.reset()
+    return COUNTER
+
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def make_post():
+    """Builder: a published post (overrides for any field of posts.create_post)."""
+
+    def build(**overrides) -> posts.Post:
+        n = next(_numbers)
+        fields = {
+            "title": f"Post {n}",
+            "slug": f"post-{n}",
+            "content": f"Body of post {n}.",
+            "author": AuthorSummary(id=1, username="ada", name="Ada Lindqvist"),
+            "status": posts.PUBLISHED,
+            "published": datetime.now(timezone.utc) - timedelta(hours=1),
+        }
+        fields.update(overrides)
+        return posts.create_post(**fields)
+
+    return build
+
+
+@pytest.fixture
+def make_comment():
+    """Builder: a comment on `post` through the real service (overrides: text,
+    author, parent_slug, at, new_part, summarise)."""
+
+    def build(post: posts.Post, **overrides):
+        fields = {
+            "text": f"Comment {next(_numbers)}",
+            "author": CommentAuthor(id=None, name="Reader", email="reader@example.com"),
+        }
+        fields.update(overrides)
+        return services.post_comment(post=post, **fields).comment
+
+    return build
