@@ -1,0 +1,135 @@
+"""Benchmark: the cost of comment pages in one large discussion.
+
+Builds one discussion of N comments (default 10,000) in a scratch MongoDB database,
+then requests through Django's test client: threaded page 1, a page in the middle
+reached with `?page=`, and the same page reached by cursor (`?after=`). For each it
+prints the median and p95 time per request, the MongoDB commands per request and
+the documents those commands returned, with ratios against page 1.
+
+    MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/comment_pages.py
+
+Without MONGODB_URI it uses (or starts) the dev database. Figures measured on
+FerretDB v1 reflect its full scans; MongoDB serves these queries from indexes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.test import Client  # noqa: E402
+from pymongo import monitoring  # noqa: E402
+
+from cms import demo, mongo, posts  # noqa: E402
+from cms.posts import AuthorSummary  # noqa: E402
+from comments import cursors, store  # noqa: E402
+
+
+class Tally(monitoring.CommandListener):
+    """Counts commands and the documents their replies carry."""
+
+    def __init__(self):
+        self.commands = 0
+        self.documents = 0
+
+    def started(self, event):
+        self.commands += 1
+
+    def succeeded(self, event):
+        cursor = event.reply.get("cursor") if isinstance(event.reply, dict) else None
+        if cursor:
+            self.documents += len(cursor.get("firstBatch", cursor.get("nextBatch", [])))
+
+    def failed(self, event):
+        pass
+
+
+def measure(client: Client, url: str, tally: Tally, repeat: int) -> dict:
+    times, commands, documents = [], [], []
+    for _ in range(repeat):
+        tally.commands = tally.documents = 0
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+        commands.append(tally.commands)
+        documents.append(tally.documents)
+    times.sort()
+    return {
+        "median_ms": statistics.median(times) * 1000,
+        "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))] * 1000,
+        "commands": statistics.median(commands),
+        "documents": statistics.median(documents),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--comments", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    tally = Tally()
+    monitoring.register(tally)
+    settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
+    settings.ALLOWED_HOSTS = ["testserver"]
+    mongo.reset_client()
+    mongo.ensure_all_indexes()
+    try:
+        post = posts.create_post(
+            title="Benchmark", slug="benchmark", content="Benchmark post.",
+            author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
+        )
+        import random
+
+        started = time.perf_counter()
+        demo.seed_comments(post=post, count=args.comments, rng=random.Random(args.seed), start=post.created)
+        build_s = time.perf_counter() - started
+        per_page = settings.COMMENTS_PER_PAGE
+        middle = max(1, -(-args.comments // per_page) // 2)
+        before_middle = store.find_page(
+            discussion_id=post.id, order="threaded", limit=1, skip=(middle - 1) * per_page - 1
+        )[0]
+        cursor = cursors.encode(
+            view="threaded", scope=str(post.id), key=before_middle.key("threaded"), page=middle
+        )
+        base = f"/posts/{post.slug}/comments/?view=threaded"
+        client = Client()
+        client.get(base)  # warm up the process
+        rows = [
+            ("threaded page 1", measure(client, base, tally, args.repeat)),
+            (f"page {middle} by ?page=", measure(client, f"{base}&page={middle}", tally, args.repeat)),
+            (f"page {middle} by cursor", measure(client, f"{base}&after={cursor}", tally, args.repeat)),
+        ]
+    finally:
+        mongo.get_client().drop_database(settings.MONGODB_NAME)
+
+    server = mongo.get_client().server_info()
+    print(f"One discussion of {args.comments:,} comments, {per_page} per page; built in {build_s:.1f} s.")
+    print(f"Server: {mongo.server_uri()} (reports MongoDB {server.get('version')}; "
+          f"{'FerretDB' if 'ferretdb' in str(server).lower() else 'see server'}); "
+          f"{args.repeat} requests each through Django's test client.")
+    print(f"{'request':<24}{'median ms':>10}{'p95 ms':>9}{'commands':>10}{'documents':>11}{'× page 1':>10}")
+    first = rows[0][1]["median_ms"]
+    for name, row in rows:
+        print(f"{name:<24}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['commands']:>10.0f}"
+              f"{row['documents']:>11.0f}{row['median_ms'] / first:>10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
