@@ -12,7 +12,9 @@ import threading
 
 from django.conf import settings
 from pymongo import MongoClient
+from pymongo.collection import Collection
 from pymongo.database import Database
+from pymongo.operations import IndexModel
 
 _lock = threading.Lock()
 _client: MongoClient | None = None
@@ -56,6 +58,20 @@ def reset_client() -> None:
         if _client is not None and _client_pid == os.getpid():
             _client.close()
         _client, _client_pid = None, None
+
+
+def create_indexes(collection: Collection, models: list[IndexModel]) -> list[str]:
+    """Create `models` on `collection`, one createIndexes command per index.
+
+    One command for several indexes is MongoDB's usual way, but FerretDB v1.24
+    drops the connection (an internal panic) when every index of such a command
+    already exists, which is the normal case on a rerun. One at a time is
+    idempotent on both servers.
+    """
+    names = []
+    for model in models:
+        names += collection.create_indexes([model])
+    return names
 
 
 # The modules that own a collection; each declares its indexes next to its queries

@@ -16,7 +16,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
 from cms.markup import render_post
-from cms.mongo import get_db
+from cms.mongo import create_indexes, get_db
 
 DRAFT, PUBLISHED = "draft", "published"
 
@@ -29,7 +29,7 @@ INDEXES = [
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return db.posts.create_indexes(INDEXES)
+    return create_indexes(db.posts, INDEXES)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """`make run`: prepare the site, then hand over to gunicorn.
 
-Migrates Django's database, creates MongoDB indexes, adds demo content to an empty
+Migrates Django's database, collects static files, creates MongoDB indexes, adds demo content to an empty
 database, checks that the port is free, and replaces itself with gunicorn (so
 Ctrl-C reaches gunicorn directly). Expects MONGODB_URI set (cms.devdb does that).
 """
@@ -36,6 +36,7 @@ def main() -> int:
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     call_command("ensure_indexes")
     call_command("seed_demo", if_empty=True)
     print(f"Slugline is at http://{BIND_HOST}:{port}/ (Ctrl-C stops it).", flush=True)

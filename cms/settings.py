@@ -113,4 +113,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # 4xx answers are the site working as meant (a bad page number, a missing post):
+    # gunicorn's access log records them; Django would add a traceback for each.
+    "loggers": {"django.request": {"level": "ERROR"}},
 }

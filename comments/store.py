@@ -29,7 +29,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import get_db
+from cms.mongo import create_indexes, get_db
 from comments import keyset, slugs
 
 INDEXES = [
@@ -54,7 +54,7 @@ ORDERS: dict[str, list[tuple[str, int]]] = {
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return db.comments.create_indexes(INDEXES)
+    return create_indexes(db.comments, INDEXES)
 
 
 class SlugTaken(Exception):

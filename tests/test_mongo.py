@@ -1,0 +1,33 @@
+"""The process's MongoDB client and the index registry."""
+
+import os
+
+from cms import mongo
+
+
+def test_ensure_indexes_can_run_again(mongo_db):
+    """A second run creates nothing new and fails on nothing."""
+    first = mongo.ensure_all_indexes(mongo_db)
+    again = mongo.ensure_all_indexes(mongo_db)
+    assert first == again
+    assert {"discussion_slug", "slug_unique"} <= set(first)
+
+
+def test_the_client_is_shared_within_a_process():
+    """Every call in one process gets the same client."""
+    assert mongo.get_client() is mongo.get_client()
+
+
+def test_a_forked_process_gets_its_own_client(monkeypatch):
+    """A gunicorn worker (another pid) never reuses its parent's client."""
+    parent = mongo.get_client()
+    monkeypatch.setattr(os, "getpid", lambda: -1)
+    assert mongo.get_client() is not parent
+
+
+def test_the_client_has_explicit_time_budgets(settings):
+    """Server selection, connect and operation budgets come from settings."""
+    options = mongo.get_client().options
+    assert options.server_selection_timeout == settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS / 1000
+    assert options.pool_options.connect_timeout == settings.MONGODB_CONNECT_TIMEOUT_MS / 1000
+    assert options.timeout == settings.MONGODB_TIMEOUT_MS / 1000
