@@ -37,7 +37,8 @@ def parse_page_number(raw: str | None) -> int:
     """The page number in `raw` (absent means 1); BadRequest for anything but 1, 2, ..."""
     if raw is None:
         return 1
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+    # Nine digits are plenty; longer strings would only make int() work (or fail).
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) < 1:
         raise BadRequest(BAD_PAGE)
     return int(raw)
 

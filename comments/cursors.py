@@ -69,7 +69,7 @@ def decode(token: str, *, view: str, scope: str) -> Cursor:
     if (
         not isinstance(data, dict) or data.get("v") != view or data.get("s") != scope
         or not isinstance(data.get("k"), list) or len(data["k"]) != len(fields)
-        or not isinstance(data.get("p"), int) or data["p"] < 1
+        or type(data.get("p")) is not int or data["p"] < 1
     ):
         raise BadCursor(BAD_CURSOR)
     return Cursor(key=tuple(_decode_value(f, v) for f, v in zip(fields, data["k"])), page=data["p"])

@@ -1,8 +1,8 @@
 """Slugs and full slugs of threaded comments: pure functions, no I/O.
 
-A comment's `slug` is the path of random parts from its root (`k3x9q2ab/7mfp2d4c`);
+A comment's `slug` is the path of random parts from its root (`k3x7q2ab/7mfp2d4c`);
 its `full_slug` is the same path with each part prefixed by the time that comment
-was posted (`2026.11.29.20.41.07.123456:k3x9q2ab/...`). Sorting by `full_slug`
+was posted (`2026.11.29.20.41.07.123456:k3x7q2ab/...`). Sorting by `full_slug`
 gives the threaded order: depth first, each level oldest first.
 
 Beyond the classic write-up: the timestamp carries microseconds, so two replies in
