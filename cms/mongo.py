@@ -76,7 +76,7 @@ def create_indexes(collection: Collection, models: list[IndexModel]) -> list[str
 
 # The modules that own a collection; each declares its indexes next to its queries
 # and exposes `ensure_indexes(db)`.
-INDEX_OWNERS = ("cms.posts", "comments.store")
+INDEX_OWNERS = ("cms.posts", "comments.store", "cms.versions")
 
 
 def ensure_all_indexes(db: Database | None = None) -> list[str]:

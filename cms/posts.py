@@ -3,28 +3,41 @@ and a subset of its comments (count and latest few) for list pages.
 
 This is the only module that touches `posts`. Documents go in as keyword
 arguments and come out as frozen dataclasses.
+
+A post is a draft, scheduled (to be published at its `published` time by
+`publish_scheduled`) or published. Readers only ever see what `_published_filter`
+matches: published, with its time come. Every reader-facing query below uses it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from bson import ObjectId
 from bson.errors import InvalidId
-from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
+from pymongo.write_concern import WriteConcern
 
+from cms.distinct import distinct
 from cms.markup import render_post
 from cms.mongo import create_indexes, get_db
 
 DRAFT, PUBLISHED = "draft", "published"
+SCHEDULED = "scheduled"
+# What the dashboard filters by: what readers see of a post right now.
+STATES = (DRAFT, SCHEDULED, PUBLISHED)
 
 INDEXES = [
     IndexModel([("slug", ASCENDING)], unique=True, name="slug_unique"),
     IndexModel([("status", ASCENDING), ("published", DESCENDING)], name="status_published"),
     IndexModel([("author.username", ASCENDING), ("created", DESCENDING)], name="author_created"),
     IndexModel([("tags", ASCENDING), ("published", DESCENDING)], name="tags_published"),
+    # An author's own posts in the dashboard, and renames (`set_author`), by user id.
+    IndexModel([("author.id", ASCENDING), ("created", DESCENDING)], name="author_id_created"),
 ]
 
 
@@ -55,6 +68,10 @@ class LatestComment:
     excerpt: str
 
 
+def _latest_comment(doc: dict) -> LatestComment:
+    return LatestComment(slug=doc["slug"], author_name=doc["author_name"], posted=doc["posted"], excerpt=doc["excerpt"])
+
+
 @dataclass(frozen=True)
 class Post:
     id: ObjectId
@@ -69,6 +86,18 @@ class Post:
     tags: tuple[str, ...] = ()
     comment_count: int = 0
     latest_comments: tuple[LatestComment, ...] = field(default=())
+    # When an editor last saved it, and how many saves it has had (lost-update guard).
+    updated: datetime | None = None
+    revision: int = 0
+
+    @property
+    def state(self) -> str:
+        """What readers see of it now: draft, scheduled (not yet visible) or published."""
+        if self.status == DRAFT:
+            return DRAFT
+        if self.status == SCHEDULED or self.published is None or self.published > datetime.now(timezone.utc):
+            return SCHEDULED
+        return PUBLISHED
 
     @classmethod
     def from_doc(cls, doc: dict) -> Post:
@@ -84,14 +113,15 @@ class Post:
             author=AuthorSummary(**doc["author"]),
             tags=tuple(doc.get("tags", ())),
             comment_count=doc.get("comment_count", 0),
-            latest_comments=tuple(
-                LatestComment(
-                    slug=c["slug"], author_name=c["author_name"],
-                    posted=c["posted"], excerpt=c["excerpt"],
-                )
-                for c in doc.get("latest_comments", ())
-            ),
+            latest_comments=tuple(_latest_comment(c) for c in doc.get("latest_comments", ())),
+            updated=doc.get("updated"),
+            revision=doc.get("revision", 0),
         )
+
+
+def to_millisecond(moment: datetime) -> datetime:
+    """`moment` at BSON's precision, so what a function returns equals what is stored."""
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 def _published_filter(now: datetime | None = None) -> dict:
@@ -111,18 +141,20 @@ def create_post(
 ) -> Post:
     """Insert a post; a duplicate slug raises pymongo's DuplicateKeyError."""
     now = datetime.now(timezone.utc)
+    published = published or (now if status == PUBLISHED else None)
     doc = {
         "title": title,
         "slug": slug,
         "content": content,
         "content_html": render_post(content),
-        "created": created or now,
-        "published": published or (now if status == PUBLISHED else None),
+        "created": to_millisecond(created or now),
+        "published": to_millisecond(published) if published else None,
         "status": status,
         "tags": list(tags),
         "author": author.as_doc(),
         "comment_count": 0,
         "latest_comments": [],
+        "revision": 1,
     }
     doc["_id"] = get_db().posts.insert_one(doc).inserted_id
     return Post.from_doc(doc)
@@ -176,3 +208,207 @@ def set_comment_summary(
             ],
         }},
     )
+
+
+# --- Lists for readers: each uses the one published filter -------------------------
+
+
+def contains(text: str) -> dict:
+    """A case-insensitive substring match of `text` as a MongoDB regex condition.
+
+    The text is escaped, so what a reader or editor types is only ever matched
+    literally and never becomes a pattern (or an operator: it is always a string).
+    """
+    return {"$regex": re.escape(str(text)), "$options": "i"}
+
+
+def _find(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int) -> list[Post]:
+    cursor = get_db().posts.find(query).sort(sort).skip(skip).limit(limit)
+    return [Post.from_doc(doc) for doc in cursor]
+
+
+NEWEST_PUBLISHED = [("published", DESCENDING), ("_id", DESCENDING)]
+
+
+def _by_author(username: str) -> dict:
+    return {"author.username": str(username), **_published_filter()}
+
+
+def author_published_page(*, username: str, skip: int, limit: int) -> list[Post]:
+    """An author's published posts, newest first (index `author_created`)."""
+    return _find(_by_author(username), [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
+
+
+def count_author_published(*, username: str) -> int:
+    return get_db().posts.count_documents(_by_author(username))
+
+
+def _by_tag(tag: str) -> dict:
+    return {"tags": str(tag), **_published_filter()}
+
+
+def tag_published_page(*, tag: str, skip: int, limit: int) -> list[Post]:
+    """The published posts with this tag, newest first (index `tags_published`)."""
+    return _find(_by_tag(tag), NEWEST_PUBLISHED, skip=skip, limit=limit)
+
+
+def count_tag_published(*, tag: str) -> int:
+    return get_db().posts.count_documents(_by_tag(tag))
+
+
+def _search(text: str) -> dict:
+    return {**_published_filter(), "$or": [{"title": contains(text)}, {"content": contains(text)}]}
+
+
+def search_published_page(*, text: str, skip: int, limit: int) -> list[Post]:
+    """Published posts whose title or content contains `text` (any case), newest first."""
+    return _find(_search(text), NEWEST_PUBLISHED, skip=skip, limit=limit)
+
+
+def count_search_published(*, text: str) -> int:
+    return get_db().posts.count_documents(_search(text))
+
+
+@dataclass(frozen=True)
+class PostLink:
+    """What a sitemap needs of a published post."""
+
+    slug: str
+    lastmod: datetime
+
+
+def published_links() -> list[PostLink]:
+    """Every published post's slug and last change, newest first, for the sitemap."""
+    cursor = get_db().posts.find(_published_filter(), {"slug": 1, "published": 1, "updated": 1}).sort(NEWEST_PUBLISHED)
+    return [PostLink(slug=d["slug"], lastmod=max(filter(None, [d["published"], d.get("updated")]))) for d in cursor]
+
+
+def published_tags() -> list[str]:
+    """The tags of published posts, sorted."""
+    return sorted(distinct(get_db().posts, "tags", _published_filter(), array=True))
+
+
+def published_author_usernames() -> list[str]:
+    """The usernames of authors with a published post, sorted."""
+    return sorted(distinct(get_db().posts, "author.username", _published_filter()))
+
+
+# --- The dashboard -------------------------------------------------------------------
+
+
+def _state_filter(state: str | None, now: datetime) -> dict:
+    """Posts as readers see them now: the three states partition every post."""
+    if state == DRAFT:
+        return {"status": DRAFT}
+    if state == SCHEDULED:
+        return {"$or": [{"status": SCHEDULED}, {"status": PUBLISHED, "published": {"$gt": now}}]}
+    if state == PUBLISHED:
+        return _published_filter(now)
+    return {}
+
+
+def _dashboard_filter(state: str | None, title: str | None, author_id: int | None) -> dict:
+    query = _state_filter(state, datetime.now(timezone.utc))
+    if title:
+        query["title"] = contains(title)
+    if author_id is not None:
+        query["author.id"] = int(author_id)
+    return query
+
+
+def dashboard_page(
+    *, state: str | None = None, title: str | None = None, author_id: int | None = None, skip: int, limit: int
+) -> list[Post]:
+    """Posts in any state, newest first, filtered by state, title words and author."""
+    query = _dashboard_filter(state, title, author_id)
+    return _find(query, [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
+
+
+def count_dashboard(*, state: str | None = None, title: str | None = None, author_id: int | None = None) -> int:
+    return get_db().posts.count_documents(_dashboard_filter(state, title, author_id))
+
+
+def slug_taken(*, slug: str, other_than: ObjectId | None = None) -> bool:
+    """Whether a post other than `other_than` has this slug.
+
+    The unique index is the real guard, but FerretDB v1 reports an *update* that
+    breaks it as an InternalError rather than DuplicateKeyError, so edits ask first.
+    """
+    query: dict = {"slug": str(slug)}
+    if other_than is not None:
+        query["_id"] = {"$ne": other_than}
+    return get_db().posts.find_one(query, {"_id": 1}) is not None
+
+
+def update_post(
+    *,
+    post_id: ObjectId,
+    revision: int,
+    title: str,
+    slug: str,
+    content: str,
+    tags: tuple[str, ...] | list[str],
+    status: str,
+    published: datetime | None,
+    now: datetime | None = None,
+) -> Post | None:
+    """Save an edit of the post as it was at `revision`; None if it has been saved
+    since (the edit would overwrite someone's work). A duplicate slug raises
+    DuplicateKeyError on MongoDB (see `slug_taken` for FerretDB)."""
+    query: dict = {"_id": post_id, "revision": revision} if revision else {"_id": post_id, "revision": {"$exists": False}}
+    doc = get_db().posts.find_one_and_update(
+        query,
+        {
+            "$set": {
+                "title": title, "slug": slug, "content": content, "content_html": render_post(content),
+                "tags": list(tags), "status": status,
+                "published": to_millisecond(published) if published else None,
+                "updated": to_millisecond(now or datetime.now(timezone.utc)),
+            },
+            "$inc": {"revision": 1},
+        },
+        return_document=ReturnDocument.AFTER,
+    )
+    return Post.from_doc(doc) if doc else None
+
+
+def publish_due(*, now: datetime | None = None) -> int:
+    """Publish the scheduled posts whose time has come; return how many.
+
+    One update_many whose filter names only what is still due, so running it again,
+    or twice at once (cron overlap), publishes nothing twice and changes nothing else.
+    """
+    due = {"status": SCHEDULED, "published": {"$lte": now or datetime.now(timezone.utc)}}
+    return get_db().posts.update_many(due, {"$set": {"status": PUBLISHED}}).modified_count
+
+
+# --- Author copies (renames) ----------------------------------------------------------
+
+
+def _majority():
+    """`posts` with a majority write concern: a rename's copies must not roll back."""
+    return get_db().posts.with_options(write_concern=WriteConcern(w="majority"))
+
+
+def set_author(*, author: AuthorSummary) -> int:
+    """Make every post by `author.id` embed exactly `author`; return how many changed.
+
+    The filter only matches copies that disagree, so rerunning it writes nothing.
+    """
+    disagrees = [{f"author.{key}": {"$ne": value}} for key, value in author.as_doc().items() if key != "id"]
+    result = _majority().update_many({"author.id": author.id, "$or": disagrees}, {"$set": {"author": author.as_doc()}})
+    return result.modified_count
+
+
+def distinct_authors() -> list[AuthorSummary]:
+    """Every distinct author copy embedded in posts (one per author when in sync)."""
+    return [AuthorSummary(**doc) for doc in distinct(get_db().posts, "author", {})]
+
+
+def find_comment_summaries(*, post_ids: list[ObjectId] | None = None) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
+    """(post id, latest comments) of the posts that have comments, all or `post_ids`."""
+    query: dict = {"comment_count": {"$gt": 0}}
+    if post_ids is not None:
+        query["_id"] = {"$in": list(post_ids)}
+    for doc in get_db().posts.find(query, {"latest_comments": 1}).sort("_id", ASCENDING):
+        yield doc["_id"], tuple(_latest_comment(c) for c in doc.get("latest_comments", ()))

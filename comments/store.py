@@ -28,7 +28,9 @@ from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
+from pymongo.write_concern import WriteConcern
 
+from cms.distinct import distinct
 from cms.mongo import create_indexes, get_db
 from comments import keyset, slugs
 
@@ -223,3 +225,50 @@ def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
         .limit(limit)
     )
     return [Comment.from_doc(doc) for doc in cursor]
+
+
+# --- Author copies: the authors issue (renames, author pages) ------------------------
+# A logged-in commenter's comments embed `author.id` (the Django user's pk) and their
+# display name. Renames find them by `author.id`; there is no index on it (the four
+# above are the pattern's), so these scan: renames are rare and sync_authors only
+# writes to the authors whose copies disagree.
+
+
+def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
+    """The comments named by (discussion_id, slug) pairs, in one `$in` query.
+
+    The query is over both lists, so it can match a slug of one discussion that
+    only another listed; those extras are dropped here.
+    """
+    if not keys:
+        return []
+    wanted = set(keys)
+    cursor = get_db().comments.find({
+        "discussion_id": {"$in": list({d for d, _ in wanted})},
+        "slug": {"$in": list({s for _, s in wanted})},
+    })
+    return [c for c in map(Comment.from_doc, cursor) if (c.discussion_id, c.slug) in wanted]
+
+
+def find_member_authors() -> list[CommentAuthor]:
+    """Every distinct author copy of logged-in commenters (one per user when in sync)."""
+    docs = distinct(get_db().comments, "author", {"author.id": {"$ne": None}})
+    return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
+
+
+def find_discussion_ids_by_author(*, author_id: int) -> list[ObjectId]:
+    """The discussions this user has commented on."""
+    return distinct(get_db().comments, "discussion_id", {"author.id": int(author_id)})
+
+
+def set_author_name(*, author_id: int, name: str) -> int:
+    """Give every comment by this user `name`; return how many changed.
+
+    Only copies that disagree match, so a rerun writes nothing; a majority write
+    concern keeps a rename from rolling back on a replica set.
+    """
+    comments = get_db().comments.with_options(write_concern=WriteConcern(w="majority"))
+    result = comments.update_many(
+        {"author.id": int(author_id), "author.name": {"$ne": str(name)}}, {"$set": {"author.name": str(name)}}
+    )
+    return result.modified_count

@@ -130,3 +130,25 @@ def make_comment():
         return services.post_comment(post=post, **fields).comment
 
     return build
+
+
+@pytest.fixture
+def make_user(db):
+    """Builder: a Django user in one of the dashboard's roles: "reader" (logged in,
+    not staff), "author" (staff with a public profile) or "editor" (an author in the
+    Editors group)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from cms.authors import create_author
+    from cms.dashboard.permissions import EDITORS_GROUP
+
+    def build(username: str, *, role: str = "author", display_name: str | None = None):
+        if role == "reader":
+            return get_user_model().objects.create_user(username=username)
+        user = create_author(username=username, display_name=display_name or username.capitalize())
+        if role == "editor":
+            user.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])
+        return user
+
+    return build

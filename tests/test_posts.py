@@ -61,3 +61,176 @@ def test_get_by_id_accepts_only_object_ids():
     """A malformed id finds nothing instead of raising."""
     assert posts.get_by_id("not-an-id") is None
     assert posts.get_by_id({"$ne": None}) is None
+
+
+# --- States, lists and the dashboard (the publishing issue) -------------------------
+
+from bson import ObjectId  # noqa: E402
+
+from cms.posts import AuthorSummary, LatestComment  # noqa: E402
+
+HOUR = timedelta(hours=1)
+ADA = AuthorSummary(id=11, username="ada", name="Ada Lindqvist")
+BRUNO = AuthorSummary(id=12, username="bruno", name="Bruno Okafor")
+
+
+def test_every_post_is_in_exactly_one_state(make_post):
+    """Drafts, scheduled (explicitly or by a future time) and published partition the posts."""
+    now = datetime.now(timezone.utc)
+    made = {
+        "draft": make_post(status=posts.DRAFT, published=None),
+        "scheduled": make_post(status=posts.SCHEDULED, published=now + HOUR),
+        "future": make_post(published=now + HOUR),
+        "published": make_post(),
+    }
+    assert {name: post.state for name, post in made.items()} == {
+        "draft": "draft", "scheduled": "scheduled", "future": "scheduled", "published": "published",
+    }
+    for state in posts.STATES:
+        found = {p.slug for p in posts.dashboard_page(state=state, skip=0, limit=10)}
+        assert found == {p.slug for p in made.values() if p.state == state}, state
+        assert posts.count_dashboard(state=state) == len(found)
+
+
+def test_scheduled_posts_stay_invisible_even_when_due(make_post):
+    """A scheduled post shows only once publish_due has published it."""
+    due = make_post(status=posts.SCHEDULED, published=datetime.now(timezone.utc) - HOUR)
+    assert posts.get_published(due.slug) is None and posts.count_published() == 0
+
+
+def test_publish_due_publishes_only_what_is_due_and_only_once(make_post):
+    """Due scheduled posts become published; future ones and drafts stay; a rerun does nothing."""
+    now = datetime.now(timezone.utc)
+    due = make_post(status=posts.SCHEDULED, published=now - HOUR)
+    later = make_post(status=posts.SCHEDULED, published=now + HOUR)
+    draft = make_post(status=posts.DRAFT, published=now - HOUR)
+    assert posts.publish_due() == 1
+    assert posts.publish_due() == 0
+    assert posts.get_published(due.slug) is not None
+    assert posts.get_by_id(later.id).status == posts.SCHEDULED
+    assert posts.get_by_id(draft.id).status == posts.DRAFT
+
+
+def test_contains_escapes_what_it_is_given():
+    """Regex characters are matched literally, and the condition is always a string."""
+    condition = posts.contains("a.b*(c")
+    assert condition == {"$regex": r"a\.b\*\(c", "$options": "i"}
+
+
+def test_search_matches_titles_and_text_literally_and_only_published(make_post):
+    """Any case, in title or content; regex characters are plain text; drafts never match."""
+    make_post(title="Sharding at scale", slug="s1")
+    make_post(title="Other", content="We tried SHARDING once.", slug="s2")
+    make_post(title="Sharding draft", status=posts.DRAFT, published=None, slug="s3")
+    make_post(title="Costs (a.k.a. money)", slug="s4")
+    assert {p.slug for p in posts.search_published_page(text="sharding", skip=0, limit=10)} == {"s1", "s2"}
+    assert posts.count_search_published(text="sharding") == 2
+    assert [p.slug for p in posts.search_published_page(text="(a.k.a.", skip=0, limit=10)] == ["s4"]
+    assert posts.count_search_published(text=".*") == 0
+
+
+def test_author_pages_list_only_published_posts_newest_first(make_post):
+    """By embedded username, newest created first; drafts and other authors left out."""
+    now = datetime.now(timezone.utc)
+    old = make_post(author=ADA, created=now - 2 * HOUR)
+    new = make_post(author=ADA, created=now - HOUR)
+    make_post(author=ADA, status=posts.DRAFT, published=None)
+    make_post(author=BRUNO)
+    assert [p.slug for p in posts.author_published_page(username="ada", skip=0, limit=10)] == [new.slug, old.slug]
+    assert posts.count_author_published(username="ada") == 2
+
+
+def test_tag_pages_list_only_published_posts_with_the_tag(make_post):
+    """Exact tag match, newest published first, drafts left out."""
+    now = datetime.now(timezone.utc)
+    first = make_post(tags=["mongo", "web"], published=now - 2 * HOUR)
+    second = make_post(tags=["mongo"], published=now - HOUR)
+    make_post(tags=["mongo"], status=posts.DRAFT, published=None)
+    make_post(tags=["mongodb"])
+    assert [p.slug for p in posts.tag_published_page(tag="mongo", skip=0, limit=10)] == [second.slug, first.slug]
+    assert posts.count_tag_published(tag="mongo") == 2
+    assert posts.count_tag_published(tag={"$ne": None}) == 0
+
+
+def test_sitemap_lists_cover_published_posts_only(make_post):
+    """Links, tags and author usernames come from published posts alone."""
+    shown = make_post(tags=["b", "a"], author=ADA)
+    make_post(tags=["secret"], author=BRUNO, status=posts.DRAFT, published=None)
+    assert [link.slug for link in posts.published_links()] == [shown.slug]
+    assert posts.published_links()[0].lastmod == shown.published
+    assert posts.published_tags() == ["a", "b"]
+    assert posts.published_author_usernames() == ["ada"]
+
+
+def test_dashboard_filters_by_title_words_and_author(make_post):
+    """Title words match any case and literally; author_id narrows to one author's posts."""
+    mine = make_post(title="Indexes (part 1)", author=ADA)
+    make_post(title="indexes elsewhere", author=BRUNO)
+    assert posts.count_dashboard(title="INDEXES") == 2
+    assert [p.slug for p in posts.dashboard_page(title="(part", author_id=ADA.id, skip=0, limit=5)] == [mine.slug]
+    assert posts.count_dashboard(author_id=BRUNO.id, title="part") == 0
+
+
+def test_slug_taken_ignores_the_post_itself(make_post):
+    """A post's own slug is free for it, not for others."""
+    post = make_post(slug="taken")
+    assert posts.slug_taken(slug="taken")
+    assert not posts.slug_taken(slug="taken", other_than=post.id)
+    assert not posts.slug_taken(slug="free")
+
+
+def test_update_post_saves_over_the_revision_it_was_given(make_post):
+    """The edit is stored and rendered, the revision goes up, and an old revision saves nothing."""
+    post = make_post(content="old")
+    saved = posts.update_post(
+        post_id=post.id, revision=post.revision, title="New", slug="new-slug", content="*new*",
+        tags=("t",), status=posts.PUBLISHED, published=post.published,
+    )
+    assert (saved.title, saved.slug, saved.content_html, saved.tags) == ("New", "new-slug", "<p><em>new</em></p>", ("t",))
+    assert saved.revision == post.revision + 1 and saved.updated is not None
+    stale = posts.update_post(
+        post_id=post.id, revision=post.revision, title="Lost", slug="lost", content="",
+        tags=(), status=posts.DRAFT, published=None,
+    )
+    assert stale is None and posts.get_by_id(post.id).title == "New"
+
+
+def test_update_post_accepts_posts_stored_before_revisions(make_post, mongo_db):
+    """A post without a revision field is at revision 0."""
+    post = make_post()
+    mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"revision": ""}})
+    old = posts.get_by_id(post.id)
+    assert old.revision == 0
+    saved = posts.update_post(post_id=post.id, revision=0, title="T", slug=post.slug, content="",
+                              tags=(), status=post.status, published=post.published)
+    assert saved.revision == 1
+
+
+def test_set_author_rewrites_only_the_copies_that_disagree(make_post):
+    """Every post by the user gets the new summary; a rerun changes nothing; others stay."""
+    make_post(author=ADA)
+    make_post(author=ADA)
+    other = make_post(author=BRUNO)
+    renamed = AuthorSummary(id=ADA.id, username="ada2", name="Ada L.", picture="https://example.com/a.png")
+    assert posts.set_author(author=renamed) == 2
+    assert posts.set_author(author=renamed) == 0
+    assert posts.distinct_authors() == [renamed, BRUNO] or posts.distinct_authors() == [BRUNO, renamed]
+    assert posts.get_by_id(other.id).author == BRUNO
+
+
+def test_comment_summaries_are_listed_for_posts_with_comments(make_post, make_comment):
+    """Posts without comments are skipped; post_ids narrows the list."""
+    quiet = make_post()
+    talked = make_post()
+    make_comment(talked, text="hello")
+    summaries = dict(posts.find_comment_summaries())
+    assert list(summaries) == [talked.id]
+    assert [c.excerpt for c in summaries[talked.id]] == ["hello"]
+    assert isinstance(summaries[talked.id][0], LatestComment)
+    assert dict(posts.find_comment_summaries(post_ids=[quiet.id, ObjectId()])) == {}
+
+
+def test_author_id_index_serves_an_authors_own_posts(mongo_db):
+    """The dashboard's and renames' lookups by author id have an index."""
+    keys = {name: spec["key"] for name, spec in mongo_db.posts.index_information().items()}
+    assert keys["author_id_created"] == [("author.id", 1), ("created", -1)]

@@ -1,0 +1,1 @@
+"""The editors' dashboard: posts, versions, profiles and renames (login required)."""
