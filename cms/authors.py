@@ -67,8 +67,15 @@ def summary_for(user) -> AuthorSummary:
     return AuthorSummary(id=user.pk, username=profile.username, name=profile.name, picture=profile.avatar_url)
 
 
-def create_author(*, username: str, display_name: str, bio: str = "", avatar_url: str = "",
-                  is_staff: bool = True, password: str | None = None):
+def create_author(
+    *,
+    username: str,
+    display_name: str,
+    bio: str = "",
+    avatar_url: str = "",
+    is_staff: bool = True,
+    password: str | None = None,
+):
     """A user with a public profile (staff by default: authors use the dashboard)."""
     user = get_user_model().objects.create_user(username=username, password=password, is_staff=is_staff)
     AuthorProfile.objects.create(user=user, display_name=display_name, bio=bio, avatar_url=avatar_url)
@@ -166,7 +173,9 @@ def sync_all_authors() -> Repaired:
     stale_comments = {c.id for c in comment_copies if c.id in expected and c.name != expected[c.id].name}
     return Repaired(
         posts=sum(posts.set_author(author=expected[pk]) for pk in stale_posts),
-        comments=sum(comment_store.set_author_name(author_id=pk, name=expected[pk].name) for pk in stale_comments),
+        comments=sum(
+            comment_store.set_author_name(author_id=pk, name=expected[pk].name) for pk in stale_comments
+        ),
         summaries=repair_comment_summaries(),
     )
 
@@ -191,7 +200,8 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
         keys = [(post_id, c.slug) for post_id, latest in chunk for c in latest]
         names = {(c.discussion_id, c.slug): c.author.name for c in comment_store.find_by_keys(keys=keys)}
         stale += [
-            post_id for post_id, latest in chunk
+            post_id
+            for post_id, latest in chunk
             if any(names.get((post_id, c.slug), c.author_name) != c.author_name for c in latest)
         ]
     for post_id in stale:

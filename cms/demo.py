@@ -11,14 +11,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from pymongo.errors import DuplicateKeyError
 from django.utils.text import slugify
 
 from cms import posts
 from cms.authors import create_author, summary_for
+from cms.dashboard.permissions import EDITORS_GROUP
 from comments import services, slugs
 from comments.store import CommentAuthor
 
+# The demo editor (in the Editors group); the others are authors.
+EDITOR = "bruno"
 AUTHORS = [
     ("ada", "Ada Lindqvist", "Writes about databases and the people who run them."),
     ("bruno", "Bruno Okafor", "Editor. Cares about clear sentences and fast pages."),
@@ -76,10 +80,13 @@ def _comment_text(rng: random.Random) -> str:
 
 
 def _authors():
+    """The demo authors (with unusable passwords: see README for logging in as one)."""
     users = []
     for username, name, bio in AUTHORS:
         user = get_user_model().objects.filter(username=username).first()
         users.append(user or create_author(username=username, display_name=name, bio=bio))
+    editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
+    editors.user_set.add(*[user for user in users if user.get_username() == EDITOR])
     return users
 
 

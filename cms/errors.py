@@ -38,3 +38,14 @@ def permission_denied(request, exception):
 
 def page_not_found(request, exception):
     return _error_page(request, 404, _reason(exception, (Http404,)))
+
+
+CSRF_FAILED = (
+    "This form had expired or did not come from this site, so nothing was changed. "
+    "Go back, reload the page and try again."
+)
+
+
+def csrf_failure(request, reason=""):
+    """Django's CSRF_FAILURE_VIEW: a refused form post, explained in the site's layout."""
+    return _error_page(request, 403, CSRF_FAILED)

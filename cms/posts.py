@@ -69,7 +69,9 @@ class LatestComment:
 
 
 def _latest_comment(doc: dict) -> LatestComment:
-    return LatestComment(slug=doc["slug"], author_name=doc["author_name"], posted=doc["posted"], excerpt=doc["excerpt"])
+    return LatestComment(
+        slug=doc["slug"], author_name=doc["author_name"], posted=doc["posted"], excerpt=doc["excerpt"]
+    )
 
 
 @dataclass(frozen=True)
@@ -279,8 +281,12 @@ class PostLink:
 
 def published_links() -> list[PostLink]:
     """Every published post's slug and last change, newest first, for the sitemap."""
-    cursor = get_db().posts.find(_published_filter(), {"slug": 1, "published": 1, "updated": 1}).sort(NEWEST_PUBLISHED)
-    return [PostLink(slug=d["slug"], lastmod=max(filter(None, [d["published"], d.get("updated")]))) for d in cursor]
+    fields = {"slug": 1, "published": 1, "updated": 1}
+    cursor = get_db().posts.find(_published_filter(), fields).sort(NEWEST_PUBLISHED)
+    return [
+        PostLink(slug=d["slug"], lastmod=max(filter(None, [d["published"], d.get("updated")])))
+        for d in cursor
+    ]
 
 
 def published_tags() -> list[str]:
@@ -324,7 +330,9 @@ def dashboard_page(
     return _find(query, [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
 
 
-def count_dashboard(*, state: str | None = None, title: str | None = None, author_id: int | None = None) -> int:
+def count_dashboard(
+    *, state: str | None = None, title: str | None = None, author_id: int | None = None
+) -> int:
     return get_db().posts.count_documents(_dashboard_filter(state, title, author_id))
 
 
@@ -355,7 +363,8 @@ def update_post(
     """Save an edit of the post as it was at `revision`; None if it has been saved
     since (the edit would overwrite someone's work). A duplicate slug raises
     DuplicateKeyError on MongoDB (see `slug_taken` for FerretDB)."""
-    query: dict = {"_id": post_id, "revision": revision} if revision else {"_id": post_id, "revision": {"$exists": False}}
+    # Posts stored before revisions existed have none: revision 0.
+    query: dict = {"_id": post_id, "revision": revision if revision else {"$exists": False}}
     doc = get_db().posts.find_one_and_update(
         query,
         {
@@ -396,7 +405,9 @@ def set_author(*, author: AuthorSummary) -> int:
     The filter only matches copies that disagree, so rerunning it writes nothing.
     """
     disagrees = [{f"author.{key}": {"$ne": value}} for key, value in author.as_doc().items() if key != "id"]
-    result = _majority().update_many({"author.id": author.id, "$or": disagrees}, {"$set": {"author": author.as_doc()}})
+    result = _majority().update_many(
+        {"author.id": author.id, "$or": disagrees}, {"$set": {"author": author.as_doc()}}
+    )
     return result.modified_count
 
 
@@ -405,7 +416,9 @@ def distinct_authors() -> list[AuthorSummary]:
     return [AuthorSummary(**doc) for doc in distinct(get_db().posts, "author", {})]
 
 
-def find_comment_summaries(*, post_ids: list[ObjectId] | None = None) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
+def find_comment_summaries(
+    *, post_ids: list[ObjectId] | None = None
+) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
     """(post id, latest comments) of the posts that have comments, all or `post_ids`."""
     query: dict = {"comment_count": {"$gt": 0}}
     if post_ids is not None:

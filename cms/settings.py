@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
     "cms",
     "comments",
 ]
@@ -84,6 +85,15 @@ MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=5000)
 
 # The blog.
 POSTS_PER_PAGE = env.int("POSTS_PER_PAGE", default=10)
+DASHBOARD_POSTS_PER_PAGE = env.int("DASHBOARD_POSTS_PER_PAGE", default=25)
+FEED_ITEMS = env.int("FEED_ITEMS", default=20)
+
+# Logging in (Django's auth views, in the site's layout) and the dashboard.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard:posts"
+LOGOUT_REDIRECT_URL = "home"
+# A refused CSRF check is a 403 in the site's layout, like every other refusal.
+CSRF_FAILURE_VIEW = "cms.errors.csrf_failure"
 
 # Comments (app-prefixed, documented in README.md).
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)

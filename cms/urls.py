@@ -1,13 +1,31 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from cms import feeds
 from cms import views
+from cms.sitemaps import SITEMAPS
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("posts/<slug:slug>/", views.post_detail, name="post"),
     path("posts/<slug:post_slug>/comments/", include("comments.urls")),
     path("admin/", admin.site.urls),
+    path("authors/<str:username>/", views.author, name="author"),
+    # `path`, not `str`: a tag may hold any character, and no link to one may fail.
+    path("tags/<path:tag>/", views.tag, name="tag"),
+    path("search/", views.search, name="search"),
+    path("feeds/latest/rss/", feeds.LatestPostsFeed(), name="feed_latest_rss"),
+    path("feeds/latest/atom/", feeds.LatestPostsAtomFeed(), name="feed_latest_atom"),
+    path("feeds/tags/<path:tag>/rss/", feeds.TagFeed(), name="feed_tag_rss"),
+    path("feeds/tags/<path:tag>/atom/", feeds.TagAtomFeed(), name="feed_tag_atom"),
+    path("feeds/posts/<slug:slug>/comments/rss/", feeds.PostCommentsFeed(), name="feed_comments_rss"),
+    path("feeds/posts/<slug:slug>/comments/atom/", feeds.PostCommentsAtomFeed(), name="feed_comments_atom"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("dashboard/", include("cms.dashboard.urls")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
 handler400 = "cms.errors.bad_request"

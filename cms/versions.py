@@ -49,9 +49,16 @@ class Version:
     @classmethod
     def from_doc(cls, doc: dict) -> Version:
         return cls(
-            id=doc["_id"], post_id=doc["post_id"], saved=doc["saved"], saved_by=doc["saved_by"],
-            title=doc["title"], slug=doc["slug"], content=doc["content"], tags=tuple(doc.get("tags", ())),
-            status=doc["status"], published=doc.get("published"),
+            id=doc["_id"],
+            post_id=doc["post_id"],
+            saved=doc["saved"],
+            saved_by=doc["saved_by"],
+            title=doc["title"],
+            slug=doc["slug"],
+            content=doc["content"],
+            tags=tuple(doc.get("tags", ())),
+            status=doc["status"],
+            published=doc.get("published"),
         )
 
 
@@ -75,7 +82,8 @@ def save_version(*, post: Post, saved_by: str, at: datetime | None = None) -> Ve
 def find_versions(*, post_id: ObjectId, limit: int = SHOWN) -> list[Version]:
     """A post's latest versions, newest first."""
     cursor = (
-        get_db().post_versions.find({"post_id": post_id})
+        get_db()
+        .post_versions.find({"post_id": post_id})
         .sort([("saved", DESCENDING), ("_id", DESCENDING)])
         .limit(limit)
     )

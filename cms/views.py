@@ -1,11 +1,19 @@
-from django.conf import settings
-from django.http import Http404
-from django.shortcuts import render
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
-from cms import posts
+from django.conf import settings
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from cms import authors, posts
+from cms.forms import SearchForm
 from cms.pagination import get_page
 from comments import pages
+from comments import store as comment_store
 from comments.forms import CommentForm
+from comments.store import Comment
 
 NO_SUCH_POST = "There is no published post at this address."
 
@@ -39,3 +47,94 @@ def post_detail(request, slug, *, form=None, status=200):
         "form": form or CommentForm(user=request.user),
     }
     return render(request, "cms/post_detail.html", context, status=status)
+
+
+# --- Authors, tags and search (the publishing issue) ---------------------------------
+
+NO_SUCH_AUTHOR = "There is no author at this address."
+NO_SUCH_TAG = "No published post has this tag."
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A post in a list, with its latest comments as the comments store has them."""
+
+    post: posts.Post
+    comments: list[Comment]
+
+
+def with_latest_comments(page_posts: list[posts.Post]) -> list[Entry]:
+    """Each post with its latest comments, fetched for all of them in one `$in` query.
+
+    Each post's summary names its latest comments; the query fetches exactly those.
+    """
+    keys = [(post.id, latest.slug) for post in page_posts for latest in post.latest_comments]
+    found: dict[tuple, Comment] = {
+        (c.discussion_id, c.slug): c for c in comment_store.find_by_keys(keys=keys)
+    }
+    return [
+        Entry(
+            post,
+            [
+                found[(post.id, latest.slug)]
+                for latest in post.latest_comments
+                if (post.id, latest.slug) in found
+            ],
+        )
+        for post in page_posts
+    ]
+
+
+@require_http_methods(["GET", "HEAD"])
+def author(request, username):
+    """An author's published posts, newest first, each with its latest comments:
+    three commands (count, posts, comments by `$in`). A former username redirects."""
+    user = authors.find_author(username=username)
+    if user is None:
+        renamed = authors.find_renamed(username=username)
+        if renamed is None:
+            raise Http404(NO_SUCH_AUTHOR)
+        return HttpResponsePermanentRedirect(reverse("author", args=[renamed.get_username()]))
+    profile = authors.public_profile(user)
+    page = get_page(
+        total=posts.count_author_published(username=profile.username),
+        fetch=lambda skip, limit: posts.author_published_page(
+            username=profile.username, skip=skip, limit=limit
+        ),
+        raw_number=request.GET.get("page"),
+        per_page=settings.POSTS_PER_PAGE,
+    )
+    context = {"profile": profile, "page": page, "entries": with_latest_comments(page.object_list)}
+    return render(request, "cms/author.html", context)
+
+
+@require_http_methods(["GET", "HEAD"])
+def tag(request, tag):
+    """The published posts with this tag, newest first; 404 if there are none."""
+    total = posts.count_tag_published(tag=tag)
+    if total == 0:
+        raise Http404(NO_SUCH_TAG)
+    page = get_page(
+        total=total,
+        fetch=lambda skip, limit: posts.tag_published_page(tag=tag, skip=skip, limit=limit),
+        raw_number=request.GET.get("page"),
+        per_page=settings.POSTS_PER_PAGE,
+    )
+    return render(request, "cms/tag.html", {"tag": tag, "page": page, "posts": page.object_list})
+
+
+@require_http_methods(["GET", "HEAD"])
+def search(request):
+    """Published posts whose title or text contains the words asked for, taken literally."""
+    form = SearchForm(request.GET)
+    text = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    page = None
+    if text:
+        page = get_page(
+            total=posts.count_search_published(text=text),
+            fetch=lambda skip, limit: posts.search_published_page(text=text, skip=skip, limit=limit),
+            raw_number=request.GET.get("page"),
+            per_page=settings.POSTS_PER_PAGE,
+        )
+    context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text})}
+    return render(request, "cms/search.html", context, status=400 if form.errors else 200)

@@ -16,7 +16,9 @@ def test_find_by_keys_returns_exactly_the_named_comments(make_post, make_comment
     make_comment(first, new_part=lambda: "bbbbbbbb")
     c = make_comment(second, new_part=lambda: "bbbbbbbb")
     found = store.find_by_keys(keys=[(first.id, a.slug), (second.id, c.slug)])
-    assert sorted((x.discussion_id, x.slug) for x in found) == sorted([(first.id, "aaaaaaaa"), (second.id, "bbbbbbbb")])
+    assert sorted((x.discussion_id, x.slug) for x in found) == sorted(
+        [(first.id, "aaaaaaaa"), (second.id, "bbbbbbbb")]
+    )
     assert store.find_by_keys(keys=[]) == []
 
 

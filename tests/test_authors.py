@@ -46,7 +46,10 @@ def test_staff_profiles_lists_staff_by_username(make_user):
     make_user("chen", display_name="Chen Mei")
     make_user("ada", display_name="Ada Lindqvist")
     make_user("reader", role="reader")
-    assert [(p.username, p.name) for p in authors.staff_profiles()] == [("ada", "Ada Lindqvist"), ("chen", "Chen Mei")]
+    assert [(p.username, p.name) for p in authors.staff_profiles()] == [
+        ("ada", "Ada Lindqvist"),
+        ("chen", "Chen Mei"),
+    ]
 
 
 def test_a_rename_keeps_the_old_username_and_updates_every_copy(ada, make_post, make_comment):
@@ -54,7 +57,11 @@ def test_a_rename_keeps_the_old_username_and_updates_every_copy(ada, make_post, 
     post = make_post(author=authors.summary_for(ada))
     comment = make_comment(post, author=member(ada))
     repaired = authors.update_author(
-        user=ada, username="ada_l", display_name="Ada L.", bio="New bio", avatar_url="https://example.com/a.png"
+        user=ada,
+        username="ada_l",
+        display_name="Ada L.",
+        bio="New bio",
+        avatar_url="https://example.com/a.png",
     )
     assert repaired == Repaired(posts=1, comments=1, summaries=1)
     profile = AuthorProfile.objects.get(user=ada)
@@ -110,7 +117,9 @@ def test_sync_author_writes_nothing_when_all_copies_agree(ada, make_post, make_c
     assert authors.sync_author(user=ada) == Repaired()
 
 
-def test_sync_all_authors_repairs_every_copy_that_disagrees(ada, make_user, make_post, make_comment, mongo_db):
+def test_sync_all_authors_repairs_every_copy_that_disagrees(
+    ada, make_user, make_post, make_comment, mongo_db
+):
     """Posts, comments and summaries out of line with a profile are fixed; the rest untouched."""
     chen = make_user("chen", display_name="Chen Mei")
     stale = make_post(author=authors.summary_for(ada))

@@ -90,3 +90,182 @@ def test_a_url_no_route_matches_is_a_friendly_404(client):
     assert response.status_code == 404
     assert b"Resolver404" not in response.content
     assert b"There is nothing at this address." in response.content
+
+
+# --- Authors, tags and search (the publishing issue) -----------------------------------
+
+from html import escape  # noqa: E402
+
+from django.test import Client  # noqa: E402
+
+from cms import authors  # noqa: E402
+from cms.forms import SEARCH_TOO_LONG  # noqa: E402
+from cms.views import NO_SUCH_AUTHOR, NO_SUCH_TAG  # noqa: E402
+from comments.store import CommentAuthor  # noqa: E402
+
+
+@pytest.fixture
+def ada(make_user):
+    return make_user("ada", display_name="Ada Lindqvist")
+
+
+def test_author_page_lists_published_posts_newest_first_with_latest_comments(
+    client, ada, make_post, make_comment
+):
+    """The profile, then the author's published posts, each with its latest comments."""
+    from cms.models import AuthorProfile
+
+    AuthorProfile.objects.filter(user=ada).update(bio="Writes about databases.")
+    now = datetime.now(timezone.utc)
+    me = authors.summary_for(ada)
+    older = make_post(author=me, title="Older post", created=now - timedelta(days=2))
+    make_post(author=me, title="Newer post", created=now - timedelta(days=1))
+    make_post(author=me, title="Secret draft", status=posts.DRAFT, published=None)
+    make_post(author=me, title="Scheduled", status=posts.SCHEDULED, published=now + timedelta(days=1))
+    make_post(title="Not Ada's", author=posts.AuthorSummary(id=ada.pk + 100, username="zed", name="Zed"))
+    for n in range(4):
+        make_comment(older, text=f"Comment number {n}")
+    html = client.get("/authors/ada/").content.decode()
+    assert "Ada Lindqvist" in html and "Writes about databases." in html
+    assert html.index("Newer post") < html.index("Older post")
+    assert "Secret draft" not in html and "Scheduled" not in html and "Not Ada" not in html
+    # The three latest of four comments, newest first.
+    assert "Comment number 0" not in html
+    assert html.index("Comment number 3") < html.index("Comment number 2") < html.index("Comment number 1")
+
+
+def test_author_page_costs_three_commands(client, ada, make_post, make_comment, commands):
+    """Count, posts and one $in query for all their latest comments, however many posts."""
+    for _ in range(5):
+        post = make_post(author=authors.summary_for(ada))
+        for _ in range(4):
+            make_comment(post)
+    commands.reset()
+    assert client.get("/authors/ada/").status_code == 200
+    assert sorted(commands.names) == ["aggregate", "find", "find"]
+
+
+def test_author_page_paginates(client, ada, make_post, settings):
+    """POSTS_PER_PAGE posts a page; past the end is a 404."""
+    settings.POSTS_PER_PAGE = 2
+    for n in range(3):
+        make_post(author=authors.summary_for(ada), title=f"Numbered {n}")
+    assert 'rel="next"' in client.get("/authors/ada/").content.decode()
+    assert client.get("/authors/ada/", {"page": "2"}).status_code == 200
+    assert client.get("/authors/ada/", {"page": "3"}).status_code == 404
+
+
+def test_an_author_without_published_posts_has_a_page(client, ada):
+    """A known author with nothing published yet: 200 and a sentence."""
+    response = client.get("/authors/ada/")
+    assert response.status_code == 200 and b"has not published a post yet" in response.content
+
+
+@pytest.mark.parametrize("username", ["nobody", "reader"])
+def test_unknown_authors_and_readers_are_404(client, make_user, username):
+    """Only authors have pages; a reader's account is not one."""
+    make_user("reader", role="reader")
+    response = client.get(f"/authors/{username}/")
+    assert response.status_code == 404 and escape(NO_SUCH_AUTHOR) in response.content.decode()
+
+
+def test_an_old_username_redirects_permanently(client, ada):
+    """After a rename, /authors/<old>/ is a 301 to the new address."""
+    authors.update_author(user=ada, username="ada_l", display_name="Ada", bio="", avatar_url="")
+    response = client.get("/authors/ada/")
+    assert response.status_code == 301 and response["Location"] == "/authors/ada_l/"
+
+
+def test_tag_page_lists_published_posts_with_the_tag(client, make_post):
+    """Newest first; drafts and other tags left out; the byline links the tags."""
+    now = datetime.now(timezone.utc)
+    make_post(title="First mongo", tags=["mongo"], published=now - timedelta(hours=2))
+    make_post(title="Second mongo", tags=["mongo", "web"], published=now - timedelta(hours=1))
+    make_post(title="Draft mongo", tags=["mongo"], status=posts.DRAFT, published=None)
+    make_post(title="Only web", tags=["web"])
+    html = client.get("/tags/mongo/").content.decode()
+    assert html.index("Second mongo") < html.index("First mongo")
+    assert "Draft mongo" not in html and "Only web" not in html
+    assert 'href="/tags/web/"' in html and 'href="/feeds/tags/mongo/atom/"' in html
+
+
+def test_tags_with_spaces_and_symbols_have_pages(client, make_post):
+    """A tag is any text; its address is percent-encoded."""
+    make_post(title="Spaced", tags=["threaded comments"])
+    make_post(title="Sharp", tags=["c#"])
+    assert b"Spaced" in client.get("/tags/threaded%20comments/").content
+    assert b"Sharp" in client.get("/tags/c%23/").content
+    assert 'href="/tags/threaded%20comments/"' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("tag", ["unknown", "secret"])
+def test_unknown_tags_and_tags_of_drafts_only_are_404(client, make_post, tag):
+    """A tag no published post has: the site's 404."""
+    make_post(tags=["secret"], status=posts.DRAFT, published=None)
+    response = client.get(f"/tags/{tag}/")
+    assert response.status_code == 404 and escape(NO_SUCH_TAG) in response.content.decode()
+
+
+def test_search_finds_published_posts_by_title_or_text(client, make_post):
+    """Any case; drafts and scheduled posts never show."""
+    make_post(title="All about sharding")
+    make_post(title="Other", content="We shard our data.")
+    make_post(title="Draft sharding", status=posts.DRAFT, published=None)
+    make_post(
+        title="Future sharding",
+        status=posts.SCHEDULED,
+        published=datetime.now(timezone.utc) + timedelta(days=1),
+    )
+    html = client.get("/search/", {"q": "SHARD"}).content.decode()
+    assert "All about sharding" in html and "Other" in html
+    assert "Draft sharding" not in html and "Future sharding" not in html
+    assert "2 posts found" in html
+
+
+@pytest.mark.parametrize("query", [".*", "(", "a|b", "[", "\\", "$where", '{"$ne": null}'])
+def test_search_takes_the_query_literally(client, make_post, query):
+    """Regex and operator syntax match only itself, and never errors."""
+    make_post(title="Plain title")
+    make_post(title=f"Has {query} inside")
+    response = client.get("/search/", {"q": query})
+    html = response.content.decode()
+    assert response.status_code == 200 and "Plain title" not in html and "1 post found" in html
+
+
+def test_search_without_a_query_shows_the_form(client, make_post, commands):
+    """No words, no results and no query."""
+    make_post()
+    commands.reset()
+    response = client.get("/search/")
+    assert response.status_code == 200 and b'type="search"' in response.content and commands.count == 0
+
+
+def test_an_over_long_search_is_a_form_error(client):
+    """More than 100 characters: 400 with the message, nothing searched."""
+    response = client.get("/search/", {"q": "x" * 101})
+    assert response.status_code == 400
+    message = SEARCH_TOO_LONG % {"limit_value": 100, "show_value": 101}
+    assert escape(message) in response.content.decode()
+
+
+def test_search_pages_keep_the_query(client, make_post, settings):
+    """Next-page links carry q."""
+    settings.POSTS_PER_PAGE = 1
+    make_post(title="Match one")
+    make_post(title="Match two")
+    html = client.get("/search/", {"q": "match"}).content.decode()
+    assert 'href="?q=match&amp;page=2"' in html
+
+
+def test_readers_see_login_and_search_links_but_no_dashboard(make_post):
+    """The header for anonymous readers."""
+    html = Client().get("/").content.decode()
+    assert 'href="/search/"' in html and 'href="/accounts/login/"' in html and "/dashboard/" not in html
+
+
+def test_comment_names_on_author_pages_come_from_the_comments(client, ada, make_post, make_comment):
+    """The author page shows each latest comment as the store has it."""
+    post = make_post(author=authors.summary_for(ada))
+    make_comment(post, author=CommentAuthor(id=None, name="Visitor"), text="Hello from a visitor")
+    html = client.get("/authors/ada/").content.decode()
+    assert "Visitor" in html and "Hello from a visitor" in html

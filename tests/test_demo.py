@@ -57,3 +57,15 @@ def test_seed_demo_refuses_a_non_empty_database(make_post):
     assert posts.count_published() == 1
     call_command("seed_demo", posts=1, comments=0, force=True)
     assert posts.count_published() == 2
+
+
+@pytest.mark.django_db
+def test_demo_bruno_is_an_editor_and_the_others_are_authors(mongo_db):
+    """Demo content has one editor; nobody gets a password (README says how to set one)."""
+    from cms.dashboard.permissions import is_editor
+
+    demo.seed(num_posts=0)
+    users = {u.username: u for u in get_user_model().objects.all()}
+    assert is_editor(users[demo.EDITOR]) and demo.EDITOR == "bruno"
+    assert users["ada"].is_staff and not is_editor(users["ada"])
+    assert not any(u.has_usable_password() for u in users.values())

@@ -48,11 +48,16 @@ def test_two_distant_changes_are_separated_by_a_gap():
     assert kinds.count(GAP) == 1 and kinds.count(ADDED) == 2 and kinds.count(REMOVED) == 2
 
 
-@given(st.lists(st.sampled_from(["a", "b", "c", ""]), max_size=12), st.lists(st.sampled_from(["a", "b", "d"]), max_size=12))
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", ""]), max_size=12),
+    st.lists(st.sampled_from(["a", "b", "d"]), max_size=12),
+)
 def test_full_context_rebuilds_both_texts(old, new):
     """With context enough to show everything, the old lines and the new lines can be read back."""
     lines = diff_lines("\n".join(old), "\n".join(new), context=100)
-    assert [ln.text for ln in lines if ln.kind in (SAME, REMOVED)] == "\n".join(old).splitlines() or lines == []
+    assert [ln.text for ln in lines if ln.kind in (SAME, REMOVED)] == "\n".join(
+        old
+    ).splitlines() or lines == []
     assert [ln.text for ln in lines if ln.kind in (SAME, ADDED)] == "\n".join(new).splitlines() or lines == []
 
 
@@ -60,4 +65,7 @@ def test_field_changes_lists_only_the_fields_that_differ():
     """Fields keep the old mapping's order; equal ones are left out."""
     old = {"Title": "A", "Slug": "a", "Tags": "x"}
     new = {"Title": "B", "Slug": "a", "Tags": ""}
-    assert [(c.field, c.old, c.new) for c in field_changes(old, new)] == [("Title", "A", "B"), ("Tags", "x", "")]
+    assert [(c.field, c.old, c.new) for c in field_changes(old, new)] == [
+        ("Title", "A", "B"),
+        ("Tags", "x", ""),
+    ]

@@ -19,6 +19,8 @@ def test_distinct_of_an_array_field_gives_its_elements(mongo_db):
 def test_distinct_of_embedded_documents_and_dotted_paths(mongo_db):
     """Whole embedded documents and dotted fields both work."""
     author = {"id": 1, "name": "Ada"}
-    mongo_db.scratch.insert_many([{"author": author}, {"author": author}, {"author": {"id": 2, "name": "Bo"}}])
+    mongo_db.scratch.insert_many(
+        [{"author": author}, {"author": author}, {"author": {"id": 2, "name": "Bo"}}]
+    )
     assert len(distinct(mongo_db.scratch, "author", {})) == 2
     assert sorted(distinct(mongo_db.scratch, "author.name", {})) == ["Ada", "Bo"]

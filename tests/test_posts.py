@@ -84,7 +84,10 @@ def test_every_post_is_in_exactly_one_state(make_post):
         "published": make_post(),
     }
     assert {name: post.state for name, post in made.items()} == {
-        "draft": "draft", "scheduled": "scheduled", "future": "scheduled", "published": "published",
+        "draft": "draft",
+        "scheduled": "scheduled",
+        "future": "scheduled",
+        "published": "published",
     }
     for state in posts.STATES:
         found = {p.slug for p in posts.dashboard_page(state=state, skip=0, limit=10)}
@@ -136,7 +139,10 @@ def test_author_pages_list_only_published_posts_newest_first(make_post):
     new = make_post(author=ADA, created=now - HOUR)
     make_post(author=ADA, status=posts.DRAFT, published=None)
     make_post(author=BRUNO)
-    assert [p.slug for p in posts.author_published_page(username="ada", skip=0, limit=10)] == [new.slug, old.slug]
+    assert [p.slug for p in posts.author_published_page(username="ada", skip=0, limit=10)] == [
+        new.slug,
+        old.slug,
+    ]
     assert posts.count_author_published(username="ada") == 2
 
 
@@ -147,7 +153,10 @@ def test_tag_pages_list_only_published_posts_with_the_tag(make_post):
     second = make_post(tags=["mongo"], published=now - HOUR)
     make_post(tags=["mongo"], status=posts.DRAFT, published=None)
     make_post(tags=["mongodb"])
-    assert [p.slug for p in posts.tag_published_page(tag="mongo", skip=0, limit=10)] == [second.slug, first.slug]
+    assert [p.slug for p in posts.tag_published_page(tag="mongo", skip=0, limit=10)] == [
+        second.slug,
+        first.slug,
+    ]
     assert posts.count_tag_published(tag="mongo") == 2
     assert posts.count_tag_published(tag={"$ne": None}) == 0
 
@@ -167,7 +176,9 @@ def test_dashboard_filters_by_title_words_and_author(make_post):
     mine = make_post(title="Indexes (part 1)", author=ADA)
     make_post(title="indexes elsewhere", author=BRUNO)
     assert posts.count_dashboard(title="INDEXES") == 2
-    assert [p.slug for p in posts.dashboard_page(title="(part", author_id=ADA.id, skip=0, limit=5)] == [mine.slug]
+    assert [p.slug for p in posts.dashboard_page(title="(part", author_id=ADA.id, skip=0, limit=5)] == [
+        mine.slug
+    ]
     assert posts.count_dashboard(author_id=BRUNO.id, title="part") == 0
 
 
@@ -183,14 +194,31 @@ def test_update_post_saves_over_the_revision_it_was_given(make_post):
     """The edit is stored and rendered, the revision goes up, and an old revision saves nothing."""
     post = make_post(content="old")
     saved = posts.update_post(
-        post_id=post.id, revision=post.revision, title="New", slug="new-slug", content="*new*",
-        tags=("t",), status=posts.PUBLISHED, published=post.published,
+        post_id=post.id,
+        revision=post.revision,
+        title="New",
+        slug="new-slug",
+        content="*new*",
+        tags=("t",),
+        status=posts.PUBLISHED,
+        published=post.published,
     )
-    assert (saved.title, saved.slug, saved.content_html, saved.tags) == ("New", "new-slug", "<p><em>new</em></p>", ("t",))
+    assert (saved.title, saved.slug, saved.content_html, saved.tags) == (
+        "New",
+        "new-slug",
+        "<p><em>new</em></p>",
+        ("t",),
+    )
     assert saved.revision == post.revision + 1 and saved.updated is not None
     stale = posts.update_post(
-        post_id=post.id, revision=post.revision, title="Lost", slug="lost", content="",
-        tags=(), status=posts.DRAFT, published=None,
+        post_id=post.id,
+        revision=post.revision,
+        title="Lost",
+        slug="lost",
+        content="",
+        tags=(),
+        status=posts.DRAFT,
+        published=None,
     )
     assert stale is None and posts.get_by_id(post.id).title == "New"
 
@@ -201,8 +229,16 @@ def test_update_post_accepts_posts_stored_before_revisions(make_post, mongo_db):
     mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"revision": ""}})
     old = posts.get_by_id(post.id)
     assert old.revision == 0
-    saved = posts.update_post(post_id=post.id, revision=0, title="T", slug=post.slug, content="",
-                              tags=(), status=post.status, published=post.published)
+    saved = posts.update_post(
+        post_id=post.id,
+        revision=0,
+        title="T",
+        slug=post.slug,
+        content="",
+        tags=(),
+        status=post.status,
+        published=post.published,
+    )
     assert saved.revision == 1
 
 

@@ -19,7 +19,12 @@ def test_a_saved_version_keeps_every_editable_field(make_post):
     kept = versions.save_version(post=post, saved_by="ada")
     found = versions.get_version(post_id=post.id, version_id=str(kept.id))
     assert found == kept
-    assert (found.title, found.slug, found.content, found.tags) == ("Before", post.slug, "Old text", ("a", "b"))
+    assert (found.title, found.slug, found.content, found.tags) == (
+        "Before",
+        post.slug,
+        "Old text",
+        ("a", "b"),
+    )
     assert (found.status, found.published, found.saved_by) == (post.status, post.published, "ada")
 
 

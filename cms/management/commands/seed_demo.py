@@ -28,3 +28,6 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"Seeded {seeded.authors} authors, {seeded.posts} posts and {seeded.comments} comments."
         ))
+        self.stdout.write(
+            f"To log in as the demo editor, {demo.EDITOR}: python manage.py changepassword {demo.EDITOR}"
+        )

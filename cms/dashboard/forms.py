@@ -1,0 +1,170 @@
+"""The dashboard's forms. They own validation; every error has a code, and the
+messages tests check are the constants below."""
+
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import URLValidator
+
+from cms import posts
+from cms.authors import USERNAME_TAKEN
+
+TITLE_MAX_LENGTH = 200
+SLUG_MAX_LENGTH = 80
+CONTENT_MAX_LENGTH = 100_000
+TAG_MAX_LENGTH = 40
+MAX_TAGS = 10
+TAGS_MAX_LENGTH = 500
+SEARCH_MAX_LENGTH = 100
+
+EMPTY_TITLE = "Give the post a title."
+TOO_LONG = "This can be at most %(limit_value)d characters; it has %(show_value)d."
+BAD_SLUG = "A slug is made of letters, digits, hyphens and underscores only."
+BAD_TAG = (
+    "“%(tag)s” is not a tag: a tag is at most 40 letters, digits, spaces, hyphens, dots, "
+    "“+” or “#”, starting with a letter or digit."
+)
+TOO_MANY_TAGS = "A post can have at most %(limit)d tags."
+BAD_PUBLISH_TIME = "Give the publish time as a date and time, such as 2026-05-01 09:30."
+BAD_STATE = "Choose draft, scheduled or published."
+DISPLAY_NAME_REQUIRED = "Give the name readers will see."
+BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
+
+SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
+TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
+PUBLISH_INPUT_FORMAT = "%Y-%m-%dT%H:%M:%S"
+
+STATUS_CHOICES = [
+    (posts.DRAFT, "Draft: only the dashboard shows it"),
+    (posts.PUBLISHED, "Publish: at the publish time if it is in the future, otherwise now"),
+]
+
+
+def _too_long() -> dict:
+    return {"max_length": TOO_LONG}
+
+
+class PostForm(forms.Form):
+    """A post as an editor writes it. `revision` is the version of the post the form
+    was opened on, so a save cannot silently overwrite someone else's."""
+
+    title = forms.CharField(
+        max_length=TITLE_MAX_LENGTH, error_messages={"required": EMPTY_TITLE, **_too_long()}
+    )
+    slug = forms.CharField(
+        required=False,
+        max_length=SLUG_MAX_LENGTH,
+        error_messages=_too_long(),
+        help_text="The post's address, /posts/<slug>/. Left empty, it is made from the title.",
+    )
+    content = forms.CharField(
+        required=False,
+        max_length=CONTENT_MAX_LENGTH,
+        error_messages=_too_long(),
+        widget=forms.Textarea(attrs={"rows": 18}),
+        help_text="Markdown.",
+    )
+    tags = forms.CharField(
+        required=False, max_length=TAGS_MAX_LENGTH, error_messages=_too_long(), help_text="Separated by commas."
+    )
+    status = forms.ChoiceField(choices=STATUS_CHOICES, initial=posts.DRAFT, widget=forms.RadioSelect)
+    published = forms.DateTimeField(
+        required=False,
+        label="Publish time",
+        error_messages={"invalid": BAD_PUBLISH_TIME},
+        widget=forms.DateTimeInput(
+            attrs={"type": "datetime-local", "step": "1"}, format=PUBLISH_INPUT_FORMAT
+        ),
+        help_text="In the site's time zone. Empty: now, when published.",
+    )
+    revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"].strip()
+        if slug and not SLUG_RE.fullmatch(slug):
+            raise forms.ValidationError(BAD_SLUG, code="bad_slug")
+        return slug
+
+    def clean_tags(self) -> tuple[str, ...]:
+        tags: list[str] = []
+        for raw in self.cleaned_data["tags"].split(","):
+            tag = " ".join(raw.split())
+            if not tag or tag in tags:
+                continue
+            if not TAG_RE.fullmatch(tag):
+                raise forms.ValidationError(
+                    BAD_TAG, code="bad_tag", params={"tag": tag[: TAG_MAX_LENGTH + 10]}
+                )
+            tags.append(tag)
+        if len(tags) > MAX_TAGS:
+            raise forms.ValidationError(TOO_MANY_TAGS, code="too_many_tags", params={"limit": MAX_TAGS})
+        return tuple(tags)
+
+    @classmethod
+    def initial_for(cls, post: posts.Post) -> dict:
+        """The form's values for editing `post` (a scheduled post shows as "Publish")."""
+        return {
+            "title": post.title,
+            "slug": post.slug,
+            "content": post.content,
+            "tags": ", ".join(post.tags),
+            "status": posts.DRAFT if post.status == posts.DRAFT else posts.PUBLISHED,
+            "published": post.published,
+            "revision": post.revision,
+        }
+
+
+class PostFilterForm(forms.Form):
+    """The dashboard's post list: by state and by words in the title."""
+
+    state = forms.ChoiceField(
+        required=False,
+        choices=[("", "All")] + [(s, s.capitalize()) for s in posts.STATES],
+        error_messages={"invalid_choice": BAD_STATE},
+    )
+    q = forms.CharField(
+        required=False, max_length=SEARCH_MAX_LENGTH, label="Title contains", error_messages=_too_long()
+    )
+
+
+class ProfileForm(forms.Form):
+    """An author's public profile: what readers see on posts and the author page."""
+
+    display_name = forms.CharField(
+        max_length=100, error_messages={"required": DISPLAY_NAME_REQUIRED, **_too_long()}
+    )
+    bio = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 5}), error_messages=_too_long()
+    )
+    avatar_url = forms.URLField(
+        required=False,
+        max_length=200,
+        label="Picture URL",
+        assume_scheme="https",
+        validators=[URLValidator(schemes=["http", "https"], message=BAD_AVATAR_URL, code="bad_url")],
+        error_messages={"invalid": BAD_AVATAR_URL, **_too_long()},
+    )
+
+
+class AuthorForm(ProfileForm):
+    """An editor's view of an author: the profile, and the username (a rename)."""
+
+    username = forms.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        error_messages=_too_long(),
+        help_text="Letters, digits and @ . + - _ only. The old author address will redirect here.",
+    )
+    field_order = ["username", "display_name", "bio", "avatar_url"]
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if get_user_model().objects.filter(username=username).exclude(pk=self.user.pk).exists():
+            raise forms.ValidationError(USERNAME_TAKEN, code="username_taken")
+        return username

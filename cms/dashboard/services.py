@@ -1,0 +1,160 @@
+"""Writing posts: slugs, scheduling, edits that keep the previous version, and
+restores. Plain functions; no request in sight."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+
+from django.utils.text import slugify
+from pymongo.errors import DuplicateKeyError
+
+from cms import posts, versions
+from cms.posts import AuthorSummary, Post
+from cms.versions import Version
+
+SLUG_TAKEN = "Another post already has this slug."
+STALE_EDIT = (
+    "Someone saved this post while you were editing it, so yours was not saved. "
+    "Open the post again to see their changes, then make yours."
+)
+RESTORE_SLUG_TAKEN = "This version's slug now belongs to another post, so it cannot be restored."
+FALLBACK_SLUG = "post"
+# Generated slugs are the title's, then the title's with -2, -3 ... up to this.
+SLUG_SUFFIXES = 100
+GENERATED_SLUG_LENGTH = 72
+
+
+class PostError(Exception):
+    """A post that cannot be saved as given; `field` is the form field to blame."""
+
+    def __init__(self, message: str, code: str, field: str | None = None):
+        super().__init__(message)
+        self.message, self.code, self.field = message, code, field
+
+
+def schedule(*, wanted: str, publish_at: datetime | None, now: datetime) -> tuple[str, datetime | None]:
+    """The status and publish time a post is saved with: a draft keeps the time it
+    was given; a post to publish at a future time is scheduled; otherwise published
+    at the time given, or now."""
+    if wanted == posts.DRAFT:
+        return posts.DRAFT, publish_at
+    if publish_at is not None and publish_at > now:
+        return posts.SCHEDULED, publish_at
+    return posts.PUBLISHED, publish_at or now
+
+
+def slug_from_title(title: str) -> str:
+    """The title as a slug (ASCII, lower case), or "post" when nothing is left."""
+    return slugify(title)[:GENERATED_SLUG_LENGTH].strip("-_") or FALLBACK_SLUG
+
+
+def slug_candidates(title: str) -> Iterator[str]:
+    base = slug_from_title(title)
+    yield base
+    for n in range(2, SLUG_SUFFIXES + 1):
+        yield f"{base}-{n}"
+
+
+def create_post(
+    *,
+    author: AuthorSummary,
+    title: str,
+    slug: str,
+    content: str,
+    tags: tuple[str, ...],
+    status: str,
+    publish_at: datetime | None,
+    now: datetime | None = None,
+) -> Post:
+    """A new post. An empty `slug` is made from the title (suffixed until free); a
+    slug the editor chose that another post has is a PostError."""
+    now = now or datetime.now(timezone.utc)
+    state, published = schedule(wanted=status, publish_at=publish_at, now=now)
+    for candidate in [slug] if slug else slug_candidates(title):
+        try:
+            return posts.create_post(
+                title=title,
+                slug=candidate,
+                content=content,
+                author=author,
+                tags=tags,
+                status=state,
+                published=published,
+                created=now,
+            )
+        except DuplicateKeyError:
+            continue
+    raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
+
+
+def _free_slug(title: str, post: Post) -> str:
+    for candidate in slug_candidates(title):
+        if not posts.slug_taken(slug=candidate, other_than=post.id):
+            return candidate
+    raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
+
+
+EDITABLE = ("title", "slug", "content", "tags", "status", "published")
+
+
+def _editable(post: Post | Version) -> dict:
+    return {name: getattr(post, name) for name in EDITABLE}
+
+
+def _save(*, post: Post, revision: int, editor: str, changes: dict) -> Post:
+    """Keep `post` as a version, then save `changes` over the revision the editor saw."""
+    if revision != post.revision:
+        raise PostError(STALE_EDIT, code="stale")
+    current = _editable(post)
+    fields = {**current, **changes, "tags": tuple(changes.get("tags", current["tags"]))}
+    if fields == current:
+        return post  # Nothing changed: no version, no write.
+    versions.save_version(post=post, saved_by=editor)
+    try:
+        saved = posts.update_post(post_id=post.id, revision=revision, **fields)
+    except DuplicateKeyError:
+        raise PostError(SLUG_TAKEN, code="slug_taken", field="slug") from None
+    if saved is None:
+        raise PostError(STALE_EDIT, code="stale")
+    return saved
+
+
+def edit_post(
+    *,
+    post: Post,
+    revision: int,
+    editor: str,
+    title: str,
+    slug: str,
+    content: str,
+    tags: tuple[str, ...],
+    status: str,
+    publish_at: datetime | None,
+    now: datetime | None = None,
+) -> Post:
+    """Save an editor's changes to `post` (as opened at `revision`), keeping the
+    previous version. PostError for a slug another post has, or for a post someone
+    else saved since it was opened."""
+    state, published = schedule(wanted=status, publish_at=publish_at, now=now or datetime.now(timezone.utc))
+    slug = slug or _free_slug(title, post)
+    if posts.slug_taken(slug=slug, other_than=post.id):
+        raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
+    changes = {
+        "title": title,
+        "slug": slug,
+        "content": content,
+        "tags": tags,
+        "status": state,
+        "published": published,
+    }
+    return _save(post=post, revision=revision, editor=editor, changes=changes)
+
+
+def restore_version(*, post: Post, version: Version, editor: str) -> Post:
+    """Put back a version's title, slug, content and tags, keeping the current one as
+    a version. Whether and when the post is published stays as it is now."""
+    if posts.slug_taken(slug=version.slug, other_than=post.id):
+        raise PostError(RESTORE_SLUG_TAKEN, code="slug_taken")
+    changes = {"title": version.title, "slug": version.slug, "content": version.content, "tags": version.tags}
+    return _save(post=post, revision=post.revision, editor=editor, changes=changes)

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from cms.dashboard import views
+
+app_name = "dashboard"
+
+urlpatterns = [
+    path("", views.post_list, name="posts"),
+    path("posts/new/", views.post_create, name="post_create"),
+    path("posts/<str:post_id>/", views.post_edit, name="post_edit"),
+    path("posts/<str:post_id>/versions/", views.version_list, name="versions"),
+    path("posts/<str:post_id>/versions/<str:version_id>/", views.version_detail, name="version"),
+    path(
+        "posts/<str:post_id>/versions/<str:version_id>/restore/",
+        views.version_restore,
+        name="version_restore",
+    ),
+    path("profile/", views.profile, name="profile"),
+    path("authors/", views.author_list, name="authors"),
+    path("authors/<str:username>/", views.author_edit, name="author_edit"),
+]

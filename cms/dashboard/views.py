@@ -1,0 +1,253 @@
+"""The dashboard's pages. Thin: form -> service -> redirect (POST/redirect/GET).
+GET never changes anything; every change is a POST with Django's CSRF check."""
+
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cms import authors, diffs, posts, versions
+from cms.dashboard import services
+from cms.dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from cms.markup import render_post
+from cms.pagination import get_page
+
+NO_SUCH_POST = "There is no post at this address."
+NO_SUCH_VERSION = "This post has no such version."
+NO_SUCH_AUTHOR = "There is no author with this username."
+CREATED = "Post created."
+SAVED = "Post saved. The previous version is kept under Versions."
+UNCHANGED = "Nothing had changed, so nothing was saved."
+RESTORED = "Version restored. The text it replaced is kept as a version."
+PROFILE_SAVED = "Profile saved; {count} copies on posts and comments were brought up to date."
+
+FORM_METHODS = require_http_methods(["GET", "HEAD", "POST"])
+
+
+def _render(request, template: str, context: dict, status: int = 200):
+    """A dashboard page; `is_editor` decides which links the dashboard's menu shows."""
+    return render(request, template, {**context, "is_editor": is_editor(request.user)}, status=status)
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    response = HttpResponseRedirect(url)
+    response.status_code = 303  # See Other: the browser GETs the result.
+    return response
+
+
+def _editable_post(request, post_id: str) -> posts.Post:
+    post = posts.get_by_id(post_id)
+    if post is None:
+        raise Http404(NO_SUCH_POST)
+    check_can_edit(request.user, post)
+    return post
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD"])
+def post_list(request):
+    """Posts in every state (an author's own, or all for editors), filtered and paged."""
+    form = PostFilterForm(request.GET)
+    valid = form.is_valid()
+    filters = (
+        {"state": form.cleaned_data["state"] or None, "title": form.cleaned_data["q"] or None}
+        if valid
+        else {}
+    )
+    filters["author_id"] = None if is_editor(request.user) else request.user.pk
+    page = get_page(
+        total=posts.count_dashboard(**filters),
+        fetch=lambda skip, limit: posts.dashboard_page(**filters, skip=skip, limit=limit),
+        raw_number=request.GET.get("page"),
+        per_page=settings.DASHBOARD_POSTS_PER_PAGE,
+    )
+    query = urlencode({k: v for k, v in request.GET.items() if k in ("state", "q") and v}) if valid else ""
+    context = {"form": form, "page": page, "posts": page.object_list, "query": query}
+    return _render(request, "dashboard/post_list.html", context, status=200 if valid else 400)
+
+
+def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, status: int = 200):
+    """The editor page; on a Preview press, with the Markdown rendered as readers will see it."""
+    preview = None
+    if request.method == "POST" and request.POST.get("action") == "preview":
+        form.is_valid()
+        if "content" in form.cleaned_data:
+            preview = render_post(form.cleaned_data["content"])
+    return _render(
+        request, "dashboard/post_form.html", {"form": form, "post": post, "preview": preview}, status=status
+    )
+
+
+def _previewing(request) -> bool:
+    return request.POST.get("action") == "preview"
+
+
+def _add_error(form, exc: services.PostError) -> None:
+    form.add_error(exc.field, ValidationError(exc.message, code=exc.code))
+
+
+@staff_required
+@FORM_METHODS
+def post_create(request):
+    """A new post: Preview shows it rendered, Save stores it and opens the editor."""
+    if request.method != "POST":
+        return _post_form_page(request, PostForm())
+    form = PostForm(request.POST)
+    if _previewing(request) or not form.is_valid():
+        return _post_form_page(request, form, status=200 if _previewing(request) else 400)
+    data = form.cleaned_data
+    try:
+        post = services.create_post(
+            author=authors.summary_for(request.user),
+            title=data["title"],
+            slug=data["slug"],
+            content=data["content"],
+            tags=data["tags"],
+            status=data["status"],
+            publish_at=data["published"],
+        )
+    except services.PostError as exc:
+        _add_error(form, exc)
+        return _post_form_page(request, form, status=400)
+    messages.success(request, CREATED)
+    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+
+
+@staff_required
+@FORM_METHODS
+def post_edit(request, post_id):
+    """Edit a post; saving keeps the previous version."""
+    post = _editable_post(request, post_id)
+    if request.method != "POST":
+        return _post_form_page(request, PostForm(initial=PostForm.initial_for(post)), post=post)
+    form = PostForm(request.POST)
+    if _previewing(request) or not form.is_valid():
+        return _post_form_page(request, form, post=post, status=200 if _previewing(request) else 400)
+    data = form.cleaned_data
+    try:
+        saved = services.edit_post(
+            post=post,
+            revision=post.revision if data["revision"] is None else data["revision"],
+            editor=request.user.get_username(),
+            title=data["title"],
+            slug=data["slug"],
+            content=data["content"],
+            tags=data["tags"],
+            status=data["status"],
+            publish_at=data["published"],
+        )
+    except services.PostError as exc:
+        _add_error(form, exc)
+        return _post_form_page(request, form, post=post, status=409 if exc.code == "stale" else 400)
+    messages.success(request, SAVED if saved.revision != post.revision else UNCHANGED)
+    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD"])
+def version_list(request, post_id):
+    post = _editable_post(request, post_id)
+    context = {"post": post, "versions": versions.find_versions(post_id=post.id)}
+    return _render(request, "dashboard/version_list.html", context)
+
+
+def _version(request, post_id, version_id) -> tuple[posts.Post, versions.Version]:
+    post = _editable_post(request, post_id)
+    version = versions.get_version(post_id=post.id, version_id=version_id)
+    if version is None:
+        raise Http404(NO_SUCH_VERSION)
+    return post, version
+
+
+def _one_line_fields(item) -> dict[str, str]:
+    return {"Title": item.title, "Slug": item.slug, "Tags": ", ".join(item.tags)}
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD"])
+def version_detail(request, post_id, version_id):
+    """What changed from this version to the post as it is now."""
+    post, version = _version(request, post_id, version_id)
+    context = {
+        "post": post,
+        "version": version,
+        "changes": diffs.field_changes(_one_line_fields(version), _one_line_fields(post)),
+        "lines": diffs.diff_lines(version.content, post.content),
+    }
+    return _render(request, "dashboard/version_detail.html", context)
+
+
+@staff_required
+@require_POST
+def version_restore(request, post_id, version_id):
+    post, version = _version(request, post_id, version_id)
+    try:
+        services.restore_version(post=post, version=version, editor=request.user.get_username())
+    except services.PostError as exc:
+        messages.error(request, exc.message)
+        return _see_other(reverse("dashboard:version", args=[post.id, version.id]))
+    messages.success(request, RESTORED)
+    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+
+
+def _profile_initial(user) -> dict:
+    profile = authors.public_profile(user)
+    return {
+        "username": profile.username,
+        "display_name": profile.name,
+        "bio": profile.bio,
+        "avatar_url": profile.avatar_url,
+    }
+
+
+@staff_required
+@FORM_METHODS
+def profile(request):
+    """The logged-in author's public profile; a new display name reaches every copy."""
+    if request.method != "POST":
+        return _render(
+            request,
+            "dashboard/profile_form.html",
+            {"form": ProfileForm(initial=_profile_initial(request.user))},
+        )
+    form = ProfileForm(request.POST)
+    if not form.is_valid():
+        return _render(request, "dashboard/profile_form.html", {"form": form}, status=400)
+    repaired = authors.update_author(user=request.user, **form.cleaned_data)
+    messages.success(request, PROFILE_SAVED.format(count=repaired.total))
+    return _see_other(reverse("dashboard:profile"))
+
+
+@editor_required
+@require_http_methods(["GET", "HEAD"])
+def author_list(request):
+    return _render(request, "dashboard/author_list.html", {"authors": authors.staff_profiles()})
+
+
+@editor_required
+@FORM_METHODS
+def author_edit(request, username):
+    """An editor renames an author (username and/or display name) or edits their profile."""
+    user = authors.find_author(username=username)
+    if user is None:
+        raise Http404(NO_SUCH_AUTHOR)
+    context = {"author": authors.public_profile(user)}
+    if request.method != "POST":
+        form = AuthorForm(initial=_profile_initial(user), user=user)
+        return _render(request, "dashboard/profile_form.html", {**context, "form": form})
+    form = AuthorForm(request.POST, user=user)
+    if form.is_valid():
+        try:
+            repaired = authors.update_author(user=user, **form.cleaned_data)
+        except authors.AuthorError as exc:
+            form.add_error("username", ValidationError(exc.message, code=exc.code))
+        else:
+            messages.success(request, PROFILE_SAVED.format(count=repaired.total))
+            return _see_other(reverse("dashboard:author_edit", args=[user.get_username()]))
+    return _render(request, "dashboard/profile_form.html", {**context, "form": form}, status=400)

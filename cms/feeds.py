@@ -1,0 +1,142 @@
+"""RSS and Atom feeds with Django's syndication framework: the latest posts, the
+posts of one tag, and one post's latest comments. Only published posts appear."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.syndication.views import Feed
+from django.http import Http404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from cms import posts
+from cms.views import NO_SUCH_TAG, published_post_or_404
+from comments import store as comment_store
+from comments.store import Comment
+
+
+class LatestPostsFeed(Feed):
+    title = "Slugline: latest posts"
+    description = "The latest posts published on Slugline."
+
+    def link(self):
+        return reverse("home")
+
+    def items(self):
+        return posts.published_page(page=1, per_page=settings.FEED_ITEMS)
+
+    def item_title(self, post: posts.Post) -> str:
+        return post.title
+
+    def item_description(self, post: posts.Post) -> str:
+        return post.content_html
+
+    def item_link(self, post: posts.Post) -> str:
+        return reverse("post", args=[post.slug])
+
+    def item_author_name(self, post: posts.Post) -> str:
+        return post.author.name
+
+    def item_pubdate(self, post: posts.Post):
+        return post.published
+
+    def item_updateddate(self, post: posts.Post):
+        # Atom requires <updated> on every entry: the last save, or the publication.
+        return max(filter(None, [post.published, post.updated]))
+
+    def item_categories(self, post: posts.Post):
+        return post.tags
+
+
+class LatestPostsAtomFeed(LatestPostsFeed):
+    feed_type = Atom1Feed
+    subtitle = LatestPostsFeed.description
+
+
+@dataclass(frozen=True)
+class TaggedPosts:
+    tag: str
+    posts: list[posts.Post]
+
+
+class TagFeed(LatestPostsFeed):
+    """The latest published posts with one tag; 404 for a tag no published post has."""
+
+    def get_object(self, request, tag):
+        found = posts.tag_published_page(tag=tag, skip=0, limit=settings.FEED_ITEMS)
+        if not found:
+            raise Http404(NO_SUCH_TAG)
+        return TaggedPosts(tag=tag, posts=found)
+
+    def title(self, obj: TaggedPosts) -> str:
+        return f"Slugline: posts tagged “{obj.tag}”"
+
+    def description(self, obj: TaggedPosts) -> str:
+        return f"The latest posts tagged “{obj.tag}” on Slugline."
+
+    def link(self, obj: TaggedPosts) -> str:
+        return reverse("tag", args=[obj.tag])
+
+    def items(self, obj: TaggedPosts):
+        return obj.posts
+
+
+class TagAtomFeed(TagFeed):
+    feed_type = Atom1Feed
+
+    def subtitle(self, obj: TaggedPosts) -> str:
+        return self.description(obj)
+
+
+@dataclass(frozen=True)
+class PostComment:
+    """A comment and the slug of the post it is on (for its permalink)."""
+
+    post_slug: str
+    comment: Comment
+
+
+class PostCommentsFeed(Feed):
+    """A published post's latest comments, newest first; 404 for drafts."""
+
+    def get_object(self, request, slug):
+        return published_post_or_404(slug)
+
+    def title(self, post: posts.Post) -> str:
+        return f"Comments on “{post.title}”"
+
+    def description(self, post: posts.Post) -> str:
+        return f"The latest comments on “{post.title}” on Slugline."
+
+    def link(self, post: posts.Post) -> str:
+        return reverse("post", args=[post.slug])
+
+    def items(self, post: posts.Post) -> list[PostComment]:
+        latest = comment_store.find_latest(discussion_id=post.id, limit=settings.FEED_ITEMS)
+        return [PostComment(post.slug, comment) for comment in latest]
+
+    def item_title(self, item: PostComment) -> str:
+        return f"{item.comment.author.name}, {item.comment.posted:%d %B %Y %H:%M} UTC"
+
+    def item_description(self, item: PostComment) -> str:
+        return item.comment.html
+
+    def item_link(self, item: PostComment) -> str:
+        return reverse("comments:permalink", args=[item.post_slug, item.comment.slug])
+
+    def item_author_name(self, item: PostComment) -> str:
+        return item.comment.author.name
+
+    def item_pubdate(self, item: PostComment):
+        return item.comment.posted
+
+    def item_updateddate(self, item: PostComment):
+        # Atom requires <updated> on every entry; a comment is never edited.
+        return item.comment.posted
+
+
+class PostCommentsAtomFeed(PostCommentsFeed):
+    feed_type = Atom1Feed
+
+    def subtitle(self, post: posts.Post) -> str:
+        return self.description(post)

@@ -1,0 +1,164 @@
+"""The dashboard's forms: what they accept, how they normalise it, and the codes of
+what they refuse."""
+
+from datetime import datetime, timezone
+
+import pytest
+
+from cms import posts
+from cms.authors import USERNAME_TAKEN
+from cms.dashboard import forms
+from cms.dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+
+
+def post_form(**overrides) -> PostForm:
+    return PostForm({"title": "Title", "status": "draft", **overrides})
+
+
+def codes(form) -> dict[str, list[str]]:
+    return {field: [e.code for e in errors] for field, errors in form.errors.as_data().items()}
+
+
+def test_tags_are_trimmed_deduplicated_and_kept_in_order():
+    """Commas separate; spaces inside a tag collapse; empty and repeated tags drop out."""
+    form = post_form(tags=" web ,  threaded   comments,, web, c#, node.js ")
+    assert form.is_valid()
+    assert form.cleaned_data["tags"] == ("web", "threaded comments", "c#", "node.js")
+
+
+@pytest.mark.parametrize("tag", ["a/b", "-dash-first", "x" * 41, "<b>", "what?"])
+def test_malformed_tags_are_refused(tag):
+    """A tag starts with a letter or digit and has no slashes, markup or punctuation."""
+    form = post_form(tags=f"ok, {tag}")
+    assert not form.is_valid() and codes(form) == {"tags": ["bad_tag"]}
+
+
+def test_an_over_long_tags_field_is_refused_before_it_is_split():
+    """The raw field is bounded too."""
+    assert codes(post_form(tags="a," * 300)) == {"tags": ["max_length"]}
+
+
+def test_more_than_ten_tags_are_refused():
+    """Ten is the limit."""
+    assert post_form(tags=",".join(f"t{n}" for n in range(10))).is_valid()
+    form = post_form(tags=",".join(f"t{n}" for n in range(11)))
+    assert codes(form) == {"tags": ["too_many_tags"]}
+
+
+@pytest.mark.parametrize(
+    "slug,valid",
+    [
+        ("", True),
+        ("my-post_2", True),
+        ("with space", False),
+        ("ünïcode", False),
+        ("a/b", False),
+        ("x" * 80, True),
+        ("x" * 81, False),
+    ],
+)
+def test_slugs_are_url_safe(slug, valid):
+    """Letters, digits, hyphens and underscores, at most 80; empty means generate one."""
+    assert post_form(slug=slug).is_valid() == valid
+
+
+def test_each_refusal_has_a_code():
+    """Empty title, over-long fields, a bad time, an unknown status."""
+    form = PostForm(
+        {
+            "title": "",
+            "content": "x" * (forms.CONTENT_MAX_LENGTH + 1),
+            "published": "tomorrow",
+            "status": "live",
+        }
+    )
+    assert codes(form) == {
+        "title": ["required"],
+        "content": ["max_length"],
+        "published": ["invalid"],
+        "status": ["invalid_choice"],
+    }
+    assert form.errors["title"] == [forms.EMPTY_TITLE] and form.errors["published"] == [
+        forms.BAD_PUBLISH_TIME
+    ]
+
+
+def test_publish_times_are_read_in_the_sites_time_zone(settings):
+    """datetime-local values carry no zone: TIME_ZONE gives them one."""
+    settings.TIME_ZONE = "Europe/Paris"
+    form = post_form(published="2026-07-01T12:00:00")
+    assert form.is_valid()
+    assert form.cleaned_data["published"] == datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
+
+
+def test_initial_values_show_a_scheduled_post_as_publish():
+    """The form has two choices: a scheduled post shows as Publish, with its time."""
+    from bson import ObjectId
+
+    when = datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
+    post = posts.Post(
+        id=ObjectId(),
+        title="T",
+        slug="t",
+        content="c",
+        content_html="",
+        created=when,
+        published=when,
+        status=posts.SCHEDULED,
+        author=posts.AuthorSummary(1, "a", "A"),
+        tags=("x", "y"),
+        revision=3,
+    )
+    initial = PostForm.initial_for(post)
+    assert initial["status"] == posts.PUBLISHED and initial["tags"] == "x, y" and initial["revision"] == 3
+
+
+def test_the_filter_accepts_the_three_states_and_nothing_else():
+    """draft, scheduled, published or all; anything else has a code."""
+    for state in ("", *posts.STATES):
+        assert PostFilterForm({"state": state}).is_valid()
+    form = PostFilterForm({"state": "deleted"})
+    assert codes(form) == {"state": ["invalid_choice"]} and form.errors["state"] == [forms.BAD_STATE]
+
+
+@pytest.mark.parametrize(
+    "url,valid",
+    [
+        ("", True),
+        ("https://example.com/a.png", True),
+        ("http://example.com/a", True),
+        ("javascript:alert(1)", False),
+        ("ftp://example.com/a", False),
+        ("not a url", False),
+    ],
+)
+def test_avatar_urls_are_web_addresses(url, valid):
+    """Only http(s) pictures."""
+    assert ProfileForm({"display_name": "Ada", "avatar_url": url}).is_valid() == valid
+
+
+def test_a_display_name_is_required():
+    """Readers need a name to see."""
+    form = ProfileForm({"display_name": ""})
+    assert codes(form) == {"display_name": ["required"]} and form.errors["display_name"] == [
+        forms.DISPLAY_NAME_REQUIRED
+    ]
+
+
+def test_a_rename_to_a_taken_username_is_refused(make_user):
+    """Another user's username is taken; the author's own is not."""
+    ada, _ = make_user("ada"), make_user("bruno")
+    assert AuthorForm({"username": "ada", "display_name": "Ada"}, user=ada).is_valid()
+    form = AuthorForm({"username": "bruno", "display_name": "Ada"}, user=ada)
+    assert codes(form) == {"username": ["username_taken"]} and form.errors["username"] == [USERNAME_TAKEN]
+
+
+@pytest.mark.django_db
+def test_usernames_follow_djangos_rules():
+    """No spaces or slashes: usernames are part of author addresses."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model()(pk=1, username="someone")
+    assert not AuthorForm({"username": "a/b", "display_name": "A"}, user=user).is_valid()
+    assert not AuthorForm({"username": "a b", "display_name": "A"}, user=user).is_valid()
+    assert AuthorForm({"username": "a.b-c@d+e_f", "display_name": "A"}, user=user).is_valid()

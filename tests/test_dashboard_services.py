@@ -1,0 +1,155 @@
+"""Writing posts: scheduling, slugs, edits that keep versions, restores and stale edits."""
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from cms import posts, versions
+from cms.dashboard import services
+from cms.dashboard.services import RESTORE_SLUG_TAKEN, SLUG_TAKEN, STALE_EDIT, PostError
+
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+ADA = posts.AuthorSummary(id=41, username="ada", name="Ada")
+
+
+def test_schedule_decides_status_and_time():
+    """Draft keeps its time; publish in the future schedules; otherwise published, now by default."""
+    later, earlier = NOW + timedelta(hours=1), NOW - timedelta(hours=1)
+    assert services.schedule(wanted=posts.DRAFT, publish_at=later, now=NOW) == (posts.DRAFT, later)
+    assert services.schedule(wanted=posts.PUBLISHED, publish_at=later, now=NOW) == (posts.SCHEDULED, later)
+    assert services.schedule(wanted=posts.PUBLISHED, publish_at=earlier, now=NOW) == (
+        posts.PUBLISHED,
+        earlier,
+    )
+    assert services.schedule(wanted=posts.PUBLISHED, publish_at=None, now=NOW) == (posts.PUBLISHED, NOW)
+
+
+@pytest.mark.parametrize(
+    "title,slug",
+    [
+        ("Hello, World!", "hello-world"),
+        ("日本語", "post"),
+        ("  --  ", "post"),
+        ("x" * 100, "x" * services.GENERATED_SLUG_LENGTH),
+    ],
+)
+def test_slugs_from_titles_are_ascii_and_bounded(title, slug):
+    """Non-ASCII-only titles fall back to "post"; long titles are cut."""
+    assert services.slug_from_title(title) == slug
+
+
+def create(**overrides) -> posts.Post:
+    fields = {
+        "author": ADA,
+        "title": "Title",
+        "slug": "",
+        "content": "text",
+        "tags": ("t",),
+        "status": posts.DRAFT,
+        "publish_at": None,
+        "now": NOW,
+    }
+    fields.update(overrides)
+    return services.create_post(**fields)
+
+
+def test_create_generates_free_slugs_and_refuses_a_chosen_taken_one():
+    """Generated slugs count up; a slug the editor typed is theirs or an error."""
+    assert [create().slug for _ in range(3)] == ["title", "title-2", "title-3"]
+    with pytest.raises(PostError, match=re.escape(SLUG_TAKEN)):
+        create(slug="title")
+
+
+def test_create_schedules_a_future_post():
+    """Publish at a future time: scheduled, invisible, created now."""
+    post = create(status=posts.PUBLISHED, publish_at=datetime.now(timezone.utc) + timedelta(days=1))
+    assert post.status == posts.SCHEDULED and posts.get_published(post.slug) is None
+
+
+def edit(post, **overrides) -> posts.Post:
+    fields = {
+        "post": post,
+        "revision": post.revision,
+        "editor": "bruno",
+        "title": post.title,
+        "slug": post.slug,
+        "content": post.content,
+        "tags": post.tags,
+        "status": post.status,
+        "publish_at": post.published,
+    }
+    fields.update(overrides)
+    return services.edit_post(**fields)
+
+
+def test_an_edit_keeps_the_previous_version():
+    """The post as it was is saved, by whom, before the change."""
+    post = posts.get_by_id(create().id)
+    saved = edit(post, content="changed")
+    [version] = versions.find_versions(post_id=post.id)
+    assert (version.content, version.saved_by, saved.content, saved.revision) == (
+        "text",
+        "bruno",
+        "changed",
+        2,
+    )
+
+
+def test_an_edit_with_an_empty_slug_regenerates_it_from_the_title():
+    """The post's own slug counts as free."""
+    post = posts.get_by_id(create(title="Same").id)
+    assert edit(post, slug="").slug == "same"
+    other = posts.get_by_id(create(title="Other").id)
+    assert edit(other, slug="", title="Same").slug == "same-2"
+
+
+def test_an_edit_from_an_old_revision_is_refused():
+    """Someone saved since the editor opened the post: nothing is saved, no version kept."""
+    post = posts.get_by_id(create().id)
+    edit(post, content="first save")
+    with pytest.raises(PostError, match=re.escape(STALE_EDIT)):
+        edit(posts.get_by_id(post.id), revision=post.revision, content="second save")
+    assert (
+        posts.get_by_id(post.id).content == "first save" and len(versions.find_versions(post_id=post.id)) == 1
+    )
+
+
+def test_a_lost_race_between_check_and_save_is_refused(monkeypatch):
+    """The revision in the update's filter is the real guard (the version kept before
+    the failed save is a harmless copy of an earlier state)."""
+    post = posts.get_by_id(create().id)
+    monkeypatch.setattr(posts, "update_post", lambda **kwargs: None)
+    with pytest.raises(PostError, match=re.escape(STALE_EDIT)):
+        edit(post, content="lost")
+
+
+def test_an_edit_to_a_taken_slug_is_refused():
+    """No version, no change."""
+    create(slug="taken")
+    post = posts.get_by_id(create(slug="mine").id)
+    with pytest.raises(PostError, match=re.escape(SLUG_TAKEN)):
+        edit(post, slug="taken")
+    assert versions.find_versions(post_id=post.id) == []
+
+
+def test_restore_puts_back_text_fields_and_keeps_the_publication():
+    """Title, slug, content and tags come back; status and time stay; the replaced text is kept."""
+    post = posts.get_by_id(create(title="One", content="first").id)
+    edit(post, title="Two", slug="two", content="second", tags=("u",), status=posts.PUBLISHED, publish_at=NOW)
+    [version] = versions.find_versions(post_id=post.id)
+    current = posts.get_by_id(post.id)
+    restored = services.restore_version(post=current, version=version, editor="ada")
+    assert (restored.title, restored.slug, restored.content, restored.tags) == ("One", "one", "first", ("t",))
+    assert (restored.status, restored.published) == (posts.PUBLISHED, NOW)
+    assert [v.title for v in versions.find_versions(post_id=post.id)] == ["Two", "One"]
+
+
+def test_restoring_a_slug_now_taken_is_refused():
+    """Another post has the version's slug now."""
+    post = posts.get_by_id(create(slug="first-slug").id)
+    edit(post, slug="second-slug")
+    create(slug="first-slug")
+    [version] = versions.find_versions(post_id=post.id)
+    with pytest.raises(PostError, match=re.escape(RESTORE_SLUG_TAKEN)):
+        services.restore_version(post=posts.get_by_id(post.id), version=version, editor="ada")
