@@ -116,9 +116,9 @@ def test_initial_values_show_a_scheduled_post_as_publish():
 def test_the_filter_accepts_the_three_states_and_nothing_else():
     """draft, scheduled, published or all; anything else has a code."""
     for state in ("", *posts.STATES):
-        assert PostFilterForm({"state": state}).is_valid()
-    form = PostFilterForm({"state": "deleted"})
-    assert codes(form) == {"state": ["invalid_choice"]} and form.errors["state"] == [forms.BAD_STATE]
+        assert PostFilterForm({"status": state}).is_valid()
+    form = PostFilterForm({"status": "deleted"})
+    assert codes(form) == {"status": ["invalid_choice"]} and form.errors["status"] == [forms.BAD_STATUS]
 
 
 @pytest.mark.parametrize(

@@ -318,18 +318,22 @@ def test_unknown_posts_and_versions_are_404(editor_client, make_post, url):
 # --- Bad input -------------------------------------------------------------------------------
 
 
+def too_long(limit: int, length: int) -> str:
+    return forms.TOO_LONG % {"limit_value": limit, "show_value": length}
+
+
 @pytest.mark.parametrize(
     "overrides,message",
     [
         ({"title": "  "}, forms.EMPTY_TITLE),
-        ({"title": "t" * 201}, "at most 200 characters; it has 201"),
+        ({"title": "t" * 201}, too_long(200, 201)),
         ({"slug": "not a slug!"}, forms.BAD_SLUG),
-        ({"slug": "s" * 81}, "at most 80 characters"),
+        ({"slug": "s" * 81}, too_long(80, 81)),
         ({"published": "31/31/2026 25:00"}, forms.BAD_PUBLISH_TIME),
-        ({"tags": "ok, bad/tag"}, "“bad/tag” is not a tag"),
-        ({"tags": ",".join(f"t{n}" for n in range(11))}, "at most 10 tags"),
-        ({"content": "x" * 100_001}, "at most 100000 characters"),
-        ({"status": "live"}, "Select a valid choice"),
+        ({"tags": "ok, bad/tag"}, forms.BAD_TAG % {"tag": "bad/tag"}),
+        ({"tags": ",".join(f"t{n}" for n in range(11))}, forms.TOO_MANY_TAGS % {"limit": 10}),
+        ({"content": "x" * 100_001}, too_long(100_000, 100_001)),
+        ({"status": "live"}, forms.BAD_POST_STATUS),
     ],
 )
 def test_bad_input_is_a_form_error_that_keeps_what_was_typed(ada_client, mongo_db, overrides, message):
@@ -338,7 +342,7 @@ def test_bad_input_is_a_form_error_that_keeps_what_was_typed(ada_client, mongo_d
     response = ada_client.post("/dashboard/posts/new/", data)
     html = text(response)
     assert response.status_code == 400
-    assert escape(message) in html or message in html
+    assert escape(message) in html
     if "content" not in overrides:
         assert "Keep this text" in html
     assert mongo_db.posts.count_documents({}) == 0
@@ -380,7 +384,7 @@ def test_an_edit_over_someone_elses_save_is_refused(ada_client, ada, make_post):
 
 
 def test_the_list_filters_by_state_and_title_and_shows_comment_counts(editor_client, make_post, make_comment):
-    """Editors see every post; ?state= and ?q= narrow it; each row has its comment count."""
+    """Editors see every post; ?status= and ?q= narrow it; each row has its comment count."""
     published = make_post(title="Published one")
     make_comment(published)
     make_comment(published)
@@ -392,9 +396,9 @@ def test_the_list_filters_by_state_and_title_and_shows_comment_counts(editor_cli
     )
     everything = text(editor_client.get("/dashboard/"))
     assert all(t in everything for t in ("Published one", "Draft one", "Scheduled one"))
-    drafts = text(editor_client.get("/dashboard/", {"state": "draft"}))
+    drafts = text(editor_client.get("/dashboard/", {"status": "draft"}))
     assert "Draft one" in drafts and "Published one" not in drafts
-    scheduled = text(editor_client.get("/dashboard/", {"state": "scheduled"}))
+    scheduled = text(editor_client.get("/dashboard/", {"status": "scheduled"}))
     assert "Scheduled one" in scheduled and "Draft one" not in scheduled
     found = text(editor_client.get("/dashboard/", {"q": "PUBLISHED"}))
     assert "Published one" in found and "Draft one" not in found
@@ -414,16 +418,16 @@ def test_the_list_paginates_keeping_the_filters(editor_client, make_post, settin
     settings.DASHBOARD_POSTS_PER_PAGE = 2
     for n in range(3):
         make_post(title=f"Paged {n}")
-    first = text(editor_client.get("/dashboard/", {"state": "published", "q": "paged"}))
-    assert 'href="?state=published&amp;q=paged&amp;page=2"' in first
-    second = editor_client.get("/dashboard/", {"state": "published", "q": "paged", "page": "2"})
+    first = text(editor_client.get("/dashboard/", {"status": "published", "q": "paged"}))
+    assert 'href="?status=published&amp;q=paged&amp;page=2"' in first
+    second = editor_client.get("/dashboard/", {"status": "published", "q": "paged", "page": "2"})
     assert second.status_code == 200 and text(second).count('class="post-row"') == 1
 
 
 def test_a_bad_filter_is_a_400_with_the_form_error(editor_client):
     """An unknown state is refused, in the site's layout."""
-    response = editor_client.get("/dashboard/", {"state": "deleted"})
-    assert response.status_code == 400 and escape(forms.BAD_STATE) in text(response)
+    response = editor_client.get("/dashboard/", {"status": "deleted"})
+    assert response.status_code == 400 and escape(forms.BAD_STATUS) in text(response)
 
 
 # --- Profiles and renames ----------------------------------------------------------------------
@@ -450,9 +454,9 @@ def test_an_author_edits_their_profile_and_every_copy_follows(ada_client, ada, m
     "data,message",
     [
         ({"display_name": ""}, forms.DISPLAY_NAME_REQUIRED),
-        ({"display_name": "x" * 101}, "at most 100 characters"),
+        ({"display_name": "x" * 101}, too_long(100, 101)),
         ({"display_name": "Ada", "avatar_url": "javascript:alert(1)"}, forms.BAD_AVATAR_URL),
-        ({"display_name": "Ada", "bio": "b" * 2001}, "at most 2000 characters"),
+        ({"display_name": "Ada", "bio": "b" * 2001}, too_long(2000, 2001)),
     ],
 )
 def test_bad_profile_input_is_a_form_error_and_writes_nothing(ada_client, ada, data, message):

@@ -28,7 +28,8 @@ BAD_TAG = (
 )
 TOO_MANY_TAGS = "A post can have at most %(limit)d tags."
 BAD_PUBLISH_TIME = "Give the publish time as a date and time, such as 2026-05-01 09:30."
-BAD_STATE = "Choose draft, scheduled or published."
+BAD_STATUS = "Choose draft, scheduled or published."
+BAD_POST_STATUS = "Choose Draft or Publish."
 DISPLAY_NAME_REQUIRED = "Give the name readers will see."
 BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
 
@@ -67,9 +68,17 @@ class PostForm(forms.Form):
         help_text="Markdown.",
     )
     tags = forms.CharField(
-        required=False, max_length=TAGS_MAX_LENGTH, error_messages=_too_long(), help_text="Separated by commas."
+        required=False,
+        max_length=TAGS_MAX_LENGTH,
+        error_messages=_too_long(),
+        help_text="Separated by commas.",
     )
-    status = forms.ChoiceField(choices=STATUS_CHOICES, initial=posts.DRAFT, widget=forms.RadioSelect)
+    status = forms.ChoiceField(
+        choices=STATUS_CHOICES,
+        initial=posts.DRAFT,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": BAD_POST_STATUS},
+    )
     published = forms.DateTimeField(
         required=False,
         label="Publish time",
@@ -117,12 +126,13 @@ class PostForm(forms.Form):
 
 
 class PostFilterForm(forms.Form):
-    """The dashboard's post list: by state and by words in the title."""
+    """The dashboard's post list: by status as readers see it (draft, scheduled,
+    published) and by words in the title."""
 
-    state = forms.ChoiceField(
+    status = forms.ChoiceField(
         required=False,
         choices=[("", "All")] + [(s, s.capitalize()) for s in posts.STATES],
-        error_messages={"invalid_choice": BAD_STATE},
+        error_messages={"invalid_choice": BAD_STATUS},
     )
     q = forms.CharField(
         required=False, max_length=SEARCH_MAX_LENGTH, label="Title contains", error_messages=_too_long()

@@ -55,27 +55,26 @@ def post_list(request):
     """Posts in every state (an author's own, or all for editors), filtered and paged."""
     form = PostFilterForm(request.GET)
     valid = form.is_valid()
-    filters = (
-        {"state": form.cleaned_data["state"] or None, "title": form.cleaned_data["q"] or None}
-        if valid
-        else {}
-    )
-    filters["author_id"] = None if is_editor(request.user) else request.user.pk
+    chosen = {key: value for key, value in form.cleaned_data.items() if value} if valid else {}
+    filters = {
+        "state": chosen.get("status"),
+        "title": chosen.get("q"),
+        "author_id": None if is_editor(request.user) else request.user.pk,
+    }
     page = get_page(
         total=posts.count_dashboard(**filters),
         fetch=lambda skip, limit: posts.dashboard_page(**filters, skip=skip, limit=limit),
         raw_number=request.GET.get("page"),
         per_page=settings.DASHBOARD_POSTS_PER_PAGE,
     )
-    query = urlencode({k: v for k, v in request.GET.items() if k in ("state", "q") and v}) if valid else ""
-    context = {"form": form, "page": page, "posts": page.object_list, "query": query}
+    context = {"form": form, "page": page, "posts": page.object_list, "query": urlencode(chosen)}
     return _render(request, "dashboard/post_list.html", context, status=200 if valid else 400)
 
 
 def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, status: int = 200):
     """The editor page; on a Preview press, with the Markdown rendered as readers will see it."""
     preview = None
-    if request.method == "POST" and request.POST.get("action") == "preview":
+    if request.method == "POST" and _previewing(request):
         form.is_valid()
         if "content" in form.cleaned_data:
             preview = render_post(form.cleaned_data["content"])
