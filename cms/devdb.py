@@ -118,14 +118,18 @@ class DevDB:
             return server
         return None
 
-    def start(self) -> tuple[Server, bool]:
-        """Start the server (or reuse a running one); return it and whether we started it."""
+    def start(self, *, port: int | None = None) -> tuple[Server, bool]:
+        """Start the server (or reuse a running one); return it and whether we started it.
+
+        `port` asks for a given port (fault tests restart a server where its clients
+        expect it); by default a free one is chosen.
+        """
         server = self.running()
         if server:
             return server, False
         binary = self.build()
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        port, debug_port = _free_port(), _free_port()
+        port, debug_port = port or _free_port(), _free_port()
         args = [
             str(binary),
             "--handler=sqlite",

@@ -11,7 +11,9 @@ import os
 import threading
 
 from django.conf import settings
+import pymongo
 from pymongo import MongoClient
+from pymongo.errors import ConnectionFailure, PyMongoError
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.operations import IndexModel
@@ -42,13 +44,48 @@ def get_client() -> MongoClient:
                 connectTimeoutMS=settings.MONGODB_CONNECT_TIMEOUT_MS,
                 serverSelectionTimeoutMS=settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
                 timeoutMS=settings.MONGODB_TIMEOUT_MS,
+                heartbeatFrequencyMS=settings.MONGODB_HEARTBEAT_MS,
             )
             _client_pid = os.getpid()
         return _client
 
 
 def get_db() -> Database:
-    return get_client()[settings.MONGODB_NAME]
+    """The site's database; Unavailable at once while the server is known to be down."""
+    client = get_client()
+    if _known_down(client):
+        raise Unavailable(DOWN)
+    return client[settings.MONGODB_NAME]
+
+
+class Unavailable(ConnectionFailure):
+    """MongoDB is known to be unreachable right now; nothing was sent."""
+
+
+DOWN = "MongoDB is unreachable right now."
+
+
+def _known_down(client: MongoClient) -> bool:
+    """Whether every server's last check failed.
+
+    pymongo's monitor re-checks each server in the background (heartbeatFrequencyMS),
+    so this clears by itself when the database returns. Until then, requests fail at
+    once instead of each waiting out the server-selection budget.
+    """
+    servers = client.topology_description.server_descriptions().values()
+    return bool(servers) and all(server.error is not None for server in servers)
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether `exc` means the database is unreachable or over its time budget,
+    as opposed to a bug or a refused write (those must surface)."""
+    return isinstance(exc, ConnectionFailure) or (isinstance(exc, PyMongoError) and exc.timeout)
+
+
+def ping(*, timeout_ms: int) -> None:
+    """Ask the server to answer within `timeout_ms`; PyMongoError if it does not."""
+    with pymongo.timeout(timeout_ms / 1000):
+        get_client().admin.command("ping")
 
 
 def reset_client() -> None:

@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "cms.middleware.MongoBudgetMiddleware",
 ]
 
 ROOT_URLCONF = "cms.urls"
@@ -79,9 +80,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # MongoDB. An empty MONGODB_URI means "the dev database" (see cms/devdb.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
 MONGODB_NAME = env.str("MONGODB_NAME", default="slugline")
-MONGODB_CONNECT_TIMEOUT_MS = env.int("MONGODB_CONNECT_TIMEOUT_MS", default=2000)
-MONGODB_SERVER_SELECTION_TIMEOUT_MS = env.int("MONGODB_SERVER_SELECTION_TIMEOUT_MS", default=2000)
-MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=5000)
+# Time budgets: a page never waits for pymongo's 30-second defaults. A request's
+# MongoDB work as a whole gets MONGODB_REQUEST_BUDGET_MS (cms.middleware); past it,
+# or with the server unreachable, pages degrade instead of tying up a worker.
+MONGODB_CONNECT_TIMEOUT_MS = env.int("MONGODB_CONNECT_TIMEOUT_MS", default=1000)
+MONGODB_SERVER_SELECTION_TIMEOUT_MS = env.int("MONGODB_SERVER_SELECTION_TIMEOUT_MS", default=1000)
+MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=3000)
+MONGODB_REQUEST_BUDGET_MS = env.int("MONGODB_REQUEST_BUDGET_MS", default=3000)
+MONGODB_HEARTBEAT_MS = env.int("MONGODB_HEARTBEAT_MS", default=1000)
 
 # The blog.
 POSTS_PER_PAGE = env.int("POSTS_PER_PAGE", default=10)

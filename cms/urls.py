@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
-from cms import feeds
+from cms import feeds, health
 from cms import views
 from cms.sitemaps import SITEMAPS
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("posts/<slug:slug>/", views.post_detail, name="post"),
     path("posts/<slug:post_slug>/comments/", include("comments.urls")),
     path("admin/", admin.site.urls),
+    path("healthz/live", health.live, name="health_live"),
+    path("healthz/ready", health.ready, name="health_ready"),
     path("authors/<str:username>/", views.author, name="author"),
     # `path`, not `str`: a tag may hold any character, and no link to one may fail.
     path("tags/<path:tag>/", views.tag, name="tag"),

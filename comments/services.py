@@ -35,6 +35,8 @@ class Posted:
     comment: Comment
     # The reply was attached higher up than asked because the thread is at its depth limit.
     reattached: bool
+    # The same form was submitted before: this is the comment that submit stored.
+    duplicate: bool = False
 
 
 def max_depth() -> int:
@@ -75,23 +77,30 @@ def post_comment(
     text: str,
     author: CommentAuthor,
     parent_slug: str | None = None,
+    form_key: str | None = None,
     at: datetime | None = None,
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
 ) -> Posted:
     """Store a comment (or a reply to `parent_slug`) on `post` and refresh the post's
     comment summary. Raises CommentError for a parent that is not on this post.
-    `at` backdates the comment and `new_part` draws its slug part (demo content and
-    tests); bulk loaders pass `summarise=False` and call `refresh_summary` once."""
+
+    With a `form_key` (from the form's token) posting is idempotent: the slug is
+    derived from the key, so a second submit of the same form finds the first
+    comment in the unique slug index and returns it (`duplicate=True`).
+    `at` backdates the comment and `new_part` draws random slug parts (demo content
+    and tests); bulk loaders pass `summarise=False` and call `refresh_summary` once.
+    """
     parent, reattached = None, False
     if parent_slug:
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
-    html = render_comment(text)
-    for _ in range(SLUG_RETRIES):
+    fields = dict(discussion_id=post.id, parent=parent, author=author, text=text,
+                  html=render_comment(text), form_key=form_key)
+    for attempt in range(SLUG_RETRIES):
+        part = slugs.derived_part(form_key, attempt) if form_key else new_part()
         # full_slug keeps the microseconds, so replies within one millisecond
         # still sort in time order; `posted` is stored at BSON's precision.
         now = at or datetime.now(timezone.utc)
-        part = new_part()
         if parent is None:
             slug, full_slug = slugs.root_slugs(posted=now, part=part)
         else:
@@ -99,18 +108,20 @@ def post_comment(
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
         try:
-            comment = store.insert_comment(
-                discussion_id=post.id, parent=parent, slug=slug, full_slug=full_slug,
-                posted=_to_millisecond(now), author=author, text=text, html=html,
-            )
+            comment = store.insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields)
+            duplicate = False
             break
         except store.SlugTaken:
-            continue
+            earlier = store.find_by_slug(discussion_id=post.id, slug=slug) if form_key else None
+            if earlier is not None and earlier.form_key == form_key:
+                comment, duplicate = earlier, True
+                break
     else:  # pragma: no cover - 5 collisions in a row at 40 bits do not happen
         raise RuntimeError("could not draw a free comment slug")
     if summarise:
+        # Also after a duplicate: the first submit may have failed before this step.
         refresh_summary(post_id=post.id)
-    return Posted(comment=comment, reattached=reattached)
+    return Posted(comment=comment, reattached=reattached, duplicate=duplicate)
 
 
 def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:

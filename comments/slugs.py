@@ -13,6 +13,7 @@ which the store's unique index catches and retries.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from datetime import datetime, timezone
@@ -33,6 +34,14 @@ SLUG_PATH_RE = re.compile(rf"{_PART}(?:/{_PART}){{0,{DEPTH_CEILING - 1}}}")
 def new_part() -> str:
     """A random slug part."""
     return "".join(secrets.choice(PART_ALPHABET) for _ in range(PART_LENGTH))
+
+
+def derived_part(key: str, attempt: int = 0) -> str:
+    """A slug part computed from a secret random `key`: the same key and attempt
+    always give the same part, so a form submitted twice yields the same slug."""
+    digest = hashlib.blake2b(f"{attempt}:{key}".encode(), digest_size=5).digest()
+    bits = int.from_bytes(digest, "big")
+    return "".join(PART_ALPHABET[(bits >> (5 * i)) & 31] for i in range(PART_LENGTH))
 
 
 def time_part(posted: datetime) -> str:

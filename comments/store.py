@@ -82,6 +82,8 @@ class Comment:
     author: CommentAuthor
     text: str
     html: str
+    # The key of the form that posted it (idempotent posting); None for imports.
+    form_key: str | None = None
 
     @property
     def depth(self) -> int:
@@ -114,6 +116,7 @@ class Comment:
             author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", "")),
             text=doc["text"],
             html=doc.get("html", ""),
+            form_key=doc.get("form_key"),
         )
 
 
@@ -127,6 +130,7 @@ def insert_comment(
     author: CommentAuthor,
     text: str,
     html: str,
+    form_key: str | None = None,
 ) -> Comment:
     """Insert one comment; SlugTaken if its slug is already used in the discussion."""
     doc = {
@@ -139,6 +143,7 @@ def insert_comment(
         "author": {"id": author.id, "name": author.name, "email": author.email},
         "text": text,
         "html": html,
+        "form_key": form_key,
     }
     try:
         doc["_id"] = get_db().comments.insert_one(doc).inserted_id

@@ -13,7 +13,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from pymongo import monitoring
+from pymongo import MongoClient, monitoring
 
 from cms import mongo, posts
 from cms.posts import AuthorSummary
@@ -91,6 +91,20 @@ def commands():
     """Counts MongoDB commands sent from the moment the test asks for it."""
     COUNTER.reset()
     return COUNTER
+
+
+@pytest.fixture
+def mongodb_down(monkeypatch):
+    """For one test, the process's client points at a closed loopback port: the
+    database is unreachable, as in an outage."""
+    dead = MongoClient(
+        "mongodb://127.0.0.1:9/", serverSelectionTimeoutMS=300, connectTimeoutMS=300,
+        heartbeatFrequencyMS=500, tz_aware=True, connect=False,
+    )
+    monkeypatch.setattr(mongo, "_client", dead)
+    monkeypatch.setattr(mongo, "_client_pid", os.getpid())
+    yield dead
+    dead.close()
 
 
 _numbers = itertools.count(1)

@@ -1,0 +1,197 @@
+"""Shared pieces of the load and fault scripts: a scratch site under gunicorn on a
+loopback port, and a reader that browses and posts through the HTML forms.
+
+Everything here talks to 127.0.0.1 only, and every loop is bounded.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+@dataclass
+class Site:
+    """A scratch Slugline: its own MongoDB database and Django database, served by
+    gunicorn on a free loopback port."""
+
+    mongodb_uri: str
+    workers: int = 2
+    port: int = field(default_factory=free_port)
+    name: str = field(default_factory=lambda: f"slugline_bench_{uuid.uuid4().hex[:8]}")
+    proc: subprocess.Popen | None = None
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="slugline-bench-")))
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "gunicorn.log"
+
+    def env(self, **extra) -> dict:
+        env = dict(os.environ)
+        env.update(
+            MONGODB_URI=self.mongodb_uri,
+            MONGODB_NAME=self.name,
+            DATABASE_URL=f"sqlite:///{self.workdir / 'db.sqlite3'}",
+            GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY=str(self.workers),
+            DJANGO_SETTINGS_MODULE="cms.settings",
+        )
+        env.update(extra)
+        return env
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run([PYTHON, "manage.py", *args], cwd=REPO, env=self.env(),
+                              capture_output=True, text=True, timeout=600)
+        if done.returncode:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stderr.strip()[-500:]}")
+        return done.stdout
+
+    def prepare(self, *, posts: int = 3, comments: int = 20) -> None:
+        self.manage("migrate", "--noinput", "-v0")
+        self.manage("ensure_indexes")
+        self.manage("seed_demo", "--posts", str(posts), "--comments", str(comments))
+
+    def start(self, **extra_env) -> None:
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [GUNICORN, "--config", "gunicorn.conf.py", "cms.wsgi"],
+            cwd=REPO, env=self.env(**extra_env), stdout=log, stderr=log, start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/healthz/live", timeout=1)
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not start; see {self.log_path}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def drop(self) -> None:
+        from pymongo import MongoClient
+
+        client = MongoClient(self.mongodb_uri, serverSelectionTimeoutMS=3000)
+        try:
+            client.drop_database(self.name)
+        finally:
+            client.close()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+class _FormParser(HTMLParser):
+    """The hidden inputs of the comment form (CSRF token, form token, parent)."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside = False
+        self.hidden: dict[str, str] = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "comment-form" in (attrs.get("class") or ""):
+            self.inside = True
+        elif tag == "input" and self.inside and attrs.get("type") == "hidden" and attrs.get("name"):
+            self.hidden[attrs["name"]] = attrs.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+
+
+@dataclass
+class Answer:
+    status: int
+    seconds: float
+    body: str = ""
+    location: str = ""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Reader:
+    """One browser: a cookie jar, GETs, and comment posting through the form."""
+
+    def __init__(self, base_url: str, timeout: float = 15):
+        self.base_url, self.timeout = base_url, timeout
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def get(self, path: str) -> Answer:
+        return self._send(urllib.request.Request(self.base_url + path))
+
+    def post(self, path: str, data: dict) -> Answer:
+        body = urllib.parse.urlencode(data).encode()
+        request = urllib.request.Request(self.base_url + path, data=body, method="POST",
+                                         headers={"Referer": self.base_url + path})
+        return self._send(request)
+
+    def _send(self, request) -> Answer:
+        started = time.perf_counter()
+        try:
+            with self.opener.open(request, timeout=self.timeout) as response:
+                return Answer(response.status, time.perf_counter() - started, response.read().decode(errors="replace"))
+        except urllib.error.HTTPError as error:
+            body = error.read().decode(errors="replace")
+            return Answer(error.code, time.perf_counter() - started, body, error.headers.get("Location", ""))
+        except OSError:
+            return Answer(0, time.perf_counter() - started)
+
+    def comment_form(self, post_path: str) -> tuple[Answer, dict]:
+        """GET a post page and return its comment form's hidden fields."""
+        answer = self.get(post_path)
+        parser = _FormParser()
+        parser.feed(answer.body)
+        return answer, parser.hidden
+
+
+def post_slugs(reader: Reader) -> list[str]:
+    home = reader.get("/")
+    return sorted(set(re.findall(r'href="/posts/([^/"]+)/"', home.body)))

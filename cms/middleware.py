@@ -1,0 +1,42 @@
+import logging
+
+import pymongo
+from django.conf import settings
+from django.shortcuts import render
+
+from cms import mongo
+
+logger = logging.getLogger(__name__)
+
+UNAVAILABLE_TITLE = "Temporarily unavailable"
+UNAVAILABLE = "The site's database is not answering right now. Please try again in a minute."
+RETRY_AFTER_SECONDS = 30
+
+
+class MongoBudgetMiddleware:
+    """Gives each request's MongoDB work one time budget (pymongo's `timeout()`), and
+    answers 503 in the site's layout when the database is unreachable or too slow.
+
+    Views that can still show something useful without MongoDB (an article without
+    its comments) catch outages themselves; this is the answer for the rest.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with pymongo.timeout(settings.MONGODB_REQUEST_BUDGET_MS / 1000):
+            return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not mongo.is_outage(exception):
+            return None
+        logger.warning("MongoDB unavailable on %s: %s", request.path, exception.__class__.__name__)
+        return unavailable_page(request)
+
+
+def unavailable_page(request, template="error.html", context=None):
+    context = {"error_title": UNAVAILABLE_TITLE, "error_text": UNAVAILABLE, **(context or {})}
+    response = render(request, template, context, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
