@@ -12,7 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 
 from cms.pagination import get_page
-from comments import cursors, store
+from comments import cursors, slugs, store
 from comments.store import Comment
 
 VIEWS = {
@@ -54,17 +54,23 @@ def indent_limit() -> int:
     return max(0, min(settings.COMMENTS_INDENT_LIMIT, INDENT_CEILING))
 
 
-def place(comments: list[Comment], *, view: str, base_depth: int = 0) -> list[Shown]:
-    """Indent threaded views by depth below `base_depth`, up to the indent limit."""
+def place(
+    comments: list[Comment], *, view: str, base_depth: int = 0, next_slug: str | None = None
+) -> list[Shown]:
+    """Indent threaded views by depth below `base_depth`, up to the indent limit.
+
+    `next_slug` is the slug of the comment that opens the next page, if known, so a
+    comment at the limit whose reply starts the next page still offers its thread.
+    """
     limit = indent_limit()
+    following = [c.slug for c in comments[1:]] + [next_slug]
     shown = []
-    for i, comment in enumerate(comments):
+    for comment, after in zip(comments, following):
         if view == "chronological":
             shown.append(Shown(comment, indent=0, capped=False, continue_thread=False))
             continue
         level = comment.depth - base_depth
-        following = comments[i + 1] if i + 1 < len(comments) else None
-        has_reply_next = following is not None and following.parent_slug == comment.slug
+        has_reply_next = after is not None and slugs.parent_slug(after) == comment.slug
         shown.append(Shown(
             comment,
             indent=min(level, limit),
@@ -107,34 +113,41 @@ def list_comments(
             cursor = cursors.decode(after or before, view=view, scope=scope)
         except cursors.BadCursor as exc:
             raise BadRequest(str(exc)) from None
-        # One comment more than a page tells whether there is another page beyond.
+        # One comment more than a page tells whether there is another page beyond
+        # and which comment opens it.
         if after:
             comments = store.find_page(**{**query, "limit": per_page + 1}, after=cursor.key)
             has_next, has_prev = len(comments) > per_page, True
-            comments = comments[:per_page]
+            comments, beyond = comments[:per_page], comments[per_page:]
+            next_slug = beyond[0].slug if beyond else None
         else:
             comments = store.find_page(**{**query, "limit": per_page + 1}, before=cursor.key)
             has_next, has_prev = True, len(comments) > per_page
             comments = comments[-per_page:]
+            # The cursor's key is the first comment of the page we came back from.
+            next_slug = slugs.slug_of(cursor.key[-1]) if view != "chronological" else None
         if not comments:
             raise Http404(NO_MORE)
         number = max(1, min(cursor.page, num_pages))
     else:
-        paged = get_page(
-            total=total,
-            fetch=lambda skip, limit: store.find_page(**{**query, "limit": limit}, skip=skip),
-            raw_number=page,
-            per_page=per_page,
-        )
+        beyond = []
+
+        def fetch(skip: int, limit: int) -> list[Comment]:
+            found = store.find_page(**{**query, "limit": limit + 1}, skip=skip)
+            beyond[:] = found[limit:]
+            return found[:limit]
+
+        paged = get_page(total=total, fetch=fetch, raw_number=page, per_page=per_page)
         comments, number = list(paged.object_list), paged.number
         has_next, has_prev = paged.has_next(), paged.has_previous()
+        next_slug = beyond[0].slug if beyond else None
 
     def link(comment: Comment, to: int) -> str:
         return cursors.encode(view=view, scope=scope, key=comment.key(view), page=to)
 
     return Listing(
         view=view,
-        shown=place(comments, view=view, base_depth=below.depth + 1 if below else 0),
+        shown=place(comments, view=view, base_depth=below.depth + 1 if below else 0, next_slug=next_slug),
         total=total,
         number=number,
         num_pages=num_pages,

@@ -77,6 +77,11 @@ def ancestor_slugs(slug: str) -> list[str]:
     return [SEPARATOR.join(parts[:n]) for n in range(1, len(parts))]
 
 
+def slug_of(full_slug: str) -> str:
+    """The slug path inside a full_slug (each part without its time)."""
+    return SEPARATOR.join(part.rpartition(":")[2] for part in full_slug.split(SEPARATOR))
+
+
 def thread_key(full_slug: str) -> str:
     """The first part of a full_slug: the top-level comment's time and slug.
 

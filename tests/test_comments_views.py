@@ -668,10 +668,6 @@ def test_continue_link_appears_at_the_indent_limit_only_before_a_reply(
     assert item and "Continue this thread" in item.group(0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "comments/pages.py place() only looks at the next comment on the same page, so a comment at "
-    "COMMENTS_INDENT_LIMIT whose reply opens the next page gets no 'Continue this thread' link on any page"
-))
 def test_continue_link_appears_when_the_reply_opens_the_next_page(client, make_post, make_comment, settings):
     """A comment at the indent limit whose reply opens the next page still offers 'Continue this thread'."""
     settings.COMMENTS_INDENT_LIMIT = 2
@@ -687,6 +683,24 @@ def test_continue_link_appears_when_the_reply_opens_the_next_page(client, make_p
     continues = [link["href"] for shown in (first, second) for link in shown.links
                  if "continue-thread" in link.get("class", "")]
     assert continues == [permalink_url(post, d2.slug)]
+
+
+def test_continue_link_survives_coming_back_by_the_previous_link(client, make_post, make_comment, settings):
+    """Reached backwards (a `before=` cursor), the page still knows its last comment's reply opens the next."""
+    settings.COMMENTS_INDENT_LIMIT = 2
+    settings.COMMENTS_PER_PAGE = 3
+    post = make_post()
+    root = make_comment(post, at=BASE)
+    d1 = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
+    d2 = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=2))
+    make_comment(post, parent_slug=d2.slug, at=BASE + timedelta(minutes=3))
+    second = page(client.get(discussion_url(post), {"page": 2}))
+    prev = next(link["href"] for link in second.links if link.get("rel") == "prev")
+    back = page(client.get(prev))
+    assert back.slugs == [root.slug, d1.slug, d2.slug]
+    assert [link["href"] for link in back.links if "continue-thread" in link.get("class", "")] == [
+        permalink_url(post, d2.slug)
+    ]
 
 
 # --- Posting --------------------------------------------------------------------------

@@ -541,3 +541,12 @@ def test_newest_view_puts_a_newer_thread_above_an_older_thread_with_replies():
     docs = [old[1], old_reply[1], new[1]]
     order = sorted(sorted(docs), key=slugs.thread_key, reverse=True)
     assert order == [new[1], old[1], old_reply[1]]
+
+
+def test_slug_of_strips_the_times_from_a_full_slug():
+    """slug_of recovers the slug path that a full_slug was built from."""
+    posted = datetime(2026, 3, 1, 9, 0, 0, 123456, tzinfo=timezone.utc)
+    root, root_full = slugs.root_slugs(posted=posted, part="abcdefgh")
+    child, child_full = slugs.child_slugs(parent_slug=root, parent_full_slug=root_full, posted=posted, part="k3x7q2ab")
+    assert slugs.slug_of(root_full) == root
+    assert slugs.slug_of(child_full) == child == "abcdefgh/k3x7q2ab"
