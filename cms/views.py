@@ -68,21 +68,10 @@ def with_latest_comments(page_posts: list[posts.Post]) -> list[Entry]:
 
     Each post's summary names its latest comments; the query fetches exactly those.
     """
-    keys = [(post.id, latest.slug) for post in page_posts for latest in post.latest_comments]
-    found: dict[tuple, Comment] = {
-        (c.discussion_id, c.slug): c for c in comment_store.find_by_keys(keys=keys)
-    }
-    return [
-        Entry(
-            post,
-            [
-                found[(post.id, latest.slug)]
-                for latest in post.latest_comments
-                if (post.id, latest.slug) in found
-            ],
-        )
-        for post in page_posts
-    ]
+    named = {post.id: [(post.id, latest.slug) for latest in post.latest_comments] for post in page_posts}
+    keys = [key for post_keys in named.values() for key in post_keys]
+    found = {(c.discussion_id, c.slug): c for c in comment_store.find_by_keys(keys=keys)}
+    return [Entry(post, [found[key] for key in named[post.id] if key in found]) for post in page_posts]
 
 
 @require_http_methods(["GET", "HEAD"])
