@@ -85,8 +85,10 @@ MONGODB_NAME = env.str("MONGODB_NAME", default="slugline")
 # or with the server unreachable, pages degrade instead of tying up a worker.
 MONGODB_CONNECT_TIMEOUT_MS = env.int("MONGODB_CONNECT_TIMEOUT_MS", default=1000)
 MONGODB_SERVER_SELECTION_TIMEOUT_MS = env.int("MONGODB_SERVER_SELECTION_TIMEOUT_MS", default=1000)
-MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=3000)
-MONGODB_REQUEST_BUDGET_MS = env.int("MONGODB_REQUEST_BUDGET_MS", default=3000)
+# pymongo retries a read until its budget runs out, so the budget (not the server
+# selection timeout) bounds how long a request waits for a database that is down.
+MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=1500)
+MONGODB_REQUEST_BUDGET_MS = env.int("MONGODB_REQUEST_BUDGET_MS", default=1500)
 MONGODB_HEARTBEAT_MS = env.int("MONGODB_HEARTBEAT_MS", default=1000)
 
 # The blog.
@@ -106,6 +108,8 @@ COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
 COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
 COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)
 COMMENTS_MAX_LENGTH = env.int("COMMENTS_MAX_LENGTH", default=10_000)
+# How long a rendered comment form may be used to post (seconds).
+COMMENTS_FORM_MAX_AGE = env.int("COMMENTS_FORM_MAX_AGE", default=2 * 24 * 3600)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -2,14 +2,15 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from cms import authors, posts
+from cms import authors, posts, stale
 from cms.forms import SearchForm
-from cms.pagination import get_page
+from cms.pagination import get_page, parse_page_number
 from comments import pages
 from comments import store as comment_store
 from comments.forms import CommentForm
@@ -19,7 +20,8 @@ NO_SUCH_POST = "There is no published post at this address."
 
 
 def published_post_or_404(slug: str) -> posts.Post:
-    post = posts.get_published(slug)
+    """The published post, or the copy last read while MongoDB is unreachable."""
+    post = stale.remembered(f"post:{slug}", lambda: posts.get_published(slug))
     if post is None:
         raise Http404(NO_SUCH_POST)
     return post
@@ -27,24 +29,33 @@ def published_post_or_404(slug: str) -> posts.Post:
 
 def home(request):
     """Published posts, newest first, each with its comment count and latest comments."""
-    page = get_page(
-        total=posts.count_published(),
-        fetch=lambda skip, limit: posts.published_page(page=skip // limit + 1, per_page=limit),
-        raw_number=request.GET.get("page"),
-        per_page=settings.POSTS_PER_PAGE,
-    )
-    return render(request, "cms/home.html", {"page": page, "posts": page.object_list})
+    number = parse_page_number(request.GET.get("page"))
+
+    def fetch_page():
+        total = posts.count_published()
+        page = get_page(
+            total=total,
+            fetch=lambda skip, limit: posts.published_page(page=skip // limit + 1, per_page=limit),
+            raw_number=str(number),
+            per_page=settings.POSTS_PER_PAGE,
+        )
+        # Kept as plain values (a page of a range), so the last good copy can be stored.
+        return Paginator(range(total), settings.POSTS_PER_PAGE).page(page.number), list(page.object_list)
+
+    page, entries = stale.remembered(f"home:{number}", fetch_page)
+    return render(request, "cms/home.html", {"page": page, "posts": entries})
 
 
 def post_detail(request, slug, *, form=None, status=200):
-    """A post, the first page of its threaded comments and the comment form."""
+    """A post, the first page of its threaded comments and the comment form. While
+    MongoDB is unreachable the article still shows (from its last copy), with a notice
+    in place of the comments."""
     post = published_post_or_404(slug)
-    listing = pages.list_comments(discussion_id=post.id, view="threaded")
     context = {
         "post": post,
-        "listing": listing,
+        "listing": pages.list_comments_if_available(discussion_id=post.id, view="threaded"),
         "views": pages.VIEWS,
-        "form": form or CommentForm(user=request.user),
+        "form": form or CommentForm(user=request.user, discussion_id=post.id),
     }
     return render(request, "cms/post_detail.html", context, status=status)
 

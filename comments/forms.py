@@ -2,7 +2,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 
-from comments import slugs
+from comments import slugs, tokens
 
 EMPTY_TEXT = "Write something before posting."
 TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
@@ -21,10 +21,15 @@ class CommentForm(forms.Form):
     email = forms.EmailField(
         required=False, label="E-mail (optional, never shown)", max_length=254
     )
+    # Signed by the site for this post; its key makes posting the same form twice
+    # store one comment (see comments/tokens.py).
+    token = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args, user=None, discussion_id, **kwargs):
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.discussion_id = user, discussion_id
+        if not self.is_bound:
+            self.initial["token"] = tokens.issue(discussion_id=discussion_id)
         limit = settings.COMMENTS_MAX_LENGTH
         text = self.fields["text"]
         text.validators.append(MaxLengthValidator(limit, message=TOO_LONG))
@@ -39,6 +44,22 @@ class CommentForm(forms.Form):
     @property
     def is_member(self) -> bool:
         return bool(self.user and self.user.is_authenticated)
+
+    def clean(self):
+        data = super().clean()
+        try:
+            data["form_key"] = tokens.read(
+                data.get("token") or "", discussion_id=self.discussion_id,
+                max_age=settings.COMMENTS_FORM_MAX_AGE,
+            )
+        except tokens.TokenError as exc:
+            raise forms.ValidationError(exc.message, code=exc.code) from None
+        return data
+
+    def renew_token(self) -> None:
+        """Give a refused form a fresh token, so the reader can post what they wrote."""
+        self.data = self.data.copy()
+        self.data["token"] = tokens.issue(discussion_id=self.discussion_id)
 
     def clean_parent(self) -> str:
         parent = self.cleaned_data["parent"].strip()

@@ -10,7 +10,9 @@ from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import Http404
+from pymongo.errors import PyMongoError
 
+from cms import mongo
 from cms.pagination import get_page
 from comments import cursors, slugs, store
 from comments.store import Comment
@@ -155,6 +157,17 @@ def list_comments(
         next_cursor=link(comments[-1], number + 1) if comments and has_next else None,
         prev_cursor=link(comments[0], max(1, number - 1)) if comments and has_prev else None,
     )
+
+
+def list_comments_if_available(**query) -> Listing | None:
+    """`list_comments`, or None while MongoDB is unreachable or over its budget (the
+    page then says that comments are unavailable instead of failing whole)."""
+    try:
+        return list_comments(**query)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return None
 
 
 def page_of(comment: Comment) -> int:

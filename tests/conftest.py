@@ -94,17 +94,27 @@ def commands():
 
 
 @pytest.fixture
-def mongodb_down(monkeypatch):
-    """For one test, the process's client points at a closed loopback port: the
-    database is unreachable, as in an outage."""
+def mongodb_outage(monkeypatch, settings):
+    """Call it to make MongoDB unreachable for the rest of the test: the process's
+    client then points at a closed loopback port, as in an outage."""
     dead = MongoClient(
         "mongodb://127.0.0.1:9/", serverSelectionTimeoutMS=300, connectTimeoutMS=300,
         heartbeatFrequencyMS=500, tz_aware=True, connect=False,
     )
-    monkeypatch.setattr(mongo, "_client", dead)
-    monkeypatch.setattr(mongo, "_client_pid", os.getpid())
-    yield dead
+
+    def begin():
+        settings.MONGODB_REQUEST_BUDGET_MS = 400  # keeps the first failing request short
+        monkeypatch.setattr(mongo, "_client", dead)
+        monkeypatch.setattr(mongo, "_client_pid", os.getpid())
+
+    yield begin
     dead.close()
+
+
+@pytest.fixture
+def mongodb_down(mongodb_outage):
+    """MongoDB is unreachable for the whole test."""
+    mongodb_outage()
 
 
 _numbers = itertools.count(1)
