@@ -232,7 +232,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
     results = [SCENARIOS[name]() for name in names]
-    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    print(f"fault scenarios: {sum(results)} of {len(results)} passed")
     return 0 if all(results) else 1
 
 

@@ -1,4 +1,6 @@
 import logging
+import re
+import uuid
 
 import pymongo
 from django.conf import settings
@@ -40,3 +42,22 @@ def unavailable_page(request, template="error.html", context=None):
     response = render(request, template, context, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+class RequestIdMiddleware:
+    """Gives each request an id (the caller's X-Request-Id when it is sane, else a new
+    one), available as `request.request_id` and sent back as X-Request-Id, so the
+    access log line and any error can be matched up."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.headers.get("X-Request-Id", "")
+        request.request_id = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+        response = self.get_response(request)
+        response["X-Request-Id"] = request.request_id
+        return response
+
+
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")

@@ -43,3 +43,12 @@ def test_ready_names_the_django_database_when_it_is_down(client, monkeypatch):
     response = client.get("/healthz/ready")
     assert response.status_code == 503
     assert response.json()["checks"] == {"django_db": "unavailable", "mongodb": "ok"}
+
+
+def test_every_answer_carries_a_request_id(client):
+    """A new id per request, or the caller's own when it looks like one."""
+    first = client.get("/healthz/live")["X-Request-Id"]
+    second = client.get("/healthz/live")["X-Request-Id"]
+    assert first != second and len(first) == 32
+    assert client.get("/healthz/live", HTTP_X_REQUEST_ID="lb-1234abcd")["X-Request-Id"] == "lb-1234abcd"
+    assert client.get("/healthz/live", HTTP_X_REQUEST_ID="bad id\n")["X-Request-Id"] != "bad id\n"
