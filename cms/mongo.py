@@ -43,7 +43,8 @@ def get_client() -> MongoClient:
                 appname="slugline",
                 connectTimeoutMS=settings.MONGODB_CONNECT_TIMEOUT_MS,
                 serverSelectionTimeoutMS=settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
-                timeoutMS=settings.MONGODB_TIMEOUT_MS,
+                timeoutMS=settings.MONGODB_TIMEOUT_MS or None,
+                socketTimeoutMS=settings.MONGODB_SOCKET_TIMEOUT_MS,
                 heartbeatFrequencyMS=settings.MONGODB_HEARTBEAT_MS,
             )
             _client_pid = os.getpid()

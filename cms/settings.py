@@ -5,9 +5,11 @@ environment, and nothing here connects to a database.
 """
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -29,6 +31,44 @@ def _local_secret_key() -> str:
 SECRET_KEY = env.str("SECRET_KEY", default="") or _local_secret_key()
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS and security headers (docs/deploy.md). HTTPS=true (production) turns on the
+# redirect to https, secure cookies and HSTS; off by default so that `make run` works
+# over plain http on 127.0.0.1. `manage.py check --deploy` passes with HTTPS=true.
+HTTPS = env.bool("HTTPS", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+# Load balancers probe health over plain http; a redirect would read as "down".
+SECURE_REDIRECT_EXEMPT = [r"^healthz/"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Opt-in: only behind a reverse proxy that sets X-Forwarded-Proto and appends the
+# client's address to X-Forwarded-For (docs/deploy.md has nginx's lines). Without such
+# a proxy, clients could send these headers themselves.
+BEHIND_PROXY = env.bool("BEHIND_PROXY", default=False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+
+# Content-Security-Policy (django-csp): scripts only from this site, and inline scripts
+# only with the request's nonce (`<script nonce="{{ CSP_NONCE }}">`); no plugins, no
+# framing, forms post only here. Pictures in posts and profiles may come from anywhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "https:", "http:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -39,6 +79,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django.contrib.sitemaps",
+    "axes",
+    "csp",
     "cms",
     "comments",
 ]
@@ -46,6 +88,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "cms.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -54,6 +97,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "cms.middleware.MongoBudgetMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into cms.logins.locked_out.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cms.urls"
@@ -69,6 +114,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -77,6 +123,11 @@ TEMPLATES = [
 # Django's own database: users, sessions, permissions. Posts and comments live in MongoDB.
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Django's cache: the login throttle's counters and cms/stale.py's last good copies of
+# pages. Per process (locmem) by default; with several gunicorn workers or machines set
+# CACHE_URL (redis://host:6379/0) so that they share one (Django's own Redis backend).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # MongoDB. An empty MONGODB_URI means "the dev database" (see cms/devdb.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
@@ -88,7 +139,11 @@ MONGODB_CONNECT_TIMEOUT_MS = env.int("MONGODB_CONNECT_TIMEOUT_MS", default=1000)
 MONGODB_SERVER_SELECTION_TIMEOUT_MS = env.int("MONGODB_SERVER_SELECTION_TIMEOUT_MS", default=1000)
 # pymongo retries a read until its budget runs out, so the budget (not the server
 # selection timeout) bounds how long a request waits for a database that is down.
-MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=1500)
+# MONGODB_TIMEOUT_MS bounds every operation, in requests and commands alike (0: no
+# such bound, so batch commands such as seed_demo may take their time). Web requests
+# are bounded by MONGODB_REQUEST_BUDGET_MS whatever it is; sockets by the other.
+MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=0)
+MONGODB_SOCKET_TIMEOUT_MS = env.int("MONGODB_SOCKET_TIMEOUT_MS", default=60_000)
 MONGODB_REQUEST_BUDGET_MS = env.int("MONGODB_REQUEST_BUDGET_MS", default=1500)
 MONGODB_HEARTBEAT_MS = env.int("MONGODB_HEARTBEAT_MS", default=1000)
 
@@ -103,6 +158,28 @@ LOGIN_REDIRECT_URL = "dashboard:posts"
 LOGOUT_REDIRECT_URL = "home"
 # A refused CSRF check is a 403 in the site's layout, like every other refusal.
 CSRF_FAILURE_VIEW = "cms.errors.csrf_failure"
+
+# Login throttling (django-axes, counting in Django's cache; cms/logins.py): after
+# LOGIN_FAILURE_LIMIT bad passwords from one address, or for one username, logging in
+# from there or as them is refused for LOGIN_COOLOFF_MINUTES.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+# A lock ends LOGIN_COOLOFF_MINUTES after it began; further tries do not extend it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "cms.logins.client_ip"
+AXES_LOCKOUT_CALLABLE = "cms.logins.locked_out"
+AXES_ENABLE_ADMIN = False  # the cache handler keeps no records for the admin to list
+AXES_VERBOSE = False
+# axes.W001 warns whenever the cache is per process, also on a laptop; cms.checks
+# raises the same point under `check --deploy` only, where it matters.
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Comments (app-prefixed, documented in README.md).
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
@@ -126,7 +203,14 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "staticfiles")))
+# WhiteNoise serves what `collectstatic` gathered into STATIC_ROOT, compressed and
+# under content-hashed names (cached for a year). The release step, `make run` and
+# the test session (tests/conftest.py) collect them first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 WHITENOISE_USE_FINDERS = True
 
 LOGGING = {

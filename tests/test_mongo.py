@@ -30,4 +30,5 @@ def test_the_client_has_explicit_time_budgets(settings):
     options = mongo.get_client().options
     assert options.server_selection_timeout == settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS / 1000
     assert options.pool_options.connect_timeout == settings.MONGODB_CONNECT_TIMEOUT_MS / 1000
-    assert options.timeout == settings.MONGODB_TIMEOUT_MS / 1000
+    assert options.pool_options.socket_timeout == settings.MONGODB_SOCKET_TIMEOUT_MS / 1000
+    assert options.timeout == ((settings.MONGODB_TIMEOUT_MS / 1000) or None)
