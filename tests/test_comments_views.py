@@ -663,44 +663,46 @@ def test_continue_link_appears_at_the_indent_limit_only_before_a_reply(
     assert continues == [(None, permalink_url(post, d2.slug))]
     # The link sits right after d2's article, inside d2's list item.
     body = client.get(post_url(post)).content.decode()
-    pattern = r'<li class="comment-item[^"]*">\s*<article[^>]*data-slug="%s".*?</li>' % re.escape(d2.slug)
+    pattern = r'<li class="comment-item[^"]*"[^>]*>\s*<article[^>]*data-slug="%s".*?</li>' % re.escape(d2.slug)
     item = re.search(pattern, body, re.S)
     assert item and "Continue this thread" in item.group(0)
 
 
-def test_continue_link_appears_when_the_reply_opens_the_next_page(client, make_post, make_comment, settings):
-    """A comment at the indent limit whose reply opens the next page still offers 'Continue this thread'."""
+def chain_across_two_pages(post, make_comment, settings) -> list:
+    """root -> d1 -> d2 -> d3 with three comments a page and the indent limit at d2,
+    so d2 ends page 1 and its reply d3 opens page 2."""
     settings.COMMENTS_INDENT_LIMIT = 2
     settings.COMMENTS_PER_PAGE = 3
+    chain = [make_comment(post, at=BASE)]
+    for minutes in (1, 2, 3):
+        chain.append(make_comment(post, parent_slug=chain[-1].slug, at=BASE + timedelta(minutes=minutes)))
+    return chain
+
+
+def continue_links(*shown_pages) -> list[str]:
+    return [link["href"] for shown in shown_pages for link in shown.links
+            if "continue-thread" in link.get("class", "")]
+
+
+def test_continue_link_appears_when_the_reply_opens_the_next_page(client, make_post, make_comment, settings):
+    """A comment at the indent limit whose reply opens the next page still offers 'Continue this thread'."""
     post = make_post()
-    root = make_comment(post, at=BASE)
-    d1 = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
-    d2 = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=2))
-    d3 = make_comment(post, parent_slug=d2.slug, at=BASE + timedelta(minutes=3))
+    root, d1, d2, d3 = chain_across_two_pages(post, make_comment, settings)
     first = page(client.get(discussion_url(post), {"page": 1}))
     second = page(client.get(discussion_url(post), {"page": 2}))
     assert first.slugs == [root.slug, d1.slug, d2.slug] and second.slugs == [d3.slug]
-    continues = [link["href"] for shown in (first, second) for link in shown.links
-                 if "continue-thread" in link.get("class", "")]
-    assert continues == [permalink_url(post, d2.slug)]
+    assert continue_links(first, second) == [permalink_url(post, d2.slug)]
 
 
 def test_continue_link_survives_coming_back_by_the_previous_link(client, make_post, make_comment, settings):
     """Reached backwards (a `before=` cursor), the page still knows its last comment's reply opens the next."""
-    settings.COMMENTS_INDENT_LIMIT = 2
-    settings.COMMENTS_PER_PAGE = 3
     post = make_post()
-    root = make_comment(post, at=BASE)
-    d1 = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
-    d2 = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=2))
-    make_comment(post, parent_slug=d2.slug, at=BASE + timedelta(minutes=3))
+    root, d1, d2, _ = chain_across_two_pages(post, make_comment, settings)
     second = page(client.get(discussion_url(post), {"page": 2}))
     prev = next(link["href"] for link in second.links if link.get("rel") == "prev")
     back = page(client.get(prev))
     assert back.slugs == [root.slug, d1.slug, d2.slug]
-    assert [link["href"] for link in back.links if "continue-thread" in link.get("class", "")] == [
-        permalink_url(post, d2.slug)
-    ]
+    assert continue_links(back) == [permalink_url(post, d2.slug)]
 
 
 # --- Posting --------------------------------------------------------------------------
