@@ -12,6 +12,7 @@ run: $(STAMP)
 	@$(PY) -m cms.devdb run -- $(PY) -m cms.serve
 
 test: $(STAMP)
+	@bash tools/browser-setup.sh
 	@$(PY) -m cms.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
 
 devdb: $(STAMP)

@@ -1,0 +1,236 @@
+"""Browser tests: Playwright drives Debian's Chromium against one gunicorn site.
+
+One site and one browser serve the whole session. The site is bench.harness's scratch
+site on a free loopback port, with its own SQLite database and, for MongoDB, this
+session's test database: the builders of tests/conftest.py (make_post, make_comment)
+write what the site shows, and the collections are emptied after each test as
+everywhere else.
+
+Chromium is /usr/bin/chromium (or $SLUGLINE_CHROMIUM), installed by
+tools/browser-setup.sh; Playwright never downloads a browser of its own. Without
+Chromium every browser test is skipped, and the session says so loudly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from bench.harness import PYTHON, REPO, Site
+from cms.posts import AuthorSummary
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+AXE_JS = REPO / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = REPO / "var" / "screenshots"
+ARTEFACTS = REPO / "var" / "browser-tests"
+# Small pages, so a few comments make several pages and a deep thread continues.
+SITE_ENV = {"COMMENTS_PER_PAGE": "6", "COMMENTS_INDENT_LIMIT": "5", "COMMENTS_MAX_DEPTH": "8"}
+EDITOR = {"username": "edith", "name": "Edith Editor", "password": "browser-tests-only-7Qx!"}
+NO_CHROMIUM = (
+    "BROWSER TESTS SKIPPED: no Chromium at /usr/bin/chromium (nor $SLUGLINE_CHROMIUM). "
+    "Run `make test` as root (tools/browser-setup.sh installs Debian's chromium) or "
+    "`apt-get install chromium`."
+)
+_skipped_for_chromium: list[str] = []
+
+
+def chromium_path() -> str | None:
+    found = os.environ.get("SLUGLINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return found if os.access(found, os.X_OK) else None
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _skipped_for_chromium:
+        bar = "!" * 78
+        terminalreporter.write_line(bar, red=True, bold=True)
+        terminalreporter.write_line(NO_CHROMIUM, red=True, bold=True)
+        terminalreporter.write_line(bar, red=True, bold=True)
+
+
+@dataclass(frozen=True)
+class Editor:
+    id: int
+    username: str
+    name: str
+    password: str
+
+    @property
+    def summary(self) -> AuthorSummary:
+        return AuthorSummary(id=self.id, username=self.username, name=self.name)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    path = chromium_path()
+    if path is None:
+        _skipped_for_chromium.append("x")
+        pytest.skip(NO_CHROMIUM)
+    return path
+
+
+@pytest.fixture(scope="session")
+def site(chromium, mongo_database):
+    """gunicorn serving Slugline on a free loopback port, reading this session's
+    MongoDB database; its Django database holds one editor."""
+    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=2)
+    scratch.manage("migrate", "--noinput", "-v0")
+    scratch.start(**SITE_ENV)
+    try:
+        yield scratch
+    finally:
+        scratch.stop()
+        # The site's log stays as a test artefact (a 500's traceback is in it).
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTEFACTS / "gunicorn.log").write_text(scratch.log())
+        shutil.rmtree(scratch.workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def editor(site) -> Editor:
+    """An editor in the site's Django database, who can log in."""
+    code = (
+        "import json\n"
+        "from django.contrib.auth.models import Group\n"
+        "from cms.authors import create_author\n"
+        "from cms.dashboard.permissions import EDITORS_GROUP\n"
+        f"u = create_author(username={EDITOR['username']!r}, display_name={EDITOR['name']!r},"
+        f" password={EDITOR['password']!r}, bio='Edits Slugline.')\n"
+        "u.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])\n"
+        "print(json.dumps({'id': u.pk}))\n"
+    )
+    done = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", code], cwd=REPO, env=site.env(),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    user_id = json.loads(done.stdout.strip().splitlines()[-1])["id"]
+    return Editor(id=user_id, username=EDITOR["username"], name=EDITOR["name"], password=EDITOR["password"])
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # launch() gives Chromium a fresh, empty profile directory of its own, removed
+        # when the browser closes: nothing carries over between runs.
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    """Opens a page in a fresh browser context: `open_page(js=False, width=390)`.
+
+    Each context starts without cookies; django-csp's header is bypassed so that axe
+    can be injected."""
+    contexts = []
+
+    def new_page(*, js: bool = True, width: int = 1280, height: int = 900):
+        context = browser.new_context(
+            base_url=site.url,
+            java_script_enabled=js,
+            bypass_csp=True,
+            viewport={"width": width, "height": height},
+            device_scale_factor=1,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def post_by(editor, make_post):
+    """Builder: a published post by the session's editor."""
+
+    def build(**overrides):
+        return make_post(author=editor.summary, **overrides)
+
+    return build
+
+
+@dataclass(frozen=True)
+class Discussion:
+    """A post with eight top-level comments, three hours apart, and under the first a
+    chain of seven later replies (depths 1 to 7), which crosses the indent limit (5).
+    With six comments a page: threaded page 1 is the first comment and depths 1-5,
+    oldest-first page 1 the first six top-level comments, newest-first page 1 the
+    last six top-level comments, newest first."""
+
+    post: object
+    top: list  # top-level comments, oldest first
+    chain: list  # chain[i] is at depth i + 1
+
+    @property
+    def deepest(self):
+        return self.chain[-1]
+
+
+LONG_URL = "https://example.com/" + "a-very-long-path-segment-without-any-break" * 4
+CODE = "    for comment in discussion: print(comment.full_slug, comment.posted, comment.author.name, 'and more')"
+
+
+@pytest.fixture
+def discussion(post_by, make_comment) -> Discussion:
+    from datetime import datetime, timedelta, timezone
+
+    from comments.store import CommentAuthor
+
+    start = datetime.now(timezone.utc) - timedelta(days=3)
+    post = post_by(
+        title="Threads all the way down",
+        slug="threads-all-the-way-down",
+        content="A post whose comments nest deeply.\n\n" + CODE + "\n\nSee " + LONG_URL,
+        tags=["mongodb", "threads"],
+        published=start - timedelta(hours=1),
+    )
+    names = ["Ada", "Bruno", "Chen", "Dana", "Eli", "Farah", "Gus", "Hana"]
+    top = []
+    for n, name in enumerate(names):
+        text = f"Top-level comment {n + 1} by {name}."
+        if n == 1:
+            text += " A long address: " + LONG_URL + " and Supercalifragilisticexpialidocious" * 3
+        if n == 2:
+            text += "\n\n" + CODE
+        top.append(make_comment(
+            post, text=text, author=CommentAuthor(id=None, name=name, email=""),
+            at=start + timedelta(hours=n * 3),
+        ))
+    chain, parent = [], top[0]
+    for depth in range(1, 8):
+        parent = make_comment(
+            post, text=f"Reply at depth {depth}.", parent_slug=parent.slug,
+            author=CommentAuthor(id=None, name=names[depth % len(names)], email=""),
+            at=start + timedelta(hours=20, minutes=depth),
+        )
+        chain.append(parent)
+    return Discussion(post=post, top=top, chain=chain)

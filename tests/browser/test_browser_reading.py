@@ -1,0 +1,143 @@
+"""A reader's journeys, with JavaScript on and off: views, cursor pages, permalinks,
+"Continue this thread", replying, and a refused comment that keeps its text."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+
+
+def shown(page) -> list[str]:
+    """The slugs of the comments listed in the page's comment list, in order."""
+    return page.locator("#comments .comment-list article.comment").evaluate_all(
+        "articles => articles.map(a => a.dataset.slug)"
+    )
+
+
+def slugs(comments) -> list[str]:
+    return [c.slug for c in comments]
+
+
+def test_reader_switches_views_and_pages_by_cursor_forward_and_back(open_page, discussion, js):
+    top, chain = discussion.top, discussion.chain
+    page = open_page(js=js)
+    page.goto("/")
+    summary = page.locator("article.post-summary", has_text=discussion.post.title)
+    expect(summary.locator(".post-comments-count")).to_have_text("15 comments")
+    summary.get_by_role("link", name=discussion.post.title).click()
+
+    expect(page).to_have_url(re.compile(r"/posts/threads-all-the-way-down/$"))
+    expect(page.locator("#comments-title")).to_have_text("15 comments")
+    first_page = slugs([top[0], *chain[:5]])
+    assert shown(page) == first_page
+
+    page.get_by_role("link", name="Oldest first").click()
+    expect(page).to_have_url(re.compile(r"view=chronological"))
+    assert shown(page) == slugs(top[:6])
+
+    page.get_by_role("link", name="Newest threads first").click()
+    expect(page).to_have_url(re.compile(r"view=newest"))
+    assert shown(page) == slugs(top[::-1][:6])
+
+    page.get_by_role("link", name="Threaded").click()
+    assert shown(page) == first_page
+
+    page.locator("a[rel=next]").first.click()
+    expect(page).to_have_url(re.compile(r"[?&]after="))
+    assert shown(page) == slugs([chain[5], chain[6], *top[1:5]])
+    expect(page.locator("#comments .pagination [aria-current=page]")).to_have_text("2")
+
+    page.locator("a[rel=prev]").first.click()
+    expect(page).to_have_url(re.compile(r"[?&]before="))
+    assert shown(page) == first_page
+
+
+def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, js):
+    top, chain = discussion.top, discussion.chain
+    page = open_page(js=js)
+    page.goto(f"/posts/{discussion.post.slug}/")
+
+    page.locator(f"#{top[0].anchor} a.comment-permalink").click()
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(top[0].slug)}/$"))
+    expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", top[0].slug)
+
+    page.go_back()
+    follow = page.get_by_role("link", name=re.compile("Continue this thread"))
+    expect(follow).to_have_count(1)
+    follow.click()
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(chain[4].slug)}/$"))
+    expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", chain[4].slug)
+    assert shown(page) == slugs(chain[5:])
+    assert page.locator(".ancestors article.comment").evaluate_all(
+        "articles => articles.map(a => a.dataset.slug)"
+    ) == slugs([top[0], *chain[:4]])
+
+
+def test_reader_replies_to_a_deep_comment_and_lands_on_it(open_page, discussion, js):
+    deepest = discussion.deepest
+    page = open_page(js=js)
+    page.goto(f"/posts/{discussion.post.slug}/comments/{deepest.slug}/")
+    page.get_by_role("textbox", name="Comment").fill("A reply at the bottom of the thread.")
+    page.get_by_role("textbox", name="Name").fill("Ines")
+    page.get_by_role("button", name="Post comment").click()
+
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(deepest.slug)}/[^/]+/#c-"))
+    new = page.locator(".focus article.comment")
+    expect(new).to_contain_text("A reply at the bottom of the thread.")
+    expect(new).to_have_attribute("data-depth", str(deepest.depth + 1))
+    anchor = page.url.split("#", 1)[1]
+    expect(new).to_have_attribute("id", anchor)
+    _expect_focus_on(page, anchor, js=js)
+
+
+def _expect_focus_on(page, anchor: str, *, js: bool) -> None:
+    """The new comment has the focus (it is focusable, and the address names it, with
+    or without JavaScript), so Tab moves on from inside it."""
+    expect(page.locator(f"#{anchor}")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert page.evaluate(f"document.getElementById('{anchor}').contains(document.activeElement)")
+
+
+def test_refused_comment_keeps_its_text(open_page, discussion, js):
+    page = open_page(js=js)
+    page.goto(f"/posts/{discussion.post.slug}/")
+    page.get_by_role("textbox", name="Comment").fill("Words worth keeping.")
+    page.get_by_role("button", name="Post comment").click()
+
+    expect(page.locator(".comment-form .field-error")).to_contain_text("Tell us your name")
+    expect(page.get_by_role("textbox", name="Comment")).to_have_value("Words worth keeping.")
+    page.get_by_role("textbox", name="Name").fill("Jo")
+    page.get_by_role("button", name="Post comment").click()
+    expect(page).to_have_url(re.compile(r"#c-"))
+    expect(page.locator(".focus article.comment")).to_contain_text("Words worth keeping.")
+
+
+def test_keyboard_alone_opens_a_reply_form_and_posts(open_page, discussion, js):
+    target = discussion.top[1]
+    page = open_page(js=js)
+    page.goto(f"/posts/{discussion.post.slug}/comments/?view=chronological")
+    reply = f"#{target.anchor} .comment-actions a"
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"document.activeElement === document.querySelector('{reply}')"):
+            break
+    else:
+        pytest.fail("Tab never reached the Reply link")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(target.slug)}/#reply$"))
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("textbox", name="Comment")).to_be_focused()
+    page.keyboard.type("Typed without a mouse.")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("textbox", name="Name")).to_be_focused()
+    page.keyboard.type("Kim")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Post comment")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(target.slug)}/[^/]+/#c-"))
+    new = page.locator(".focus article.comment")
+    expect(new).to_contain_text("Typed without a mouse.")
+    _expect_focus_on(page, page.url.split("#", 1)[1], js=js)
