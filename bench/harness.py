@@ -69,6 +69,7 @@ class Site:
             GUNICORN_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY=str(self.workers),
             DJANGO_SETTINGS_MODULE="cms.settings",
+            STATIC_ROOT=str(self.workdir / "static"),
         )
         env.update(extra)
         return env
@@ -86,6 +87,7 @@ class Site:
         self.manage("seed_demo", "--posts", str(posts), "--comments", str(comments))
 
     def start(self, **extra_env) -> None:
+        self.manage("collectstatic", "--noinput", "-v0")  # as the release step does
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [GUNICORN, "--config", "gunicorn.conf.py", "cms.wsgi"],

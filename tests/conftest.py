@@ -72,6 +72,19 @@ def mongo_database():
         started.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collected_static_files(tmp_path_factory):
+    """Static files collected as the release step does (compressed, hashed names)
+    into this session's own folder, so pages link and WhiteNoise serves exactly what
+    production would; without it the manifest storage cannot name a file."""
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static")):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_collections(mongo_database):
     """Each test starts with empty collections (indexes stay)."""
