@@ -140,10 +140,17 @@ def test_comment_keeps_emphasis_and_strong_emphasis():
 def test_comment_keeps_fenced_code_blocks_with_their_text_escaped():
     """A fenced block becomes <pre><code> and its markup characters are shown, not run."""
     html = render_comment("```python\nif a < b:\n    print('<b>')\n```")
-    assert html.startswith("<pre><code") and html.endswith("</code></pre>")
+    assert html.startswith('<pre tabindex="0"><code') and html.endswith("</code></pre>")
     assert "if a &lt; b:" in html
     assert "&lt;b&gt;" in html
     assert "b" not in Elements(html).tags()
+
+
+def test_code_blocks_can_be_reached_by_keyboard_to_scroll_them():
+    """Every <pre> gets tabindex="0" (they scroll sideways), whatever the text says."""
+    assert render_comment("    code\n") == '<pre tabindex="0"><code>code\n</code></pre>'
+    assert render_post("    code\n") == '<pre tabindex="0"><code>code\n</code></pre>'
+    assert render_post('<pre tabindex="-1">x</pre>') == '<pre tabindex="0">x</pre>'
 
 
 def test_comment_keeps_inline_code():

@@ -145,15 +145,17 @@ def browser(chromium):
 
 @pytest.fixture
 def open_page(browser, site):
-    """Opens a page in a fresh browser context: `open_page(js=False, width=390)`.
+    """Opens a page in a fresh browser context: `open_page(js=False, width=390)`;
+    `state=editor_state` opens it logged in as the editor.
 
     Each context starts without cookies; django-csp's header is bypassed so that axe
     can be injected."""
     contexts = []
 
-    def new_page(*, js: bool = True, width: int = 1280, height: int = 900):
+    def new_page(*, js: bool = True, width: int = 1280, height: int = 900, state: dict | None = None):
         context = browser.new_context(
             base_url=site.url,
+            storage_state=state,
             java_script_enabled=js,
             bypass_csp=True,
             viewport={"width": width, "height": height},
@@ -166,6 +168,67 @@ def open_page(browser, site):
     yield new_page
     for context in contexts:
         context.close()
+
+
+def _log_in(page, editor: Editor) -> None:
+    """Log in through the login form; the dashboard opens."""
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(editor.username)
+    page.get_by_label("Password").fill(editor.password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/dashboard/")
+
+
+@pytest.fixture(scope="session")
+def editor_state(browser, site, editor) -> dict:
+    """Cookies of a logged-in editor session (log in once, reuse in many contexts)."""
+    context = browser.new_context(base_url=site.url)
+    try:
+        page = context.new_page()
+        _log_in(page, editor)
+        return context.storage_state()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def log_in(editor):
+    """`log_in(page)`: the editor logs in through the login form."""
+    return lambda page: _log_in(page, editor)
+
+
+@pytest.fixture
+def axe():
+    """`axe(page)`: axe-core's serious and critical violations on the page, and a
+    description of them for the assertion message."""
+
+    def check(page) -> tuple[list[dict], str]:
+        violations = _axe_violations(page)
+        return violations, _describe(violations)
+
+    return check
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def _axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
+    """axe-core's violations of the given impacts on the page as it is now."""
+    assert AXE_JS.exists(), f"{AXE_JS} is missing: tools/browser-setup.sh installs it (npm ci in tools/axe)"
+    page.add_script_tag(path=str(AXE_JS))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [v for v in found if v["impact"] in impacts]
+
+
+def _describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['impact']}: {v['id']}: {v['help']} ({v['helpUrl']})")
+        lines += [f"    {node['target']} {node['html'][:160]}" for node in v["nodes"][:5]]
+    return "\n".join(lines)
 
 
 @pytest.fixture
