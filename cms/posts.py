@@ -192,6 +192,12 @@ def get_by_id(post_id: ObjectId | str) -> Post | None:
     return Post.from_doc(doc) if doc else None
 
 
+
+def get_by_slug(slug: str) -> Post | None:
+    """The post with this slug in any state (the dashboard's filters)."""
+    doc = get_db().posts.find_one({"slug": str(slug)})
+    return Post.from_doc(doc) if doc else None
+
 def is_empty() -> bool:
     return get_db().posts.find_one({}, {"_id": 1}) is None
 

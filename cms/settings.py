@@ -182,6 +182,10 @@ AXES_VERBOSE = False
 SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Comments (app-prefixed, documented in README.md).
+# The comment store: "documents" (one document per comment, comments/store.py) is the
+# one written so far; "embedded" and "buckets" name the other patterns of
+# storage-patterns.md (shard_collections knows their keys already).
+COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
 COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
 COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)

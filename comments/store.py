@@ -20,6 +20,7 @@ Indexes, next to the queries they serve:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from cms.distinct import distinct
@@ -277,3 +278,33 @@ def set_author_name(*, author_id: int, name: str) -> int:
         {"author.id": int(author_id), "author.name": {"$ne": str(name)}}, {"$set": {"author.name": str(name)}}
     )
     return result.modified_count
+
+
+# --- Export and import (comments/backup.py) ---------------------------------------------
+# Raw documents, on purpose: a backup carries every field, also those this module does
+# not model, and an import writes them back exactly as they were.
+
+EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
+DUPLICATE_KEY = 11000
+
+
+def iter_documents(*, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
+    """Every comment document, of one discussion or of all, streamed by one cursor in
+    discussion and posting order (the `discussion_posted` index: no sort in memory)."""
+    query = {} if discussion_id is None else {"discussion_id": discussion_id}
+    yield from get_db().comments.find(query).sort(EXPORT_ORDER).batch_size(batch_size)
+
+
+def insert_documents(*, documents: list[dict]) -> int:
+    """Insert comment documents as given (their `_id`, slugs and times kept); return
+    how many went in. One the discussion already has (same slug, or same `_id`) is
+    skipped: the unique index refuses it and, the insert being unordered, the rest of
+    the batch still goes in."""
+    if not documents:
+        return 0
+    try:
+        return len(get_db().comments.insert_many(documents, ordered=False).inserted_ids)
+    except BulkWriteError as exc:
+        if any(error["code"] != DUPLICATE_KEY for error in exc.details["writeErrors"]):
+            raise
+        return exc.details["nInserted"]

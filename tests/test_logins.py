@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -112,3 +113,15 @@ def test_behind_a_proxy_client_ip_is_the_address_the_proxy_appended(rf, settings
     request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.9")
     assert logins.client_ip(request) == "203.0.113.9"
     assert logins.client_ip(rf.post("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"
+
+
+def test_an_operator_can_lift_a_pause_early(ada):
+    """axes_reset_username and axes_reset_ip (django-axes' commands) clear the counts in the cache."""
+    fail(5, usernames=["ada"], ips=[f"10.0.1.{n}" for n in range(5)])
+    assert log_in("ada", PASSWORD, ip="10.0.2.1")[0].status_code == 429
+    call_command("axes_reset_username", "ada")
+    assert log_in("ada", PASSWORD, ip="10.0.2.1")[0].status_code == 302
+    fail(5, usernames=[f"guess{n}" for n in range(5)], ips=["10.0.3.1"])
+    assert log_in("ada", PASSWORD, ip="10.0.3.1")[0].status_code == 429
+    call_command("axes_reset_ip", "10.0.3.1")
+    assert log_in("ada", PASSWORD, ip="10.0.3.1")[0].status_code == 302

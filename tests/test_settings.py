@@ -210,3 +210,11 @@ def test_pages_link_hashed_static_files_that_whitenoise_serves_compressed(client
     assert response.status_code == 200
     assert response["Content-Encoding"] == "gzip"
     assert "immutable" in response["Cache-Control"]
+
+
+def test_with_https_plain_http_redirects_except_for_health_probes(client, settings, db):
+    """Readers are sent to https; load balancers' probes over http still get their answer."""
+    settings.SECURE_SSL_REDIRECT = True
+    home = client.get(reverse("home"))
+    assert home.status_code == 301 and home["Location"].startswith("https://")
+    assert client.get(reverse("health_live")).status_code == 200

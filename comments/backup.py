@@ -1,0 +1,101 @@
+"""Comments to and from JSON Lines: what `export_comments` writes and `import_comments`
+reads back, for backups and for moving discussions between databases.
+
+One line per comment: its stored document with every field, as MongoDB Extended JSON
+v2 in relaxed mode (`bson.json_util`), so `mongoimport` and `mongoexport` read and
+write the same form. ObjectIds are `{"$oid": "…"}`, datetimes `{"$date": "…Z"}` (UTC,
+to the millisecond, as BSON stores them), everything else plain JSON:
+
+    {"_id": {"$oid": "6751…"}, "discussion_id": {"$oid": "6750…"}, "parent_id": null,
+     "slug": "k3x7q2ab", "full_slug": "2026.11.29.20.41.07.123456:k3x7q2ab",
+     "posted": {"$date": "2026-11-29T20:41:07.123Z"}, "author": {…}, "text": "…", …}
+
+Both directions stream: the export walks one cursor, the import inserts batches, so
+memory stays flat whatever the number of comments. Importing keeps each comment's
+`_id`, slugs and times, so pages, permalinks and cursors come back exactly; a comment
+whose slug its discussion already has is skipped, so importing twice adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TextIO
+
+from bson import ObjectId, json_util
+from bson.errors import InvalidId
+
+from comments import services, store
+
+JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED, tz_aware=True, tzinfo=timezone.utc)
+BATCH_SIZE = 500
+BAD_LINE = "Line {number} is not a comment: {reason}"
+# The fields without which a document cannot be shown or found again.
+REQUIRED = {"_id": ObjectId, "discussion_id": ObjectId, "slug": str, "full_slug": str, "posted": datetime}
+
+
+class BadLine(ValueError):
+    """A line of the input is not a comment document; the message names it."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    read: int
+    inserted: int
+    discussions: int
+
+    @property
+    def skipped(self) -> int:
+        return self.read - self.inserted
+
+
+def export_comments(*, out: TextIO, discussion_id: ObjectId | None = None, batch_size: int = BATCH_SIZE) -> int:
+    """Write every comment (of one discussion, or all) to `out`, one JSON object per
+    line, in discussion and posting order, fetching `batch_size` at a time; return
+    how many."""
+    written = 0
+    for document in store.iter_documents(discussion_id=discussion_id, batch_size=batch_size):
+        out.write(json_util.dumps(document, json_options=JSON_OPTIONS) + "\n")
+        written += 1
+    return written
+
+
+def parse_line(line: str, *, number: int) -> dict:
+    """One exported line back into a document; BadLine if it is not one."""
+    try:
+        document = json_util.loads(line, json_options=JSON_OPTIONS)
+    except (ValueError, TypeError, InvalidId) as exc:
+        raise BadLine(BAD_LINE.format(number=number, reason=f"not Extended JSON ({exc})")) from exc
+    if not isinstance(document, dict):
+        raise BadLine(BAD_LINE.format(number=number, reason="not a JSON object"))
+    for name, kind in REQUIRED.items():
+        if not isinstance(document.get(name), kind):
+            raise BadLine(BAD_LINE.format(number=number, reason=f"{name} missing or not a {kind.__name__}"))
+    return document
+
+
+def import_comments(*, lines: Iterable[str], batch_size: int = BATCH_SIZE) -> Imported:
+    """Insert the comments of an export, `batch_size` at a time, skipping those already
+    there, then recompute the comment summary of each post they belong to.
+
+    A bad line stops the import with BadLine; the batches before it are in, and
+    running the import again skips them.
+    """
+    read = inserted = 0
+    discussions: set[ObjectId] = set()
+    batch: list[dict] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        document = parse_line(line, number=number)
+        batch.append(document)
+        discussions.add(document["discussion_id"])
+        read += 1
+        if len(batch) >= batch_size:
+            inserted += store.insert_documents(documents=batch)
+            batch = []
+    inserted += store.insert_documents(documents=batch)
+    for discussion_id in discussions:
+        services.refresh_summary(post_id=discussion_id)
+    return Imported(read=read, inserted=inserted, discussions=len(discussions))

@@ -1,0 +1,106 @@
+"""Sharding (cms/sharding.py and `shard_collections`): the commands are built by a pure
+function and checked here; the dev server, which is not a mongos, is refused."""
+
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cms import mongo, sharding
+from comments import store
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_documents_store_shards_comments_on_discussion_and_slug():
+    """enableSharding, then comments on {discussion_id: 1, slug: 1}, unique, in that order."""
+    assert sharding.shard_commands(db_name="slugline", store="documents") == [
+        {"enableSharding": "slugline"},
+        {"shardCollection": "slugline.comments", "key": {"discussion_id": 1, "slug": 1}, "unique": True},
+    ]
+
+
+def test_command_names_come_first_and_key_fields_keep_their_order():
+    """MongoDB reads a command's name from its first field, and a shard key in field order."""
+    commands = sharding.shard_commands(db_name="slugline", store="documents")
+    assert [next(iter(c)) for c in commands] == ["enableSharding", "shardCollection"]
+    assert list(commands[1]["key"]) == ["discussion_id", "slug"]
+
+
+def test_the_bucket_store_shards_comment_pages_on_discussion_and_page():
+    """Buckets: comment_pages on {discussion_id: 1, page: 1}."""
+    assert sharding.shard_commands(db_name="blog", store="buckets")[1:] == [
+        {"shardCollection": "blog.comment_pages", "key": {"discussion_id": 1, "page": 1}},
+    ]
+
+
+def test_the_embedded_store_shards_discussions_on_their_own_hashed_key():
+    """Embedded: each discussion document by its own _id, hashed."""
+    assert sharding.shard_commands(db_name="blog", store="embedded")[1:] == [
+        {"shardCollection": "blog.discussions", "key": {"_id": "hashed"}},
+    ]
+
+
+def test_every_store_keeps_the_discussion_in_its_shard_key():
+    """One discussion's reads go to one shard: discussion_id (or the discussion's own _id) leads."""
+    for store_name, collections in sharding.SHARD_KEYS.items():
+        for collection, key in collections.items():
+            assert next(iter(key)) in ("discussion_id", "_id"), (store_name, collection)
+
+
+def test_each_unique_index_of_comments_starts_with_the_shard_key():
+    """MongoDB enforces a unique index on a sharded collection only when the shard key
+    prefixes it; the comments store's unique index must keep that true."""
+    key = list(sharding.SHARD_KEYS["documents"]["comments"].items())
+    unique = [model.document for model in store.INDEXES if model.document.get("unique")]
+    assert unique
+    for index in unique:
+        assert list(index["key"].items())[: len(key)] == key
+
+
+def test_an_unknown_store_is_refused():
+    """A COMMENTS_STORE without known shard keys is an error naming the known ones."""
+    with pytest.raises(sharding.ShardingError, match="shard keys are known for: buckets, documents, embedded"):
+        sharding.shard_commands(db_name="slugline", store="scrolls")
+
+
+def test_hello_from_a_mongos_is_recognised():
+    """Only msg: isdbgrid marks a mongos."""
+    assert sharding.is_mongos({"isWritablePrimary": True, "msg": "isdbgrid"})
+    assert not sharding.is_mongos({"isWritablePrimary": True, "setName": "rs0"})
+
+
+def test_the_dev_server_is_refused_and_nothing_is_sent(commands):
+    """Against a server that is not a mongos, the command explains and only `hello` was sent."""
+    commands.reset()
+    with pytest.raises(CommandError, match="is not a mongos") as refused:
+        call_command("shard_collections", stdout=StringIO())
+    assert "Nothing was sent." in str(refused.value)
+    assert commands.names == ["hello"]
+
+
+def test_the_refusal_exits_non_zero(settings):
+    """Run as a program, the refusal is an error exit with the explanation."""
+    env = dict(os.environ, MONGODB_URI=mongo.server_uri(), MONGODB_NAME=settings.MONGODB_NAME,
+               DJANGO_SETTINGS_MODULE="cms.settings")
+    done = subprocess.run([sys.executable, "manage.py", "shard_collections"], cwd=REPO, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "is not a mongos" in done.stderr
+
+
+def test_a_dry_run_prints_the_commands_without_a_server(commands, settings):
+    """--dry-run lists the commands as Extended JSON and sends nothing."""
+    settings.MONGODB_NAME = "prod"
+    out = StringIO()
+    commands.reset()
+    call_command("shard_collections", "--dry-run", stdout=out)
+    assert out.getvalue().splitlines() == [
+        'Would send {"enableSharding": "prod"}',
+        'Would send {"shardCollection": "prod.comments", "key": {"discussion_id": 1, "slug": 1}, "unique": true}',
+    ]
+    assert commands.names == []
