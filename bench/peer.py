@@ -1,0 +1,836 @@
+"""Benchmark against a peer: Slugline's post page beside django-comments-xtd's.
+
+For each size (one post with 100, 1,000 and 10,000 threaded comments by default) it
+builds the post once with cms/demo.py's seed_comments in a scratch MongoDB database,
+exports the very same tree (parents, authors, texts, times) to the peer, and serves
+the post page /posts/<slug>/ with four servers, each under gunicorn with Slugline's
+gunicorn.conf.py (same workers, worker class and timeouts), loaded one at a time:
+
+  slugline-cold  Slugline, COMMENTS_CACHE_SECONDS=0
+  slugline-warm  Slugline, COMMENTS_CACHE_SECONDS=300 (the rendered-comments cache)
+  peer-xtd       django-comments-xtd 2.10.13 in a tiny Django project of ours
+                 (bench/peer/xtd_site/, its own virtualenv var/peer-venv/, SQLite)
+  limit          Slugline's templates rendered from comments held in memory
+                 (bench/peer/limit_app.py): what the page costs without a database
+
+After a warm-up, a closed loop of client threads sends GETs for a bounded time or
+number of requests, in interleaved rounds; an answer counts only if it is a 200
+showing the expected comments. Prints req/s, p50 and p95 latency, errors, where the
+CPU went, the ratios, and the targets this benchmark exists to check.
+
+    .venv/bin/python bench/peer.py --sizes 100,1000 --seconds 10 --threads 4
+
+Without MONGODB_URI it uses (or starts) the dev database (FerretDB). Loopback only;
+every loop is bounded; servers are stopped and the scratch databases dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
+from cms import demo, mongo, posts  # noqa: E402
+from cms.devdb import DevDB  # noqa: E402
+from comments import store  # noqa: E402
+
+XTD_VERSION = "2.10.13"
+PEER_VENV = REPO / "var" / "peer-venv"
+PEER_VAR = REPO / "var" / "peer"
+LOGS = PEER_VAR / "logs"
+XTD_SITE = REPO / "bench" / "peer" / "xtd_site"
+GUNICORN_CONF = REPO / "gunicorn.conf.py"
+SLUG = "benchmark-post"
+# One rendered comment: Slugline's <article class="comment" ...>, xtd's <div id="c12" class="comment ...">.
+SLUGLINE_COMMENT = re.compile(rb'<article class="comment"')
+XTD_COMMENT = re.compile(rb'<div id="c\d+" class="comment[ "]')
+# What Slugline's page says instead of the comments when MongoDB is down or over budget.
+DEGRADED = b"Comments are unavailable right now"
+SERVERS = ("slugline-cold", "slugline-warm", "peer-xtd", "limit")
+POST_TEXT = (
+    "Threaded comments, served two ways.\n\n## Why this post\n\n"
+    "It carries the discussion both sites render: the same comments, the same tree."
+)
+
+
+# --- Servers ----------------------------------------------------------------------
+
+
+def gunicorn_env() -> dict[str, str]:
+    """The gunicorn.conf.py values every server gets, resolved once (WEB_CONCURRENCY as
+    gunicorn.conf.py computes it when unset), so all four run alike."""
+    return {
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY") or str(min(4, (os.cpu_count() or 1) * 2)),
+        "GUNICORN_WORKER_CLASS": os.environ.get("GUNICORN_WORKER_CLASS", "sync"),
+        "GUNICORN_THREADS": os.environ.get("GUNICORN_THREADS", "1"),
+        "GUNICORN_TIMEOUT": os.environ.get("GUNICORN_TIMEOUT", "30"),
+        "GUNICORN_GRACEFUL_TIMEOUT": os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"),
+        "GUNICORN_MAX_REQUESTS": os.environ.get("GUNICORN_MAX_REQUESTS", "1000"),
+        "GUNICORN_MAX_REQUESTS_JITTER": os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"),
+    }
+
+
+@dataclass
+class Server:
+    """One gunicorn on a free loopback port, in its own process group."""
+
+    name: str
+    size: int
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def log_path(self) -> Path:
+        return LOGS / f"{self.size}-{self.name}.log"
+
+    def start(self, timeout: float = 60) -> None:
+        env = {**self.env, "GUNICORN_BIND": f"127.0.0.1:{self.port}"}
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                self.argv, cwd=self.cwd, env=env, stdout=log, stderr=log, start_new_session=True
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            if fetch(self.port, "/healthz/live", timeout=2)[0]:  # any answer: it listens
+                return
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"{self.name} did not start; see {self.log_path}:\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+    def log_tail(self, lines: int = 15) -> str:
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def fetch(port: int, path: str, *, timeout: float) -> tuple[int, bytes]:
+    """GET over a new loopback connection (gunicorn's sync workers close each one)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    except (OSError, http.client.HTTPException):
+        return 0, b""
+    finally:
+        conn.close()
+
+
+# --- Load -------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    responses: int
+    seconds: float
+    latencies: list[float]
+    # What went wrong, and how often.
+    problems: dict[str, int]
+
+    @property
+    def errors(self) -> int:
+        return sum(self.problems.values())
+
+    @property
+    def rps(self) -> float:
+        return (self.responses - self.errors) / self.seconds if self.seconds else 0.0
+
+    def ms(self, share: float) -> float:
+        return percentile(self.latencies, share) * 1000
+
+    def describe_errors(self) -> str:
+        return "; ".join(f"{problem} × {count}" for problem, count in sorted(self.problems.items()))
+
+    def __add__(self, other: Result) -> Result:
+        problems = dict(self.problems)
+        for problem, count in other.problems.items():
+            problems[problem] = problems.get(problem, 0) + count
+        return Result(
+            self.responses + other.responses,
+            self.seconds + other.seconds,
+            self.latencies + other.latencies,
+            problems,
+        )
+
+
+def run_load(
+    port: int,
+    path: str,
+    *,
+    threads: int,
+    seconds: float,
+    requests: int,
+    expected: int,
+    pattern: re.Pattern,
+    timeout: float,
+) -> Result:
+    """A closed loop: each thread sends its next GET when the last one is answered,
+    until `seconds` have passed or `requests` were sent in all. A response is an error
+    unless it is a 200 showing exactly `expected` comments."""
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+    sent, errors, latencies = [0], {}, []
+
+    def client():
+        while True:
+            with lock:
+                if sent[0] >= requests or time.monotonic() >= deadline:
+                    return
+                sent[0] += 1
+            started = time.perf_counter()
+            status, body = fetch(port, path, timeout=timeout)
+            took = time.perf_counter() - started
+            error = _error(status, body, pattern, expected)
+            with lock:
+                latencies.append(took)
+                if error:
+                    errors[error] = errors.get(error, 0) + 1
+
+    started = time.perf_counter()
+    workers = [threading.Thread(target=client) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return Result(len(latencies), time.perf_counter() - started, latencies, errors)
+
+
+def _error(status: int, body: bytes, pattern: re.Pattern, expected: int) -> str:
+    """What is wrong with an answer ("" when it is a 200 showing the expected comments)."""
+    if status != 200:
+        return f"status {status}" if status else "no answer"
+    if DEGRADED in body:
+        return "comments unavailable (MongoDB budget spent)"
+    shown = len(pattern.findall(body))
+    return "" if shown == expected else f"{shown} comments shown"
+
+
+# --- Data -------------------------------------------------------------------------
+
+
+@dataclass
+class Dataset:
+    size: int
+    mongodb_name: str
+    post: posts.Post
+    comments: int
+    export: Path
+
+
+def build_slugline(size: int, *, seed: int) -> Dataset:
+    """One post with `size` demo comments (cms/demo.py) in a new scratch database."""
+    settings.MONGODB_NAME = f"slugline_peer_{size}_{uuid.uuid4().hex[:8]}"
+    mongo.reset_client()
+    mongo.ensure_all_indexes()
+    created = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    post = posts.create_post(
+        title=f"A discussion of {size:,} comments",
+        slug=SLUG,
+        content=POST_TEXT,
+        author=posts.AuthorSummary(id=1, username="bench", name="Bench"),
+        status=posts.PUBLISHED,
+        published=created,
+        created=created,
+    )
+    print(
+        f"  seeding {size:,} comments into {settings.MONGODB_NAME} through the comment service…", flush=True
+    )
+    started = time.perf_counter()
+    stop = threading.Event()
+    progress = threading.Thread(target=_report_seeding, args=(post, size, started, stop), daemon=True)
+    progress.start()
+    try:
+        with fast_seeding():
+            demo.seed_comments(post=post, count=size, rng=random.Random(seed), start=created)
+    finally:
+        stop.set()
+        progress.join()
+    comments = store.find_page(discussion_id=post.id, order="threaded", limit=0)
+    print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
+    export = export_tree(posts.get_published(SLUG), comments, size)
+    return Dataset(size, settings.MONGODB_NAME, post, len(comments), export)
+
+
+@contextmanager
+def fast_seeding():
+    """seed_comments as it is, minus two collection scans per comment that FerretDB v1
+    makes quadratic (10,000 comments would take hours): the reply's parent is looked up
+    among the comments this process has just inserted (the same Comment the database
+    would return; other look-ups still go to it), and the duplicate check is off
+    (COMMENTS_DUPLICATE_WINDOW=0; demo texts have no duplicates to catch). The stored
+    documents are the ones a plain run stores."""
+    inserted: dict[tuple, store.Comment] = {}
+    find_by_slug, insert_comment = store.find_by_slug, store.insert_comment
+    window = settings.COMMENTS_DUPLICATE_WINDOW
+
+    def insert_and_remember(**fields):
+        comment = insert_comment(**fields)
+        inserted[comment.discussion_id, comment.slug] = comment
+        return comment
+
+    def find_remembered(*, discussion_id, slug):
+        return inserted.get((discussion_id, slug)) or find_by_slug(discussion_id=discussion_id, slug=slug)
+
+    store.find_by_slug, store.insert_comment = find_remembered, insert_and_remember
+    settings.COMMENTS_DUPLICATE_WINDOW = 0
+    try:
+        yield
+    finally:
+        store.find_by_slug, store.insert_comment = find_by_slug, insert_comment
+        settings.COMMENTS_DUPLICATE_WINDOW = window
+
+
+def _report_seeding(post: posts.Post, size: int, started: float, stop: threading.Event) -> None:
+    while not stop.wait(15):
+        done = store.count(discussion_id=post.id)
+        print(f"    {done:,}/{size:,} comments after {time.perf_counter() - started:.0f} s", flush=True)
+
+
+def export_tree(post: posts.Post, comments: list[store.Comment], size: int) -> Path:
+    """The post and its comments, threaded, as bench/peer/xtd_site's import_comments reads them."""
+    PEER_VAR.mkdir(parents=True, exist_ok=True)
+    path = PEER_VAR / f"export-{size}.json"
+    data = {
+        "post": {
+            "title": post.title,
+            "slug": post.slug,
+            "body_html": post.content_html,
+            "published": post.published.isoformat(),
+        },
+        "comments": [
+            {
+                "slug": c.slug,
+                "parent": c.parent_slug,
+                "key": c.full_slug.rsplit("/", 1)[-1],
+                "name": c.author.name,
+                "email": c.author.email,
+                "text": c.text,
+                "posted": c.posted.isoformat(),
+            }
+            for c in comments
+        ],
+    }
+    path.write_text(json.dumps(data))
+    return path
+
+
+def drop_scratch(name: str) -> None:
+    if name.startswith("slugline_peer_"):
+        mongo.get_client().drop_database(name)
+
+
+# --- The peer's virtualenv and database -----------------------------------------------
+
+
+def peer_python() -> Path:
+    return PEER_VENV / "bin" / "python"
+
+
+def peer_versions() -> dict[str, str]:
+    code = (
+        "import json, importlib.metadata as m\n"
+        "names = ['django-comments-xtd', 'django-contrib-comments', 'Django', 'gunicorn']\n"
+        "def v(n):\n    try:\n        return m.version(n)\n    except m.PackageNotFoundError:\n        return ''\n"
+        "print(json.dumps({n: v(n) for n in names}))"
+    )
+    done = subprocess.run([peer_python(), "-c", code], capture_output=True, text=True, timeout=60)
+    return json.loads(done.stdout) if done.returncode == 0 else {}
+
+
+def ensure_peer_venv() -> dict[str, str]:
+    """var/peer-venv/ with django-comments-xtd and the same Django and gunicorn as
+    Slugline's; created or completed with pip when it is not so already."""
+    want = {"django-comments-xtd": XTD_VERSION, "Django": django.__version__, "gunicorn": version("gunicorn")}
+    if not peer_python().exists():
+        print(f"creating {PEER_VENV.relative_to(REPO)}/ (python3 -m venv)", flush=True)
+        subprocess.run([PYTHON, "-m", "venv", str(PEER_VENV)], check=True, timeout=300)
+    have = peer_versions()
+    if any(have.get(name) != wanted for name, wanted in want.items()) or not have.get(
+        "django-contrib-comments"
+    ):
+        print(
+            f"installing {', '.join(f'{n}=={v}' for n, v in want.items())} into the peer's virtualenv…",
+            flush=True,
+        )
+        subprocess.run(
+            [
+                peer_python(),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                *[f"{name}=={wanted}" for name, wanted in want.items()],
+                "django-contrib-comments",
+            ],
+            check=True,
+            timeout=900,
+        )
+        have = peer_versions()
+    return have
+
+
+def peer_env(database: Path, secret: str) -> dict[str, str]:
+    """A clean environment for the peer: nothing of Slugline's settings leaks in."""
+    keep = {name: os.environ[name] for name in ("PATH", "HOME", "LANG", "TMPDIR") if name in os.environ}
+    return {
+        **keep,
+        **gunicorn_env(),
+        "DJANGO_SETTINGS_MODULE": "xtd_site.settings",
+        "XTD_DATABASE": str(database),
+        "XTD_SECRET_KEY": secret,
+    }
+
+
+def build_peer(data: Dataset, env: dict[str, str]) -> None:
+    database = Path(env["XTD_DATABASE"])
+    database.unlink(missing_ok=True)
+    for args in (["migrate", "--noinput", "-v0"], ["import_comments", str(data.export)]):
+        started = time.perf_counter()
+        done = subprocess.run(
+            [peer_python(), "manage.py", *args],
+            cwd=XTD_SITE,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+        if done.returncode:
+            raise RuntimeError(f"peer manage.py {args[0]} failed: {done.stderr.strip()[-1500:]}")
+        if args[0] == "import_comments":
+            print(
+                f"  peer: {done.stdout.strip()} ({time.perf_counter() - started:.1f} s, "
+                f"through xtd's own XtdComment.save, order checked)",
+                flush=True,
+            )
+
+
+# --- One run ----------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    threads: int
+    seconds: float
+    requests: int
+    warmup: float
+    timeout: float
+    rounds: int
+    servers: tuple[str, ...]
+    db_pid: int | None
+
+
+@dataclass
+class Contender:
+    """A server under test, what its page must show, and what it measured."""
+
+    server: Server
+    expected: int
+    pattern: re.Pattern
+    note: str = ""
+    shown: int = 0
+    result: Result | None = None
+    cpu: Cpu = field(default_factory=lambda: Cpu(0, 0, 0))
+    # req/s of each round: the best is the one least disturbed by other work.
+    round_rps: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Cpu:
+    """CPU seconds spent during measured loads: by the server's processes, by the
+    MongoDB server (when it is the dev database, whose pid we know), and by every
+    other process on the machine but this client (other people's work)."""
+
+    app: float
+    db: float
+    others: float
+
+    def __add__(self, other: Cpu) -> Cpu:
+        return Cpu(self.app + other.app, self.db + other.db, self.others + other.others)
+
+
+def _proc_cpu(pgid: int, db_pid: int | None) -> tuple[float, float]:
+    """CPU seconds of the processes in group `pgid` (with reaped children) and of `db_pid`."""
+    tick = os.sysconf("SC_CLK_TCK")
+    app = db = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = sum(int(value) for value in fields[11:15]) / tick  # utime stime cutime cstime
+        if int(fields[2]) == pgid:
+            app += seconds
+        elif int(entry.name) == db_pid:
+            db += seconds
+    return app, db
+
+
+def _busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy since boot (/proc/stat)."""
+    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
+
+
+def _own_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def measure_once(contender: Contender, *, plan: Plan, seconds: float, requests: int) -> tuple[Result, Cpu]:
+    server = contender.server
+    before = (_proc_cpu(server.proc.pid, plan.db_pid), _busy_seconds(), _own_seconds())
+    result = run_load(
+        server.port,
+        f"/posts/{SLUG}/",
+        threads=plan.threads,
+        seconds=seconds,
+        requests=requests,
+        expected=contender.expected,
+        pattern=contender.pattern,
+        timeout=plan.timeout,
+    )
+    (app, db), busy, own = _proc_cpu(server.proc.pid, plan.db_pid), _busy_seconds(), _own_seconds()
+    app, db = app - before[0][0], db - before[0][1]
+    others = (busy - before[1]) - (own - before[2]) - app - db
+    return result, Cpu(app, db, max(0.0, others))
+
+
+def start(contender: Contender, *, plan: Plan) -> None:
+    server = contender.server
+    server.start()
+    started = time.perf_counter()
+    status, body = fetch(server.port, f"/posts/{SLUG}/", timeout=plan.timeout)
+    took = time.perf_counter() - started
+    contender.shown = len(contender.pattern.findall(body))
+    print(
+        f"  {server.name}: gunicorn on 127.0.0.1:{server.port}; first answer {status}, {len(body):,} bytes, "
+        f"{contender.shown:,} comments shown (expected {contender.expected:,}) in {took * 1000:.0f} ms",
+        flush=True,
+    )
+
+
+def run_rounds(contenders: list[Contender], *, plan: Plan) -> None:
+    """Warm each server up, then load them in turn, `plan.rounds` times (interleaved,
+    so that a change in the machine's other work falls on all of them)."""
+    for contender in contenders:
+        measure_once(contender, plan=plan, seconds=plan.warmup, requests=10**9)
+    for round_number in range(plan.rounds):
+        for contender in contenders:
+            result, cpu = measure_once(
+                contender,
+                plan=plan,
+                seconds=plan.seconds / plan.rounds,
+                requests=-(-plan.requests // plan.rounds),
+            )
+            contender.result = result if contender.result is None else contender.result + result
+            contender.cpu = contender.cpu + cpu
+            contender.round_rps.append(result.rps)
+            print(
+                f"  {contender.server.name} (round {round_number + 1}/{plan.rounds}): {result.responses} "
+                f"responses in {result.seconds:.1f} s, {result.rps:.1f} req/s, p50 {result.ms(0.5):.1f} ms, "
+                f"p95 {result.ms(0.95):.1f} ms, errors {result.errors}"
+                f"{' (' + result.describe_errors() + ')' if result.errors else ''}; other work on the "
+                f"machine: {cpu.others / result.seconds:.2f} cores",
+                flush=True,
+            )
+
+
+def contenders_for(
+    size: int, data: Dataset, *, plan: Plan, uri: str, workdir: Path, has_cache: bool
+) -> list[Contender]:
+    page = min(settings.COMMENTS_PER_PAGE, data.comments)
+    slugline_env = {
+        **os.environ,
+        **gunicorn_env(),
+        "MONGODB_URI": uri,
+        "MONGODB_NAME": data.mongodb_name,
+        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "STATIC_ROOT": str(workdir / "static"),
+    }
+    slugline = [GUNICORN, "--config", str(GUNICORN_CONF), "cms.wsgi"]
+    contenders = []
+    for name, seconds in (("slugline-cold", "0"), ("slugline-warm", "300")):
+        if name in plan.servers:
+            env = {**slugline_env, "COMMENTS_CACHE_SECONDS": seconds}
+            note = "" if has_cache or name == "slugline-cold" else "warm = cold (no cache yet)"
+            contenders.append(
+                Contender(Server(name, size, slugline, env, REPO), page, SLUGLINE_COMMENT, note)
+            )
+    if "peer-xtd" in plan.servers:
+        env = peer_env(PEER_VAR / f"xtd-{size}.sqlite3", secrets.token_urlsafe(50))
+        build_peer(data, env)
+        peer = [str(PEER_VENV / "bin" / "gunicorn"), "--config", str(GUNICORN_CONF), "xtd_site.wsgi"]
+        contenders.append(
+            Contender(
+                Server("peer-xtd", size, peer, env, XTD_SITE),
+                data.comments,
+                XTD_COMMENT,
+                "whole tree (xtd has no comment pages)",
+            )
+        )
+    if "limit" in plan.servers:
+        limit = [
+            GUNICORN,
+            "--config",
+            str(GUNICORN_CONF),
+            "--pythonpath",
+            str(REPO / "bench" / "peer"),
+            "limit_app:application",
+        ]
+        env = {**slugline_env, "LIMIT_POST_SLUG": SLUG}
+        contenders.append(Contender(Server("limit", size, limit, env, REPO), page, SLUGLINE_COMMENT))
+    return contenders
+
+
+def run_size(size: int, *, plan: Plan, seed: int, uri: str, workdir: Path, has_cache: bool) -> list[Row]:
+    """Build the data, start the servers (idle ones cost nothing), measure, clean up."""
+    print(f"\n== {size:,} comments ==", flush=True)
+    data = build_slugline(size, seed=seed)
+    contenders: list[Contender] = []
+    try:
+        contenders = contenders_for(size, data, plan=plan, uri=uri, workdir=workdir, has_cache=has_cache)
+        # Now, not once per run: others may add static files to the working tree meanwhile.
+        prepare_slugline(workdir, uri)
+        for contender in contenders:
+            start(contender, plan=plan)
+        run_rounds(contenders, plan=plan)
+    finally:
+        for contender in contenders:
+            contender.server.stop()
+        drop_scratch(data.mongodb_name)
+    return [Row(size, c.server.name, c.result, c.shown, c.cpu, max(c.round_rps), c.note) for c in contenders]
+
+
+def prepare_slugline(workdir: Path, uri: str) -> None:
+    """Django's database and the collected static files for the Slugline servers."""
+    env = {
+        **os.environ,
+        "MONGODB_URI": uri,
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "STATIC_ROOT": str(workdir / "static"),
+        "DJANGO_SETTINGS_MODULE": "cms.settings",
+    }
+    for args in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+        )
+        if done.returncode:
+            raise RuntimeError(f"manage.py {args[0]} failed: {done.stderr.strip()[-1000:]}")
+
+
+# --- Report -----------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    size: int
+    server: str
+    result: Result
+    shown: int
+    cpu: Cpu
+    best_rps: float
+    note: str = ""
+
+
+def ratio(a: Row | None, b: Row | None) -> str:
+    """a/b in req/s over all rounds, and (in brackets) in the best round of each."""
+    if not a or not b or not b.result.rps or not b.best_rps:
+        return "-"
+    return f"{a.result.rps / b.result.rps:.2f}x ({a.best_rps / b.best_rps:.2f}x)"
+
+
+def print_report(rows: list[Row], *, has_cache: bool) -> None:
+    print(f"\n{'size':>7}  {'server':<14}{'req/s':>7}{'best':>7}{'p50 ms':>9}{'p95 ms':>9}{'errors':>7}"
+          f"{'answers':>8}{'shown':>7}{'app ms':>8}{'db cores':>9}{'others':>7}  note")
+    for row in rows:
+        r = row.result
+        print(f"{row.size:>7,}  {row.server:<14}{r.rps:>7.1f}{row.best_rps:>7.1f}{r.ms(0.5):>9.1f}{r.ms(0.95):>9.1f}"
+              f"{r.errors:>7}{r.responses:>8}{row.shown:>7,}{row.cpu.app / max(1, r.responses) * 1000:>8.1f}"
+              f"{row.cpu.db / r.seconds:>9.2f}{row.cpu.others / r.seconds:>7.2f}  {row.note}")
+    for row in rows:
+        if row.result.errors:
+            print(f"errors at {row.size:,} on {row.server}: {row.result.describe_errors()}")
+    print("req/s: good answers (200 with the expected comments) per second over all rounds; best: in the\n"
+          "round least disturbed. app ms: CPU per answer of the server's own processes. db cores: CPU of\n"
+          "the MongoDB server meanwhile, when it is a FerretDB we know (it also serves anything else using\n"
+          "it: the peer's and the limit's rows, which send it nothing, show that background). others: cores\n"
+          "busy with every other process but this client meanwhile.")
+    print(f"\n{'size':>7}  {'cold/peer':>16}{'warm/peer':>16}{'cold/limit':>16}{'warm/limit':>16}"
+          f"   req/s ratios (best rounds)")
+    by = {(row.size, row.server): row for row in rows}
+    for size in sorted({row.size for row in rows}):
+        cold, warm = by.get((size, "slugline-cold")), by.get((size, "slugline-warm"))
+        peer, limit = by.get((size, "peer-xtd")), by.get((size, "limit"))
+        print(f"{size:>7,}  {ratio(cold, peer):>16}{ratio(warm, peer):>16}{ratio(cold, limit):>16}"
+              f"{ratio(warm, limit):>16}")
+    if not has_cache:
+        print("warm = cold (no cache yet): Slugline's settings have no COMMENTS_CACHE_SECONDS, "
+              "so both Slugline runs serve the page the same way.")
+    print_targets(by)
+
+
+def print_targets(by: dict) -> None:
+    """The figures this benchmark exists to check (figures, not tests)."""
+
+    def figure(label: str, a: str, b: str, size: int, goal: float) -> str:
+        a, b = by.get((size, a)), by.get((size, b))
+        if not (a and b and b.result.rps and b.best_rps):
+            return f"  {label}: not measured"
+        value = a.result.rps / b.result.rps
+        return (f"  {label}: {value:.2f}x, {'met' if value >= goal else 'NOT met'} "
+                f"(best rounds: {a.best_rps / b.best_rps:.2f}x)")
+
+    sizes = sorted({size for size, _ in by})
+    print("\ntargets (figures, not tests):")
+    print(figure("warm Slugline >= 2x peer req/s at 1,000", "slugline-warm", "peer-xtd", 1000, 2.0))
+    for size in sizes:
+        print(figure(f"cold >= peer at {size:,}", "slugline-cold", "peer-xtd", size, 1.0))
+    for size in sizes:
+        print(figure(f"warm >= 0.8x limit at {size:,}", "slugline-warm", "limit", size, 0.8))
+
+
+def cpu_model() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    lines = cpuinfo.read_text().splitlines() if cpuinfo.exists() else []
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
+
+
+def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, own: bool) -> None:
+    info = mongo.get_client().server_info()
+    ferret = info.get("ferretdbVersion") or ("?" if "ferretdb" in str(info).lower() else "")
+    g = gunicorn_env()
+    print(f"machine: {os.cpu_count()} cores ({cpu_model()}), Python {platform.python_version()}; "
+          f"the client, the servers and the database share these cores, with whatever else runs")
+    print(f"gunicorn {version('gunicorn')}, Slugline's gunicorn.conf.py for all four: {g['WEB_CONCURRENCY']} "
+          f"{g['GUNICORN_WORKER_CLASS']} workers x {g['GUNICORN_THREADS']} thread, timeout "
+          f"{g['GUNICORN_TIMEOUT']} s, max requests {g['GUNICORN_MAX_REQUESTS']}")
+    where = "a FerretDB of its own (--own-db)" if own else "the dev database"
+    if ferret:
+        print(f"Slugline's MongoDB: {where} at {uri}, FerretDB {ferret} (reports MongoDB {info.get('version')}): "
+              f"FerretDB v1 on SQLite, which scans collections in memory for every query but _id lookups")
+    else:
+        print(f"Slugline's MongoDB: {uri}, MongoDB {info.get('version')}")
+    print(f"peer: django-comments-xtd {peer.get('django-comments-xtd')} with django-contrib-comments "
+          f"{peer.get('django-contrib-comments')}, Django {peer.get('Django')}; its database is SQLite "
+          f"(Django's sqlite3 backend, a file under var/peer/)")
+    print(f"page: /posts/<slug>/; Slugline and the limit show the first {settings.COMMENTS_PER_PAGE} threaded "
+          f"comments (COMMENTS_PER_PAGE); xtd renders the whole tree on every request (it has no comment pages)")
+    print(f"load: {plan.threads} client threads, closed loop, {plan.seconds:g} s or {plan.requests} requests "
+          f"per server and size in {plan.rounds} interleaved round(s), after {plan.warmup:g} s of warm-up; "
+          f"loopback only")
+    print(f"cache: COMMENTS_CACHE_SECONDS {'exists' if has_cache else 'does not exist yet'} in Slugline's settings")
+
+
+# --- Main -------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="100,1000,10000", help="comments on the post, comma-separated")
+    parser.add_argument("--threads", type=int, default=4, help="client threads")
+    parser.add_argument("--seconds", type=float, default=10, help="load per server and size, at most")
+    parser.add_argument("--requests", type=int, default=5000, help="requests per server and size, at most")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up of each server")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="interleaved rounds the seconds and requests are split into"
+    )
+    parser.add_argument("--timeout", type=float, default=60, help="seconds one request may take")
+    parser.add_argument("--servers", default=",".join(SERVERS), help=f"a subset of {','.join(SERVERS)}")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--own-db", action="store_true",
+        help="start a FerretDB of its own (in a temporary folder) instead of using the dev database, "
+        "so that nobody else's queries share it",
+    )  # fmt: skip
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
+    sizes = [int(size.replace("_", "")) for size in args.sizes.split(",") if size.strip()]
+    servers = tuple(name.strip() for name in args.servers.split(",") if name.strip())
+    unknown = set(servers) - set(SERVERS)
+    if unknown:
+        sys.exit(f"unknown servers: {', '.join(sorted(unknown))}")
+    # SIGTERM unwinds like Ctrl-C, so servers stop and scratch databases are dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+    own = DevDB(root=Path(tempfile.mkdtemp(prefix="slugline-peer-db-"))) if args.own_db else None
+    if own:
+        devdb = own.start()[0]
+    else:
+        devdb = DevDB().running() if os.environ.get("MONGODB_URI") else DevDB().start()[0]
+    uri = devdb.uri if own else os.environ.get("MONGODB_URI") or devdb.uri
+    db_pid = devdb.pid if devdb and devdb.uri == uri else None
+    plan = Plan(args.threads, args.seconds, args.requests, args.warmup, args.timeout, max(1, args.rounds),
+                servers, db_pid)  # fmt: skip
+    settings.MONGODB_URI = uri
+    has_cache = hasattr(settings, "COMMENTS_CACHE_SECONDS")
+    peer = ensure_peer_venv() if "peer-xtd" in servers else {}
+    print_facts(uri, plan, peer, has_cache, own=bool(own))
+    workdir = Path(tempfile.mkdtemp(prefix="slugline-peer-"))
+    LOGS.mkdir(parents=True, exist_ok=True)
+    for old in LOGS.glob("*.log"):
+        old.unlink()
+    rows: list[Row] = []
+    try:
+        for size in sizes:
+            rows += run_size(size, plan=plan, seed=args.seed, uri=uri, workdir=workdir, has_cache=has_cache)
+    finally:
+        if rows:
+            print_report(rows, has_cache=has_cache)
+        shutil.rmtree(workdir, ignore_errors=True)
+        if own:
+            own.stop()
+            shutil.rmtree(own.root, ignore_errors=True)
+    return 1 if any(row.result.errors for row in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

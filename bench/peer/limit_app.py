@@ -1,0 +1,61 @@
+"""The limit: Slugline's post page rendered from comments already in memory.
+
+A Django WSGI app on Slugline's settings and middleware, whose URLconf is Slugline's
+with one view swapped: /posts/<slug>/ renders cms/post_detail.html with the context
+keys of cms.views.post_detail (post, listing, views, form), but the post and its first
+page of threaded comments were read from MongoDB once, when the worker started. What
+Slugline's page costs beyond this is its database work (and anything it does per
+request that this skips).
+
+    gunicorn --config gunicorn.conf.py --pythonpath bench/peer limit_app:application
+
+Environment: Slugline's (MONGODB_URI, MONGODB_NAME, ...) and LIMIT_POST_SLUG, the
+post to serve. gunicorn imports this module in each worker after forking (the
+configuration does not preload the app), so each worker opens its own MongoClient,
+once, as PyMongo asks.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+os.environ["DJANGO_SETTINGS_MODULE"] = "limit_settings"
+
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+application = get_wsgi_application()
+
+from django.http import Http404  # noqa: E402
+from django.shortcuts import render  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from cms import posts  # noqa: E402
+from cms.urls import handler400, handler403, handler404  # noqa: E402, F401
+from cms.urls import urlpatterns as site_urlpatterns  # noqa: E402
+from comments import pages  # noqa: E402
+from comments.forms import CommentForm  # noqa: E402
+
+POST = posts.get_published(os.environ["LIMIT_POST_SLUG"])
+if POST is None:
+    raise RuntimeError(f"no published post {os.environ['LIMIT_POST_SLUG']!r}")
+LISTING = pages.list_comments(discussion_id=POST.id, view="threaded")
+
+
+def post_detail(request, slug):
+    """cms.views.post_detail without the database: the same template and context."""
+    if slug != POST.slug:
+        raise Http404(f"this server only has /posts/{POST.slug}/")
+    context = {
+        "post": POST,
+        "listing": LISTING,
+        "views": pages.VIEWS,
+        "form": CommentForm(user=request.user, discussion_id=POST.id),
+    }
+    return render(request, "cms/post_detail.html", context)
+
+
+urlpatterns = [
+    path("posts/<slug:slug>/", post_detail, name="post"),
+    *[pattern for pattern in site_urlpatterns if getattr(pattern, "name", None) != "post"],
+]
