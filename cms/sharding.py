@@ -22,6 +22,10 @@ no single key serves the post pages' queries (by slug, by author, by tag, newest
 published), and posts are few and small next to their comments, which are what
 grows. A post page is then one targeted query to the primary shard plus the
 comment queries, each targeted by `discussion_id`.
+
+FerretDB, the development database, cannot shard (it is not a `mongos`), so the
+commands are built by a pure function, `shard_commands`, that the tests check, and
+`shard_collections` refuses any server whose `hello` does not say it is a `mongos`.
 """
 
 from __future__ import annotations

@@ -50,7 +50,9 @@ class Imported:
         return self.read - self.inserted
 
 
-def export_comments(*, out: TextIO, discussion_id: ObjectId | None = None, batch_size: int = BATCH_SIZE) -> int:
+def export_comments(
+    *, out: TextIO, discussion_id: ObjectId | None = None, batch_size: int = BATCH_SIZE
+) -> int:
     """Write every comment (of one discussion, or all) to `out`, one JSON object per
     line, in discussion and posting order, fetching `batch_size` at a time; return
     how many."""

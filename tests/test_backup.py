@@ -19,6 +19,7 @@ from django.urls import reverse
 from cms import mongo
 from comments import backup, cursors
 from comments.management.commands.export_comments import NO_SUCH_POST
+from comments.management.commands.import_comments import IMPORTED
 from comments.store import CommentAuthor
 
 VIEWS = ("threaded", "newest", "chronological")
@@ -42,7 +43,8 @@ def discussions(make_post, make_comment, settings):
         deeper = make_comment(post, parent_slug=reply.slug, at=next(at), text="Deeper, with a [link](https://example.org/)")
         same_second = next(at)
         for k in range(2):
-            make_comment(post, parent_slug=deeper.slug, at=same_second + timedelta(microseconds=k), text=f"Twin {k}")
+            twin_at = same_second + timedelta(microseconds=k)
+            make_comment(post, parent_slug=deeper.slug, at=twin_at, text=f"Twin {k}")
         make_comment(post, parent_slug=roots[2].slug, at=next(at), text="Late reply to the last root")
         make_comment(post, at=next(at), text="A root after the replies")
         built.append(post)
@@ -81,7 +83,8 @@ def rendered_pages(posts) -> dict:
                 response = client.get(url)
                 assert response.status_code == 200, url
                 body = without_times(response.content.decode())
-                shown[url] = (re.findall(r'<article class="comment.*?</article>', body, re.S), page_links(body))
+                articles = re.findall(r'<article class="comment.*?</article>', body, re.S)
+                shown[url] = (articles, page_links(body))
                 if 'rel="next"' not in body:
                     break
                 number += 1
@@ -128,7 +131,7 @@ def test_export_then_import_into_an_empty_database_reproduces_every_discussion_p
     call_command("export_comments", "--output", str(dump), stderr=StringIO())
     restored = empty_database()
     assert restored.comments.count_documents({}) == 0
-    assert run_import(dump) == "Imported 18 comments into 2 discussions (0 already there).\n"
+    assert run_import(dump) == IMPORTED.format(inserted=18, discussions=2, skipped=0) + "\n"
     after = rendered_pages(discussions)
     assert after == before
     threaded = [shown for url, shown in before.items() if "view=threaded" in url]  # 3 pages each, 1 empty
@@ -184,7 +187,7 @@ def test_importing_twice_adds_nothing(discussions, mongo_db, tmp_path):
     """Comments whose slug the discussion already has are skipped, and counted as such."""
     dump = tmp_path / "comments.jsonl"
     dump.write_text(export())
-    assert run_import(dump) == "Imported 0 comments into 2 discussions (18 already there).\n"
+    assert run_import(dump) == IMPORTED.format(inserted=0, discussions=2, skipped=18) + "\n"
     assert mongo_db.comments.count_documents({}) == 18
 
 
@@ -196,10 +199,9 @@ def test_a_comment_is_skipped_when_its_slug_is_taken_even_under_another_id(discu
     mongo_db.comments.insert_one(taken)
     dump = tmp_path / "comments.jsonl"
     dump.write_text("".join(json_util.dumps(d, json_options=backup.JSON_OPTIONS) + "\n" for d in documents))
-    assert run_import(dump) == "Imported 17 comments into 2 discussions (1 already there).\n"
-    assert mongo_db.comments.find_one({"slug": documents[0]["slug"], "discussion_id": documents[0]["discussion_id"]})[
-        "text"
-    ] == "Already here"
+    assert run_import(dump) == IMPORTED.format(inserted=17, discussions=2, skipped=1) + "\n"
+    kept = mongo_db.comments.find_one({"slug": taken["slug"], "discussion_id": taken["discussion_id"]})
+    assert kept["text"] == "Already here"
 
 
 def test_imports_are_batched(discussions, mongo_db, commands):
@@ -220,7 +222,8 @@ def test_the_import_refreshes_each_posts_comment_summary(discussions, mongo_db):
     backup.import_comments(lines=lines)
     post = mongo_db.posts.find_one({"_id": discussions[0].id})
     assert post["comment_count"] == 9
-    assert [c["excerpt"] for c in post["latest_comments"]] == ["A root after the replies", "Late reply to the last root", "Twin 1"]
+    latest = [c["excerpt"] for c in post["latest_comments"]]
+    assert latest == ["A root after the replies", "Late reply to the last root", "Twin 1"]
 
 
 @pytest.mark.parametrize(
@@ -229,7 +232,8 @@ def test_the_import_refreshes_each_posts_comment_summary(discussions, mongo_db):
         ("not json", "not Extended JSON"),
         ("[1, 2]", "not a JSON object"),
         ('{"_id": {"$oid": "6751aa3e9f1c2b0012345678"}, "slug": "k3x7q2ab"}', "discussion_id missing"),
-        ('{"_id": 5, "discussion_id": {"$oid": "6751aa3e9f1c2b0012345678"}}', "_id missing or not a ObjectId"),
+        ('{"_id": 5, "discussion_id": {"$oid": "6751aa3e9f1c2b0012345678"}}',
+         "_id missing or not a ObjectId"),
     ],
 )
 def test_a_line_that_is_not_a_comment_stops_the_import_naming_it(tmp_path, line, reason):

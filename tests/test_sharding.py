@@ -2,6 +2,7 @@
 function and checked here; the dev server, which is not a mongos, is refused."""
 
 import os
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -64,7 +65,8 @@ def test_each_unique_index_of_comments_starts_with_the_shard_key():
 
 def test_an_unknown_store_is_refused():
     """A COMMENTS_STORE without known shard keys is an error naming the known ones."""
-    with pytest.raises(sharding.ShardingError, match="shard keys are known for: buckets, documents, embedded"):
+    expected = sharding.UNKNOWN_STORE.format(store="scrolls", known="buckets, documents, embedded")
+    with pytest.raises(sharding.ShardingError, match=re.escape(expected)):
         sharding.shard_commands(db_name="slugline", store="scrolls")
 
 
@@ -77,9 +79,10 @@ def test_hello_from_a_mongos_is_recognised():
 def test_the_dev_server_is_refused_and_nothing_is_sent(commands):
     """Against a server that is not a mongos, the command explains and only `hello` was sent."""
     commands.reset()
-    with pytest.raises(CommandError, match="is not a mongos") as refused:
+    with pytest.raises(CommandError) as refused:
         call_command("shard_collections", stdout=StringIO())
-    assert "Nothing was sent." in str(refused.value)
+    host, port = mongo.get_client().address
+    assert str(refused.value) == sharding.NOT_A_MONGOS.format(address=f"{host}:{port}")
     assert commands.names == ["hello"]
 
 
@@ -88,7 +91,7 @@ def test_the_refusal_exits_non_zero(settings):
     env = dict(os.environ, MONGODB_URI=mongo.server_uri(), MONGODB_NAME=settings.MONGODB_NAME,
                DJANGO_SETTINGS_MODULE="cms.settings")
     done = subprocess.run([sys.executable, "manage.py", "shard_collections"], cwd=REPO, env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     assert done.returncode != 0
     assert "is not a mongos" in done.stderr
 
@@ -101,6 +104,7 @@ def test_a_dry_run_prints_the_commands_without_a_server(commands, settings):
     call_command("shard_collections", "--dry-run", stdout=out)
     assert out.getvalue().splitlines() == [
         'Would send {"enableSharding": "prod"}',
-        'Would send {"shardCollection": "prod.comments", "key": {"discussion_id": 1, "slug": 1}, "unique": true}',
+        'Would send {"shardCollection": "prod.comments", "key": {"discussion_id": 1, "slug": 1}, '
+        '"unique": true}',
     ]
     assert commands.names == []

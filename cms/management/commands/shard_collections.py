@@ -15,7 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="print the commands without sending them")
 
     def handle(self, *args, dry_run: bool, **options):
-        where = dict(db_name=settings.MONGODB_NAME, store=settings.COMMENTS_STORE)
+        where = {"db_name": settings.MONGODB_NAME, "store": settings.COMMENTS_STORE}
         try:
             if dry_run:
                 commands = sharding.shard_commands(**where)

@@ -4,6 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from comments import backup
 
+IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
+
 
 class Command(BaseCommand):
     help = (
@@ -26,6 +28,5 @@ class Command(BaseCommand):
         except backup.BadLine as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
-            f"Imported {done.inserted} comments into {done.discussions} discussions "
-            f"({done.skipped} already there)."
+            IMPORTED.format(inserted=done.inserted, discussions=done.discussions, skipped=done.skipped)
         )
