@@ -149,15 +149,17 @@ def open_page(browser, site):
     `state=editor_state` opens it logged in as the editor.
 
     Each context starts without cookies; django-csp's header is bypassed so that axe
-    can be injected."""
+    can be injected, unless `csp=True` (the site's own scripts under its policy)."""
     contexts = []
 
-    def new_page(*, js: bool = True, width: int = 1280, height: int = 900, state: dict | None = None):
+    def new_page(
+        *, js: bool = True, width: int = 1280, height: int = 900, state: dict | None = None, csp: bool = False
+    ):
         context = browser.new_context(
             base_url=site.url,
             storage_state=state,
             java_script_enabled=js,
-            bypass_csp=True,
+            bypass_csp=not csp,
             viewport={"width": width, "height": height},
             device_scale_factor=1,
         )
@@ -297,3 +299,17 @@ def discussion(post_by, make_comment) -> Discussion:
         )
         chain.append(parent)
     return Discussion(post=post, top=top, chain=chain)
+
+
+@pytest.fixture
+def pending(post_by, make_comment, mongo_db):
+    """Three comments awaiting moderation on a new post, oldest first."""
+    from comments.store import CommentAuthor
+
+    post = post_by(title="Held back", slug="held-back")
+    made = [
+        make_comment(post, text=f"Pending comment {n}.", author=CommentAuthor(id=None, name=f"Visitor {n}", email=""))
+        for n in (1, 2, 3)
+    ]
+    mongo_db.comments.update_many({"_id": {"$in": [c.id for c in made]}}, {"$set": {"status": "pending"}})
+    return post, made

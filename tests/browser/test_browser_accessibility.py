@@ -48,3 +48,29 @@ def test_post_form_preview_has_no_serious_accessibility_violations(open_page, ed
     page.wait_for_selector(".preview")
     violations, described = axe(page)
     assert not violations, described
+
+
+def test_inline_reply_form_and_loaded_comments_have_no_serious_accessibility_violations(
+    open_page, discussion, axe
+):
+    """What static/js/slugline.js adds: a reply form under a comment, a loaded page."""
+    page = open_page()
+    page.goto(f"/posts/{discussion.post.slug}/")
+    page.get_by_role("button", name="Load more comments").click()
+    page.wait_for_selector(f"#{discussion.top[1].anchor}")
+    page.locator(f"#{discussion.top[1].anchor}").get_by_role("link", name="Reply to").click()
+    page.wait_for_selector("form.inline-reply textarea:focus")
+    violations, described = axe(page)
+    assert not violations, described
+
+
+def test_moderation_queue_has_no_serious_accessibility_violations(open_page, editor_state, axe, discussion):
+    page = open_page(state=editor_state)
+    page.goto("/dashboard/")
+    link = page.locator(".dashboard-nav a", has_text="Moderation")
+    if link.count() == 0:
+        pytest.skip("No moderation queue yet: /dashboard/moderation/ is missing")
+    link.click()
+    page.wait_for_url("**/dashboard/moderation/**")
+    violations, described = axe(page)
+    assert not violations, described

@@ -49,12 +49,16 @@ def test_reader_pages_fit_the_screen(open_page, discussion, screenshots, device)
     deepest = page.locator(f"#{discussion.chain[4].anchor}").bounding_box()
     assert deepest["width"] >= 0.6 * min(width, 44 * 16), "the deepest indented comment is too narrow"
 
+    page.locator(f"#{discussion.chain[4].anchor}").get_by_role("link", name="Reply to").click()
+    expect(page.locator("form.inline-reply textarea")).to_be_focused()
+    shoot(page, screenshots, "post-inline-reply", width)
+
     page.goto(f"/posts/{discussion.post.slug}/comments/{discussion.deepest.slug}/")
     shoot(page, screenshots, "permalink", width)
 
 
 @pytest.mark.parametrize("device", WIDTHS)
-def test_dashboard_pages_fit_the_screen(open_page, log_in, discussion, screenshots, device):
+def test_dashboard_pages_fit_the_screen(open_page, log_in, discussion, pending, screenshots, device):
     width = WIDTHS[device]
     page = open_page(width=width)
     log_in(page)

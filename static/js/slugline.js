@@ -1,0 +1,95 @@
+/* Slugline's progressive enhancement: small, optional, no framework.
+ *
+ * - "Reply" opens the reply form under the comment (the form of the comment's
+ *   permalink page, with its own signed token) instead of leaving the page.
+ * - "Load more comments" appends the next cursor page of comments to the list.
+ *
+ * Without JavaScript (or when a fetch fails) the links work as plain links.
+ */
+(function () {
+  "use strict";
+
+  function fetchPage(url) {
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) { return new DOMParser().parseFromString(html, "text/html"); });
+  }
+
+  function openReply(link) {
+    var article = link.closest("article.comment");
+    var open = article.parentNode.querySelector(":scope > form.inline-reply");
+    if (open) { open.querySelector("textarea").focus(); return; }
+    link.setAttribute("aria-busy", "true");
+    fetchPage(link.href).then(function (doc) {
+      var form = doc.querySelector("form#reply");
+      if (!form) throw new Error("no form");
+      form.removeAttribute("id");
+      form.classList.add("inline-reply");
+      // The page's own form has the same field ids: give these their own.
+      form.querySelectorAll("[id]").forEach(function (el) { el.id = article.id + "-" + el.id; });
+      form.querySelectorAll("label[for]").forEach(function (label) {
+        label.htmlFor = article.id + "-" + label.htmlFor;
+      });
+      form.querySelectorAll("[aria-describedby]").forEach(function (el) {
+        var ids = el.getAttribute("aria-describedby").split(/\s+/);
+        el.setAttribute("aria-describedby", ids.map(function (id) { return article.id + "-" + id; }).join(" "));
+      });
+      article.insertAdjacentElement("afterend", form);
+      link.setAttribute("aria-expanded", "true");
+      form.querySelector("textarea").focus();
+    }).catch(function () {
+      window.location.href = link.href;
+    }).finally(function () {
+      link.removeAttribute("aria-busy");
+    });
+  }
+
+  function loadMore(button, section) {
+    var next = section.querySelector(".pagination a[rel=next]");
+    var list = section.querySelector("ol.comment-list");
+    if (!next || !list) return;
+    button.disabled = true;
+    fetchPage(next.href).then(function (doc) {
+      var fresh = doc.querySelector("#comments ol.comment-list");
+      var items = fresh ? Array.prototype.slice.call(fresh.children) : [];
+      items.forEach(function (item) { list.appendChild(document.adoptNode(item)); });
+      var oldNav = section.querySelector(".pagination");
+      var newNav = doc.querySelector("#comments .pagination");
+      if (oldNav && newNav) oldNav.replaceWith(document.adoptNode(newNav));
+      if (!section.querySelector(".pagination a[rel=next]")) button.remove();
+      button.disabled = false;
+      // The first new comment takes the focus, so the reader (and a screen reader)
+      // carries on where the new comments start.
+      var first = items.length && items[0].querySelector("article.comment");
+      if (first) first.focus();
+    }).catch(function () {
+      window.location.href = next.href;
+    });
+  }
+
+  function addLoadMore(section) {
+    if (!section.querySelector(".pagination a[rel=next]") || !section.querySelector("ol.comment-list")) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "load-more secondary";
+    button.textContent = "Load more comments";
+    button.addEventListener("click", function () { loadMore(button, section); });
+    section.querySelector(".pagination").insertAdjacentElement("beforebegin", button);
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".comment-actions a[href$='#reply']");
+    if (!link || event.defaultPrevented || event.button !== 0 ||
+        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // On the comment's own page the form is already there: follow the link to it.
+    if (link.pathname === window.location.pathname && document.getElementById("reply")) return;
+    event.preventDefault();
+    openReply(link);
+  });
+
+  var section = document.getElementById("comments");
+  if (section) addLoadMore(section);
+})();

@@ -1,0 +1,58 @@
+"""With JavaScript (under the site's Content-Security-Policy): reply forms open under
+the comment, and "Load more comments" appends the next page, without leaving the page.
+The same links work without JavaScript (test_browser_reading.py)."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def shown(page) -> list[str]:
+    return page.locator("#comments .comment-list article.comment").evaluate_all(
+        "articles => articles.map(a => a.dataset.slug)"
+    )
+
+
+def test_reply_form_opens_under_the_comment_and_posts_the_reply(open_page, discussion):
+    target = discussion.top[2]
+    page = open_page(csp=True)
+    errors = []  # script errors, and anything the Content-Security-Policy refused
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None)
+    page.goto(f"/posts/{discussion.post.slug}/comments/?view=chronological")
+    address = page.url
+
+    page.get_by_role("link", name=f"Reply to {target.author.name}").click()
+    form = page.locator(f"#{target.anchor} + form.inline-reply")
+    expect(form.get_by_role("textbox", name="Comment")).to_be_focused()
+    assert page.url == address
+    expect(form.get_by_role("heading")).to_have_text(f"Reply to {target.author.name}")
+
+    form.get_by_role("textbox", name="Comment").fill("Answered in place.")
+    form.get_by_role("textbox", name="Name").fill("Lee")
+    form.get_by_role("button", name="Post comment").click()
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(target.slug)}/[^/]+/#c-"))
+    new = page.locator(".focus article.comment")
+    expect(new).to_contain_text("Answered in place.")
+    expect(new).to_be_focused()
+    assert not errors, errors
+
+
+def test_load_more_appends_the_next_page_and_moves_the_focus_to_it(open_page, discussion):
+    top, chain = discussion.top, discussion.chain
+    page = open_page(csp=True)
+    page.goto(f"/posts/{discussion.post.slug}/")
+    address = page.url
+    first_page = [c.slug for c in [top[0], *chain[:5]]]
+    assert shown(page) == first_page
+
+    page.get_by_role("button", name="Load more comments").click()
+    second_page = [c.slug for c in [chain[5], chain[6], *top[1:5]]]
+    expect(page.locator(f"#{chain[5].anchor}")).to_be_focused()
+    assert shown(page) == first_page + second_page
+    assert page.url == address
+
+    page.get_by_role("button", name="Load more comments").click()
+    expect(page.locator(f"#{top[5].anchor}")).to_be_focused()
+    assert shown(page) == first_page + second_page + [c.slug for c in top[5:]]
+    expect(page.get_by_role("button", name="Load more comments")).to_have_count(0)
