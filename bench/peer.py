@@ -680,8 +680,10 @@ class Row:
 
 def ratio(a: Row | None, b: Row | None) -> str:
     """a/b in req/s over all rounds, and (in brackets) in the best round of each."""
-    if not a or not b or not b.result.rps or not b.best_rps:
+    if not a or not b:
         return "-"
+    if not b.result.rps or not b.best_rps:
+        return "inf (0 good)" if a.result.rps else "0/0 (no good)"
     return f"{a.result.rps / b.result.rps:.2f}x ({a.best_rps / b.best_rps:.2f}x)"
 
 
@@ -720,8 +722,10 @@ def print_targets(by: dict) -> None:
 
     def figure(label: str, a: str, b: str, size: int, goal: float) -> str:
         a, b = by.get((size, a)), by.get((size, b))
-        if not (a and b and b.result.rps and b.best_rps):
+        if not (a and b):
             return f"  {label}: not measured"
+        if not (b.result.rps and b.best_rps):
+            return f"  {label}: {b.server} gave no good answer ({a.server}: {a.result.rps:.1f} req/s)"
         value = a.result.rps / b.result.rps
         return (f"  {label}: {value:.2f}x, {'met' if value >= goal else 'NOT met'} "
                 f"(best rounds: {a.best_rps / b.best_rps:.2f}x)")
