@@ -114,7 +114,7 @@ def create_indexes(collection: Collection, models: list[IndexModel]) -> list[str
 
 # The modules that own a collection; each declares its indexes next to its queries
 # and exposes `ensure_indexes(db)`.
-INDEX_OWNERS = ("cms.posts", "comments.store", "cms.versions")
+INDEX_OWNERS = ("cms.posts", "comments.store", "cms.versions", "comments.flags", "comments.blocklist")
 
 
 def ensure_all_indexes(db: Database | None = None) -> list[str]:

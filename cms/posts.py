@@ -91,6 +91,8 @@ class Post:
     # When an editor last saved it, and how many saves it has had (lost-update guard).
     updated: datetime | None = None
     revision: int = 0
+    # Closed by an editor: no new comments (see comments.services.comments_closed).
+    comments_closed: bool = False
 
     @property
     def state(self) -> str:
@@ -118,6 +120,7 @@ class Post:
             latest_comments=tuple(_latest_comment(c) for c in doc.get("latest_comments", ())),
             updated=doc.get("updated"),
             revision=doc.get("revision", 0),
+            comments_closed=bool(doc.get("comments_closed")),
         )
 
 
@@ -192,11 +195,26 @@ def get_by_id(post_id: ObjectId | str) -> Post | None:
     return Post.from_doc(doc) if doc else None
 
 
+def find_by_ids(*, ids) -> list[Post]:
+    """The posts with these ids, in any state (the moderation queue names them)."""
+    return [Post.from_doc(doc) for doc in get_db().posts.find({"_id": {"$in": list(ids)}})]
+
 
 def get_by_slug(slug: str) -> Post | None:
     """The post with this slug in any state (the dashboard's filters)."""
     doc = get_db().posts.find_one({"slug": str(slug)})
     return Post.from_doc(doc) if doc else None
+
+
+def set_comments_closed(*, post_id: ObjectId, closed: bool) -> bool:
+    """Close a post's discussion to new comments, or open it again; whether it changed.
+
+    Only the flag changes: not the post's revision, so an editor's open edit of the
+    post is not refused as stale because someone closed its comments meanwhile.
+    """
+    result = get_db().posts.update_one({"_id": post_id}, {"$set": {"comments_closed": bool(closed)}})
+    return result.modified_count == 1
+
 
 def is_empty() -> bool:
     return get_db().posts.find_one({}, {"_id": 1}) is None

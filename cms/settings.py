@@ -192,6 +192,28 @@ COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)
 COMMENTS_MAX_LENGTH = env.int("COMMENTS_MAX_LENGTH", default=10_000)
 # How long a rendered comment form may be used to post (seconds).
 COMMENTS_FORM_MAX_AGE = env.int("COMMENTS_FORM_MAX_AGE", default=2 * 24 * 3600)
+# Moderation and abuse defences (comments/antispam.py, comments/moderation.py).
+# "post": comments show at once; or hold back for an editor "all", "first" (first-time
+# commenters) and/or "links" (comments with a link), e.g. COMMENTS_MODERATION=first,links.
+COMMENTS_MODERATION = env.list("COMMENTS_MODERATION", default=["post"])
+# Seconds an author may edit or delete their own comment after posting it.
+COMMENTS_EDIT_WINDOW = env.int("COMMENTS_EDIT_WINDOW", default=15 * 60)
+# Readers' flags that send an approved comment to pending (0: flags never hide).
+COMMENTS_FLAGS_TO_HOLD = env.int("COMMENTS_FLAGS_TO_HOLD", default=3)
+# Seconds an anonymous reader's form must be open before posting (0: off).
+COMMENTS_MIN_FILL_SECONDS = env.int("COMMENTS_MIN_FILL_SECONDS", default=0)
+# Posts, edits and flags per COMMENTS_RATE_WINDOW seconds, per IP address and per
+# logged-in user (0: no limit), counted in Django's cache; editors are exempt.
+COMMENTS_RATE_WINDOW = env.int("COMMENTS_RATE_WINDOW", default=600)
+COMMENTS_RATE_PER_IP = env.int("COMMENTS_RATE_PER_IP", default=20)
+COMMENTS_RATE_PER_USER = env.int("COMMENTS_RATE_PER_USER", default=30)
+# The same text by the same author in the same place within this many seconds is
+# the same comment (0: off).
+COMMENTS_DUPLICATE_WINDOW = env.int("COMMENTS_DUPLICATE_WINDOW", default=600)
+# Discussions close this many days after the post was published (0: never).
+COMMENTS_CLOSE_AFTER_DAYS = env.int("COMMENTS_CLOSE_AFTER_DAYS", default=0)
+# Comments per page of the dashboard's moderation queue.
+COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

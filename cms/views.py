@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from cms import authors, posts, stale
 from cms.forms import SearchForm
 from cms.pagination import get_page, parse_page_number
-from comments import pages
+from comments import ownership, pages, services as comment_services
 from comments import store as comment_store
 from comments.forms import CommentForm
 from comments.store import Comment
@@ -51,11 +51,13 @@ def post_detail(request, slug, *, form=None, status=200):
     MongoDB is unreachable the article still shows (from its last copy), with a notice
     in place of the comments."""
     post = published_post_or_404(slug)
+    viewer = ownership.viewer_for(request)
     context = {
         "post": post,
-        "listing": pages.list_comments_if_available(discussion_id=post.id, view="threaded"),
+        "listing": pages.list_comments_if_available(discussion_id=post.id, view="threaded", viewer=viewer),
         "views": pages.VIEWS,
         "form": form or CommentForm(user=request.user, discussion_id=post.id),
+        "closed": comment_services.comments_closed(post=post),
     }
     return render(request, "cms/post_detail.html", context, status=status)
 

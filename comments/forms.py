@@ -2,16 +2,37 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 
-from comments import slugs, tokens
+from comments import flags, slugs, tokens
 
 EMPTY_TEXT = "Write something before posting."
 TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
 NAME_REQUIRED = "Tell us your name, so readers know who wrote this."
 BAD_PARENT = "The comment you replied to does not exist on this post."
+HONEYPOT = (
+    "This form was filled in by a program, so nothing was posted. If you are a person, "
+    "please post again: your text is kept below."
+)
+BAD_REASON = "Choose why this comment should be looked at."
+NOTE_TOO_LONG = "Say it in at most %(limit_value)d characters; this has %(show_value)d."
 NAME_MAX_LENGTH = 80
+NOTE_MAX_LENGTH = 500
+# The honeypot: a field people never see (hidden by the stylesheet, skipped by the
+# keyboard and by screen readers) that form-filling robots do fill in.
+HONEYPOT_FIELD = "website"
 
 
-class CommentForm(forms.Form):
+class CommentTextMixin:
+    """The comment's text, validated the same way for new comments and edits."""
+
+    def _set_up_text(self) -> None:
+        limit = settings.COMMENTS_MAX_LENGTH
+        text = self.fields["text"]
+        text.validators.append(MaxLengthValidator(limit, message=TOO_LONG))
+        text.error_messages["required"] = EMPTY_TEXT
+        text.widget.attrs["maxlength"] = str(limit)
+
+
+class CommentForm(CommentTextMixin, forms.Form):
     """A new comment or reply. Anonymous readers give a name (and maybe an e-mail);
     logged-in users post as themselves."""
 
@@ -20,6 +41,10 @@ class CommentForm(forms.Form):
     name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label="Name")
     email = forms.EmailField(
         required=False, label="E-mail (optional, never shown)", max_length=254
+    )
+    website = forms.CharField(
+        required=False, label="Leave this empty",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
     )
     # Signed by the site for this post; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
@@ -30,11 +55,7 @@ class CommentForm(forms.Form):
         self.user, self.discussion_id = user, discussion_id
         if not self.is_bound:
             self.initial["token"] = tokens.issue(discussion_id=discussion_id)
-        limit = settings.COMMENTS_MAX_LENGTH
-        text = self.fields["text"]
-        text.validators.append(MaxLengthValidator(limit, message=TOO_LONG))
-        text.error_messages["required"] = EMPTY_TEXT
-        text.widget.attrs["maxlength"] = str(limit)
+        self._set_up_text()
         if self.is_member:
             del self.fields["name"], self.fields["email"]
         else:
@@ -45,13 +66,22 @@ class CommentForm(forms.Form):
     def is_member(self) -> bool:
         return bool(self.user and self.user.is_authenticated)
 
+    @property
+    def writing_fields(self):
+        """The fields a person fills in (the visible ones but the honeypot)."""
+        return [field for field in self.visible_fields() if field.name != HONEYPOT_FIELD]
+
     def clean(self):
         data = super().clean()
+        if data.get(HONEYPOT_FIELD):
+            raise forms.ValidationError(HONEYPOT, code="honeypot")
+        token = data.get("token") or ""
         try:
             data["form_key"] = tokens.read(
-                data.get("token") or "", discussion_id=self.discussion_id,
-                max_age=settings.COMMENTS_FORM_MAX_AGE,
+                token, discussion_id=self.discussion_id, max_age=settings.COMMENTS_FORM_MAX_AGE,
             )
+            if not self.is_member:
+                tokens.check_fill_time(token, min_seconds=settings.COMMENTS_MIN_FILL_SECONDS)
         except tokens.TokenError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
         return data
@@ -61,8 +91,36 @@ class CommentForm(forms.Form):
         self.data = self.data.copy()
         self.data["token"] = tokens.issue(discussion_id=self.discussion_id)
 
+    def clear_honeypot(self) -> None:
+        """Empty the honeypot of a refused form (a browser's autofill may have filled it)."""
+        self.data = self.data.copy()
+        self.data[HONEYPOT_FIELD] = ""
+
     def clean_parent(self) -> str:
         parent = self.cleaned_data["parent"].strip()
         if parent and not slugs.is_slug_path(parent):
             raise forms.ValidationError(BAD_PARENT, code="bad_parent")
         return parent
+
+
+class EditCommentForm(CommentTextMixin, forms.Form):
+    """An author's edit of their own comment: the text, checked as a new one is."""
+
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label="Comment")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._set_up_text()
+
+
+class FlagForm(forms.Form):
+    """A reader's report of a comment: why, and optionally a word more."""
+
+    reason = forms.ChoiceField(
+        choices=list(flags.REASONS.items()), widget=forms.RadioSelect, label="What is wrong with it?",
+        error_messages={"required": BAD_REASON, "invalid_choice": BAD_REASON},
+    )
+    note = forms.CharField(
+        required=False, label="Anything to add (optional)", max_length=NOTE_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}), error_messages={"max_length": NOTE_TOO_LONG},
+    )

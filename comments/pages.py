@@ -4,7 +4,8 @@ the links to other pages. Plain functions over the store; no request in sight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 
 from django.conf import settings
 from django.core.exceptions import BadRequest
@@ -14,8 +15,8 @@ from pymongo.errors import PyMongoError
 
 from cms import mongo
 from cms.pagination import get_page
-from comments import cursors, slugs, store
-from comments.store import Comment
+from comments import cursors, services, slugs, store
+from comments.store import DELETED, HIDDEN, PENDING, READERS, SPAM, Comment, CommentAuthor, Viewer
 
 VIEWS = {
     "threaded": "Threaded",
@@ -26,25 +27,36 @@ BAD_VIEW = "Unknown view: choose threaded, newest or chronological."
 NO_MORE = "There are no more comments this way."
 # The stylesheet has indent classes up to this many levels.
 INDENT_CEILING = 8
+# What stands in for a comment that is not shown but whose replies are.
+PLACEHOLDERS = {DELETED: "[deleted]", SPAM: "[removed]", PENDING: "[awaiting moderation]"}
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A comment as placed on a page."""
+    """A comment as placed on a page, for one viewer."""
 
     comment: Comment
-    indent: int
+    indent: int = 0
     # Drawn at the indent limit while it nests deeper: the text keeps its width.
-    capped: bool
+    capped: bool = False
     # At the indent limit with replies after it: offer its permalink page.
-    continue_thread: bool
+    continue_thread: bool = False
+    # "[deleted]" (or another PLACEHOLDERS text) when only its place is shown; then
+    # `comment` carries no text and no author.
+    placeholder: str = ""
+    # Pending, shown to its author or an editor with a notice.
+    awaiting: bool = False
+    # Its author, looking, may still edit or delete it.
+    can_change: bool = False
 
 
 @dataclass(frozen=True)
 class Listing:
     view: str
     shown: list[Shown]
+    # Entries listed (pages are cut from these), and of them the comments (not placeholders).
     total: int
+    comment_count: int
     number: int
     num_pages: int
     page_range: list
@@ -56,8 +68,37 @@ def indent_limit() -> int:
     return max(0, min(settings.COMMENTS_INDENT_LIMIT, INDENT_CEILING))
 
 
+def can_see(comment: Comment, viewer: Viewer) -> bool:
+    """Whether `viewer` may open this comment's page: it is approved, stands as a
+    placeholder for its replies, or is pending and theirs (or they are an editor)."""
+    if comment.status not in HIDDEN or comment.placeholder:
+        return True
+    return comment.status == PENDING and (viewer.editor or services.is_own(comment, viewer))
+
+
+def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **placing) -> Shown:
+    """`comment` as `viewer` may see it. A hidden comment shown only for its place
+    (a placeholder, or an ancestor of the viewer's own pending reply) loses its text
+    and author; what is for moderation only (e-mail, IP) never reaches a page."""
+    hidden = comment.status in HIDDEN
+    whole = not store.is_placeholder_for(viewer, status=comment.status, placeholder=comment.placeholder) and (
+        not hidden or (comment.status == PENDING and (viewer.editor or services.is_own(comment, viewer)))
+    )
+    if not whole:
+        blank = replace(
+            comment, text="", html="", author=CommentAuthor(id=None, name=""), ip=None, form_key=None
+        )
+        return Shown(blank, placeholder=PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED]), **placing)
+    public = replace(comment, author=replace(comment.author, email=""), ip=None, form_key=None)
+    return Shown(
+        public, awaiting=comment.status == PENDING,
+        can_change=services.can_change(comment, viewer, now or datetime.now(timezone.utc)), **placing,
+    )
+
+
 def place(
-    comments: list[Comment], *, view: str, base_depth: int = 0, next_slug: str | None = None
+    comments: list[Comment], *, view: str, base_depth: int = 0, next_slug: str | None = None,
+    viewer: Viewer = READERS,
 ) -> list[Shown]:
     """Indent threaded views by depth below `base_depth`, up to the indent limit.
 
@@ -65,16 +106,17 @@ def place(
     comment at the limit whose reply starts the next page still offers its thread.
     """
     limit = indent_limit()
+    now = datetime.now(timezone.utc)
     following = [c.slug for c in comments[1:]] + [next_slug]
     shown = []
     for comment, after in zip(comments, following):
         if view == "chronological":
-            shown.append(Shown(comment, indent=0, capped=False, continue_thread=False))
+            shown.append(present(comment, viewer, now=now))
             continue
         level = comment.depth - base_depth
         has_reply_next = after is not None and slugs.parent_slug(after) == comment.slug
-        shown.append(Shown(
-            comment,
+        shown.append(present(
+            comment, viewer, now=now,
             indent=min(level, limit),
             capped=level > limit,
             continue_thread=level == limit and has_reply_next,
@@ -97,18 +139,21 @@ def list_comments(
     after: str | None = None,
     before: str | None = None,
     below: Comment | None = None,
+    viewer: Viewer = READERS,
 ) -> Listing:
-    """One page of a discussion's comments (or of the replies below one comment),
-    reached by page number (`?page=`) or by cursor (`?after=` / `?before=`).
+    """One page of a discussion's comments (or of the replies below one comment) as
+    `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
+    `?before=`). Two commands: the tally (an aggregate) and the page.
 
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
     past the end.
     """
     per_page = settings.COMMENTS_PER_PAGE
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
-    total = store.count(discussion_id=discussion_id, below=below)
+    tally = store.tally(discussion_id=discussion_id, below=below, viewer=viewer)
+    total = tally.total
     num_pages = max(1, -(-total // per_page))
-    query = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below)
+    query = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below, viewer=viewer)
 
     if after or before:
         try:
@@ -149,8 +194,10 @@ def list_comments(
 
     return Listing(
         view=view,
-        shown=place(comments, view=view, base_depth=below.depth + 1 if below else 0, next_slug=next_slug),
+        shown=place(comments, view=view, base_depth=below.depth + 1 if below else 0, next_slug=next_slug,
+                    viewer=viewer),
         total=total,
+        comment_count=tally.comments,
         number=number,
         num_pages=num_pages,
         page_range=list(Paginator(range(total), per_page).get_elided_page_range(number)),
@@ -170,7 +217,9 @@ def list_comments_if_available(**query) -> Listing | None:
         return None
 
 
-def page_of(comment: Comment) -> int:
-    """The threaded page of the whole discussion on which `comment` appears."""
-    earlier = store.count_before(discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"))
+def page_of(comment: Comment, viewer: Viewer = READERS) -> int:
+    """The threaded page of the whole discussion on which `comment` appears for `viewer`."""
+    earlier = store.count_before(
+        discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), viewer=viewer
+    )
     return earlier // settings.COMMENTS_PER_PAGE + 1

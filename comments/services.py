@@ -1,21 +1,31 @@
-"""The rules of commenting: where a reply attaches, how slugs are drawn, and how a
-post's comment summary is kept right. Plain functions; no request in sight."""
+"""The rules of commenting: where a reply attaches, how slugs are drawn, what status
+a new or edited comment gets, who may edit, delete and flag, when a discussion is
+closed, and how placeholders and a post's comment summary are kept right. Plain
+functions; no request in sight."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
 from django.conf import settings
 
 from cms import posts
 from cms.markup import render_comment
-from comments import slugs, store
-from comments.store import Comment, CommentAuthor
+from comments import antispam, blocklist, flags, slugs, store
+from comments.store import APPROVED, DELETED, HIDDEN, PENDING, Comment, CommentAuthor, Viewer
 
 PARENT_NOT_FOUND = "The comment you replied to does not exist on this post."
+CLOSED = "Comments are closed on this post, so yours was not posted."
+BANNED = "You cannot comment on this site."
+NOT_YOURS = "You can only change your own comments."
+EDIT_TIME_OVER = (
+    "Comments can be changed for {minutes} minutes after posting; that time is over for this one."
+)
+CANNOT_CHANGE = "This comment can no longer be changed."
+CANNOT_FLAG = "This comment cannot be flagged."
 SLUG_RETRIES = 5
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
@@ -35,8 +45,13 @@ class Posted:
     comment: Comment
     # The reply was attached higher up than asked because the thread is at its depth limit.
     reattached: bool
-    # The same form was submitted before: this is the comment that submit stored.
+    # The same form was submitted before, or the same author posted the same text
+    # here moments ago: this is the comment stored then.
     duplicate: bool = False
+
+    @property
+    def pending(self) -> bool:
+        return self.comment.status == PENDING
 
 
 def max_depth() -> int:
@@ -49,12 +64,24 @@ def _to_millisecond(moment: datetime) -> datetime:
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
+def comments_closed(*, post: posts.Post, now: datetime | None = None) -> bool:
+    """Whether `post` takes no more comments: closed by hand, or published more than
+    COMMENTS_CLOSE_AFTER_DAYS days ago (0: never by age)."""
+    if post.comments_closed:
+        return True
+    days = settings.COMMENTS_CLOSE_AFTER_DAYS
+    if days <= 0 or post.published is None:
+        return False
+    return post.published < (now or datetime.now(timezone.utc)) - timedelta(days=days)
+
+
 def find_parent(*, discussion_id: ObjectId, parent_slug: str) -> Comment:
-    """The comment a reply names, or CommentError if it is malformed or elsewhere."""
+    """The comment a reply names, or CommentError if it is malformed, elsewhere, or
+    not shown to readers (a reply to a "[deleted]" placeholder is fine)."""
     if not slugs.is_slug_path(parent_slug):
         raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
     parent = store.find_by_slug(discussion_id=discussion_id, slug=parent_slug)
-    if parent is None:
+    if parent is None or not (parent.approved or parent.placeholder):
         raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
     return parent
 
@@ -71,6 +98,14 @@ def _attach_point(parent: Comment) -> tuple[Comment, bool]:
     return store.find_by_slug(discussion_id=parent.discussion_id, slug=slug), True
 
 
+def _screen(*, author: CommentAuthor, ip: str | None) -> blocklist.Screening:
+    """The blocklist's words and domains for this author; CommentError if banned."""
+    screening = blocklist.screen(user_id=author.id, email=author.email, ip=ip)
+    if screening.banned:
+        raise CommentError(BANNED, code="banned")
+    return screening
+
+
 def post_comment(
     *,
     post: posts.Post,
@@ -78,24 +113,42 @@ def post_comment(
     author: CommentAuthor,
     parent_slug: str | None = None,
     form_key: str | None = None,
+    ip: str | None = None,
+    trusted: bool = False,
     at: datetime | None = None,
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
 ) -> Posted:
     """Store a comment (or a reply to `parent_slug`) on `post` and refresh the post's
-    comment summary. Raises CommentError for a parent that is not on this post.
+    comment summary. CommentError for a closed discussion, a parent that is not on
+    this post, or a banned author.
 
+    The comment is approved, or pending when the blocklist or a pre-moderation rule
+    holds it (`antispam.judge`); `trusted` (editors) skips those checks.
     With a `form_key` (from the form's token) posting is idempotent: the slug is
     derived from the key, so a second submit of the same form finds the first
-    comment in the unique slug index and returns it (`duplicate=True`).
-    `at` backdates the comment and `new_part` draws random slug parts (demo content
-    and tests); bulk loaders pass `summarise=False` and call `refresh_summary` once.
+    comment in the unique slug index and returns it (`duplicate=True`). The same
+    text by the same author in the same place within COMMENTS_DUPLICATE_WINDOW
+    seconds also returns the earlier comment instead of a copy.
+    `ip` is kept for moderation only. `at` backdates the comment and `new_part`
+    draws random slug parts (demo content and tests); bulk loaders pass
+    `summarise=False` and call `refresh_summary` once.
     """
+    if comments_closed(post=post):
+        raise CommentError(CLOSED, code="closed")
     parent, reattached = None, False
     if parent_slug:
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
-    fields = dict(discussion_id=post.id, parent=parent, author=author, text=text,
-                  html=render_comment(text), form_key=form_key)
+    screening = _screen(author=author, ip=ip)
+    html = render_comment(text)
+    earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+    if earlier is not None:
+        if summarise:
+            refresh_summary(post_id=post.id)
+        return Posted(comment=earlier, reattached=reattached, duplicate=True)
+    verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted)
+    fields = dict(discussion_id=post.id, parent=parent, author=author, text=text, html=html,
+                  form_key=form_key, status=verdict.status, ip=ip or None)
     for attempt in range(SLUG_RETRIES):
         part = slugs.derived_part(form_key, attempt) if form_key else new_part()
         # full_slug keeps the microseconds, so replies within one millisecond
@@ -124,6 +177,147 @@ def post_comment(
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate)
 
 
+def _recent_duplicate(
+    *, post: posts.Post, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
+    at: datetime | None,
+) -> Comment | None:
+    """The same text by the same author under the same parent, posted within
+    COMMENTS_DUPLICATE_WINDOW seconds (0: no such check)."""
+    window = settings.COMMENTS_DUPLICATE_WINDOW
+    if window <= 0:
+        return None
+    since = (at or datetime.now(timezone.utc)) - timedelta(seconds=window)
+    return store.find_duplicate(
+        discussion_id=post.id, parent_id=parent.id if parent else None, author=author, ip=ip or None,
+        text=text, since=since,
+    )
+
+
+# --- Authors changing their own comments ---------------------------------------------
+
+
+def edit_window() -> timedelta:
+    return timedelta(seconds=max(0, settings.COMMENTS_EDIT_WINDOW))
+
+
+def is_own(comment: Comment, viewer: Viewer) -> bool:
+    """Whether `viewer` wrote `comment`: their user id, or their browser's token."""
+    if viewer.user_id is not None and comment.author.id == viewer.user_id:
+        return True
+    return comment.id in viewer.own
+
+
+def can_change(comment: Comment, viewer: Viewer, now: datetime | None = None) -> bool:
+    """Whether `viewer` may still edit or delete `comment` (theirs, within the window)."""
+    return comment.status in (APPROVED, PENDING) and is_own(comment, viewer) and (
+        (now or datetime.now(timezone.utc)) - comment.posted <= edit_window()
+    )
+
+
+def _check_can_change(comment: Comment, viewer: Viewer, now: datetime) -> None:
+    if not is_own(comment, viewer):
+        raise CommentError(NOT_YOURS, code="not_yours")
+    if comment.status not in (APPROVED, PENDING):
+        raise CommentError(CANNOT_CHANGE, code="cannot_change")
+    if now - comment.posted > edit_window():
+        minutes = int(edit_window().total_seconds() // 60)
+        raise CommentError(EDIT_TIME_OVER.format(minutes=minutes), code="edit_time_over")
+
+
+def edit_comment(
+    *, post: posts.Post, comment: Comment, viewer: Viewer, text: str, ip: str | None = None,
+    trusted: bool = False, now: datetime | None = None,
+) -> Comment:
+    """An author's edit of their own comment within COMMENTS_EDIT_WINDOW. It passes
+    the checks a new comment does (closed discussion, ban, blocklist, pre-moderation),
+    so a link edited in later is held just as it would have been at first; an edit
+    never releases a comment that is held. CommentError when refused."""
+    now = now or datetime.now(timezone.utc)
+    _check_can_change(comment, viewer, now)
+    if comments_closed(post=post, now=now):
+        raise CommentError(CLOSED, code="closed")
+    screening = _screen(author=comment.author, ip=ip)
+    if text == comment.text:
+        return comment
+    html = render_comment(text)
+    verdict = antispam.judge(
+        author=comment.author, text=text, html=html, screening=screening, trusted=trusted
+    )
+    status = PENDING if comment.status == PENDING else verdict.status
+    edited = store.update_text(comment_id=comment.id, text=text, html=html, status=status,
+                               edited=_to_millisecond(now))
+    settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    return edited
+
+
+def delete_own_comment(*, comment: Comment, viewer: Viewer, now: datetime | None = None) -> None:
+    """An author takes back their comment within COMMENTS_EDIT_WINDOW: it is deleted
+    and its text emptied (their words are gone, also from the database); with
+    replies, readers see a "[deleted]" placeholder in its place."""
+    _check_can_change(comment, viewer, now or datetime.now(timezone.utc))
+    store.set_status(ids=[comment.id], status=DELETED, blank=True)
+    settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+
+
+# --- Readers flagging comments ---------------------------------------------------------
+
+
+def flagger_key(*, user_id: int | None, ip: str | None) -> str:
+    """Who flags: a member by user id, anyone else by IP address (one flag each)."""
+    return f"user:{user_id}" if user_id is not None else f"ip:{ip or 'unknown'}"
+
+
+def flag_comment(
+    *, comment: Comment, flagger: str, reason: str, note: str = "", now: datetime | None = None
+) -> bool:
+    """Record a reader's flag; once COMMENTS_FLAGS_TO_HOLD readers have flagged an
+    approved comment it goes to pending for an editor to judge. Returns False when
+    this reader had flagged it already (nothing changes)."""
+    if not comment.approved:
+        raise CommentError(CANNOT_FLAG, code="cannot_flag")
+    added = flags.add_flag(comment_id=comment.id, discussion_id=comment.discussion_id, flagger=flagger,
+                           reason=reason, note=note, at=_to_millisecond(now or datetime.now(timezone.utc)))
+    if not added:
+        return False
+    # Recounted and $set rather than $inc: FerretDB v1 can lose one of two concurrent
+    # updates of a document, while the flags' unique index holds.
+    count = flags.count_flags(comment_id=comment.id)
+    store.set_flag_count(ids=[comment.id], flag_count=count)
+    threshold = settings.COMMENTS_FLAGS_TO_HOLD
+    if threshold > 0 and count >= threshold:
+        store.set_status(ids=[comment.id], status=PENDING)
+        settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    return True
+
+
+# --- Keeping placeholders and summaries right ------------------------------------------
+
+
+def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:
+    """Make `placeholder` true exactly on the hidden comments with an approved reply,
+    among the changed comments and their ancestors (the only ones a change of status
+    can affect). Run after every change of status; a run reads the current state, so
+    the last of two concurrent runs leaves it right."""
+    wanted: set[str] = set()
+    for slug in slugs_changed:
+        wanted.add(slug)
+        wanted.update(slugs.ancestor_slugs(slug))
+    on, off = [], []
+    for comment in store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
+        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
+        if should != comment.placeholder:
+            (on if should else off).append(comment.id)
+    store.set_placeholder(ids=on, placeholder=True)
+    store.set_placeholder(ids=off, placeholder=False)
+
+
+def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
+    """After comments of one discussion changed status or text: their placeholders,
+    then the post's comment count and latest comments."""
+    repair_placeholders(discussion_id=discussion_id, slugs_changed=slugs)
+    refresh_summary(post_id=discussion_id)
+
+
 def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
     """The start of a comment's text on one line, cut at a word."""
     flat = " ".join(text.split())
@@ -134,7 +328,8 @@ def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
 
 def refresh_summary(*, post_id: ObjectId) -> int:
     """Recompute a post's comment count and latest comments from the comments
-    themselves and store them on the post (the subset pattern).
+    themselves and store them on the post (the subset pattern). Only approved
+    comments count: what every reader sees (placeholders are not comments).
 
     Recomputing, rather than `$inc` and `$push` with `$slice`, keeps the summary
     right on FerretDB v1, which ignores `$slice` in `$push` and can lose one of two
@@ -143,12 +338,12 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     so the last writer leaves it right. Returns the count.
     """
     for _ in range(SUMMARY_ROUNDS):
-        count = store.count(discussion_id=post_id)
+        count = store.count_approved(discussion_id=post_id)
         latest = [
             posts.LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
             for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
         ]
         posts.set_comment_summary(post_id=post_id, count=count, latest=latest)
-        if store.count(discussion_id=post_id) == count:
+        if store.count_approved(discussion_id=post_id) == count:
             return count
     return count

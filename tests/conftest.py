@@ -93,6 +93,17 @@ def _empty_collections(mongo_database):
         mongo_database[name].delete_many({})
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty Django cache: no rate-limit counts (comments/
+    antispam.py) or last good copies (cms/stale.py) carried over from another test."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def mongo_db(mongo_database):
     """The session's MongoDB database (pytest-django's `db` is Django's)."""

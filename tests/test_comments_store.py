@@ -627,3 +627,74 @@ def test_find_by_slug_finds_only_the_exact_slug_in_its_own_discussion(make_post,
     assert store.find_by_slug(discussion_id=post.id, slug="aaaaaaaa/bbbbbbbb") == reply
     assert store.find_by_slug(discussion_id=post.id, slug="bbbbbbbb") is None
     assert store.find_by_slug(discussion_id=other.id, slug="aaaaaaaa") is None
+
+
+# --- Moderation: statuses, tallies, the queue's indexes ---------------------------------------
+
+
+def test_the_moderation_queue_has_its_indexes_and_none_is_unique(mongo_db):
+    """The queue's indexes exist and none is unique (sharding on {discussion_id, slug} stays possible)."""
+    info = mongo_db.comments.index_information()
+    expected = {
+        "status_posted": [("status", 1), ("posted", -1)],
+        "posted": [("posted", -1)],
+        "flagged": [("flag_count", -1), ("posted", -1)],
+        "author_email": [("author.email", 1), ("posted", -1)],
+        "author_id": [("author.id", 1), ("posted", -1)],
+        "ip": [("ip", 1), ("posted", -1)],
+    }
+    assert {name: info.get(name, {}).get("key") for name in expected} == expected
+    assert not any(info[name].get("unique") for name in expected)
+
+
+def test_a_document_without_a_status_counts_as_approved(make_post, make_comment, mongo_db):
+    """Comments stored before moderation (or imported without a status) are approved for readers."""
+    post = make_post()
+    comment = make_comment(post)
+    mongo_db.comments.update_one({"_id": comment.id}, {"$unset": {"status": ""}})
+    assert store.find_by_id(comment.id).status == store.APPROVED
+    assert store.count(discussion_id=post.id) == store.count_approved(discussion_id=post.id) == 1
+    assert store.find_latest(discussion_id=post.id, limit=3)[0].id == comment.id
+
+
+def test_tally_counts_entries_and_placeholders_in_one_command(make_post, make_comment, commands):
+    """One aggregate gives what a listing holds and how many are placeholders, per viewer."""
+    post = make_post()
+    parent = make_comment(post)
+    make_comment(post, parent_slug=parent.slug)
+    pending = make_comment(post)
+    store.set_status(ids=[parent.id], status=store.DELETED)
+    store.set_placeholder(ids=[parent.id], placeholder=True)
+    store.set_status(ids=[pending.id], status=store.PENDING)
+    commands.reset()
+    assert store.tally(discussion_id=post.id) == store.Tally(total=2, placeholders=1)
+    assert commands.names == ["aggregate"]
+    editor = store.Viewer(editor=True)
+    assert store.tally(discussion_id=post.id, viewer=editor) == store.Tally(total=3, placeholders=1)
+
+
+def test_a_subthread_changes_status_in_one_update_on_its_anchored_prefix(make_post, make_comment, commands):
+    """set_subthread_status is one update_many; a sibling sharing the slug's first characters is untouched."""
+    post = make_post()
+    root = make_comment(post, new_part=parts("aaaaaaaa"))
+    sibling = make_comment(post, new_part=parts("aaaaaaab"))
+    child = make_comment(post, parent_slug=root.slug)
+    commands.reset()
+    assert store.set_subthread_status(comment=root, status=store.DELETED) == 2
+    assert commands.names == ["update"]
+    assert [store.find_by_id(c.id).status for c in (root, child, sibling)] == [
+        store.DELETED, store.DELETED, store.APPROVED,
+    ]
+
+
+def test_find_duplicate_matches_author_text_place_and_time(make_post, make_comment):
+    """The same author's same text under the same parent since `since`, and nothing else."""
+    post = make_post()
+    author = reader("Rosa")
+    comment = make_comment(post, text="Same", author=author, at=BASE, ip="192.0.2.1")
+    args = dict(discussion_id=post.id, parent_id=None, author=author, ip="192.0.2.1", text="Same")
+    assert store.find_duplicate(**args, since=BASE - timedelta(seconds=1)).id == comment.id
+    assert store.find_duplicate(**args, since=BASE + timedelta(seconds=1)) is None
+    assert store.find_duplicate(**{**args, "text": "Other"}, since=BASE) is None
+    assert store.find_duplicate(**{**args, "author": reader("Sam")}, since=BASE) is None
+    assert store.find_duplicate(**{**args, "ip": "192.0.2.2"}, since=BASE) is None

@@ -162,3 +162,45 @@ def test_usernames_follow_djangos_rules():
     assert not AuthorForm({"username": "a/b", "display_name": "A"}, user=user).is_valid()
     assert not AuthorForm({"username": "a b", "display_name": "A"}, user=user).is_valid()
     assert AuthorForm({"username": "a.b-c@d+e_f", "display_name": "A"}, user=user).is_valid()
+
+
+# --- Moderation forms ---------------------------------------------------------------------
+
+from bson import ObjectId  # noqa: E402
+
+from cms.dashboard.forms import (  # noqa: E402
+    BAD_CHOICE, BAD_DOMAIN, NOTHING_CHOSEN, BlocklistForm, ModerationForm,
+)
+
+
+def test_a_bulk_action_needs_an_action_and_comments():
+    """Approve, spam or delete with at least one well-formed id; anything less says why."""
+    chosen = [str(ObjectId()), str(ObjectId())]
+    form = ModerationForm({"action": "spam", "ids": chosen})
+    assert form.is_valid() and form.cleaned_data["ids"] == [ObjectId(i) for i in chosen]
+    for data in ({"action": "spam"}, {"ids": chosen}):
+        form = ModerationForm(data)
+        assert not form.is_valid() and form.non_field_errors() == [NOTHING_CHOSEN]
+    form = ModerationForm({"action": "spam", "ids": ['{"$ne": null}']})
+    assert not form.is_valid() and form.errors["ids"] == [BAD_CHOICE]
+
+
+def test_a_rows_own_button_names_its_action_and_comment():
+    """one=ban:<id> or thread:<id> becomes that action on that comment; anything else is refused."""
+    oid = ObjectId()
+    form = ModerationForm({"one": f"ban:{oid}"})
+    assert form.is_valid() and (form.cleaned_data["action"], form.cleaned_data["ids"]) == ("ban", [oid])
+    for bad in (f"drop:{oid}", "ban:", "thread:nope"):
+        form = ModerationForm({"one": bad})
+        assert not form.is_valid() and form.non_field_errors() == [BAD_CHOICE], bad
+
+
+@pytest.mark.parametrize("value,valid", [("spam.example", True), ("@Mail.Spam.Example", True),
+                                         ("not a domain", False), ("localhost", False)])
+def test_a_blocked_domain_must_look_like_one(value, valid):
+    """A domain entry is a dotted name (an "@" in front is fine); words take any text."""
+    form = BlocklistForm({"kind": "domain", "value": value})
+    assert form.is_valid() is valid
+    if not valid:
+        assert form.errors["value"] == [BAD_DOMAIN]
+    assert BlocklistForm({"kind": "word", "value": value}).is_valid()

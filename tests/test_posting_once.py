@@ -22,11 +22,21 @@ def test_the_same_form_twice_stores_one_comment(client, make_post, mongo_db):
 
 
 def test_two_renders_of_the_form_are_two_comments(client, make_post, mongo_db):
-    """Each rendered form has its own key: the same text twice is two comments."""
+    """Each rendered form has its own key: two comments posted through two renders are two comments."""
     post = make_post()
-    assert submit(client, post_url(post), text="Same words").status_code == 303
-    assert submit(client, post_url(post), text="Same words").status_code == 303
+    assert submit(client, post_url(post), text="First words").status_code == 303
+    assert submit(client, post_url(post), text="Second words").status_code == 303
     assert mongo_db.comments.count_documents({"discussion_id": post.id}) == 2
+
+
+def test_the_same_text_through_two_renders_is_one_comment(client, make_post, mongo_db):
+    """Duplicate detection: the same author's same text on the same post soon after is the earlier comment."""
+    post = make_post()
+    first = submit(client, post_url(post), text="Same words")
+    second = submit(client, post_url(post), text="Same words")
+    assert first.status_code == second.status_code == 303
+    assert first["Location"] == second["Location"]
+    assert mongo_db.comments.count_documents({"discussion_id": post.id}) == 1
 
 
 def test_concurrent_submits_of_one_form_store_one_comment(make_post, mongo_db):

@@ -270,3 +270,27 @@ def test_author_id_index_serves_an_authors_own_posts(mongo_db):
     """The dashboard's and renames' lookups by author id have an index."""
     keys = {name: spec["key"] for name, spec in mongo_db.posts.index_information().items()}
     assert keys["author_id_created"] == [("author.id", 1), ("created", -1)]
+
+
+# --- Comments open or closed (the moderation issue) ---------------------------------------
+
+
+def test_comments_are_open_until_closed_and_closing_keeps_the_revision(make_post):
+    """set_comments_closed flips only the flag: the post's revision (its edit guard) stays."""
+    post = make_post()
+    assert not post.comments_closed
+    assert posts.set_comments_closed(post_id=post.id, closed=True)
+    closed = posts.get_by_id(post.id)
+    assert closed.comments_closed and closed.revision == post.revision
+    posts.set_comments_closed(post_id=post.id, closed=False)
+    assert not posts.get_by_id(post.id).comments_closed
+
+
+def test_get_by_slug_and_find_by_ids_see_posts_in_any_state(make_post):
+    """The moderation queue finds drafts too, by slug or by a set of ids."""
+    draft = make_post(status=posts.DRAFT, published=None)
+    published = make_post()
+    assert posts.get_by_slug(draft.slug).id == draft.id
+    assert posts.get_by_slug("no-such-slug") is None
+    found = posts.find_by_ids(ids={draft.id, published.id, ObjectId()})
+    assert {p.id for p in found} == {draft.id, published.id}

@@ -51,3 +51,25 @@ def test_an_old_token_is_refused_as_expired():
     with pytest.raises(tokens.TokenError, match=re.escape(tokens.EXPIRED)) as caught:
         tokens.read(token, discussion_id=discussion, max_age=-1)
     assert caught.value.code == "expired"
+
+
+def test_a_form_sent_back_sooner_than_the_minimum_fill_time_is_refused():
+    """check_fill_time refuses a token younger than min_seconds with TOO_FAST, and passes it later."""
+    token = tokens.issue(discussion_id=ObjectId())
+    issued = signing_time(token)
+    with pytest.raises(tokens.TokenError, match=re.escape(tokens.TOO_FAST)) as caught:
+        tokens.check_fill_time(token, min_seconds=5, now=issued + 4)
+    assert caught.value.code == "too_fast"
+    tokens.check_fill_time(token, min_seconds=5, now=issued + 5)
+
+
+def test_no_minimum_fill_time_lets_any_form_through():
+    """min_seconds=0 (the default setting) never refuses."""
+    token = tokens.issue(discussion_id=ObjectId())
+    tokens.check_fill_time(token, min_seconds=0, now=signing_time(token))
+
+
+def signing_time(token: str) -> int:
+    from django.core import signing
+
+    return signing.loads(token, salt=tokens.SALT)["t"]

@@ -178,3 +178,119 @@ class AuthorForm(ProfileForm):
         if get_user_model().objects.filter(username=username).exclude(pk=self.user.pk).exists():
             raise forms.ValidationError(USERNAME_TAKEN, code="username_taken")
         return username
+
+
+# --- Moderating comments (editors) -----------------------------------------------------
+
+BAD_TAB = "Choose pending, flagged, spam or recent."
+NO_SUCH_POST_SLUG = "No post has this slug."
+BAD_IP = "Give an IPv4 or IPv6 address."
+NOTHING_CHOSEN = "Choose at least one comment, then an action."
+BAD_CHOICE = "That is not a comment of this queue; reload the page and try again."
+BAD_DOMAIN = "Give a domain such as example.com."
+EMPTY_TERM = "Give a word, a phrase or a domain."
+MAX_CHOSEN = 200
+
+QUEUE_TABS = [("pending", "Pending"), ("flagged", "Flagged"), ("spam", "Spam"), ("recent", "Recent")]
+DOMAIN_RE = re.compile(r"@?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.IGNORECASE)
+
+
+class QueueFilterForm(forms.Form):
+    """The moderation queue: a tab, and comments on one post, by an author name, an
+    e-mail address or an IP address."""
+
+    tab = forms.ChoiceField(
+        required=False, choices=QUEUE_TABS, widget=forms.HiddenInput,
+        error_messages={"invalid_choice": BAD_TAB},
+    )
+    post = forms.CharField(
+        required=False, max_length=SLUG_MAX_LENGTH, label="Post (its slug)", error_messages=_too_long()
+    )
+    name = forms.CharField(
+        required=False, max_length=SEARCH_MAX_LENGTH, label="Author name contains", error_messages=_too_long()
+    )
+    email = forms.CharField(
+        required=False, max_length=254, label="E-mail address", error_messages=_too_long()
+    )
+    ip = forms.GenericIPAddressField(required=False, label="IP address", error_messages={"invalid": BAD_IP})
+
+    def clean_post(self) -> posts.Post | None:
+        slug = self.cleaned_data["post"].strip()
+        if not slug:
+            return None
+        post = posts.get_by_slug(slug) if SLUG_RE.fullmatch(slug) else None
+        if post is None:
+            raise forms.ValidationError(NO_SUCH_POST_SLUG, code="no_such_post")
+        return post
+
+
+class ObjectIdsField(forms.Field):
+    """A list of MongoDB ids from checkboxes; anything else is refused."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value) -> list:
+        from bson import ObjectId
+        from bson.errors import InvalidId
+
+        values = value if isinstance(value, (list, tuple)) else ([value] if value else [])
+        if len(values) > MAX_CHOSEN:
+            raise forms.ValidationError(BAD_CHOICE, code="too_many")
+        try:
+            return [ObjectId(str(v)) for v in values]
+        except (InvalidId, TypeError):
+            raise forms.ValidationError(BAD_CHOICE, code="bad_id") from None
+
+
+class ModerationForm(forms.Form):
+    """A queue action: approve, spam or delete the chosen comments (bulk), or, from
+    one comment's row, remove its sub-thread or ban its author."""
+
+    action = forms.ChoiceField(
+        required=False,
+        choices=[("approve", "Approve"), ("spam", "Spam"), ("delete", "Delete")],
+        error_messages={"invalid_choice": NOTHING_CHOSEN},
+    )
+    ids = ObjectIdsField(required=False)
+    # One comment's own button: "thread:<id>" or "ban:<id>".
+    one = forms.CharField(required=False, max_length=40)
+    next = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        data = super().clean()
+        one = data.get("one") or ""
+        if one:
+            kind, _, raw = one.partition(":")
+            ids = ObjectIdsField().clean([raw]) if kind in ("thread", "ban") and raw else None
+            if not ids:
+                raise forms.ValidationError(BAD_CHOICE, code="bad_choice")
+            data["action"], data["ids"] = kind, ids
+        elif not data.get("action") or not data.get("ids"):
+            raise forms.ValidationError(NOTHING_CHOSEN, code="nothing_chosen")
+        return data
+
+
+class BlocklistForm(forms.Form):
+    """A blocked word or phrase, or a blocked e-mail domain: comments with it wait
+    for an editor."""
+
+    kind = forms.ChoiceField(
+        choices=[("word", "Word or phrase in the text"), ("domain", "E-mail domain")],
+        widget=forms.RadioSelect, initial="word",
+    )
+    value = forms.CharField(max_length=100, label="Word, phrase or domain",
+                            error_messages={"required": EMPTY_TERM, **_too_long()})
+
+    def clean(self):
+        data = super().clean()
+        value = " ".join(data.get("value", "").split())
+        if data.get("kind") == "domain" and value and not DOMAIN_RE.fullmatch(value):
+            self.add_error("value", forms.ValidationError(BAD_DOMAIN, code="bad_domain"))
+        data["value"] = value
+        return data
+
+
+class CommentsClosedForm(forms.Form):
+    """A post's discussion: open to new comments, or closed."""
+
+    closed = forms.BooleanField(required=False)

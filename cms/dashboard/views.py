@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import authors, diffs, posts, versions
-from cms.dashboard import services
+from cms.dashboard import moderation, services
 from cms.dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
 from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from cms.markup import render_post
@@ -78,9 +78,9 @@ def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, 
         form.is_valid()
         if "content" in form.cleaned_data:
             preview = render_post(form.cleaned_data["content"])
-    return _render(
-        request, "dashboard/post_form.html", {"form": form, "post": post, "preview": preview}, status=status
-    )
+    context = {"form": form, "post": post, "preview": preview,
+               "comments": moderation.comments_state(post) if post else None}
+    return _render(request, "dashboard/post_form.html", context, status=status)
 
 
 def _previewing(request) -> bool:

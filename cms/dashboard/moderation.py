@@ -1,0 +1,180 @@
+"""The dashboard's moderation pages (editors): the comment queue with its bulk
+actions and bans, the blocklist, and opening or closing a post's comments. Thin:
+form -> comments.moderation -> redirect (POST/redirect/GET). GET never changes
+anything; every change is a POST with Django's CSRF check."""
+
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cms import posts
+from cms.dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
+from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from cms.pagination import get_page
+from comments import blocklist, moderation, services
+from comments.store import QueueFilter
+
+NO_SUCH_POST = "There is no post at this address."
+MODERATED = {
+    "approve": "Approved {count} comment(s).",
+    "spam": "Marked {count} comment(s) as spam.",
+    "delete": "Deleted {count} comment(s); replies to them stay, under “[deleted]”.",
+    "thread": "Removed the thread: {count} comment(s).",
+}
+BANNED = "Banned {who} and marked {count} comment(s) as spam."
+BANNED_NOBODY = "This comment had no e-mail or IP address to ban; it was marked as spam."
+GONE = "That comment no longer exists."
+TERM_ADDED = "Added “{value}” to the blocklist."
+TERM_THERE = "“{value}” is on the blocklist already."
+ENTRY_REMOVED = "Removed from the blocklist."
+COMMENTS_CLOSED = "Comments on this post are closed."
+COMMENTS_OPENED = "Comments on this post are open."
+QUEUE_FILTERS = ("tab", "post", "name", "email", "ip")
+
+
+def _render(request, template: str, context: dict, status: int = 200):
+    return render(request, template, {**context, "is_editor": is_editor(request.user)}, status=status)
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    response = HttpResponseRedirect(url)
+    response.status_code = 303  # See Other: the browser GETs the result.
+    return response
+
+
+@editor_required
+@require_http_methods(["GET", "HEAD"])
+def queue(request):
+    """Pending, flagged, spam and recent comments, filtered, with a count on each tab."""
+    form = QueueFilterForm(request.GET)
+    valid = form.is_valid()
+    data = form.cleaned_data if valid else {}
+    tab = data.get("tab") or "pending"
+    post = data.get("post")
+    filters = QueueFilter(
+        discussion_id=post.id if post else None,
+        name=data.get("name", ""), email=data.get("email", ""), ip=data.get("ip") or "",
+    )
+    counts = moderation.tab_counts(filters=filters) if valid else {}
+    page = get_page(
+        total=counts.get(tab, 0),
+        fetch=lambda skip, limit: moderation.queue_page(tab=tab, filters=filters, skip=skip, limit=limit),
+        raw_number=request.GET.get("page"),
+        per_page=settings.COMMENTS_QUEUE_PER_PAGE,
+    )
+    chosen = {key: request.GET[key] for key in QUEUE_FILTERS if key != "tab" and request.GET.get(key)}
+    chosen = chosen if valid else {}
+    tabs = [
+        (key, label, counts.get(key, 0), urlencode({**chosen, "tab": key}))
+        for key, label in form.fields["tab"].choices
+    ]
+    context = {
+        "form": form, "tab": tab, "tabs": tabs, "page": page, "rows": _with_posts(page.object_list),
+        "query": urlencode({**chosen, "tab": tab}), "filtered_post": post,
+    }
+    return _render(request, "dashboard/moderation_queue.html", context, status=200 if valid else 400)
+
+
+def _with_posts(entries) -> list[tuple]:
+    """Each queue entry with the post it is on (one query for the page's posts)."""
+    found = {post.id: post for post in posts.find_by_ids(ids={e.comment.discussion_id for e in entries})}
+    return [(entry, found.get(entry.comment.discussion_id)) for entry in entries]
+
+
+def _back(request, raw_next: str | None) -> str:
+    """Where to go after an action: the queue page it came from, or the queue."""
+    queue_url = reverse("dashboard:moderation")
+    if raw_next and raw_next.startswith(queue_url) and url_has_allowed_host_and_scheme(
+        raw_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return raw_next
+    return queue_url
+
+
+@editor_required
+@require_POST
+def moderate(request):
+    """Approve, spam or delete the chosen comments, remove one's thread, or ban one's author."""
+    form = ModerationForm(request.POST)
+    if not form.is_valid():
+        for error in form.non_field_errors():
+            messages.error(request, error)
+        return _see_other(_back(request, request.POST.get("next")))
+    action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
+    if action == "ban":
+        banned = moderation.ban_commenter(comment_id=ids[0], editor=request.user.get_username())
+        if banned is None:
+            messages.error(request, GONE)
+        elif not banned.keys:
+            messages.success(request, BANNED_NOBODY)
+        else:
+            who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
+            messages.success(request, BANNED.format(who=who, count=banned.marked))
+    elif action == "thread":
+        removed = moderation.remove_subthread(comment_id=ids[0])
+        messages.success(request, MODERATED["thread"].format(count=removed))
+    else:
+        changed = moderation.moderate(action=action, comment_ids=ids)
+        messages.success(request, MODERATED[action].format(count=changed))
+    return _see_other(_back(request, form.cleaned_data.get("next")))
+
+
+@editor_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def blocklist_page(request):
+    """The blocked words and e-mail domains (comments with them wait for an editor),
+    and the banned commenters."""
+    form = BlocklistForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        added = blocklist.add_entry(
+            kind=data["kind"], value=data["value"], added_by=request.user.get_username()
+        )
+        template = TERM_ADDED if added else TERM_THERE
+        messages.success(request, template.format(value=blocklist.normalise(data["kind"], data["value"])))
+        return _see_other(reverse("dashboard:blocklist"))
+    entries = blocklist.find_entries()
+    context = {
+        "form": form,
+        "terms": [e for e in entries if e.kind in blocklist.TERMS],
+        "bans": [e for e in entries if e.kind in blocklist.BANS],
+    }
+    return _render(request, "dashboard/blocklist.html", context, status=400 if form.is_bound else 200)
+
+
+@editor_required
+@require_POST
+def blocklist_remove(request, entry_id):
+    """Take a word, domain or ban off the blocklist."""
+    if not blocklist.remove_entry(entry_id=entry_id):
+        raise Http404(GONE)
+    messages.success(request, ENTRY_REMOVED)
+    return _see_other(reverse("dashboard:blocklist"))
+
+
+@staff_required
+@require_POST
+def post_comments(request, post_id):
+    """Close a post's comments, or open them again (its author or an editor)."""
+    post = posts.get_by_id(post_id)
+    if post is None:
+        raise Http404(NO_SUCH_POST)
+    check_can_edit(request.user, post)
+    form = CommentsClosedForm(request.POST)
+    closed = form.is_valid() and form.cleaned_data["closed"]
+    posts.set_comments_closed(post_id=post.id, closed=closed)
+    messages.success(request, COMMENTS_CLOSED if closed else COMMENTS_OPENED)
+    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+
+
+def comments_state(post: posts.Post) -> dict:
+    """What the post editor shows about the post's comments."""
+    return {"closed_by_hand": post.comments_closed, "closed": services.comments_closed(post=post),
+            "close_after_days": settings.COMMENTS_CLOSE_AFTER_DAYS}
+

@@ -1,0 +1,131 @@
+"""Defences on posting: rate limits, and the verdict on what a new or edited comment
+says and who wrote it (blocked words and domains, links, first-time commenters, the
+pre-moderation setting). Plain functions; no request in sight.
+
+The form's own defences (the signed token, the honeypot, the minimum fill time) are
+in comments/forms.py and comments/tokens.py.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+
+from comments import store
+from comments.blocklist import Screening
+from comments.store import APPROVED, PENDING, CommentAuthor
+
+RATE_LIMITED = (
+    "You are posting too often. Please wait a few minutes, then send it again: "
+    "your text is kept below."
+)
+# COMMENTS_MODERATION: "post" (nothing held back), or any of these rules.
+PREMODERATION_RULES = ("all", "first", "links")
+BAD_MODERATION = "COMMENTS_MODERATION takes post, or any of all, first and links; not {value!r}."
+LINK_RE = re.compile(r"https?://|\bwww\.|<a[\s>]", re.IGNORECASE)
+
+# Tests replace this to move from one rate window to the next without waiting.
+clock = time.time
+
+
+class RateLimited(Exception):
+    def __init__(self, retry_after: int):
+        super().__init__(RATE_LIMITED)
+        self.retry_after = retry_after
+
+
+def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
+    """Count one `action` (post, edit, flag) against the client's IP address and, when
+    logged in, their user; RateLimited once either has made more than
+    COMMENTS_RATE_PER_IP / COMMENTS_RATE_PER_USER in the current COMMENTS_RATE_WINDOW.
+
+    Fixed windows, counted in Django's cache with `add` then `incr` (atomic on Redis
+    and Memcached), so with a shared CACHE_URL every gunicorn worker and machine
+    counts against the same numbers. A limit of 0 turns that count off.
+    """
+    window = max(1, settings.COMMENTS_RATE_WINDOW)
+    now = clock()
+    number = int(now // window)
+    over = False
+    for kind, who, limit in (
+        ("ip", ip, settings.COMMENTS_RATE_PER_IP),
+        ("user", user_id, settings.COMMENTS_RATE_PER_USER),
+    ):
+        if who in (None, "") or limit <= 0:
+            continue
+        key = f"comments:rate:{action}:{kind}:{who}:{number}"
+        cache.add(key, 0, timeout=window + 60)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, count := 1, timeout=window + 60)
+        over = over or count > limit
+    if over:
+        raise RateLimited(retry_after=int((number + 1) * window - now) + 1)
+
+
+def premoderation_rules() -> frozenset[str]:
+    """The COMMENTS_MODERATION rules that hold comments back; empty for post-moderation."""
+    rules = {str(rule).strip().lower() for rule in settings.COMMENTS_MODERATION} - {"", "post"}
+    for rule in rules:
+        if rule not in PREMODERATION_RULES:
+            raise ImproperlyConfigured(BAD_MODERATION.format(value=rule))
+    return frozenset(rules)
+
+
+def has_links(text: str, html: str) -> bool:
+    """Whether a comment carries a link, written as Markdown, HTML or a bare address."""
+    return "<a " in html or bool(LINK_RE.search(text))
+
+
+def blocked_word(text: str, words: Iterable[str]) -> str | None:
+    """The first blocked word or phrase the text contains as whole words, any case."""
+    lowered = text.lower()
+    for word in words:
+        if word and re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", lowered):
+            return word
+    return None
+
+
+def blocked_domain(email: str, domains: Iterable[str]) -> str | None:
+    """The blocked domain an e-mail address belongs to (the domain or a subdomain)."""
+    domain = email.rpartition("@")[2].strip().lower()
+    if not domain:
+        return None
+    for blocked in domains:
+        if blocked and (domain == blocked or domain.endswith("." + blocked)):
+            return blocked
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    # Why it is held for moderation (for the queue), or "" when approved.
+    reason: str = ""
+
+
+def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, trusted: bool) -> Verdict:
+    """The status a new or edited comment gets: approved, or pending (held for an
+    editor) for a blocked word or e-mail domain or a pre-moderation rule. Editors'
+    own comments (`trusted`) are approved."""
+    if trusted:
+        return Verdict(APPROVED)
+    if blocked_word(text, screening.words):
+        return Verdict(PENDING, "blocked word")
+    if blocked_domain(author.email, screening.domains):
+        return Verdict(PENDING, "blocked e-mail domain")
+    rules = premoderation_rules()
+    if "all" in rules:
+        return Verdict(PENDING, "pre-moderation")
+    if "links" in rules and has_links(text, html):
+        return Verdict(PENDING, "contains a link")
+    if "first" in rules and not store.has_approved_by(author_id=author.id, email=author.email):
+        return Verdict(PENDING, "first comment")
+    return Verdict(APPROVED)

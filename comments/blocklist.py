@@ -1,0 +1,125 @@
+"""The `comment_blocklist` collection: blocked words, blocked e-mail domains and
+banned commenters. The only module that touches it.
+
+    {_id, kind: "word" | "domain" | "user" | "email" | "ip", value, added, added_by}
+
+Words and domains send a new or edited comment to the moderation queue (editors
+manage them in the dashboard); a banned commenter (by user id, e-mail address or IP
+address) cannot post at all. Values are stored lower-cased, so matching ignores case.
+
+Why MongoDB and not Django's database: the posting service reads the list on every
+comment it stores, and that service runs wherever comments are written (the site,
+demo content, bulk loaders, tests) with MongoDB and without needing Django's
+database; the list also travels with the comments it judges when the MongoDB
+database is copied. It is small: one indexed query reads the words, the domains and
+only the bans that concern the commenter at hand.
+
+Index: `{kind, value}` unique, so adding an entry twice is harmless, even from two
+editors at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from bson import ObjectId
+from bson.errors import InvalidId
+from pymongo import ASCENDING, IndexModel
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from cms.mongo import create_indexes, get_db
+
+WORD, DOMAIN = "word", "domain"
+BAN_USER, BAN_EMAIL, BAN_IP = "user", "email", "ip"
+# What editors edit in the dashboard's blocklist; bans come from the queue's Ban action.
+TERMS = (WORD, DOMAIN)
+BANS = (BAN_USER, BAN_EMAIL, BAN_IP)
+KINDS = TERMS + BANS
+
+INDEXES = [IndexModel([("kind", ASCENDING), ("value", ASCENDING)], unique=True, name="kind_value")]
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return create_indexes(db.comment_blocklist, INDEXES)
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: ObjectId
+    kind: str
+    value: str
+    added: datetime
+    added_by: str
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> Entry:
+        return cls(id=doc["_id"], kind=doc["kind"], value=doc["value"], added=doc["added"],
+                   added_by=doc.get("added_by", ""))
+
+
+@dataclass(frozen=True)
+class Screening:
+    """What the blocklist says about one comment's author: the blocked words and
+    domains to check the comment against, and whether the author is banned."""
+
+    words: tuple[str, ...]
+    domains: tuple[str, ...]
+    banned: bool
+
+
+def normalise(kind: str, value) -> str:
+    """How a value is stored and compared: trimmed, lower case; a domain without "@"."""
+    value = " ".join(str(value).split()).lower()
+    return value.lstrip("@") if kind == DOMAIN else value
+
+
+def add_entry(*, kind: str, value, added_by: str = "") -> bool:
+    """Add an entry; False if it was there already."""
+    if kind not in KINDS:
+        raise ValueError(f"no blocklist kind {kind!r}")
+    doc = {"kind": kind, "value": normalise(kind, value), "added": datetime.now(timezone.utc),
+           "added_by": str(added_by)}
+    try:
+        get_db().comment_blocklist.insert_one(doc)
+    except DuplicateKeyError:
+        return False
+    return True
+
+
+def remove_entry(*, entry_id) -> bool:
+    """Remove an entry by id; False if there was none."""
+    try:
+        oid = ObjectId(entry_id)
+    except (InvalidId, TypeError):
+        return False
+    return get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
+
+
+def find_entries(*, kinds: tuple[str, ...] = KINDS) -> list[Entry]:
+    """The entries of these kinds, by kind and value."""
+    cursor = get_db().comment_blocklist.find({"kind": {"$in": list(kinds)}}).sort(
+        [("kind", ASCENDING), ("value", ASCENDING)]
+    )
+    return [Entry.from_doc(doc) for doc in cursor]
+
+
+def screen(*, user_id: int | None, email: str, ip: str | None) -> Screening:
+    """The words, the domains, and whether this commenter is banned: one query."""
+    either: list[dict] = [{"kind": {"$in": list(TERMS)}}]
+    if user_id is not None:
+        either.append({"kind": BAN_USER, "value": str(int(user_id))})
+    if email:
+        either.append({"kind": BAN_EMAIL, "value": normalise(BAN_EMAIL, email)})
+    if ip:
+        either.append({"kind": BAN_IP, "value": normalise(BAN_IP, ip)})
+    words, domains, banned = [], [], False
+    for doc in get_db().comment_blocklist.find({"$or": either}, {"kind": 1, "value": 1}):
+        if doc["kind"] == WORD:
+            words.append(doc["value"])
+        elif doc["kind"] == DOMAIN:
+            domains.append(doc["value"])
+        else:
+            banned = True
+    return Screening(words=tuple(words), domains=tuple(domains), banned=banned)

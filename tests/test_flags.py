@@ -1,0 +1,36 @@
+"""comments/flags.py: readers' flags, one per reader and comment."""
+
+from datetime import datetime, timezone
+
+from bson import ObjectId
+
+from comments import flags
+
+AT = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def flag(comment_id, flagger, reason="spam", note=""):
+    return flags.add_flag(comment_id=comment_id, discussion_id=ObjectId(), flagger=flagger, reason=reason,
+                          note=note, at=AT)
+
+
+def test_one_flag_per_reader_and_comment(mongo_db):
+    """A second flag by the same flagger is refused by the unique index and not counted."""
+    comment = ObjectId()
+    assert flag(comment, "ip:192.0.2.1")
+    assert not flag(comment, "ip:192.0.2.1", reason="abuse")
+    assert flag(comment, "user:4")
+    assert flags.count_flags(comment_id=comment) == 2
+    assert flags.count_flags(comment_id=ObjectId()) == 0
+
+
+def test_find_flags_groups_reasons_by_comment_and_clear_forgets_them(mongo_db):
+    """find_flags returns each comment's flags with their labels; clear_flags removes them."""
+    one, two = ObjectId(), ObjectId()
+    flag(one, "ip:1", reason="abuse", note="Rude")
+    flag(two, "ip:1", reason="off_topic")
+    found = flags.find_flags(comment_ids=[one, two])
+    assert [(f.reason_label, f.note) for f in found[one]] == [("Abusive, hateful or harassing", "Rude")]
+    assert [f.reason for f in found[two]] == ["off_topic"]
+    assert flags.clear_flags(comment_ids=[one]) == 1
+    assert flags.count_flags(comment_id=one) == 0 and flags.count_flags(comment_id=two) == 1
