@@ -59,6 +59,9 @@ def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, 
     page = open_page(js=js)
     page.goto(f"/posts/{discussion.post.slug}/")
 
+    posted = page.locator(f"#{top[0].anchor} time")  # relative, the exact time on hover
+    expect(posted).to_have_text("3\xa0days ago")
+    expect(posted).to_have_attribute("title", re.compile(r"^\d{1,2} \w+ \d{4}, \d\d:\d\d UTC$"))
     page.locator(f"#{top[0].anchor} a.comment-permalink").click()
     expect(page).to_have_url(re.compile(rf"/comments/{re.escape(top[0].slug)}/$"))
     expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", top[0].slug)
