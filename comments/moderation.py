@@ -68,10 +68,13 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId]) -> int:
 
     Approving also clears their flags: an editor has judged them, and readers'
     flags start counting again from none. Deleting keeps the text in the database
-    (an editor can approve a mistaken delete back) but readers never see it.
+    (an editor can approve a mistaken delete back) but readers never see it; a
+    comment its own author deleted (its text emptied) is never approved back.
     """
     status = STATUS_OF_ACTION[action]
     chosen = store.find_by_ids(ids=comment_ids)
+    if action == "approve":
+        chosen = [c for c in chosen if not (c.status == DELETED and not c.text)]
     if not chosen:
         return 0
     ids = [c.id for c in chosen]

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from pymongo.errors import PyMongoError
 
-from cms import mongo
+from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
 from comments import antispam, ownership, pages, services, slugs, store
@@ -44,8 +44,10 @@ def permalink_url(post_slug: str, comment) -> str:
 
 
 def client_ip(request) -> str:
-    """The address rate limits count against and moderators see (never readers)."""
-    return request.META.get("REMOTE_ADDR", "")
+    """The address rate limits, flags and bans count against and moderators see (never
+    readers): the login throttle's, which trusts the proxy's X-Forwarded-For only with
+    BEHIND_PROXY (behind nginx every REMOTE_ADDR would be the proxy's)."""
+    return logins.client_ip(request)
 
 
 def _see_other(url: str) -> HttpResponseRedirect:

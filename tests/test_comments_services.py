@@ -354,3 +354,23 @@ def test_approving_a_flagged_comment_clears_its_flags(make_post, settings):
     approved = store.find_by_id(comment.id)
     assert approved.status == APPROVED and approved.flag_count == 0
     assert flags.count_flags(comment_id=comment.id) == 0
+
+
+def test_a_comment_its_author_deleted_is_never_approved_back(make_post):
+    """An editor's approve skips a comment whose author took it back (its text is gone)."""
+    post = make_post()
+    comment = post_as(post).comment
+    services.delete_own_comment(comment=comment, viewer=owner_of(comment))
+    assert moderation.moderate(action="approve", comment_ids=[comment.id]) == 0
+    assert store.find_by_id(comment.id).status == DELETED
+
+
+def test_an_editors_delete_can_be_undone_by_approving(make_post):
+    """A comment an editor deleted keeps its text, so approving brings it back whole."""
+    post = make_post()
+    comment = post_as(post, text="Worth keeping").comment
+    moderation.moderate(action="delete", comment_ids=[comment.id])
+    assert moderation.moderate(action="approve", comment_ids=[comment.id]) == 1
+    restored = store.find_by_id(comment.id)
+    assert restored.status == APPROVED and restored.text == "Worth keeping"
+    assert posts.get_by_id(post.id).comment_count == 1

@@ -401,3 +401,12 @@ def test_two_concurrent_submits_of_one_form_store_one_comment(make_post, mongo_d
     assert [a.status_code for a in answers] == [303, 303]
     assert answers[0]["Location"] == answers[1]["Location"]
     assert mongo_db.comments.count_documents({}) == 1
+
+
+def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended(make_post, mongo_db, settings):
+    """With BEHIND_PROXY the stored address is the last X-Forwarded-For entry, not the proxy's."""
+    settings.BEHIND_PROXY = True
+    post = make_post()
+    proxied = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9, 198.51.100.20")
+    assert submit(proxied, post_url(post)).status_code == 303
+    assert mongo_db.comments.find_one({})["ip"] == "198.51.100.20"
