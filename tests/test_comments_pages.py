@@ -177,3 +177,24 @@ def test_can_see_follows_the_listing_rules(trio):
     assert pages.can_see(pending, Viewer(own=frozenset({middle.id}))) and pages.can_see(pending, EDITOR)
     store.set_status(ids=[middle.id], status=SPAM)
     assert not pages.can_see(store.find_by_id(middle.id), EDITOR)
+
+
+def test_each_moderation_transition_changes_who_sees_the_comment(make_post, make_comment, settings):
+    """Posted held, approved, marked spam, approved again, deleted: visibility follows every step."""
+    settings.COMMENTS_MODERATION = ["all"]
+    post = make_post()
+    comment = make_comment(post, text="Watched")
+    author = Viewer(own=frozenset({comment.id}))
+    steps = [
+        (None, {"reader": False, "author": True, "editor": True}),
+        ("approve", {"reader": True, "author": True, "editor": True}),
+        ("spam", {"reader": False, "author": False, "editor": False}),
+        ("approve", {"reader": True, "author": True, "editor": True}),
+        ("delete", {"reader": False, "author": False, "editor": False}),
+    ]
+    for action, expected in steps:
+        if action:
+            moderation.moderate(action=action, comment_ids=[comment.id])
+        seen = {name: texts(post, viewer) == ["Watched"]
+                for name, viewer in [("reader", READERS), ("author", author), ("editor", EDITOR)]}
+        assert seen == expected, action
