@@ -49,6 +49,13 @@ def test_reader_pages_fit_the_screen(open_page, discussion, screenshots, device)
     deepest = page.locator(f"#{discussion.chain[4].anchor}").bounding_box()
     assert deepest["width"] >= 0.6 * min(width, 44 * 16), "the deepest indented comment is too narrow"
 
+    # Oldest first, page 1 holds a long address, a long word and a code block.
+    page.goto(f"/posts/{discussion.post.slug}/comments/?view=chronological")
+    shoot(page, screenshots, "comments-long-words-and-code", width)
+    code = page.locator(f"#{discussion.top[2].anchor} pre")
+    assert code.evaluate("pre => pre.scrollWidth > pre.clientWidth"), "the long code line scrolls in its box"
+
+    page.goto(f"/posts/{discussion.post.slug}/")
     page.locator(f"#{discussion.chain[4].anchor}").get_by_role("link", name="Reply to").click()
     expect(page.locator("form.inline-reply textarea")).to_be_focused()
     shoot(page, screenshots, "post-inline-reply", width)
