@@ -33,6 +33,7 @@ from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
+from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import cursors, store  # noqa: E402
@@ -99,7 +100,8 @@ def main() -> int:
         import random
 
         started = time.perf_counter()
-        demo.seed_comments(post=post, count=args.comments, rng=random.Random(args.seed), start=post.created)
+        with fast_seeding():
+            demo.seed_comments(post=post, count=args.comments, rng=random.Random(args.seed), start=post.created)
         build_s = time.perf_counter() - started
         per_page = settings.COMMENTS_PER_PAGE
         middle = max(1, -(-args.comments // per_page) // 2)

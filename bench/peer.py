@@ -42,7 +42,6 @@ import tempfile
 import threading
 import time
 import uuid
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version
@@ -59,6 +58,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
+from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.devdb import DevDB  # noqa: E402
 from comments import store  # noqa: E402
@@ -291,35 +291,6 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
     export = export_tree(posts.get_published(SLUG), comments, size)
     return Dataset(size, settings.MONGODB_NAME, post, len(comments), export)
-
-
-@contextmanager
-def fast_seeding():
-    """seed_comments as it is, minus two collection scans per comment that FerretDB v1
-    makes quadratic (10,000 comments would take hours): the reply's parent is looked up
-    among the comments this process has just inserted (the same Comment the database
-    would return; other look-ups still go to it), and the duplicate check is off
-    (COMMENTS_DUPLICATE_WINDOW=0; demo texts have no duplicates to catch). The stored
-    documents are the ones a plain run stores."""
-    inserted: dict[tuple, store.Comment] = {}
-    find_by_slug, insert_comment = store.find_by_slug, store.insert_comment
-    window = settings.COMMENTS_DUPLICATE_WINDOW
-
-    def insert_and_remember(**fields):
-        comment = insert_comment(**fields)
-        inserted[comment.discussion_id, comment.slug] = comment
-        return comment
-
-    def find_remembered(*, discussion_id, slug):
-        return inserted.get((discussion_id, slug)) or find_by_slug(discussion_id=discussion_id, slug=slug)
-
-    store.find_by_slug, store.insert_comment = find_remembered, insert_and_remember
-    settings.COMMENTS_DUPLICATE_WINDOW = 0
-    try:
-        yield
-    finally:
-        store.find_by_slug, store.insert_comment = find_by_slug, insert_comment
-        settings.COMMENTS_DUPLICATE_WINDOW = window
 
 
 def _report_seeding(post: posts.Post, size: int, started: float, stop: threading.Event) -> None:
