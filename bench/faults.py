@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import Reader, Site, post_slugs  # noqa: E402
+from bench.harness import NO_RATE_LIMITS, Reader, Site, post_slugs  # noqa: E402
 from cms.devdb import DevDB  # noqa: E402
 
 PAGE_BUDGET_S = 2.5
@@ -78,7 +78,7 @@ def kill_db(total: int = 500, readers: int = 4) -> bool:
     lock = threading.Lock()
     try:
         site.prepare(posts=1, comments=0)
-        site.start()
+        site.start(**NO_RATE_LIMITS)
         slug = post_slugs(Reader(site.url))[0]
         deadline = time.monotonic() + 600
         queue = iter(range(total))
@@ -138,7 +138,7 @@ def hup(seconds: float = 20, readers: int = 3) -> bool:
     lock = threading.Lock()
     try:
         site.prepare(posts=2, comments=20)
-        site.start()
+        site.start(**NO_RATE_LIMITS)
         slugs = post_slugs(Reader(site.url))
         stop_at = time.monotonic() + seconds
 
@@ -180,7 +180,7 @@ def db_stopped() -> bool:
     problems: list[str] = []
     try:
         site.prepare(posts=1, comments=5)
-        site.start()
+        site.start(**NO_RATE_LIMITS)
         reader = Reader(site.url, timeout=10)
         slug = post_slugs(reader)[0]
         reader.get("/")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import Reader, Site, percentile, post_slugs  # noqa: E402
+from bench.harness import NO_RATE_LIMITS, Reader, Site, percentile, post_slugs  # noqa: E402
 from cms.devdb import DevDB  # noqa: E402
 
 VIEWS = ("threaded", "newest", "chronological")
@@ -99,7 +99,7 @@ def main() -> int:
     site = Site(mongodb_uri=uri, workers=args.workers)
     try:
         site.prepare(posts=args.posts, comments=args.comments)
-        site.start()
+        site.start(**NO_RATE_LIMITS)
         slugs = post_slugs(Reader(site.url))
         tally = Tally(limit=args.requests, deadline=time.monotonic() + args.seconds)
         started = time.perf_counter()
