@@ -124,6 +124,18 @@ class PostForm(forms.Form):
             "revision": post.revision,
         }
 
+    def post_fields(self) -> dict:
+        """The cleaned values as the services' create_post and edit_post take them."""
+        data = self.cleaned_data
+        return {
+            "title": data["title"],
+            "slug": data["slug"],
+            "content": data["content"],
+            "tags": data["tags"],
+            "status": data["status"],
+            "publish_at": data["published"],
+        }
+
 
 class PostFilterForm(forms.Form):
     """The dashboard's post list: by status as readers see it (draft, scheduled,

@@ -100,17 +100,8 @@ def post_create(request):
     form = PostForm(request.POST)
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, status=200 if _previewing(request) else 400)
-    data = form.cleaned_data
     try:
-        post = services.create_post(
-            author=authors.summary_for(request.user),
-            title=data["title"],
-            slug=data["slug"],
-            content=data["content"],
-            tags=data["tags"],
-            status=data["status"],
-            publish_at=data["published"],
-        )
+        post = services.create_post(author=authors.summary_for(request.user), **form.post_fields())
     except services.PostError as exc:
         _add_error(form, exc)
         return _post_form_page(request, form, status=400)
@@ -128,18 +119,13 @@ def post_edit(request, post_id):
     form = PostForm(request.POST)
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, post=post, status=200 if _previewing(request) else 400)
-    data = form.cleaned_data
+    revision = form.cleaned_data["revision"]
     try:
         saved = services.edit_post(
             post=post,
-            revision=post.revision if data["revision"] is None else data["revision"],
+            revision=post.revision if revision is None else revision,
             editor=request.user.get_username(),
-            title=data["title"],
-            slug=data["slug"],
-            content=data["content"],
-            tags=data["tags"],
-            status=data["status"],
-            publish_at=data["published"],
+            **form.post_fields(),
         )
     except services.PostError as exc:
         _add_error(form, exc)
