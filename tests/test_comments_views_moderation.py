@@ -17,7 +17,7 @@ from comments import antispam, blocklist, ownership, services, store, tokens
 from comments.forms import HONEYPOT
 from comments.store import CommentAuthor
 from comments.views import AWAITING, DELETED, EDITED, FLAGGED
-from tests.test_comments_views import discussion_url, page, permalink_url, post_url, submit
+from tests.pages import discussion_url, page, permalink_url, post_url, submit
 
 
 def alter_post_id(token: str, post_id) -> str:

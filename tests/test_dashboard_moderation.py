@@ -18,7 +18,7 @@ from cms.dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from cms.errors import CSRF_FAILED
 from comments import blocklist, services, store
 from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
-from tests.test_comments_views import Page, page
+from tests.pages import Page, page
 
 QUEUE = "/dashboard/moderation/"
 ACTIONS = "/dashboard/moderation/actions/"

@@ -5,7 +5,7 @@ import pytest
 
 from comments import tokens
 from comments.views import CANNOT_POST_NOW
-from tests.test_comments_views import page, post_url
+from tests.pages import page, post_url
 
 UNAVAILABLE_NOTICE = b"Comments are unavailable right now"
 

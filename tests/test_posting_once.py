@@ -4,7 +4,7 @@ import threading
 
 from comments import services, store
 from comments.store import CommentAuthor
-from tests.test_comments_views import page, post_url, submit
+from tests.pages import page, post_url, submit
 
 READER = CommentAuthor(id=None, name="Rosa")
 
