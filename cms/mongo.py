@@ -89,6 +89,29 @@ def ping(*, timeout_ms: int) -> None:
         get_client().admin.command("ping")
 
 
+def server_facts() -> dict:
+    """What the server says about itself (`buildInfo`), asked once per client."""
+    client = get_client()
+    if _facts.get("client") is not client:
+        _facts.update(client=client, build=client.admin.command("buildInfo"))
+    return _facts["build"]
+
+
+_facts: dict = {}
+
+
+def updates_are_atomic() -> bool:
+    """Whether the server applies each update of one document atomically, as MongoDB
+    does. FerretDB v1 does not: it reads the document, changes it and writes it back
+    without a lock, so one of two concurrent `$push` to a document can be lost."""
+    return "ferretdbVersion" not in server_facts()
+
+
+def max_document_bytes() -> int:
+    """The largest document the server stores (16 MB on MongoDB)."""
+    return int(server_facts().get("maxBsonObjectSize", 16 * 1024 * 1024))
+
+
 def reset_client() -> None:
     """Close and forget the client (tests that change MONGODB_URI use this)."""
     global _client, _client_pid

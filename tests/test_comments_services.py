@@ -24,8 +24,9 @@ def post_as(post, author=ROSA, **overrides):
     return services.post_comment(post=post, author=author, **{"text": "Hello", "ip": IP, **overrides})
 
 
-def stored(comment) -> dict:
-    return store.get_db().comments.find_one({"_id": comment.id})
+def stored(comment):
+    """The comment as the store holds it now."""
+    return store.find_by_id(comment.id)
 
 
 # --- The status of a new comment -----------------------------------------------------
@@ -35,8 +36,8 @@ def test_post_moderation_approves_at_once_and_keeps_the_ip(make_post):
     """By default (COMMENTS_MODERATION=post) a comment is approved, with its IP stored."""
     posted = post_as(make_post())
     assert posted.comment.status == APPROVED and not posted.pending
-    assert stored(posted.comment)["status"] == APPROVED
-    assert stored(posted.comment)["ip"] == IP
+    assert stored(posted.comment).status == APPROVED
+    assert stored(posted.comment).ip == IP
 
 
 def test_premoderation_of_all_holds_every_comment(make_post, settings):
@@ -254,8 +255,8 @@ def test_deleting_ones_own_comment_empties_its_text(make_post):
     post = make_post()
     comment = post_as(post, text="Regrets").comment
     services.delete_own_comment(comment=comment, viewer=owner_of(comment))
-    doc = stored(comment)
-    assert doc["status"] == DELETED and doc["text"] == "" and doc["html"] == ""
+    kept = stored(comment)
+    assert kept.status == DELETED and kept.text == "" and kept.html == ""
     assert posts.get_by_id(post.id).comment_count == 0
 
 

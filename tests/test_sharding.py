@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import mongo, sharding
-from comments import store
+from comments import documents as store
 
 REPO = Path(__file__).resolve().parent.parent
 

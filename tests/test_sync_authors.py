@@ -57,7 +57,7 @@ def test_a_rename_that_died_after_the_posts_is_finished_by_sync_authors(ada_ever
     def die(**kwargs):
         raise Crash
 
-    monkeypatch.setattr(store, "set_author_name", die)
+    monkeypatch.setattr(store.active(), "set_author_name", die)
     with pytest.raises(Crash):
         authors.update_author(user=ada, username="ada_l", display_name="Ada L.", bio="", avatar_url="")
     monkeypatch.undo()

@@ -1,0 +1,251 @@
+"""What every comment store hands out and takes in: the typed records, statuses and
+orders shared by the three stores (comments/documents.py, embedded.py, buckets.py).
+Pure: no I/O.
+
+Besides the records, this module holds the rules that say which comments a listing
+shows (`Viewer`), which ones a moderation queue tab or a commenter filter matches,
+as Python predicates: the stores that keep comments inside bigger documents apply
+them to the comments they unpack (comments/listing.py), and the one-document store's
+MongoDB queries are tested to agree with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bson import ObjectId
+from pymongo import ASCENDING, DESCENDING
+
+from comments import slugs
+
+APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
+STATUSES = (APPROVED, PENDING, SPAM, DELETED)
+# What readers never see (except as a placeholder, or their own pending comments).
+HIDDEN = (PENDING, SPAM, DELETED)
+
+# The orders the views page through; the last field of each makes keys unique.
+ORDERS: dict[str, list[tuple[str, int]]] = {
+    "threaded": [("full_slug", ASCENDING)],
+    "chronological": [("posted", ASCENDING), ("_id", ASCENDING)],
+    "newest": [("thread", DESCENDING), ("full_slug", ASCENDING)],
+}
+
+QUEUE_TABS = ("pending", "flagged", "spam", "recent")
+NEWEST = [("posted", DESCENDING), ("_id", DESCENDING)]
+
+
+class SlugTaken(Exception):
+    """Another comment of the discussion already has this slug; draw a new part."""
+
+
+class DiscussionFull(Exception):
+    """The store cannot take another comment in this discussion (the embedded store
+    near MongoDB's 16 MB document limit). The message says what an operator can do."""
+
+
+@dataclass(frozen=True)
+class CommentAuthor:
+    id: int | None
+    name: str
+    email: str = ""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whose eyes a listing is for. Everyone sees approved comments and placeholders;
+    a commenter also sees their own pending comments (by the ids their browser session
+    holds, or by their user id when logged in); editors see every pending comment."""
+
+    user_id: int | None = None
+    own: frozenset = field(default_factory=frozenset)
+    editor: bool = False
+
+
+READERS = Viewer()
+
+
+@dataclass(frozen=True)
+class Comment:
+    id: ObjectId
+    discussion_id: ObjectId
+    parent_id: ObjectId | None
+    slug: str
+    full_slug: str
+    thread: str
+    posted: datetime
+    author: CommentAuthor
+    text: str
+    html: str
+    # The key of the form that posted it (idempotent posting); None for imports.
+    form_key: str | None = None
+    status: str = APPROVED
+    # Not approved, but with approved replies: shown as "[deleted]" to keep the thread.
+    placeholder: bool = False
+    # For moderation only; never shown to readers.
+    ip: str | None = None
+    # When its author last edited it.
+    edited: datetime | None = None
+    flag_count: int = 0
+
+    @property
+    def approved(self) -> bool:
+        return self.status == APPROVED
+
+    @property
+    def depth(self) -> int:
+        return slugs.depth(self.slug)
+
+    @property
+    def anchor(self) -> str:
+        return slugs.anchor(self.slug)
+
+    @property
+    def parent_slug(self) -> str | None:
+        return slugs.parent_slug(self.slug)
+
+    def key(self, order: str) -> tuple:
+        """This comment's position in one of ORDERS (what a cursor stores)."""
+        values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread}
+        return tuple(values[field] for field, _ in ORDERS[order])
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> Comment:
+        """A comment from its stored fields (the same in every store; an embedded
+        comment has its discussion's id passed in)."""
+        author = doc.get("author") or {}
+        return cls(
+            id=doc["_id"],
+            discussion_id=doc["discussion_id"],
+            parent_id=doc.get("parent_id"),
+            slug=doc["slug"],
+            full_slug=doc["full_slug"],
+            thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
+            posted=doc["posted"],
+            author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", "")),
+            text=doc["text"],
+            html=doc.get("html", ""),
+            form_key=doc.get("form_key"),
+            status=doc.get("status") or APPROVED,
+            placeholder=bool(doc.get("placeholder")),
+            ip=doc.get("ip"),
+            edited=doc.get("edited"),
+            flag_count=doc.get("flag_count", 0),
+        )
+
+
+def new_document(
+    *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
+    author: CommentAuthor, text: str, html: str, form_key: str | None, status: str, ip: str | None,
+) -> dict:
+    """The stored fields of a new comment, the same in every store."""
+    return {
+        "_id": ObjectId(),
+        "discussion_id": discussion_id,
+        "parent_id": parent.id if parent else None,
+        "slug": slug,
+        "full_slug": full_slug,
+        "thread": slugs.thread_key(full_slug),
+        "posted": posted,
+        "author": {"id": author.id, "name": author.name, "email": author.email},
+        "text": text,
+        "html": html,
+        "form_key": form_key,
+        "status": status,
+        "ip": ip,
+    }
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a listing holds: `total` entries, of which `placeholders` stand in for
+    comments that are not shown (a "[deleted]" with replies)."""
+
+    total: int
+    placeholders: int
+
+    @property
+    def comments(self) -> int:
+        return self.total - self.placeholders
+
+
+def is_placeholder_for(viewer: Viewer, *, status: str, placeholder: bool) -> bool:
+    """Whether a listed comment is drawn as a placeholder for `viewer`: a hidden one
+    with approved replies, except a pending one for an editor, who sees it whole."""
+    return placeholder and status in HIDDEN and not (viewer.editor and status == PENDING)
+
+
+def is_listed_for(viewer: Viewer, comment: Comment) -> bool:
+    """Whether a listing shows `comment` to `viewer` (see Viewer)."""
+    if comment.status not in HIDDEN or comment.placeholder:
+        return True
+    if comment.status != PENDING:
+        return False
+    return viewer.editor or comment.id in viewer.own or (
+        viewer.user_id is not None and comment.author.id == int(viewer.user_id)
+    )
+
+
+@dataclass(frozen=True)
+class QueueFilter:
+    """The moderation queue's filters; empty ones match everything."""
+
+    discussion_id: ObjectId | None = None
+    name: str = ""
+    email: str = ""
+    ip: str = ""
+
+
+@dataclass(frozen=True)
+class Commenter:
+    """Comments by a member, or by any of these e-mail addresses (matched without
+    regard to case) or IP addresses: whom a ban reaches."""
+
+    user_id: int | None = None
+    emails: tuple[str, ...] = ()
+    ips: tuple[str, ...] = ()
+
+    def matches(self, comment: Comment) -> bool:
+        return (
+            (self.user_id is not None and comment.author.id == self.user_id)
+            or (bool(comment.author.email) and comment.author.email.casefold() in {e.casefold() for e in self.emails})
+            or (comment.ip is not None and comment.ip in self.ips)
+        )
+
+
+def by_commenter(*, user_id: int | None = None, emails=(), ips=()) -> Commenter:
+    """Comments by a member, or by any of these e-mail addresses or IP addresses."""
+    commenter = Commenter(
+        user_id=int(user_id) if user_id is not None else None,
+        emails=tuple(str(e) for e in emails if e),
+        ips=tuple(str(i) for i in ips if i),
+    )
+    if commenter.user_id is None and not commenter.emails and not commenter.ips:
+        raise ValueError("a commenter needs a user id, an e-mail address or an IP address")
+    return commenter
+
+
+def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
+    """Whether a moderation queue tab lists `comment` (with its filters)."""
+    if tab == "pending":
+        wanted = comment.status == PENDING
+    elif tab == "spam":
+        wanted = comment.status == SPAM
+    elif tab == "flagged":
+        wanted = comment.flag_count > 0 and comment.status not in (SPAM, DELETED)
+    elif tab == "recent":
+        wanted = True
+    else:
+        raise ValueError(f"no queue tab {tab!r}")
+    return (
+        wanted
+        and (filters.discussion_id is None or comment.discussion_id == filters.discussion_id)
+        and (not filters.name or filters.name.casefold() in comment.author.name.casefold())
+        and (not filters.email or filters.email.casefold() == comment.author.email.casefold())
+        and (not filters.ip or filters.ip == comment.ip)
+    )
+
+
+def queue_order(tab: str) -> list[tuple[str, int]]:
+    """How a queue tab sorts: newest first; the flagged tab most flagged first."""
+    return [("flag_count", DESCENDING)] + NEWEST if tab == "flagged" else NEWEST
