@@ -104,6 +104,36 @@ def _empty_cache():
     cache.clear()
 
 
+# The comment stores the shared behaviour suite runs against (COMMENTS_STORE values);
+# SLUGLINE_TEST_STORES=documents narrows a local run to one.
+TEST_STORES = [name for name in os.environ.get("SLUGLINE_TEST_STORES", "documents").split(",") if name]
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked `@pytest.mark.stores("documents", ...)` runs only for those of
+    `each_store`'s stores (it checks what only they store, such as raw documents)."""
+    kept, dropped = [], []
+    for item in items:
+        marker = item.get_closest_marker("stores")
+        params = getattr(item, "callspec", None)
+        name = params.params.get("each_store") if params else None
+        (dropped if marker and name and name not in marker.args else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(params=TEST_STORES)
+def each_store(request, settings, mongo_database):
+    """Runs the test once per comment store: a module opts in with
+    `pytestmark = pytest.mark.usefixtures("each_store")`. Gives the store's name."""
+    from comments import store
+
+    settings.COMMENTS_STORE = request.param
+    store.named(request.param).ensure_indexes(mongo_database)
+    return request.param
+
+
 @pytest.fixture
 def mongo_db(mongo_database):
     """The session's MongoDB database (pytest-django's `db` is Django's)."""
