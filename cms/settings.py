@@ -182,10 +182,13 @@ AXES_VERBOSE = False
 SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Comments (app-prefixed, documented in README.md).
-# The comment store: "documents" (one document per comment, comments/store.py) is the
-# one written so far; "embedded" and "buckets" name the other patterns of
-# storage-patterns.md (shard_collections knows their keys already).
+# The comment store (comments/store.py): "documents" (one document per comment),
+# "embedded" (the tree inside one document per discussion) or "buckets" (pages of
+# about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate
+# has moved the comments, the store it recorded in MongoDB is the one in use.
 COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
+# How often each process rereads which store is in use after comments_migrate (seconds).
+COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
 COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
 COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)

@@ -13,6 +13,9 @@ holds the comments:
 Each store module defines every name in OPERATIONS with the same signature
 (tests/test_comment_stores.py checks it); the records they take and give are
 comments/records.py's, re-exported here for the callers' convenience.
+
+The store in use is COMMENTS_STORE until `comments_migrate` moves the comments and
+records a switch (comments/store_switch.py); writes wait out a migration's last pass.
 """
 
 from __future__ import annotations
@@ -20,8 +23,7 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from django.conf import settings
-
+from comments import store_switch
 from comments.records import (  # noqa: F401  (re-exported: the store's vocabulary)
     APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, STATUSES, Comment,
     CommentAuthor, Commenter, DiscussionFull, QueueFilter, SlugTaken, Tally, Viewer, by_commenter,
@@ -52,6 +54,11 @@ OPERATIONS = (
     # export, import and migration: comments as flat documents, whatever the store
     "iter_documents", "insert_documents", "discussion_ids", "drop_discussion",
 )
+# The operations that change comments: refused while a migration's last pass runs.
+WRITES = frozenset({
+    "insert_comment", "set_status", "set_subthread_status", "set_placeholder", "update_text", "set_flag_count",
+    "set_status_by_commenter", "set_author_name", "insert_documents", "drop_discussion",
+})
 
 
 def named(name: str) -> ModuleType:
@@ -62,12 +69,14 @@ def named(name: str) -> ModuleType:
 
 
 def active() -> ModuleType:
-    """The store module the site uses now (the setting COMMENTS_STORE)."""
-    return named(settings.COMMENTS_STORE)
+    """The store module the site uses now."""
+    return named(store_switch.in_use())
 
 
 def __getattr__(name: str):
-    """`store.<operation>` is the active store's operation of that name."""
+    """`store.<operation>` is the operation of that name of the store in use."""
+    if name in WRITES:
+        return getattr(named(store_switch.for_writing()), name)
     if name in OPERATIONS:
         return getattr(active(), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

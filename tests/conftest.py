@@ -134,6 +134,19 @@ def each_store(request, settings, mongo_database):
     return request.param
 
 
+@pytest.fixture(autouse=True)
+def _store_switch_read_once(settings, mongo_database):
+    """Which comment store is in use is read once, at the start of each test (the
+    site rereads it every few seconds; a test's command counts must not see that)."""
+    from comments import store_switch
+
+    settings.COMMENTS_STORE_RECHECK_SECONDS = 24 * 3600
+    store_switch.forget()
+    store_switch.recorded()
+    yield
+    store_switch.forget()
+
+
 @pytest.fixture
 def mongo_db(mongo_database):
     """The session's MongoDB database (pytest-django's `db` is Django's)."""

@@ -1,0 +1,43 @@
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from comments import migration, store, store_switch
+
+DONE = (
+    "Moved {comments} comments of {discussions} discussions from {source} to {target} "
+    "({copied} copied now, {resumed} verified by an earlier run, {recopied} copied again "
+    "because they changed meanwhile). The site now uses {target}; set COMMENTS_STORE={target} "
+    "in its environment so that a fresh database agrees. The {source} store's data was left in place."
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Copy every discussion's comments from the store in use to another comment store, "
+        "verify counts and order per discussion, then switch the site to it. Resumable: "
+        "run it again after an interruption."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--to", required=True, choices=sorted(store.STORES), help="the target store")
+        parser.add_argument(
+            "--from", dest="source", choices=sorted(store.STORES),
+            help="the source store (default: the one in use)",
+        )
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def handle(self, *args, to: str, source: str | None, no_progress: bool, **options):
+        source = source or store_switch.in_use()
+        total = len(store.named(source).discussion_ids())
+        bar = tqdm(total=total, unit="discussion", desc=f"{source} → {to}", file=self.stderr._out,
+                   disable=no_progress)
+        try:
+            report = migration.migrate(target=to, source=source, progress=bar.update)
+        except migration.MigrationError as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            bar.close()
+        self.stdout.write(DONE.format(
+            comments=report.comments, discussions=report.discussions, source=report.source, target=report.target,
+            copied=report.copied, resumed=report.resumed, recopied=report.recopied,
+        ))
