@@ -13,6 +13,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	@bash tools/browser-setup.sh
+	@bash tools/redis-setup.sh
 	@$(PY) -m cms.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
 
 devdb: $(STAMP)

@@ -150,13 +150,24 @@ def update_author(
 def sync_author(*, user) -> Repaired:
     """Make every copy of this user's author fields agree with the profile."""
     summary = summary_for(user)
+    repaired_posts = posts.set_author(author=summary)
     return Repaired(
-        posts=posts.set_author(author=summary),
-        comments=comment_store.set_author_name(author_id=user.pk, name=summary.name),
+        posts=repaired_posts,
+        comments=_rename_in_comments(author_id=user.pk, name=summary.name),
         summaries=repair_comment_summaries(
             post_ids=comment_store.find_discussion_ids_by_author(author_id=user.pk)
         ),
     )
+
+
+def _rename_in_comments(*, author_id: int, name: str) -> int:
+    """Give this user's comments `name`; when any changed, give the posts they are on
+    a new comments version, so that no cached comment list shows the old name.
+    Returns how many comments changed."""
+    changed = comment_store.set_author_name(author_id=author_id, name=name)
+    if changed:
+        posts.bump_comments_version(post_ids=comment_store.find_discussion_ids_by_author(author_id=author_id))
+    return changed
 
 
 def sync_all_authors() -> Repaired:
@@ -173,9 +184,7 @@ def sync_all_authors() -> Repaired:
     stale_comments = {c.id for c in comment_copies if c.id in expected and c.name != expected[c.id].name}
     return Repaired(
         posts=sum(posts.set_author(author=expected[pk]) for pk in stale_posts),
-        comments=sum(
-            comment_store.set_author_name(author_id=pk, name=expected[pk].name) for pk in stale_comments
-        ),
+        comments=sum(_rename_in_comments(author_id=pk, name=expected[pk].name) for pk in stale_comments),
         summaries=repair_comment_summaries(),
     )
 

@@ -93,6 +93,9 @@ class Post:
     revision: int = 0
     # Closed by an editor: no new comments (see comments.services.comments_closed).
     comments_closed: bool = False
+    # A fresh token on every change to its comments: what cached comment lists are
+    # keyed by (comments/fragments.py); empty on a post stored before it existed.
+    comments_version: str = ""
 
     @property
     def state(self) -> str:
@@ -121,6 +124,7 @@ class Post:
             updated=doc.get("updated"),
             revision=doc.get("revision", 0),
             comments_closed=bool(doc.get("comments_closed")),
+            comments_version=str(doc.get("comments_version") or ""),
         )
 
 
@@ -159,6 +163,7 @@ def create_post(
         "author": author.as_doc(),
         "comment_count": 0,
         "latest_comments": [],
+        "comments_version": new_comments_version(),
         "revision": 1,
     }
     doc["_id"] = get_db().posts.insert_one(doc).inserted_id
@@ -220,13 +225,23 @@ def is_empty() -> bool:
     return get_db().posts.find_one({}, {"_id": 1}) is None
 
 
+def new_comments_version() -> str:
+    """A token no comment list was ever cached under. Fresh, never `$inc`ed: FerretDB v1
+    applies updates read-modify-write without a lock, so of two concurrent increments
+    one can be lost and leave a number a stale list was cached under; whichever of two
+    fresh tokens is written last, no list was rendered before that write."""
+    return str(ObjectId())
+
+
 def set_comment_summary(
     *, post_id: ObjectId, count: int, latest: list[LatestComment]
 ) -> None:
-    """Store a post's comment count and latest comments (the subset pattern)."""
+    """Store a post's comment count and latest comments (the subset pattern), and a
+    new comments version: every change to a post's comments ends here."""
     get_db().posts.update_one(
         {"_id": post_id},
         {"$set": {
+            "comments_version": new_comments_version(),
             "comment_count": count,
             "latest_comments": [
                 {"slug": c.slug, "author_name": c.author_name, "posted": c.posted, "excerpt": c.excerpt}
@@ -234,6 +249,19 @@ def set_comment_summary(
             ],
         }},
     )
+
+
+def bump_comments_version(*, post_ids) -> int:
+    """Give these posts a new comments version (their cached comment lists are then
+    never read again): for changes to comments that leave the summary as it is, such
+    as a commenter's new name. Returns how many posts it matched."""
+    ids = list(post_ids)
+    if not ids:
+        return 0
+    result = get_db().posts.update_many(
+        {"_id": {"$in": ids}}, {"$set": {"comments_version": new_comments_version()}}
+    )
+    return result.matched_count
 
 
 # --- Lists for readers: each uses the one published filter -------------------------

@@ -124,8 +124,8 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's cache: the login throttle's counters and cms/stale.py's last good copies of
-# pages. Per process (locmem) by default; with several gunicorn workers or machines set
+# Django's cache: the login throttle's counters, cms/stale.py's last good copies of
+# pages and rendered pages of comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several gunicorn workers or machines set
 # CACHE_URL (redis://host:6379/0) so that they share one (Django's own Redis backend).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
@@ -217,6 +217,10 @@ COMMENTS_DUPLICATE_WINDOW = env.int("COMMENTS_DUPLICATE_WINDOW", default=600)
 COMMENTS_CLOSE_AFTER_DAYS = env.int("COMMENTS_CLOSE_AFTER_DAYS", default=0)
 # Comments per page of the dashboard's moderation queue.
 COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
+# Seconds a rendered page of comments stays in Django's cache (CACHES) for readers who
+# see what everyone sees; every change to a discussion's comments gives it a new key
+# (comments/fragments.py). 0: off.
+COMMENTS_CACHE_SECONDS = env.int("COMMENTS_CACHE_SECONDS", default=300)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from cms import authors, posts, stale
 from cms.forms import SearchForm
 from cms.pagination import get_page, parse_page_number
-from comments import ownership, pages, services as comment_services
+from comments import fragments, ownership, services as comment_services
 from comments import store as comment_store
 from comments.forms import CommentForm
 from comments.store import Comment
@@ -47,15 +47,16 @@ def home(request):
 
 
 def post_detail(request, slug, *, form=None, status=200):
-    """A post, the first page of its threaded comments and the comment form. While
-    MongoDB is unreachable the article still shows (from its last copy), with a notice
-    in place of the comments."""
+    """A post, the first page of its threaded comments and the comment form. The
+    comments come from the cache when this reader may share them (comments/fragments.py).
+    While MongoDB is unreachable the article still shows (from its last copy), with its
+    cached comments or a notice in their place."""
     post = published_post_or_404(slug)
     viewer = ownership.viewer_for(request)
+    fragment = fragments.comments_fragment(post=post, view="threaded", viewer=viewer, degrade=True)
     context = {
         "post": post,
-        "listing": pages.list_comments_if_available(discussion_id=post.id, view="threaded", viewer=viewer),
-        "views": pages.VIEWS,
+        "comments_html": fragment.html,
         "form": form or CommentForm(user=request.user, discussion_id=post.id),
         "closed": comment_services.comments_closed(post=post),
     }

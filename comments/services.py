@@ -5,6 +5,7 @@ functions; no request in sight."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -26,10 +27,16 @@ EDIT_TIME_OVER = (
 )
 CANNOT_CHANGE = "This comment can no longer be changed."
 CANNOT_FLAG = "This comment cannot be flagged."
+DISCUSSION_FULL = (
+    "This discussion cannot take more comments for now, so yours was not posted. "
+    "The site's editors have been told."
+)
 SLUG_RETRIES = 5
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
 SUMMARY_ROUNDS = 5
+
+logger = logging.getLogger(__name__)
 
 
 class CommentError(Exception):
@@ -164,6 +171,10 @@ def post_comment(
             comment = store.insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields)
             duplicate = False
             break
+        except store.DiscussionFull as exc:
+            # The operator's remedy (the exception's message) goes to the log.
+            logger.error("%s", exc)
+            raise CommentError(DISCUSSION_FULL, code="discussion_full") from exc
         except store.SlugTaken:
             earlier = store.find_by_slug(discussion_id=post.id, slug=slug) if form_key else None
             if earlier is not None and earlier.form_key == form_key:
@@ -336,6 +347,11 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     concurrent updates of a document. A writer whose summary was overtaken by a
     concurrent one sees the stored count disagree with the real one and goes again,
     so the last writer leaves it right. Returns the count.
+
+    Every write to a discussion's comments ends here (posting, edits, deletes, flags
+    that hold a comment, moderation, imports): storing the summary also gives the
+    post a fresh `comments_version`, so no cached page of its comments is served
+    after the change (comments/fragments.py).
     """
     for _ in range(SUMMARY_ROUNDS):
         count = store.count_approved(discussion_id=post_id)

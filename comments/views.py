@@ -11,7 +11,7 @@ from pymongo.errors import PyMongoError
 from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
-from comments import antispam, ownership, pages, services, slugs, store
+from comments import antispam, fragments, ownership, pages, services, slugs, store
 from comments.forms import CommentForm, EditCommentForm, FlagForm
 from comments.store import CommentAuthor
 
@@ -81,17 +81,16 @@ def discussion(request, post_slug):
     post = published_post_or_404(post_slug)
     if request.method == "POST":
         return _post_comment(request, post)
-    view = pages.parse_view(request.GET.get("view"))
-    listing = pages.list_comments(
-        discussion_id=post.id,
-        view=view,
+    fragment = fragments.comments_fragment(
+        post=post,
+        view=pages.parse_view(request.GET.get("view")),
         page=request.GET.get("page"),
         after=request.GET.get("after"),
         before=request.GET.get("before"),
         viewer=ownership.viewer_for(request),
     )
     form = CommentForm(user=request.user, discussion_id=post.id)
-    context = {"post": post, "listing": listing, "views": pages.VIEWS, "form": form,
+    context = {"post": post, "comments_html": fragment.html, "page_number": fragment.number, "form": form,
                "closed": services.comments_closed(post=post)}
     return render(request, "comments/discussion.html", context)
 

@@ -10,8 +10,10 @@ from tests.pages import page, post_url
 UNAVAILABLE_NOTICE = b"Comments are unavailable right now"
 
 
-def test_a_post_read_before_still_shows_with_a_notice(client, make_post, make_comment, mongodb_outage):
-    """The article comes from its last copy; the comments part says they are unavailable."""
+def test_a_post_read_before_still_shows_with_a_notice(client, make_post, make_comment, mongodb_outage, settings):
+    """The article comes from its last copy; without a cached page of comments, the
+    comments part says they are unavailable."""
+    settings.COMMENTS_CACHE_SECONDS = 0
     post = make_post(title="Still readable")
     make_comment(post)
     assert client.get(post_url(post)).status_code == 200
@@ -21,6 +23,21 @@ def test_a_post_read_before_still_shows_with_a_notice(client, make_post, make_co
     assert b"Still readable" in response.content
     assert UNAVAILABLE_NOTICE in response.content
     assert b'name="text"' in response.content
+
+
+def test_a_post_read_before_shows_its_cached_comments_during_an_outage(
+    client, make_post, make_comment, mongodb_outage
+):
+    """The post's last copy carries the comments version its cached comments were
+    rendered under: readers still see them while MongoDB is unreachable."""
+    post = make_post(title="Still readable")
+    make_comment(post, text="Kept in the cache")
+    assert client.get(post_url(post)).status_code == 200
+    mongodb_outage()
+    response = client.get(post_url(post))
+    assert response.status_code == 200
+    assert [c["text"] for c in page(response).comments] == ["Kept in the cache"]
+    assert UNAVAILABLE_NOTICE not in response.content and b'name="text"' in response.content
 
 
 def test_the_home_page_read_before_still_shows(client, make_post, mongodb_outage):

@@ -1,0 +1,169 @@
+"""Profile: where one post page with many comments spends its time.
+
+Builds one post with N threaded demo comments (default 1,000) in a scratch MongoDB
+database, then requests `/posts/<slug>/` through Django's test client, with the
+rendered-comments cache off (cold) and, when Slugline has it, on (warm). Prints the
+median time per request, the MongoDB commands and the time spent waiting for them,
+the `{% url %}` calls per page, and pyinstrument's profile of the cold page.
+
+    .venv/bin/python bench/profile_post.py --comments 1000 --repeat 30
+
+Without MONGODB_URI it uses (or starts) the dev database. The time MongoDB takes is
+FerretDB v1's (it scans the discussion in memory for each query); Django's own work
+is what Slugline's code decides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+import django.urls  # noqa: E402
+from django.test import Client  # noqa: E402
+from pymongo import monitoring  # noqa: E402
+
+from bench.seeding import fast_seeding  # noqa: E402
+from cms import demo, mongo, posts  # noqa: E402
+from cms.posts import AuthorSummary  # noqa: E402
+
+
+class Waits(monitoring.CommandListener):
+    """Counts commands and adds up how long their answers took."""
+
+    def __init__(self):
+        self.commands = 0
+        self.seconds = 0.0
+
+    def started(self, event):
+        self.commands += 1
+
+    def succeeded(self, event):
+        self.seconds += event.duration_micros / 1e6
+
+    def failed(self, event):
+        self.seconds += event.duration_micros / 1e6
+
+
+class UrlTags:
+    """Counts reverse() calls (`{% url %}` tags import it from django.urls when they
+    render) while installed."""
+
+    def __init__(self):
+        self.calls = 0
+        self._reverse = django.urls.reverse
+
+    def __enter__(self):
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return self._reverse(*args, **kwargs)
+
+        django.urls.reverse = counted
+        return self
+
+    def __exit__(self, *exc):
+        django.urls.reverse = self._reverse
+
+
+def measure(client: Client, url: str, waits: Waits, repeat: int) -> dict:
+    """Median and p95 ms per request, commands and ms waiting for MongoDB per request."""
+    times, commands, waited = [], [], []
+    for _ in range(repeat):
+        waits.commands, waits.seconds = 0, 0.0
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200 and b'<article class="comment' in response.content, url
+        commands.append(waits.commands)
+        waited.append(waits.seconds)
+    times.sort()
+    return {
+        "median_ms": statistics.median(times) * 1000,
+        "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))] * 1000,
+        "commands": statistics.median(commands),
+        "mongo_ms": statistics.median(waited) * 1000,
+    }
+
+
+def seed(count: int, seed_value: int) -> posts.Post:
+    """One published post with `count` threaded demo comments, as cms/demo.py makes them."""
+    post = posts.create_post(
+        title="Profile", slug="profile", content="A post to profile.",
+        author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
+    )
+    with fast_seeding():
+        demo.seed_comments(post=post, count=count, rng=random.Random(seed_value), start=post.created)
+    return posts.get_published(post.slug)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--comments", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-profile", action="store_true", help="skip pyinstrument's report")
+    args = parser.parse_args()
+
+    waits = Waits()
+    monitoring.register(waits)
+    settings.MONGODB_NAME = f"slugline_profile_{uuid.uuid4().hex[:8]}"
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.MONGODB_REQUEST_BUDGET_MS = 60_000  # measure the page, not the budget's cut
+    mongo.reset_client()
+    mongo.ensure_all_indexes()
+    has_cache = hasattr(settings, "COMMENTS_CACHE_SECONDS")
+    rows = []
+    try:
+        post = seed(args.comments, args.seed)
+        url = f"/posts/{post.slug}/"
+        client = Client()
+        if has_cache:
+            settings.COMMENTS_CACHE_SECONDS = 0
+        client.get(url)  # warm up the process
+        with UrlTags() as tags:
+            client.get(url)
+        rows.append(("cold (no cache)", measure(client, url, waits, args.repeat)))
+        if has_cache:
+            settings.COMMENTS_CACHE_SECONDS = 300
+            client.get(url)
+            rows.append(("warm (cache hit)", measure(client, url, waits, args.repeat)))
+            settings.COMMENTS_CACHE_SECONDS = 0
+        profile = None
+        if not args.no_profile:
+            from pyinstrument import Profiler
+
+            profile = Profiler(interval=0.0005)
+            with profile:
+                for _ in range(10):
+                    client.get(url)
+    finally:
+        mongo.get_client().drop_database(settings.MONGODB_NAME)
+
+    print(f"One post with {args.comments:,} comments, {settings.COMMENTS_PER_PAGE} a page; "
+          f"{args.repeat} requests each through Django's test client; server {mongo.server_uri()}.")
+    print(f"{{% url %}} calls per page (cold): {tags.calls}")
+    print(f"{'request':<20}{'median ms':>10}{'p95 ms':>9}{'commands':>10}{'MongoDB ms':>12}{'Django ms':>11}")
+    for name, row in rows:
+        print(f"{name:<20}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['commands']:>10.0f}"
+              f"{row['mongo_ms']:>12.1f}{row['median_ms'] - row['mongo_ms']:>11.1f}")
+    if profile is not None:
+        print("\npyinstrument, 10 cold requests:")
+        print(profile.output_text(unicode=True, color=False, show_all=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Rendered pages of comments, kept in Django's cache.
+
+A post page and a discussion page show a page of comments that is the same for
+every reader who sees what everyone sees. Its HTML is rendered once and kept in the
+default cache (CACHES; local memory by default, Redis when CACHE_URL names it) for
+COMMENTS_CACHE_SECONDS, under a key made of everything it depends on, the post's
+`comments_version` first. Every change to a discussion's comments (a comment, an
+edit, a delete, flags that hold one, moderation, a rename, an import) ends by giving
+the post a fresh version (`cms.posts.set_comment_summary`, `bump_comments_version`),
+so a list cached before the change is never read again: a reader sees their own
+comment at once, and a hit costs no comment query at all (the post, read anyway,
+carries the version).
+
+What differs from reader to reader stays out: the fragment is rendered without the
+request (no CSRF token, no user), the comment form is rendered around it on every
+request, and a viewer whose page differs (an editor, a logged-in member, a browser
+that posted comments: their pending comments, their Edit links) gets a page of their
+own, never cached.
+
+Plain functions; no request in sight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from cms import posts
+from comments import pages, services
+from comments.store import Viewer
+
+TEMPLATE = "comments/includes/comments.html"
+# Bump when the fragment's templates change shape, so that a shared cache (Redis)
+# serves no list rendered by the previous release.
+REVISION = 1
+KEY_PREFIX = "comments:list:"
+# A page showing a comment posted moments ago says "2 minutes ago": it is kept for
+# at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so
+# relative times stay about right.
+MIN_SECONDS = 5
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A rendered page of comments and the page number it shows (for the title)."""
+
+    html: SafeString
+    number: int
+    cached: bool = False
+
+
+def cache_seconds() -> int:
+    """COMMENTS_CACHE_SECONDS, never negative; 0 means no caching."""
+    return max(0, settings.COMMENTS_CACHE_SECONDS)
+
+
+def is_shared(viewer: Viewer) -> bool:
+    """Whether `viewer` sees what every reader sees: not an editor (who sees what awaits
+    moderation), not logged in and without comments of their own from this browser
+    (who may see their pending comments and Edit links)."""
+    return not viewer.editor and viewer.user_id is None and not viewer.own
+
+
+def fragment_key(
+    *, post: posts.Post, view: str, page: str | None = None, after: str | None = None,
+    before: str | None = None,
+) -> str:
+    """The cache key of one page of one discussion: everything the fragment depends on."""
+    parts = {
+        "discussion": str(post.id),
+        "version": post.comments_version,
+        "slug": post.slug,
+        "view": view,
+        "page": page or "",
+        "after": after or "",
+        "before": before or "",
+        "store": settings.COMMENTS_STORE,
+        "per_page": settings.COMMENTS_PER_PAGE,
+        "max_depth": services.max_depth(),
+        "indent": pages.indent_limit(),
+        "closed": services.comments_closed(post=post),
+        "time_zone": settings.TIME_ZONE,
+        "revision": REVISION,
+    }
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]
+    return f"{KEY_PREFIX}{post.id}:{digest}"
+
+
+def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
+    """How long this page may stay cached: COMMENTS_CACHE_SECONDS, shortened while its
+    youngest comment is recent enough for its relative time to change."""
+    seconds = cache_seconds()
+    times = [shown.comment.posted for shown in listing.shown]
+    if not times:
+        return seconds
+    age = ((now or datetime.now(timezone.utc)) - max(times)).total_seconds()
+    return max(MIN_SECONDS, min(seconds, int(age // 10)))
+
+
+def render_listing(*, post: posts.Post, listing: pages.Listing | None) -> SafeString:
+    """The comments part of a page: heading, order links, the comments and the page
+    links (or, for None, the notice that comments are unavailable)."""
+    context = {
+        "post": post,
+        "listing": listing,
+        "views": pages.VIEWS,
+        "comments_url": reverse("comments:discussion", args=[post.slug]),
+    }
+    return mark_safe(render_to_string(TEMPLATE, context))
+
+
+def comments_fragment(
+    *, post: posts.Post, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
+    before: str | None = None, degrade: bool = False,
+) -> Fragment:
+    """A page of `post`'s comments as `viewer` sees it, rendered, from the cache when
+    it may be shared and is there. `degrade`: while MongoDB is unreachable, the notice
+    instead of an error (the post page). BadRequest and Http404 as `pages.list_comments`."""
+    seconds = cache_seconds()
+    key = None
+    if seconds and is_shared(viewer):
+        key = fragment_key(post=post, view=view, page=page, after=after, before=before)
+        kept = cache.get(key)
+        if kept is not None:
+            return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
+    query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer)
+    listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
+    html = render_listing(post=post, listing=listing)
+    number = listing.number if listing else 1
+    if key is not None and listing is not None:
+        cache.set(key, {"html": str(html), "number": number}, keep_seconds(listing))
+    return Fragment(html=html, number=number)
