@@ -32,9 +32,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from pymongo.errors import PyMongoError
 
-from cms import posts
-from comments import pages, services
+from cms import mongo, posts
+from comments import pages, services, store_switch
 from comments.store import Viewer
 
 TEMPLATE = "comments/includes/comments.html"
@@ -82,7 +83,7 @@ def fragment_key(
         "page": page or "",
         "after": after or "",
         "before": before or "",
-        "store": settings.COMMENTS_STORE,
+        "store": store_in_use(),
         "per_page": settings.COMMENTS_PER_PAGE,
         "max_depth": services.max_depth(),
         "indent": pages.indent_limit(),
@@ -92,6 +93,18 @@ def fragment_key(
     }
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]
     return f"{KEY_PREFIX}{post.id}:{digest}"
+
+
+def store_in_use() -> str:
+    """The comment store pages are read from (COMMENTS_STORE until `comments_migrate`
+    records a switch); while MongoDB is unreachable, the setting, so that a cached page
+    can still be served."""
+    try:
+        return store_switch.in_use()
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return settings.COMMENTS_STORE
 
 
 def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
