@@ -1,0 +1,257 @@
+"""The three comment stores side by side (`python manage.py comments_bench`).
+
+Builds the same comments in each store, in a scratch database of its own: D
+discussions with a long-tailed number of comments (the largest has --max-comments,
+the i-th about max / i^tail, at least one), threaded as readers thread them (most
+replies go to recent comments; depth capped by COMMENTS_MAX_DEPTH). Then, store by
+store, it times what the site does with them, through the store interface the site
+uses (comments/store.py, and comments/pages.py for whole pages):
+
+  post a reply     find the parent by its slug, insert the reply
+  threaded page 1  pages.list_comments: the tally and the first page
+  deep page        the same, page N (default 100, or the last page)
+  permalink        find one comment by its slug
+  sub-thread       a root comment and all its replies
+  count            a discussion's approved comments
+
+Each operation runs --repeat times on the largest discussion (posting spreads over
+the discussions) and is reported as median and p95 time, MongoDB commands, and bytes
+read (the BSON size of the server's replies, counted by pymongo's command monitoring).
+
+The figures come from whatever server MONGODB_URI names: without it, the dev database,
+FerretDB v1, which reads every document of a collection for any query but an `_id`
+lookup. There the one-document-per-comment store pays for every comment of every
+discussion on each query, and the embedded store, reached by `_id`, looks better than
+it would on MongoDB, where the indexes make pattern 1's queries touch only what they
+return. Say which server the table came from whenever you quote it.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+import bson
+from bson import ObjectId
+from django.conf import settings
+from pymongo import monitoring
+
+from cms import mongo
+from comments import pages, slugs, store, store_switch
+from comments.records import APPROVED, Comment, CommentAuthor, new_document
+
+OPERATIONS = ("post a reply", "threaded page 1", "deep page", "permalink", "sub-thread", "count")
+NAMES = ("Ada", "Bo", "Chen", "Dara", "Eli", "Fen", "Gus", "Hana")
+WORDS = "the a store page thread reply comment bucket shard index query document tree".split()
+
+
+class Meter(monitoring.CommandListener):
+    """Counts commands and the bytes of their replies while `on`."""
+
+    def __init__(self):
+        self.on = False
+        self.commands = 0
+        self.bytes = 0
+
+    def started(self, event):
+        if self.on:
+            self.commands += 1
+
+    def succeeded(self, event):
+        if self.on:
+            self.bytes += len(bson.encode(event.reply))
+
+    def failed(self, event):
+        pass
+
+
+METER = Meter()
+monitoring.register(METER)
+
+
+@dataclass
+class Row:
+    times: list[float] = field(default_factory=list)
+    commands: list[int] = field(default_factory=list)
+    bytes: list[int] = field(default_factory=list)
+
+    def add(self, seconds: float, commands: int, read: int) -> None:
+        self.times.append(seconds)
+        self.commands.append(commands)
+        self.bytes.append(read)
+
+    def median_ms(self) -> float:
+        return statistics.median(self.times) * 1000
+
+    def p95_ms(self) -> float:
+        ordered = sorted(self.times)
+        return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] * 1000
+
+
+def sizes(*, discussions: int, max_comments: int, tail: float) -> list[int]:
+    """A long tail: the i-th discussion has about max_comments / i^tail comments."""
+    return [max(1, round(max_comments / (i ** tail))) for i in range(1, discussions + 1)]
+
+
+def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> list[dict]:
+    """`count` flat comment documents of one discussion, threaded, oldest first."""
+    docs: list[dict] = []
+    moment = start
+    max_depth = settings.COMMENTS_MAX_DEPTH
+    for _ in range(count):
+        moment += timedelta(seconds=rng.choice([0, 1, 30, 120, 600]) + rng.random())
+        part = "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
+        parent = None
+        if docs and rng.random() < 0.65:
+            parent = docs[-1 - min(int(rng.expovariate(0.3)), len(docs) - 1)]
+            if slugs.depth(parent["slug"]) + 1 >= max_depth:
+                parent = None
+        if parent:
+            slug, full_slug = slugs.child_slugs(parent_slug=parent["slug"], parent_full_slug=parent["full_slug"],
+                                                posted=moment, part=part)
+        else:
+            slug, full_slug = slugs.root_slugs(posted=moment, part=part)
+        name = rng.choice(NAMES)
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 60)))
+        docs.append(new_document(
+            discussion_id=discussion_id, parent=Comment.from_doc(parent) if parent else None, slug=slug,
+            full_slug=full_slug, posted=moment, author=CommentAuthor(id=None, name=name, email=f"{name}@example.com"),
+            text=text, html=f"<p>{text}</p>", form_key=None, status=APPROVED, ip="192.0.2.1",
+        ))
+    return docs
+
+
+def build(*, name: str, data: dict[ObjectId, list[dict]]) -> float:
+    """Put the same comments into store `name`; returns the seconds it took."""
+    module = store.named(name)
+    module.ensure_indexes(mongo.get_db())
+    began = time.perf_counter()
+    for docs in data.values():
+        for i in range(0, len(docs), 1000):
+            module.insert_documents(documents=docs[i:i + 1000])
+    return time.perf_counter() - began
+
+
+def measure(action: Callable[[], object], row: Row) -> None:
+    METER.commands = METER.bytes = 0
+    METER.on = True
+    began = time.perf_counter()
+    try:
+        action()
+    finally:
+        METER.on = False
+    row.add(time.perf_counter() - began, METER.commands, METER.bytes)
+
+
+def run_store(
+    *, name: str, data: dict[ObjectId, list[dict]], repeat: int, deep_page: int, rng: random.Random,
+) -> dict[str, Row]:
+    """Time every operation on store `name` (the site's store for the while)."""
+    settings.COMMENTS_STORE = name
+    settings.COMMENTS_STORE_RECHECK_SECONDS = 24 * 3600  # read once, here, not inside a timed operation
+    store_switch.forget()
+    store_switch.recorded()
+    largest = max(data, key=lambda d: len(data[d]))
+    docs = data[largest]
+    roots = [d for d in docs if "/" not in d["slug"]]
+    busiest_root = max(roots, key=lambda r: sum(d["slug"].startswith(r["slug"] + "/") for d in docs))
+    last_page = max(1, -(-len(docs) // settings.COMMENTS_PER_PAGE))
+    page = str(min(deep_page, last_page))
+    rows = {operation: Row() for operation in OPERATIONS}
+    ids = list(data)
+    for n in range(repeat):
+        where = rng.choice(ids)
+        parent_slug = rng.choice(data[where])["slug"]
+        when = datetime.now(timezone.utc) + timedelta(microseconds=n)
+
+        def post_reply():
+            parent = store.find_by_slug(discussion_id=where, slug=parent_slug)
+            part = slugs.new_part()
+            if slugs.depth(parent.slug) + 1 >= settings.COMMENTS_MAX_DEPTH:
+                slug, full_slug = slugs.root_slugs(posted=when, part=part)
+                parent = None
+            else:
+                slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
+                                                    posted=when, part=part)
+            store.insert_comment(discussion_id=where, parent=parent, slug=slug, full_slug=full_slug, posted=when,
+                                 author=CommentAuthor(id=None, name="Bench", email="bench@example.com"),
+                                 text="A reply.", html="<p>A reply.</p>")
+
+        measure(post_reply, rows["post a reply"])
+        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded"), rows["threaded page 1"])
+        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded", page=page), rows["deep page"])
+        slug = rng.choice(docs)["slug"]
+        measure(lambda: store.find_by_slug(discussion_id=largest, slug=slug), rows["permalink"])
+        root = Comment.from_doc(busiest_root)
+        measure(lambda: store.find_subthread(comment=root), rows["sub-thread"])
+        measure(lambda: store.count_approved(discussion_id=largest), rows["count"])
+    return rows
+
+
+def table(results: dict[str, dict[str, Row]]) -> str:
+    names = list(results)
+    head = f"| operation | {' | '.join(names)} |"
+    lines = [
+        "median ms / p95 ms / MongoDB commands / KiB read, per operation",
+        "",
+        head,
+        "|---|" + "---|" * len(names),
+    ]
+    for operation in OPERATIONS:
+        cells = []
+        for name in names:
+            row = results[name][operation]
+            cells.append(
+                f"{row.median_ms():.1f} / {row.p95_ms():.1f} / {statistics.median(row.commands):g} / "
+                f"{statistics.median(row.bytes) / 1024:.1f}"
+            )
+        lines.append(f"| {operation} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def server_name() -> str:
+    facts = mongo.server_facts()
+    if "ferretdbVersion" in facts:
+        return f"FerretDB {facts['ferretdbVersion']} (scans a collection for every query but an _id lookup)"
+    return f"MongoDB {facts.get('version', '?')}"
+
+
+def main(
+    *, discussions: int, max_comments: int, tail: float, repeat: int, deep_page: int, seed: int,
+    stores: list[str], out: Callable[[str], None],
+) -> dict[str, dict[str, Row]]:
+    """Build the data in a scratch database, time each store, print the table."""
+    rng = random.Random(seed)
+    counts = sizes(discussions=discussions, max_comments=max_comments, tail=tail)
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    data = {}
+    for n in counts:
+        discussion_id = ObjectId()
+        data[discussion_id] = discussion_documents(discussion_id=discussion_id, count=n, rng=rng, start=start)
+    saved_name, saved_store, recheck = (
+        settings.MONGODB_NAME, settings.COMMENTS_STORE, settings.COMMENTS_STORE_RECHECK_SECONDS)
+    settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
+    out(f"Server: {server_name()}; scratch database {settings.MONGODB_NAME}")
+    out(f"{discussions} discussions, {sum(counts)} comments per store (largest {max(counts)}, median "
+        f"{int(statistics.median(counts))}), {repeat} runs of each operation on the largest; "
+        f"deep page = page {deep_page} of {settings.COMMENTS_PER_PAGE}")
+    results = {}
+    try:
+        for name in stores:
+            seconds = build(name=name, data=data)
+            out(f"  built {name} in {seconds:.1f} s")
+            results[name] = run_store(name=name, data=data, repeat=repeat, deep_page=deep_page,
+                                      rng=random.Random(seed))
+    finally:
+        mongo.get_client().drop_database(settings.MONGODB_NAME)
+        settings.MONGODB_NAME, settings.COMMENTS_STORE = saved_name, saved_store
+        settings.COMMENTS_STORE_RECHECK_SECONDS = recheck
+        store_switch.forget()
+    out("")
+    out(table(results))
+    return results
