@@ -15,3 +15,17 @@ def test_a_shared_cache_passes(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:6379/0"}}
     assert checks.shared_cache(None) == []
+
+
+def test_an_unknown_comment_store_is_an_error_naming_the_stores(settings):
+    """A typo in COMMENTS_STORE stops `check` (and so the site's start) with the known names."""
+    settings.COMMENTS_STORE = "bucket"
+    [error] = checks.known_comment_store(None)
+    assert error.id == "cms.E001"
+    assert error.msg == "COMMENTS_STORE is 'bucket'; the comment stores are: documents, embedded, buckets."
+
+
+def test_each_comment_store_passes(settings):
+    for name in ("documents", "embedded", "buckets"):
+        settings.COMMENTS_STORE = name
+        assert checks.known_comment_store(None) == []
