@@ -13,8 +13,10 @@ store's indexed queries (tests/test_comment_stores.py compares them).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import cmp_to_key
 from typing import Any
 
 from bson import ObjectId
@@ -38,6 +40,18 @@ def sort(comments: Iterable[Comment], order: Order) -> list[Comment]:
     for field, direction in reversed(order):
         ordered.sort(key=lambda c: field_value(c, field), reverse=direction < 0)
     return ordered
+
+
+def first(comments: Iterable[Comment], *, order: Order, limit: int) -> list[Comment]:
+    """The first `limit` comments in `order` (as `sort(...)[:limit]`), holding no more
+    than `limit` of them at a time: a page out of a long stream of comments."""
+    if limit <= 0:
+        return []
+
+    def before(a: Comment, b: Comment) -> int:
+        return compare(a, [field_value(b, field) for field, _ in order], order)
+
+    return heapq.nsmallest(limit, comments, key=cmp_to_key(before))
 
 
 def compare(comment: Comment, key: Sequence[Any], order: Order) -> int:

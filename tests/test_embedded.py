@@ -1,0 +1,389 @@
+"""The embedded comment store (comments/embedded.py): the comment tree inside one
+`discussions` document per post. Its own edge cases: positions and dotted paths,
+where a reply is pushed, slug uniqueness, the document size limit (through the
+service and the view, the reader's text kept), concurrent replies under the lease,
+and export / import as the documents store's flat documents. The behaviour it shares
+with the other stores is the shared suite's (each_store)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from bson import ObjectId
+from hypothesis import given
+from hypothesis import strategies as st
+
+from comments import documents, embedded, listing, services
+from comments.records import (
+    APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, DiscussionFull, QueueFilter, SlugTaken,
+)
+from tests.pages import page, post_url, submit
+
+BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
+ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
+MEMBER = CommentAuthor(id=7, name="Ada", email="ada@example.com")
+
+
+@pytest.fixture
+def embedded_store(settings):
+    settings.COMMENTS_STORE = "embedded"
+    return embedded
+
+
+def node(slug: str, *replies: dict) -> dict:
+    return {"_id": ObjectId(), "slug": slug, "replies": list(replies)}
+
+
+# --- Pure: positions, dotted names, the tree ------------------------------------------
+
+
+def test_a_position_path_names_its_replies_array():
+    """The empty path is the discussion's own array; (0, 2) is the third reply's of the first."""
+    assert embedded.replies_field(()) == "replies"
+    assert embedded.replies_field((0,)) == "replies.0.replies"
+    assert embedded.replies_field((0, 2)) == "replies.0.replies.2.replies"
+
+
+def test_a_comments_field_is_named_by_its_position():
+    assert embedded.node_field((0,), "status") == "replies.0.status"
+    assert embedded.node_field((0, 2), "author.name") == "replies.0.replies.2.author.name"
+    with pytest.raises(ValueError):
+        embedded.node_field((), "status")
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
+def test_a_replies_field_gives_back_its_path(path):
+    assert embedded.path_of(embedded.replies_field(tuple(path))) == tuple(path)
+
+
+@pytest.mark.parametrize("field", ["replies.0", "comments", "replies.x.replies", "replies.0.text"])
+def test_a_field_that_is_no_replies_array_has_no_path(field):
+    with pytest.raises(ValueError):
+        embedded.path_of(field)
+
+
+def test_flatten_walks_the_tree_depth_first_with_positions():
+    """Each comment comes before its replies, each level in array order."""
+    tree = [node("a", node("a/b", node("a/b/c")), node("a/d")), node("e")]
+    walked = [(path, n["slug"]) for path, n in embedded.flatten(tree)]
+    assert walked == [((0,), "a"), ((0, 0), "a/b"), ((0, 0, 0), "a/b/c"), ((0, 1), "a/d"), ((1,), "e")]
+
+
+def test_a_query_at_any_depth_names_each_depth():
+    query = embedded.any_depth("_id", 5, depth=3)
+    assert query == {
+        "$or": [{"replies._id": 5}, {"replies.replies._id": 5}, {"replies.replies.replies._id": 5}]
+    }
+
+
+def flat(slug: str, minutes: int, **extra) -> dict:
+    posted = BASE + timedelta(minutes=minutes)
+    return {"_id": ObjectId(), "discussion_id": ObjectId(), "slug": slug, "posted": posted, **extra}
+
+
+def test_graft_nests_new_replies_in_their_new_parents_and_skips_known_slugs():
+    """Children given before their parents still land under them; a slug the tree has is
+    skipped; a reply to a comment already there is one subtree under its position."""
+    tree = [node("a", node("a/b"))]
+    docs = [flat("c/d", 3), flat("c", 2), flat("a", 1), flat("a/b/x", 4), flat("c/d/e", 5)]
+    grafts, added = embedded.graft(tree, docs)
+    assert added == 4
+    assert set(grafts) == {(), (0, 0)}
+    [c] = grafts[()]
+    assert c["slug"] == "c" and "discussion_id" not in c
+    assert [r["slug"] for r in c["replies"]] == ["c/d"]
+    assert [r["slug"] for r in c["replies"][0]["replies"]] == ["c/d/e"]
+    assert [n["slug"] for n in grafts[(0, 0)]] == ["a/b/x"]
+
+
+def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
+    tree = [node("a")]
+    known = flat("z", 1)
+    known["_id"] = tree[0]["_id"]
+    grafts, added = embedded.graft(tree, [flat("q/r", 2), known])
+    assert added == 1
+    assert [n["slug"] for n in grafts[()]] == ["q/r"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30), st.integers(0, 35))
+def test_first_is_the_start_of_the_sorted_list(keys, limit):
+    """listing.first gives what sort()[:limit] gives, ties in input order."""
+    comments = [
+        Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=None, slug="s", full_slug="f", thread="f",
+                posted=BASE + timedelta(seconds=posted), author=ROSA, text="", html="", flag_count=flags)
+        for flags, posted in keys
+    ]
+    order = [("flag_count", -1), ("posted", -1)]
+    assert listing.first(iter(comments), order=order, limit=limit) == listing.sort(comments, order)[:limit]
+
+
+# --- The tree in MongoDB -----------------------------------------------------------------
+
+
+def test_replies_are_pushed_under_their_parents_position(embedded_store, make_post, make_comment, mongo_db):
+    """The second root's reply's reply sits at replies.1.replies.0.replies.0, and no
+    node repeats the discussion id (the document holds it once)."""
+    post = make_post()
+    make_comment(post, text="first")
+    second = make_comment(post, text="second")
+    reply = make_comment(post, text="reply", parent_slug=second.slug)
+    deeper = make_comment(post, text="deeper", parent_slug=reply.slug)
+    stored = mongo_db.discussions.find_one({"_id": post.id})
+    assert stored["discussion_id"] == post.id
+    assert [n["text"] for n in stored["replies"]] == ["first", "second"]
+    placed = stored["replies"][1]["replies"][0]["replies"][0]
+    assert placed["_id"] == deeper.id and placed["slug"] == deeper.slug and placed["replies"] == []
+    assert placed["parent_id"] == reply.id
+    assert all("discussion_id" not in n for _, n in embedded.flatten(stored["replies"]))
+    assert mongo_db.comments.count_documents({}) == 0
+
+
+def test_a_node_holds_the_fields_of_a_documents_store_comment(embedded_store, make_post, mongo_db):
+    """Every field records.new_document gives, except discussion_id, plus replies."""
+    post = make_post()
+    services.post_comment(post=post, text="Hello", author=MEMBER, form_key="k" * 20, ip="10.0.0.1")
+    [stored] = mongo_db.discussions.find_one({"_id": post.id})["replies"]
+    assert set(stored) == {
+        "_id", "parent_id", "slug", "full_slug", "thread", "posted", "author", "text", "html", "form_key", "status",
+        "ip", "replies",
+    }
+    assert stored["author"] == {"id": 7, "name": "Ada", "email": "ada@example.com"}
+
+
+def insert(post, slug: str, *, parent=None, at: datetime = BASE):
+    """A comment straight into the store (a slug of our choosing)."""
+    full = f"{at.strftime('%Y.%m.%d.%H.%M.%S.%f')}:{slug.rsplit('/', 1)[-1]}"
+    return embedded.insert_comment(
+        discussion_id=post.id, parent=parent, slug=slug, posted=at, author=ROSA, text=f"text of {slug}", html="",
+        full_slug=(parent.full_slug + "/" + full) if parent else full,
+    )
+
+
+def test_a_slug_the_discussion_has_is_refused_at_the_top_and_below(embedded_store, make_post, mongo_db):
+    """SlugTaken, and the document keeps one comment per slug."""
+    post = make_post()
+    root = insert(post, "aaaaaaaa")
+    reply = insert(post, "aaaaaaaa/bbbbbbbb", parent=root)
+    with pytest.raises(SlugTaken):
+        insert(post, "aaaaaaaa", at=BASE + timedelta(seconds=1))
+    with pytest.raises(SlugTaken):
+        insert(post, "aaaaaaaa/bbbbbbbb", parent=root, at=BASE + timedelta(seconds=1))
+    assert insert(post, "aaaaaaaa/bbbbbbbb/aaaaaaaa", parent=reply).depth == 2
+    stored = mongo_db.discussions.find_one({"_id": post.id})
+    assert [n["slug"] for _, n in embedded.flatten(stored["replies"])] == [
+        "aaaaaaaa", "aaaaaaaa/bbbbbbbb", "aaaaaaaa/bbbbbbbb/aaaaaaaa",
+    ]
+
+
+def test_the_same_slug_in_another_discussion_is_fine(embedded_store, make_post):
+    one, two = make_post(), make_post()
+    insert(one, "aaaaaaaa")
+    assert insert(two, "aaaaaaaa").discussion_id == two.id
+
+
+def test_reads_unpack_the_tree_with_the_discussion_id(embedded_store, make_post, make_comment):
+    post = make_post()
+    root = make_comment(post, at=BASE)
+    reply = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
+    assert embedded.find_by_slug(discussion_id=post.id, slug=reply.slug) == reply
+    assert embedded.find_by_id(reply.id) == reply
+    assert embedded.find_subthread(comment=root) == [root, reply]
+    assert embedded.find_page(discussion_id=post.id, order="threaded", limit=10) == [root, reply]
+
+
+# --- The document size limit ---------------------------------------------------------------
+
+
+def full_discussion(settings, make_post, make_comment):
+    """A post whose discussion document is just under a small COMMENTS_EMBEDDED_MAX_BYTES."""
+    post = make_post()
+    make_comment(post, text="x" * 400)
+    size = len(embedded.bson.encode(embedded._load(post.id)))
+    settings.COMMENTS_EMBEDDED_MAX_BYTES = size + 300
+    return post
+
+
+def test_a_comment_past_the_limit_is_refused_with_the_way_out(
+    embedded_store, settings, make_post, make_comment, mongo_db,
+):
+    """DiscussionFull names the discussion and the migration command; nothing is written."""
+    post = full_discussion(settings, make_post, make_comment)
+    before = mongo_db.discussions.find_one({"_id": post.id})
+    with pytest.raises(DiscussionFull) as refused:
+        insert(post, "zzzzzzzz", at=BASE + timedelta(days=1))
+    opening = embedded.DISCUSSION_FULL.split("{size}")[0].format(discussion_id=post.id)
+    assert str(refused.value).startswith(opening)
+    assert "python manage.py comments_migrate --to buckets" in str(refused.value)
+    assert mongo_db.discussions.find_one({"_id": post.id}) == before
+
+
+def test_the_default_limit_is_the_servers_minus_the_margin(embedded_store, settings):
+    settings.COMMENTS_EMBEDDED_MAX_BYTES = 0
+    assert embedded.max_bytes() == embedded.max_document_bytes() - 512 * 1024
+
+
+def test_posting_to_a_full_discussion_is_a_comment_error(embedded_store, settings, make_post, make_comment):
+    post = full_discussion(settings, make_post, make_comment)
+    with pytest.raises(services.CommentError, match=services.DISCUSSION_FULL) as refused:
+        services.post_comment(post=post, text="y" * 400, author=ROSA)
+    assert refused.value.code == "discussion_full"
+
+
+def test_a_reader_posting_to_a_full_discussion_sees_why_and_keeps_the_text(
+    embedded_store, settings, make_post, make_comment, client,
+):
+    """The form comes back with the refusal and the reader's words; nothing is stored."""
+    post = full_discussion(settings, make_post, make_comment)
+    words = "My long reply\n" + "z" * 400
+    response = submit(client, post_url(post), text=words)
+    assert response.status_code == 400
+    shown = page(response)
+    assert shown.text_of("form-errors") == [services.DISCUSSION_FULL]
+    assert shown.textareas["text"] == words
+    assert embedded.count(discussion_id=post.id) == 1
+
+
+# --- Concurrent writers ------------------------------------------------------------------
+
+
+def test_concurrent_replies_to_one_discussion_all_land(embedded_store, make_post, make_comment):
+    """Eight threads reply to the same comments at once; every reply is stored (on
+    FerretDB v1 the discussion's lease keeps one whole-document rewrite from
+    overwriting another)."""
+    post = make_post()
+    root = make_comment(post, summarise=False)
+    other = make_comment(post, summarise=False)
+    threads_count, per_thread = 8, 5
+    errors: list[BaseException] = []
+    start = threading.Barrier(threads_count)
+
+    def write(n: int) -> None:
+        start.wait()
+        try:
+            for i in range(per_thread):
+                parent = (root, other, None)[(n + i) % 3]
+                services.post_comment(post=post, text=f"reply {n}.{i}", author=ROSA,
+                                      parent_slug=parent and parent.slug, summarise=False)
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(threads_count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    texts = {c.text for c in embedded.find_page(discussion_id=post.id, order="chronological", limit=1000)}
+    assert {f"reply {n}.{i}" for n in range(threads_count) for i in range(per_thread)} <= texts
+    assert embedded.count(discussion_id=post.id) == 2 + threads_count * per_thread
+
+
+# --- Changes in place, across discussions --------------------------------------------------
+
+
+def test_status_changes_reach_nested_comments_in_several_discussions(embedded_store, make_post, make_comment,
+                                                                    mongo_db):
+    """One set_status over ids of two discussions changes exactly those comments, at
+    their positions; a second run changes nothing."""
+    one, two = make_post(), make_post()
+    root = make_comment(one)
+    deep = make_comment(one, parent_slug=make_comment(one, parent_slug=root.slug).slug)
+    elsewhere = make_comment(two)
+    untouched = make_comment(two)
+    assert embedded.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 2
+    assert embedded.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 0
+    stored = mongo_db.discussions.find_one({"_id": one.id})
+    assert stored["replies"][0]["replies"][0]["replies"][0]["status"] == SPAM
+    assert embedded.find_by_id(elsewhere.id).status == SPAM
+    assert embedded.find_by_id(untouched.id).status == APPROVED
+    assert embedded.find_by_id(root.id).status == APPROVED
+
+
+def test_the_queue_pages_across_discussions_newest_first(embedded_store, make_post, make_comment):
+    """Pending comments of three discussions, newest first, sliced after the sort."""
+    posts_ = [make_post() for _ in range(3)]
+    made = [make_comment(posts_[i % 3], at=BASE + timedelta(minutes=i), summarise=False) for i in range(9)]
+    make_comment(posts_[0], at=BASE + timedelta(hours=1), summarise=False)  # approved: not in the tab
+    assert embedded.set_status(ids=[c.id for c in made], status=PENDING) == 9
+    newest = [c.id for c in reversed(made)]
+    assert embedded.count_queue(tab="pending", filters=QueueFilter()) == 9
+    page_ = embedded.find_queue(tab="pending", filters=QueueFilter(), skip=2, limit=4)
+    assert [c.id for c in page_] == newest[2:6]
+    assert embedded.count_queue(tab="pending", filters=QueueFilter(discussion_id=posts_[0].id)) == 3
+
+
+def test_a_rename_reaches_every_copy_once(embedded_store, make_post, make_comment):
+    """Every copy of a member's name, nested or not, in every discussion; a rerun writes nothing."""
+    one, two = make_post(), make_post()
+    mine = [make_comment(one, author=MEMBER), make_comment(two, author=MEMBER)]
+    mine.append(make_comment(one, author=MEMBER, parent_slug=mine[0].slug))
+    make_comment(one)
+    assert embedded.set_author_name(author_id=7, name="Ada L.") == 3
+    assert embedded.set_author_name(author_id=7, name="Ada L.") == 0
+    assert {c.author.name for c in embedded.find_by_ids(ids=[c.id for c in mine])} == {"Ada L."}
+    assert set(embedded.find_discussion_ids_by_author(author_id=7)) == {one.id, two.id}
+    assert embedded.find_member_authors() == [CommentAuthor(id=7, name="Ada L.", email="ada@example.com")]
+
+
+# --- Export and import ----------------------------------------------------------------------
+
+
+def discussion_with_replies(post, make_comment) -> list:
+    made = [make_comment(post, at=BASE, summarise=False)]
+    for i, parent in enumerate([0, 0, 1, None, 3, 2], start=1):
+        slug = made[parent].slug if parent is not None else None
+        made.append(make_comment(post, parent_slug=slug, at=BASE + timedelta(minutes=i), summarise=False))
+    embedded.set_status(ids=[made[2].id], status=DELETED, blank=True)
+    return made
+
+
+def test_export_gives_the_documents_stores_flat_documents(embedded_store, make_post, make_comment):
+    """Each comment as one flat document with discussion_id and no replies, in
+    discussion and posting order; the documents store given them exports the same."""
+    one, two = make_post(), make_post()
+    discussion_with_replies(one, make_comment)
+    discussion_with_replies(two, make_comment)
+    exported = list(embedded.iter_documents())
+    assert len(exported) == 14
+    assert all("replies" not in d and list(d)[:2] == ["_id", "discussion_id"] for d in exported)
+    assert [(d["discussion_id"], d["posted"], d["_id"]) for d in exported] == sorted(
+        (d["discussion_id"], d["posted"], d["_id"]) for d in exported
+    )
+    assert documents.insert_documents(documents=exported) == 14
+    assert list(documents.iter_documents()) == exported
+
+
+def test_import_rebuilds_the_tree_whatever_the_order_and_skips_what_is_there(
+    embedded_store, make_post, make_comment,
+):
+    """Dropped and imported back in shuffled batches, a discussion pages exactly as
+    before; importing again adds nothing."""
+    post = make_post()
+    discussion_with_replies(post, make_comment)
+    before = {order: embedded.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
+    exported = list(embedded.iter_documents(discussion_id=post.id))
+    assert embedded.drop_discussion(discussion_id=post.id) == 7
+    assert embedded.discussion_ids() == []
+    shuffled = exported[:]
+    random.Random(4).shuffle(shuffled)
+    assert embedded.insert_documents(documents=shuffled[:3]) == 3
+    assert embedded.insert_documents(documents=shuffled) == 4
+    assert embedded.insert_documents(documents=exported) == 0
+    after = {order: embedded.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
+    assert after == before
+    assert list(embedded.iter_documents(discussion_id=post.id)) == exported
+    assert embedded.discussion_ids() == [post.id]
+
+
+def test_an_import_past_the_limit_is_refused(embedded_store, settings, make_post, make_comment):
+    post = make_post()
+    discussion_with_replies(post, make_comment)
+    exported = list(embedded.iter_documents(discussion_id=post.id))
+    embedded.drop_discussion(discussion_id=post.id)
+    settings.COMMENTS_EMBEDDED_MAX_BYTES = 1000
+    with pytest.raises(DiscussionFull):
+        embedded.insert_documents(documents=exported)
+    assert embedded.count(discussion_id=post.id) == 0
