@@ -189,6 +189,10 @@ SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
 # How often each process rereads which store is in use after comments_migrate (seconds).
 COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)
+# The largest discussion document the embedded store writes, in bytes; a post past it
+# is refused (comments/embedded.py). 0: the server's document limit (16 MB on MongoDB)
+# minus a safety margin of 512 KiB.
+COMMENTS_EMBEDDED_MAX_BYTES = env.int("COMMENTS_EMBEDDED_MAX_BYTES", default=0)
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
 COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
 COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)

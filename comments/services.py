@@ -27,10 +27,7 @@ EDIT_TIME_OVER = (
 )
 CANNOT_CHANGE = "This comment can no longer be changed."
 CANNOT_FLAG = "This comment cannot be flagged."
-DISCUSSION_FULL = (
-    "This discussion cannot take more comments for now, so yours was not posted. "
-    "The site's editors have been told."
-)
+DISCUSSION_FULL = "This discussion is full and cannot take more comments for now, so yours was not posted."
 SLUG_RETRIES = 5
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
