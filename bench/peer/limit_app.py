@@ -2,8 +2,9 @@
 
 A Django WSGI app on Slugline's settings and middleware, whose URLconf is Slugline's
 with one view swapped: /posts/<slug>/ renders cms/post_detail.html with the context
-keys of cms.views.post_detail (post, listing, views, form), but the post and its first
-page of threaded comments were read from MongoDB once, when the worker started. What
+keys of cms.views.post_detail (post, comments_html, form, closed), but the post and its first
+page of threaded comments were read from MongoDB once, when the worker started, and the
+comments are rendered on every request (no comments cache). What
 Slugline's page costs beyond this is its database work (and anything it does per
 request that this skips).
 
@@ -33,7 +34,8 @@ from django.urls import path  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.urls import handler400, handler403, handler404  # noqa: E402, F401
 from cms.urls import urlpatterns as site_urlpatterns  # noqa: E402
-from comments import pages  # noqa: E402
+from comments import fragments, pages  # noqa: E402
+from comments import services as comment_services  # noqa: E402
 from comments.forms import CommentForm  # noqa: E402
 
 POST = posts.get_published(os.environ["LIMIT_POST_SLUG"])
@@ -43,14 +45,15 @@ LISTING = pages.list_comments(discussion_id=POST.id, view="threaded")
 
 
 def post_detail(request, slug):
-    """cms.views.post_detail without the database: the same template and context."""
+    """cms.views.post_detail without the database and without the comments cache: the
+    same templates and context, the comments rendered on every request."""
     if slug != POST.slug:
         raise Http404(f"this server only has /posts/{POST.slug}/")
     context = {
         "post": POST,
-        "listing": LISTING,
-        "views": pages.VIEWS,
+        "comments_html": fragments.render_listing(post=POST, listing=LISTING),
         "form": CommentForm(user=request.user, discussion_id=POST.id),
+        "closed": comment_services.comments_closed(post=POST),
     }
     return render(request, "cms/post_detail.html", context)
 
