@@ -477,3 +477,38 @@ def find_comment_summaries(
         query["_id"] = {"$in": list(post_ids)}
     for doc in get_db().posts.find(query, {"latest_comments": 1}).sort("_id", ASCENDING):
         yield doc["_id"], tuple(_latest_comment(c) for c in doc.get("latest_comments", ()))
+
+
+# --- The buckets comment store's page counter (comments/buckets.py) -------------------
+# The pattern keeps `num_pages` on the discussion document, and in Slugline the
+# discussion is the post. A post without the field (older, or never commented on in
+# that store) is on page 1.
+
+
+def comment_pages(*, post_id: ObjectId) -> int:
+    """The page of comment buckets new comments of this post go to (`num_pages`)."""
+    doc = get_db().posts.find_one({"_id": post_id}, {"num_pages": 1})
+    return int((doc or {}).get("num_pages") or 1)
+
+
+def advance_comment_pages(*, post_id: ObjectId, from_page: int) -> bool:
+    """Move the post's `num_pages` from `from_page` to the next page, unless another
+    writer already has; whether this call did. The filter names the page the caller
+    used, so of two writers past a full page exactly one advances it.
+
+    `$set` to `from_page + 1` rather than the pattern's `$inc`: under that filter it
+    is the same change, it also serves a post without the field (page 1), and where
+    a server tests the filter and writes without a lock (FerretDB v1) two writers
+    that both match still write the same number, so no page is ever skipped.
+    """
+    on_page: dict = {"num_pages": from_page}
+    if from_page == 1:
+        on_page = {"$or": [on_page, {"num_pages": {"$exists": False}}]}
+    result = get_db().posts.update_one({"_id": post_id, **on_page}, {"$set": {"num_pages": from_page + 1}})
+    return result.modified_count == 1
+
+
+def set_comment_pages(*, post_id: ObjectId, num_pages: int) -> None:
+    """Set the post's `num_pages` outright (a migration that wrote whole pages, or
+    dropped them all)."""
+    get_db().posts.update_one({"_id": post_id}, {"$set": {"num_pages": int(num_pages)}})
