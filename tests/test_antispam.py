@@ -11,6 +11,8 @@ from comments.antispam import RATE_LIMITED, RateLimited
 from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 NOTHING = Screening(words=(), domains=(), banned=False)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.org")
 START = 1_800_000_000.0  # a window boundary for windows of 600 and 60 seconds

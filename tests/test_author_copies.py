@@ -1,10 +1,13 @@
 """The comments store's author copies (comments/store.py, added for renames and
 author pages): find by (discussion, slug) keys, distinct member authors, and renames."""
 
+import pytest
 from bson import ObjectId
 
 from comments import store
 from comments.store import CommentAuthor
+
+pytestmark = pytest.mark.usefixtures("each_store")
 
 MEMBER = CommentAuthor(id=7, name="Member Name")
 

@@ -10,6 +10,8 @@ from cms.models import AuthorProfile
 from comments import store
 from comments.store import CommentAuthor
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 
 @pytest.fixture
 def ada(make_user):
@@ -143,6 +145,7 @@ def test_sync_all_authors_leaves_copies_of_deleted_users_alone(make_post, make_u
     assert posts.get_by_id(post.id).author.name == "Gone Author"
 
 
+@pytest.mark.stores("documents")
 def test_repair_comment_summaries_fixes_only_stale_summaries(ada, make_post, make_comment, mongo_db):
     """A summary naming a comment by its old name is recomputed; others are not touched."""
     stale, fresh = make_post(), make_post()

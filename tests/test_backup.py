@@ -22,6 +22,8 @@ from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
 from comments.store import CommentAuthor
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 VIEWS = ("threaded", "newest", "chronological")
 PER_PAGE = 4
 
@@ -139,6 +141,7 @@ def test_export_then_import_into_an_empty_database_reproduces_every_discussion_p
     assert "".join(before["home"]).count("9 comments") == 2
 
 
+@pytest.mark.stores("documents")
 def test_each_line_is_one_comment_with_every_field_in_extended_json(discussions, mongo_db):
     """ObjectIds are {"$oid"}, datetimes {"$date"} in UTC; reading a line back gives the
     stored document, field for field, fields the code does not model included."""
@@ -176,6 +179,7 @@ def test_an_unknown_post_is_an_error():
         export("--post", "nowhere")
 
 
+@pytest.mark.stores("documents")
 def test_the_export_streams_through_one_cursor(discussions, commands):
     """Comments are fetched a batch at a time (find, then getMore), never all at once."""
     commands.reset()
@@ -183,6 +187,7 @@ def test_the_export_streams_through_one_cursor(discussions, commands):
     assert commands.names == ["find"] + ["getMore"] * 3
 
 
+@pytest.mark.stores("documents")
 def test_importing_twice_adds_nothing(discussions, mongo_db, tmp_path):
     """Comments whose slug the discussion already has are skipped, and counted as such."""
     dump = tmp_path / "comments.jsonl"
@@ -191,6 +196,7 @@ def test_importing_twice_adds_nothing(discussions, mongo_db, tmp_path):
     assert mongo_db.comments.count_documents({}) == 18
 
 
+@pytest.mark.stores("documents")
 def test_a_comment_is_skipped_when_its_slug_is_taken_even_under_another_id(discussions, mongo_db, tmp_path):
     """Slugs are unique per discussion: the stored comment stays, the imported one is skipped."""
     documents = [json_util.loads(line, json_options=backup.JSON_OPTIONS) for line in export().splitlines()]
@@ -204,6 +210,7 @@ def test_a_comment_is_skipped_when_its_slug_is_taken_even_under_another_id(discu
     assert kept["text"] == "Already here"
 
 
+@pytest.mark.stores("documents")
 def test_imports_are_batched(discussions, mongo_db, commands):
     """Comments go in batch_size at a time, one insert command per batch."""
     lines = export().splitlines()

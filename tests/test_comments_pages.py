@@ -12,6 +12,8 @@ from django.core.exceptions import BadRequest
 from comments import moderation, pages, store
 from comments.store import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 BASE = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 EDITOR = Viewer(user_id=99, editor=True)
 

@@ -16,6 +16,8 @@ from comments.services import (
 )
 from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.org")
 IP = "203.0.113.7"
 
@@ -115,6 +117,7 @@ def test_a_banned_commenter_is_refused_and_nothing_is_written(make_post, mongo_d
 # --- Duplicates -------------------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_the_same_text_by_the_same_author_soon_after_is_the_earlier_comment(make_post, mongo_db):
     """A repeat within COMMENTS_DUPLICATE_WINDOW returns the first comment (duplicate=True)."""
     post = make_post()
@@ -124,6 +127,7 @@ def test_the_same_text_by_the_same_author_soon_after_is_the_earlier_comment(make
     assert mongo_db.comments.count_documents({}) == 1
 
 
+@pytest.mark.stores("documents")
 def test_a_repeat_elsewhere_by_someone_else_or_later_is_a_new_comment(make_post, mongo_db, settings):
     """Another parent, another author, or a repeat after the window are new comments."""
     settings.COMMENTS_DUPLICATE_WINDOW = 60
@@ -139,6 +143,7 @@ def test_a_repeat_elsewhere_by_someone_else_or_later_is_a_new_comment(make_post,
 # --- Closed discussions -----------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_a_closed_post_refuses_comments(make_post, mongo_db):
     """A post closed by hand refuses new comments; opened again, it takes them."""
     post = make_post()

@@ -19,6 +19,8 @@ from comments.store import CommentAuthor
 from comments.views import AWAITING, DELETED, EDITED, FLAGGED
 from tests.pages import discussion_url, page, permalink_url, post_url, submit
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 
 def alter_post_id(token: str, post_id) -> str:
     """`token` with the post id inside its signed payload replaced (signature kept)."""
@@ -94,6 +96,7 @@ def test_a_form_sent_back_too_fast_is_refused_for_anonymous_readers_only(
 # --- Rate limits ----------------------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_rate_limit_answers_429_writes_nothing_and_recovers_in_the_next_window(
     client, make_post, mongo_db, settings, monkeypatch,
 ):
@@ -116,6 +119,7 @@ def test_rate_limit_answers_429_writes_nothing_and_recovers_in_the_next_window(
     assert mongo_db.comments.count_documents({}) == 3
 
 
+@pytest.mark.stores("documents")
 def test_editors_are_not_rate_limited(client, make_post, make_user, settings, mongo_db):
     """An editor posts past the limits."""
     settings.COMMENTS_RATE_PER_IP = settings.COMMENTS_RATE_PER_USER = 1
@@ -142,6 +146,7 @@ def test_the_rate_limit_counts_per_user_across_addresses(client, make_post, make
 # --- Pending comments: who sees them -----------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_a_pending_comment_is_shown_to_its_author_and_editors_only(
     client, make_post, make_user, mongo_db, settings,
 ):
@@ -168,6 +173,7 @@ def test_a_pending_comment_is_shown_to_its_author_and_editors_only(
     assert [c["text"] for c in page(stranger.get(post_url(post))).comments] == ["Hold me"]
 
 
+@pytest.mark.stores("documents")
 def test_a_pending_comment_offers_no_reply_and_refuses_one(client, make_post, mongo_db, settings):
     """Replies wait until their parent is approved: no Reply link, and a forged reply is refused."""
     settings.COMMENTS_MODERATION = ["all"]
@@ -180,6 +186,7 @@ def test_a_pending_comment_offers_no_reply_and_refuses_one(client, make_post, mo
     assert page(response).text_of("form-errors") == [services.PARENT_NOT_FOUND]
 
 
+@pytest.mark.stores("documents")
 def test_the_post_page_still_costs_three_commands_for_an_author_with_pending_comments(
     client, make_post, make_comment, settings, commands,
 ):
@@ -194,6 +201,7 @@ def test_the_post_page_still_costs_three_commands_for_an_author_with_pending_com
     assert sorted(commands.names) == ["aggregate", "find", "find"]
 
 
+@pytest.mark.stores("documents")
 def test_email_and_ip_never_reach_a_readers_page(make_post, make_user, mongo_db):
     """Neither the author, another reader nor an editor sees the e-mail or IP address on the site."""
     post = make_post()
@@ -248,6 +256,7 @@ def test_an_author_edits_their_comment_and_readers_see_it_was_edited(client, mak
     assert page(Client().get(post_url(post))).text_of("comment-edited") == ["edited"]
 
 
+@pytest.mark.stores("documents")
 def test_nobody_else_can_edit_or_delete_a_comment(client, make_post, mongo_db):
     """Another browser sees no Edit link, gets 404 for the edit page and 403 for forged POSTs."""
     post = make_post()
@@ -266,6 +275,7 @@ def test_nobody_else_can_edit_or_delete_a_comment(client, make_post, mongo_db):
     assert mongo_db.comments.find_one({})["text"] == "Mine"
 
 
+@pytest.mark.stores("documents")
 def test_the_edit_window_expires(client, make_post, mongo_db, settings):
     """Past COMMENTS_EDIT_WINDOW the Edit link goes and an edit is refused, saying why, text kept."""
     settings.COMMENTS_EDIT_WINDOW = 60
@@ -283,6 +293,7 @@ def test_the_edit_window_expires(client, make_post, mongo_db, settings):
     assert mongo_db.comments.find_one({})["text"] == "Original"
 
 
+@pytest.mark.stores("documents")
 def test_an_edit_that_adds_a_link_waits_for_moderation(client, make_post, mongo_db, settings):
     """Under COMMENTS_MODERATION=links an edit adding a link hides the comment from others until approved."""
     settings.COMMENTS_MODERATION = ["links"]
@@ -296,6 +307,7 @@ def test_an_edit_that_adds_a_link_waits_for_moderation(client, make_post, mongo_
     assert [c["slug"] for c in page(client.get(post_url(post))).comments] == [slug]
 
 
+@pytest.mark.stores("documents")
 def test_an_author_deletes_their_comment_and_replies_keep_a_placeholder(
     client, make_post, make_comment, mongo_db,
 ):
@@ -312,6 +324,7 @@ def test_an_author_deletes_their_comment_and_replies_keep_a_placeholder(
     assert mongo_db.comments.find_one({"slug": slug})["text"] == ""
 
 
+@pytest.mark.stores("documents")
 def test_delete_by_get_changes_nothing(client, make_post, mongo_db):
     """Deleting is a POST: GET is 405."""
     post = make_post()
@@ -324,6 +337,7 @@ def test_delete_by_get_changes_nothing(client, make_post, mongo_db):
 # --- Flags ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_readers_flag_a_comment_and_enough_flags_hide_it(make_post, make_comment, settings, mongo_db):
     """A flag with a reason is thanked; at COMMENTS_FLAGS_TO_HOLD flags the comment leaves readers' pages."""
     settings.COMMENTS_FLAGS_TO_HOLD = 2
@@ -382,6 +396,7 @@ def test_a_banned_commenter_is_told_and_keeps_the_text(make_post, mongo_db):
 # --- Double submits ---------------------------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_two_concurrent_submits_of_one_form_store_one_comment(make_post, mongo_db):
     """The same form posted twice at once through the views stores one comment; both get its address."""
     post = make_post()
@@ -404,6 +419,7 @@ def test_two_concurrent_submits_of_one_form_store_one_comment(make_post, mongo_d
     assert mongo_db.comments.count_documents({}) == 1
 
 
+@pytest.mark.stores("documents")
 def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended(make_post, mongo_db, settings):
     """With BEHIND_PROXY the stored address is the last X-Forwarded-For entry, not the proxy's."""
     settings.BEHIND_PROXY = True

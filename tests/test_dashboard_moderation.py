@@ -20,6 +20,8 @@ from comments import blocklist, services, store
 from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
 from tests.pages import Page, page
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 QUEUE = "/dashboard/moderation/"
 ACTIONS = "/dashboard/moderation/actions/"
 BLOCKLIST = "/dashboard/moderation/blocklist/"

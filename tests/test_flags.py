@@ -2,9 +2,12 @@
 
 from datetime import datetime, timezone
 
+import pytest
 from bson import ObjectId
 
 from comments import flags
+
+pytestmark = pytest.mark.usefixtures("each_store")
 
 AT = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 

@@ -7,6 +7,8 @@ from comments import tokens
 from comments.views import CANNOT_POST_NOW
 from tests.pages import page, post_url
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 UNAVAILABLE_NOTICE = b"Comments are unavailable right now"
 
 
@@ -76,6 +78,7 @@ def test_posting_while_down_answers_503_and_keeps_the_text(client, make_post, mo
     assert CANNOT_POST_NOW.split(":")[0] in response.content.decode().replace("&#x27;", "'")
 
 
+@pytest.mark.stores("documents")
 def test_the_same_form_posts_once_the_database_is_back(client, make_post, mongodb_outage, mongo_db, monkeypatch):
     """The refused form, sent again after the outage, stores its comment once."""
     post = make_post()

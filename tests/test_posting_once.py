@@ -2,13 +2,18 @@
 
 import threading
 
+import pytest
+
 from comments import services, store
 from comments.store import CommentAuthor
 from tests.pages import page, post_url, submit
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 READER = CommentAuthor(id=None, name="Rosa")
 
 
+@pytest.mark.stores("documents")
 def test_the_same_form_twice_stores_one_comment(client, make_post, mongo_db):
     """A double submit answers with the first comment's permalink both times."""
     post = make_post()
@@ -21,6 +26,7 @@ def test_the_same_form_twice_stores_one_comment(client, make_post, mongo_db):
     assert mongo_db.comments.count_documents({"discussion_id": post.id}) == 1
 
 
+@pytest.mark.stores("documents")
 def test_two_renders_of_the_form_are_two_comments(client, make_post, mongo_db):
     """Each rendered form has its own key: two comments posted through two renders are two comments."""
     post = make_post()
@@ -29,6 +35,7 @@ def test_two_renders_of_the_form_are_two_comments(client, make_post, mongo_db):
     assert mongo_db.comments.count_documents({"discussion_id": post.id}) == 2
 
 
+@pytest.mark.stores("documents")
 def test_the_same_text_through_two_renders_is_one_comment(client, make_post, mongo_db):
     """Duplicate detection: the same author's same text on the same post soon after is the earlier comment."""
     post = make_post()
@@ -39,6 +46,7 @@ def test_the_same_text_through_two_renders_is_one_comment(client, make_post, mon
     assert mongo_db.comments.count_documents({"discussion_id": post.id}) == 1
 
 
+@pytest.mark.stores("documents")
 def test_concurrent_submits_of_one_form_store_one_comment(make_post, mongo_db):
     """Four threads posting the same form key at once leave exactly one comment."""
     post = make_post()
@@ -68,6 +76,7 @@ def test_a_retry_repairs_the_summary_the_first_try_missed(make_post, mongo_db):
     assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1 == store.count(discussion_id=post.id)
 
 
+@pytest.mark.stores("documents")
 def test_a_reply_form_sent_twice_stores_one_reply(make_post, make_comment, mongo_db):
     """Idempotency holds for replies too (the key fixes the reply's slug under its parent)."""
     post = make_post()

@@ -12,6 +12,8 @@ from cms.models import AuthorProfile
 from comments import store
 from comments.store import CommentAuthor
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 
 class Crash(Exception):
     """The process dying half-way through a rename."""
