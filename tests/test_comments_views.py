@@ -22,6 +22,8 @@ from comments.store import CommentAuthor
 from comments.views import NO_SUCH_COMMENT, REATTACHED
 from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 BASE = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 
 # The discussion the paging tests walk: PARENTS[i] is the comment that comment i
@@ -270,6 +272,7 @@ def test_cursor_links_carry_the_view_and_a_single_cursor(client, discussion):
     assert prev["view"] == ["newest"] and set(prev) == {"view", "before"}
 
 
+@pytest.mark.stores("documents")
 def test_next_link_past_the_remaining_comments_is_not_found(client, discussion, mongo_db):
     """A next link whose later comments were deleted meanwhile answers 404 with NO_MORE."""
     post, _ = discussion
@@ -438,6 +441,7 @@ def test_permalink_replies_are_indented_from_the_comment_not_from_the_root(clien
     assert {int(r["depth"]) - comment.depth - 1 for r in replies} == {0, 1}
 
 
+@pytest.mark.stores("documents")
 def test_permalink_replies_are_paginated_and_next_links_cover_the_subthread(client, focus, mongo_db):
     """A permalink's replies page by cursor through its whole sub-thread and nothing else."""
     post, made, comment = focus
@@ -481,6 +485,7 @@ def test_malformed_permalink_path_is_not_found_without_querying_comments(client,
     assert page(response).text_of("error-text") == [NO_SUCH_COMMENT]
 
 
+@pytest.mark.stores("documents")
 def test_uppercased_existing_slug_and_unknown_slug_are_not_found(client, discussion):
     """Slugs are case-sensitive, and a well-formed slug with no comment is 404."""
     post, made = discussion
@@ -566,6 +571,7 @@ def test_continue_link_survives_coming_back_by_the_previous_link(client, make_po
 # --- Posting --------------------------------------------------------------------------
 
 
+@pytest.mark.stores("documents")
 def test_posted_comment_redirects_to_its_permalink_and_is_stored_once(client, make_post, mongo_db):
     """A valid comment answers 303 See Other to its permalink with its anchor, and is stored once."""
     post = make_post()
@@ -583,6 +589,7 @@ def test_posted_comment_redirects_to_its_permalink_and_is_stored_once(client, ma
     assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1
 
 
+@pytest.mark.stores("documents")
 def test_posted_reply_is_stored_under_its_parent(client, make_post, make_comment, mongo_db):
     """A reply posted with parent=<slug> is stored as a child of that comment and redirects to it."""
     post = make_post()
@@ -655,6 +662,7 @@ def test_reply_to_a_missing_or_malformed_parent_is_refused_and_kept(
     assert stored_count(mongo_db) == 1
 
 
+@pytest.mark.stores("documents")
 def test_reply_to_a_comment_of_another_post_is_refused_and_kept(client, make_post, make_comment, mongo_db):
     """A reply naming another post's comment answers 400 with PARENT_NOT_FOUND and stores nothing."""
     post, other = make_post(), make_post()
@@ -694,6 +702,7 @@ def without_site_scripts(body: str) -> str:
     return re.sub(r'<script src="/static/js/[^"<>]+" defer></script>', "", body)
 
 
+@pytest.mark.stores("documents")
 def test_script_in_name_email_and_text_never_reaches_the_page(client, make_post, mongo_db):
     """Script in name, e-mail or text never reaches a page raw; the e-mail is never shown at all."""
     post = make_post()
@@ -730,6 +739,7 @@ def test_script_in_a_refused_form_is_escaped_when_shown_again(client, make_post,
     assert stored_count(mongo_db) == 0
 
 
+@pytest.mark.stores("documents")
 def test_logged_in_user_posts_as_themselves_without_a_name(
     client, db, django_user_model, make_post, mongo_db,
 ):
@@ -766,6 +776,7 @@ def test_post_without_csrf_token_is_forbidden_and_writes_nothing(make_post, mong
     assert stored_count(mongo_db) == 1
 
 
+@pytest.mark.stores("documents")
 def test_reply_beyond_the_depth_limit_is_reattached_and_the_next_page_says_so(
     client, make_post, make_comment, mongo_db, settings,
 ):
