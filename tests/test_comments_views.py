@@ -14,6 +14,7 @@ from pymongo import monitoring
 
 from cms.pagination import BAD_PAGE, NO_SUCH_PAGE
 from cms.views import NO_SUCH_POST
+from comments import store
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.pages import BAD_VIEW, NO_MORE
@@ -84,12 +85,20 @@ def build_tree(post, make_comment) -> list:
 
 
 def pattern_order(mongo_db, post, view: str) -> list[str]:
-    """The discussion's slugs in the order of the pattern's query for `view`."""
-    return [d["slug"] for d in mongo_db.comments.find({"discussion_id": post.id}).sort(PATTERN_SORTS[view])]
+    """The discussion's slugs in the order of the pattern's query for `view`, run by
+    MongoDB on the stored comments as flat documents (what every store exports; for
+    the documents store, its own collection's documents)."""
+    scratch = mongo_db.pattern_order
+    scratch.delete_many({})
+    documents = list(store.iter_documents(discussion_id=post.id))
+    if documents:
+        scratch.insert_many(documents)
+    return [d["slug"] for d in scratch.find({"discussion_id": post.id}).sort(PATTERN_SORTS[view])]
 
 
 def stored_count(mongo_db) -> int:
-    return mongo_db.comments.count_documents({})
+    """How many comments the store in use holds."""
+    return sum(1 for _ in store.iter_documents())
 
 
 @pytest.fixture
