@@ -107,8 +107,10 @@ LISTING_FIELDS = {
     "comments.placeholder": 1, "comments.author.id": 1,
 }
 # What the moderation queue filters and sorts by.
+# (`comments.author` whole, not beside `comments.author.id`: MongoDB refuses a path collision.)
 QUEUE_FIELDS = {
-    **LISTING_FIELDS, "comments.author": 1, "comments.ip": 1, "comments.flag_count": 1,
+    **{k: v for k, v in LISTING_FIELDS.items() if k != "comments.author.id"},
+    "comments.author": 1, "comments.ip": 1, "comments.flag_count": 1,
 }
 
 
