@@ -106,7 +106,7 @@ def _empty_cache():
 
 # The comment stores the shared behaviour suite runs against (COMMENTS_STORE values);
 # SLUGLINE_TEST_STORES=documents narrows a local run to one.
-TEST_STORES = [name for name in os.environ.get("SLUGLINE_TEST_STORES", "documents").split(",") if name]
+TEST_STORES = [name for name in os.environ.get("SLUGLINE_TEST_STORES", "documents,embedded,buckets").split(",") if name]
 
 
 def pytest_collection_modifyitems(config, items):
