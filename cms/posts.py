@@ -96,6 +96,10 @@ class Post:
     # A fresh token on every change to its comments: what cached comment lists are
     # keyed by (comments/fragments.py); empty on a post stored before it existed.
     comments_version: str = ""
+    # How many entries a reader's listing of its comments has: its approved comments
+    # plus the "[deleted]" placeholders that keep their replies in place. Stored with
+    # the count, so a reader's page needs no count query; None on a post stored before.
+    listed_comments: int | None = None
 
     @property
     def state(self) -> str:
@@ -125,6 +129,7 @@ class Post:
             revision=doc.get("revision", 0),
             comments_closed=bool(doc.get("comments_closed")),
             comments_version=str(doc.get("comments_version") or ""),
+            listed_comments=doc.get("listed_comments"),
         )
 
 
@@ -162,6 +167,7 @@ def create_post(
         "tags": list(tags),
         "author": author.as_doc(),
         "comment_count": 0,
+        "listed_comments": 0,
         "latest_comments": [],
         "comments_version": new_comments_version(),
         "revision": 1,
@@ -234,15 +240,17 @@ def new_comments_version() -> str:
 
 
 def set_comment_summary(
-    *, post_id: ObjectId, count: int, latest: list[LatestComment]
+    *, post_id: ObjectId, count: int, listed: int, latest: list[LatestComment]
 ) -> None:
-    """Store a post's comment count and latest comments (the subset pattern), and a
-    new comments version: every change to a post's comments ends here."""
+    """Store a post's comment count, the length of a reader's listing of them, and its
+    latest comments (the subset pattern), and a new comments version: every change to
+    a post's comments ends here."""
     get_db().posts.update_one(
         {"_id": post_id},
         {"$set": {
             "comments_version": new_comments_version(),
             "comment_count": count,
+            "listed_comments": listed,
             "latest_comments": [
                 {"slug": c.slug, "author_name": c.author_name, "posted": c.posted, "excerpt": c.excerpt}
                 for c in latest

@@ -36,7 +36,7 @@ from pymongo.errors import PyMongoError
 
 from cms import mongo, posts
 from comments import pages, services, store_switch
-from comments.store import Viewer
+from comments.store import Tally, Viewer
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
@@ -95,6 +95,15 @@ def fragment_key(
     return f"{KEY_PREFIX}{post.id}:{digest}"
 
 
+def readers_tally(post: posts.Post) -> Tally | None:
+    """What a reader's listing of the whole discussion holds, as the post stores it
+    with its comment count (comments.services.refresh_summary, after every write): a
+    reader's page then costs one comment query, not two. None if the post predates it."""
+    if post.listed_comments is None:
+        return None
+    return Tally(total=post.listed_comments, placeholders=post.listed_comments - post.comment_count)
+
+
 def store_in_use() -> str:
     """The comment store pages are read from (COMMENTS_STORE until `comments_migrate`
     records a switch); while MongoDB is unreachable, the setting, so that a cached page
@@ -144,7 +153,8 @@ def comments_fragment(
         kept = cache.get(key)
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
-    query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer)
+    query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
+                 tally=readers_tally(post) if is_shared(viewer) else None)
     listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
     html = render_listing(post=post, listing=listing)
     number = listing.number if listing else 1

@@ -16,7 +16,7 @@ from pymongo.errors import PyMongoError
 from cms import mongo
 from cms.pagination import get_page
 from comments import cursors, services, slugs, store
-from comments.store import DELETED, HIDDEN, PENDING, READERS, SPAM, Comment, CommentAuthor, Viewer
+from comments.store import DELETED, HIDDEN, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 
 VIEWS = {
     "threaded": "Threaded",
@@ -140,17 +140,20 @@ def list_comments(
     before: str | None = None,
     below: Comment | None = None,
     viewer: Viewer = READERS,
+    tally: Tally | None = None,
 ) -> Listing:
     """One page of a discussion's comments (or of the replies below one comment) as
     `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
-    `?before=`). Two commands: the tally (an aggregate) and the page.
+    `?before=`). Two commands: the tally (an aggregate) and the page; one when the
+    caller knows the tally already (a reader's, stored on the post).
 
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
     past the end.
     """
     per_page = settings.COMMENTS_PER_PAGE
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
-    tally = store.tally(discussion_id=discussion_id, below=below, viewer=viewer)
+    if tally is None:
+        tally = store.tally(discussion_id=discussion_id, below=below, viewer=viewer)
     total = tally.total
     num_pages = max(1, -(-total // per_page))
     query = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below, viewer=viewer)

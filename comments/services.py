@@ -337,7 +337,9 @@ def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
 def refresh_summary(*, post_id: ObjectId) -> int:
     """Recompute a post's comment count and latest comments from the comments
     themselves and store them on the post (the subset pattern). Only approved
-    comments count: what every reader sees (placeholders are not comments).
+    comments count: what every reader sees (placeholders are not comments). The
+    length of a reader's listing (comments and placeholders) is stored beside it, so
+    a reader's page of comments needs no count query (comments/fragments.py).
 
     Recomputing, rather than `$inc` and `$push` with `$slice`, keeps the summary
     right on FerretDB v1, which ignores `$slice` in `$push` and can lose one of two
@@ -351,12 +353,13 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     after the change (comments/fragments.py).
     """
     for _ in range(SUMMARY_ROUNDS):
-        count = store.count_approved(discussion_id=post_id)
+        tally = store.tally(discussion_id=post_id)
+        count = tally.comments
         latest = [
             posts.LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
             for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
         ]
-        posts.set_comment_summary(post_id=post_id, count=count, latest=latest)
-        if store.count_approved(discussion_id=post_id) == count:
+        posts.set_comment_summary(post_id=post_id, count=count, listed=tally.total, latest=latest)
+        if store.tally(discussion_id=post_id) == tally:
             return count
     return count

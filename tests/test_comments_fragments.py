@@ -139,13 +139,13 @@ def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, s
 
 
 def test_a_warm_post_page_costs_one_command_and_no_comment_query(client, make_post, make_comment, commands, backend):
-    """A miss: the post, the tally and the page (three). A hit: the post alone."""
+    """A miss: the post (with the count) and the page (two). A hit: the post alone."""
     post = make_post()
     for _ in range(4):
         make_comment(post)
     commands.reset()
     cold = client.get(post_url(post))
-    assert sorted(commands.names) == ["aggregate", "find", "find"]
+    assert sorted(commands.names) == ["find", "find"]
     commands.reset()
     warm = client.get(post_url(post))
     assert commands.names == ["find"]
@@ -321,4 +321,4 @@ def test_no_cache_at_zero_seconds(client, make_post, make_comment, commands, set
     client.get(post_url(post))
     commands.reset()
     client.get(post_url(post))
-    assert sorted(commands.names) == ["aggregate", "find", "find"]
+    assert sorted(commands.names) == ["find", "find"]
