@@ -726,26 +726,21 @@ def insert_documents(*, documents: list[dict]) -> int:
     by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
     for document in documents:
         by_discussion[document["discussion_id"]].append(document)
-    stored_ids = _stored_ids([d["_id"] for d in documents if "_id" in d])
     inserted = 0
     for discussion_id, group in by_discussion.items():
         with locks.holding(lease_name(discussion_id)):
-            inserted += _append(discussion_id, _new_ones(discussion_id, group, stored_ids))
+            inserted += _append(discussion_id, _new_ones(discussion_id, group))
     return inserted
 
 
-def _stored_ids(ids: list[ObjectId]) -> set[ObjectId]:
-    if not ids:
-        return set()
-    wanted = set(ids)
-    buckets = _pages().find({"comments._id": {"$in": list(wanted)}}, {"discussion_id": 1, "comments._id": 1})
-    return {c["_id"] for b in buckets for c in b.get("comments", ()) if c["_id"] in wanted}
-
-
-def _new_ones(discussion_id: ObjectId, group: list[dict], stored_ids: set[ObjectId]) -> list[dict]:
-    """The documents of `group` to add: not already stored, no slug taken, each once."""
-    taken = {c.slug for c in outline(discussion_id=discussion_id, fields=STATUS_FIELDS).comments}
-    seen_ids, fresh = set(stored_ids), []
+def _new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
+    """The documents of `group` to add: not already stored, no slug taken, each once.
+    What is stored is read from the discussion's own outline (a document's `_id` is
+    its comment's, and the comment belongs to this discussion), not by looking its
+    ids up across every bucket: FerretDB v1 would scan them all with each `$in`."""
+    stored = outline(discussion_id=discussion_id, fields=STATUS_FIELDS).comments
+    taken = {c.slug for c in stored}
+    seen_ids, fresh = {c.id for c in stored}, []
     for document in _in_posting_order([{"_id": ObjectId(), **d} for d in group]):
         if document["slug"] in taken or document["_id"] in seen_ids:
             continue
