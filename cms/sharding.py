@@ -11,7 +11,9 @@ discussion go to one shard:
   and replies find their comment on one shard, and a large discussion can still
   split between shards by slug. (`full_slug` would serve the threaded view too, but
   could not carry the unique index.)
-- `buckets`: `comment_pages` on `{discussion_id: 1, page: 1}`.
+- `buckets`: `comment_pages` on `{discussion_id: 1, page: 1}`, which is also its
+  unique index (one bucket per page of a discussion); its other indexes are not
+  unique.
 - `embedded`: `discussions` on their own key, `_id` (the post's `_id`), hashed:
   each discussion is one document reached by `_id`, and hashing spreads the
   ever-growing ObjectIds over the shards.
@@ -40,7 +42,7 @@ SHARD_KEYS: dict[str, dict[str, dict[str, Any]]] = {
     "embedded": {"discussions": {"_id": "hashed"}},
 }
 # Collections whose shard key index is also their unique index.
-UNIQUE_KEYS = {"comments"}
+UNIQUE_KEYS = {"comments", "comment_pages"}
 
 UNKNOWN_STORE = "COMMENTS_STORE is {store!r}; shard keys are known for: {known}."
 NOT_A_MONGOS = (

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import mongo, sharding
-from comments import documents as store
+from comments.store import named as store_module
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -33,9 +33,9 @@ def test_command_names_come_first_and_key_fields_keep_their_order():
 
 
 def test_the_bucket_store_shards_comment_pages_on_discussion_and_page():
-    """Buckets: comment_pages on {discussion_id: 1, page: 1}."""
+    """Buckets: comment_pages on {discussion_id: 1, page: 1}, unique like its index."""
     assert sharding.shard_commands(db_name="blog", store="buckets")[1:] == [
-        {"shardCollection": "blog.comment_pages", "key": {"discussion_id": 1, "page": 1}},
+        {"shardCollection": "blog.comment_pages", "key": {"discussion_id": 1, "page": 1}, "unique": True},
     ]
 
 
@@ -53,14 +53,14 @@ def test_every_store_keeps_the_discussion_in_its_shard_key():
             assert next(iter(key)) in ("discussion_id", "_id"), (store_name, collection)
 
 
-def test_each_unique_index_of_comments_starts_with_the_shard_key():
+@pytest.mark.parametrize("name,collection", [("documents", "comments"), ("buckets", "comment_pages")])
+def test_each_unique_index_of_a_sharded_store_is_its_shard_key(name, collection):
     """MongoDB enforces a unique index on a sharded collection only when the shard key
-    prefixes it; the comments store's unique index must keep that true."""
-    key = list(sharding.SHARD_KEYS["documents"]["comments"].items())
-    unique = [model.document for model in store.INDEXES if model.document.get("unique")]
-    assert unique
-    for index in unique:
-        assert list(index["key"].items())[: len(key)] == key
+    prefixes it; each store's unique index is exactly its key (sharded with unique: true)."""
+    key = list(sharding.SHARD_KEYS[name][collection].items())
+    unique = [model.document for model in store_module(name).INDEXES if model.document.get("unique")]
+    assert [list(index["key"].items()) for index in unique] == [key]
+    assert collection in sharding.UNIQUE_KEYS
 
 
 def test_an_unknown_store_is_refused():
