@@ -224,6 +224,30 @@ def make_comment():
 
 
 @pytest.fixture
+def post_at_once():
+    """Builder: `times` threads post the same comment form (same form key) to `post`
+    at the same moment, through the service; their results (overrides: text, author)."""
+    import threading
+
+    def build(post: posts.Post, *, times: int, form_key: str, **overrides):
+        fields = {"text": "Raced", "author": CommentAuthor(id=None, name="Rosa"), **overrides}
+        results, barrier = [], threading.Barrier(times)
+
+        def send():
+            barrier.wait()
+            results.append(services.post_comment(post=post, form_key=form_key, **fields))
+
+        threads = [threading.Thread(target=send) for _ in range(times)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return results
+
+    return build
+
+
+@pytest.fixture
 def make_user(db):
     """Builder: a Django user in one of the dashboard's roles: "reader" (logged in,
     not staff), "author" (staff with a public profile) or "editor" (an author in the

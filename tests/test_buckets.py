@@ -347,22 +347,14 @@ def test_documents_imported_into_a_discussion_with_comments_fill_its_last_page(b
     assert counts == [100, 60] and posts.comment_pages(post_id=post.id) == 2
 
 
-def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(bucket_store, make_post):
+def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(
+    bucket_store, make_post, post_at_once
+):
     """Four threads posting the same form key at once onto a page about to roll over
     leave exactly one comment (the slug check and the push run as the only writer)."""
     post = make_post()
     fill(post.id, 100)
-    results, barrier = [], threading.Barrier(4)
-
-    def send():
-        barrier.wait()
-        results.append(services.post_comment(post=post, text="Raced", author=READER, form_key="k" * 22))
-
-    threads = [threading.Thread(target=send) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = post_at_once(post, times=4, form_key="k" * 22, author=READER)
     raced = [d for d in buckets.iter_documents(discussion_id=post.id) if d["text"] == "Raced"]
     assert len(raced) == 1 and len({r.comment.slug for r in results}) == 1
     assert sorted(r.duplicate for r in results) == [False, True, True, True]

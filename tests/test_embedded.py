@@ -291,24 +291,6 @@ def test_the_same_form_posted_twice_is_one_comment(embedded_store, make_post):
     assert embedded.count(discussion_id=post.id) == 1
 
 
-def test_concurrent_submits_of_one_form_store_one_comment(embedded_store, make_post):
-    post = make_post()
-    results: list = []
-    start = threading.Barrier(6)
-
-    def send() -> None:
-        start.wait()
-        results.append(services.post_comment(post=post, text="Race", author=ROSA, form_key="r" * 22))
-
-    threads = [threading.Thread(target=send) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len({r.comment.id for r in results}) == 1 and len(results) == 6
-    assert embedded.count(discussion_id=post.id) == 1
-
-
 # --- Changes in place, across discussions --------------------------------------------------
 
 
