@@ -58,7 +58,7 @@ from cms.distinct import distinct
 from cms.mongo import create_indexes, get_db
 from comments import keyset, slugs
 from comments.records import (
-    APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor,
+    APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
     Commenter, QueueFilter, SlugTaken, Tally, Viewer, is_placeholder_for, new_document,
 )
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cms import posts
-from comments import buckets, documents, services, slugs
+from comments import buckets, documents, slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
 
 READER = CommentAuthor(id=None, name="Reader", email="reader@example.com")

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from comments import documents, listing, migration, records, store, store_switch
-from comments.records import APPROVED, DELETED, ORDERS, PENDING, SPAM, CommentAuthor, QueueFilter, Viewer
+from comments.records import DELETED, ORDERS, PENDING, SPAM, CommentAuthor, QueueFilter, Viewer
 from tests.pages import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)

@@ -1,6 +1,5 @@
 """Posting is idempotent: the same form sent again stores one comment."""
 
-
 import pytest
 
 from comments import services, store
