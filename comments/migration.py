@@ -124,10 +124,12 @@ def _copy_and_verify(source, target, discussion_id, report: Report) -> None:
 def migrate(
     *, target: str, source: str | None = None, progress: Progress = lambda n: None,
     sleep: Callable[[float], None] = time.sleep, discussions: Iterable[ObjectId] | None = None,
+    last_pass: Callable[[], None] = lambda: None,
 ) -> Report:
     """Copy and verify every discussion from `source` (the store in use) to `target`,
     then switch the site to `target`. Resumable; MigrationError if a copy does not
-    verify (the site stays on `source`). `progress(n)` is told of each discussion done."""
+    verify (the site stays on `source`). `progress(n)` is told of each discussion done,
+    `last_pass()` when writes freeze for the last pass."""
     source = source or store_switch.in_use()
     if source == target:
         raise MigrationError(SAME_STORE.format(name=target))
@@ -144,6 +146,7 @@ def migrate(
             _copy_and_verify(old, new, discussion_id, report)
             report.copied += 1
         progress(1)
+    last_pass()
     _last_pass(old, new, report, sleep)
     return report
 

@@ -188,9 +188,9 @@ def views_of(client, post) -> dict[str, list]:
     return seen
 
 
-def run_migrate(*args) -> str:
+def run_migrate(*args, err: StringIO | None = None) -> str:
     out = StringIO()
-    call_command("comments_migrate", *args, "--no-progress", stdout=out, stderr=StringIO())
+    call_command("comments_migrate", *args, "--no-progress", stdout=out, stderr=err or StringIO())
     return out.getvalue()
 
 
@@ -252,6 +252,13 @@ def test_a_copy_that_does_not_verify_switches_nothing(make_post, make_comment, m
         run_migrate("--to", "embedded")
     assert store_switch.in_use() == "documents"
     assert store.named("documents").count_approved(discussion_id=post.id) == 2
+
+
+def test_the_command_says_when_writes_pause_for_the_last_pass(make_post, make_comment, no_grace):
+    make_comment(make_post())
+    err = StringIO()
+    run_migrate("--to", "buckets", err=err)
+    assert "Last pass: comment writes are paused" in err.getvalue()
 
 
 def test_migrating_to_the_store_in_use_is_refused(no_grace):

@@ -9,6 +9,10 @@ DONE = (
     "because they changed meanwhile). The site now uses {target}; set COMMENTS_STORE={target} "
     "in its environment so that a fresh database agrees. The {source} store's data was left in place."
 )
+LAST_PASS = (
+    "Every discussion copied and verified. Last pass: comment writes are paused; waiting "
+    "{seconds:g} s for every process to see that, then checking every discussion again..."
+)
 
 
 class Command(BaseCommand):
@@ -29,10 +33,13 @@ class Command(BaseCommand):
     def handle(self, *args, to: str, source: str | None, no_progress: bool, **options):
         source = source or store_switch.in_use()
         total = len(store.named(source).discussion_ids())
+        # The bar goes to the stream under Django's OutputWrapper, which would end each
+        # of tqdm's carriage-return updates with a newline.
         bar = tqdm(total=total, unit="discussion", desc=f"{source} → {to}", file=self.stderr._out,
                    disable=no_progress)
         try:
-            report = migration.migrate(target=to, source=source, progress=bar.update)
+            report = migration.migrate(target=to, source=source, progress=bar.update,
+                                       last_pass=lambda: self._last_pass(bar))
         except migration.MigrationError as exc:
             raise CommandError(str(exc)) from exc
         finally:
@@ -41,3 +48,7 @@ class Command(BaseCommand):
             comments=report.comments, discussions=report.discussions, source=report.source, target=report.target,
             copied=report.copied, resumed=report.resumed, recopied=report.recopied,
         ))
+
+    def _last_pass(self, bar) -> None:
+        bar.close()
+        self.stderr.write(LAST_PASS.format(seconds=store_switch.grace_seconds()))
