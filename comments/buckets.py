@@ -56,7 +56,6 @@ comment. Exports and migrations hold one discussion in memory at a time.
 from __future__ import annotations
 
 import itertools
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -77,7 +76,7 @@ from cms.mongo import create_indexes, get_db
 from comments import listing, locks, slugs
 from comments.records import (
     APPROVED, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor, Commenter, QueueFilter,
-    SlugTaken, Tally, Viewer, is_listed_for, new_document,
+    SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_listed_for, new_document,
 )
 
 # A page takes new comments until its count passes this (it may end a few over).
@@ -484,19 +483,9 @@ def has_approved_by(*, author_id: int | None = None, email: str = "") -> bool:
     return any(c.approved for b in _pages().find(query, fields) for c in unpack(b) if mine(c))
 
 
-def _exactly(value: str) -> dict:
-    """A case-insensitive whole-value match, literal (never a pattern)."""
-    return {"$regex": "^" + re.escape(str(value)) + "$", "$options": "i"}
-
-
 def _commenter_query(commenter: Commenter) -> dict:
     """The buckets holding any comment of `commenter` (records.Commenter decides which)."""
-    either: list[dict] = []
-    if commenter.user_id is not None:
-        either.append({"comments.author.id": int(commenter.user_id)})
-    either += [{"comments.author.email": _exactly(email)} for email in commenter.emails]
-    either += [{"comments.ip": str(ip)} for ip in commenter.ips]
-    return {"$or": either}
+    return {"$or": [{f"comments.{field}": condition} for field, condition in commenter_conditions(commenter)]}
 
 
 def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None) -> list[Comment]:
@@ -646,12 +635,7 @@ def _queue_query(tab: str, filters: QueueFilter) -> dict:
     }[tab]
     if filters.discussion_id is not None:
         query["discussion_id"] = filters.discussion_id
-    if filters.name:
-        query["comments.author.name"] = {"$regex": re.escape(str(filters.name)), "$options": "i"}
-    if filters.email:
-        query["comments.author.email"] = _exactly(filters.email)
-    if filters.ip:
-        query["comments.ip"] = str(filters.ip)
+    query.update((f"comments.{field}", condition) for field, condition in filter_conditions(filters))
     return query
 
 

@@ -42,7 +42,6 @@ sharding on `{discussion_id, slug}`):
 from __future__ import annotations
 
 from collections.abc import Iterator
-import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -59,7 +58,8 @@ from cms.mongo import create_indexes, get_db
 from comments import keyset, slugs
 from comments.records import (
     APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
-    Commenter, QueueFilter, SlugTaken, Tally, Viewer, is_placeholder_for, new_document,
+    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
+    new_document,
 )
 
 INDEXES = [
@@ -349,20 +349,9 @@ def has_approved_by(*, author_id: int | None = None, email: str = "") -> bool:
     return get_db().comments.find_one({**query, **APPROVED_ONLY}, {"_id": 1}) is not None
 
 
-def _exactly(value: str) -> dict:
-    """A case-insensitive whole-value match, literal (never a pattern)."""
-    return {"$regex": "^" + re.escape(str(value)) + "$", "$options": "i"}
-
-
 def _commenter_query(commenter: Commenter) -> dict:
-    """The query for `commenter`'s comments (e-mail addresses matched whole, without
-    regard to case, and literally: never as a pattern)."""
-    either: list[dict] = []
-    if commenter.user_id is not None:
-        either.append({"author.id": int(commenter.user_id)})
-    either += [{"author.email": _exactly(email)} for email in commenter.emails]
-    either += [{"ip": str(ip)} for ip in commenter.ips]
-    return {"$or": either}
+    """The query for `commenter`'s comments."""
+    return {"$or": [{field: condition} for field, condition in commenter_conditions(commenter)]}
 
 
 def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None) -> list[Comment]:
@@ -393,12 +382,7 @@ def _queue(tab: str, filters: QueueFilter) -> tuple[dict, list[tuple[str, int]]]
         raise ValueError(f"no queue tab {tab!r}")
     if filters.discussion_id is not None:
         query["discussion_id"] = filters.discussion_id
-    if filters.name:
-        query["author.name"] = {"$regex": re.escape(str(filters.name)), "$options": "i"}
-    if filters.email:
-        query["author.email"] = _exactly(filters.email)
-    if filters.ip:
-        query["ip"] = str(filters.ip)
+    query.update(filter_conditions(filters))
     return query, sort
 
 

@@ -46,7 +46,6 @@ Costs, which the benchmarks show:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
@@ -64,7 +63,7 @@ from cms.mongo import get_db, max_document_bytes
 from comments import listing, locks, slugs
 from comments.records import (
     APPROVED, ORDERS, READERS, Comment, CommentAuthor, Commenter, DiscussionFull, QueueFilter, SlugTaken,
-    Tally, Viewer, in_queue, new_document, queue_order,
+    Tally, Viewer, commenter_conditions, in_queue, new_document, queue_order,
 )
 
 REPLIES = "replies"
@@ -418,21 +417,12 @@ def has_approved_by(*, author_id: int | None = None, email: str = "") -> bool:
     return next(_matching(query, lambda c: mine(c) and c.approved), None) is not None
 
 
-def _exactly(value: str) -> dict:
-    """A case-insensitive whole-value match, literal (never a pattern)."""
-    return {"$regex": "^" + re.escape(str(value)) + "$", "$options": "i"}
-
-
 def _commenter_query(commenter: Commenter) -> dict:
     """The discussions that may hold `commenter`'s comments (e-mail addresses matched
     whole, without regard to case, literally; Commenter.matches decides)."""
     either: list[dict] = []
-    if commenter.user_id is not None:
-        either += any_depth("author.id", int(commenter.user_id))["$or"]
-    for email in commenter.emails:
-        either += any_depth("author.email", _exactly(email))["$or"]
-    for ip in commenter.ips:
-        either += any_depth("ip", str(ip))["$or"]
+    for field, condition in commenter_conditions(commenter):
+        either += any_depth(field, condition)["$or"]
     return {"$or": either}
 
 

@@ -11,8 +11,10 @@ MongoDB queries are tested to agree with them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING
@@ -223,6 +225,35 @@ def by_commenter(*, user_id: int | None = None, emails=(), ips=()) -> Commenter:
     if commenter.user_id is None and not commenter.emails and not commenter.ips:
         raise ValueError("a commenter needs a user id, an e-mail address or an IP address")
     return commenter
+
+
+def exactly(value: str) -> dict:
+    """A MongoDB condition: a case-insensitive whole-value match, literal (never a pattern)."""
+    return {"$regex": "^" + re.escape(str(value)) + "$", "$options": "i"}
+
+
+def commenter_conditions(commenter: Commenter) -> list[tuple[str, Any]]:
+    """(comment field, MongoDB condition) pairs, any of which finds `commenter`'s
+    comments: the one rule each store turns into its query (its own field paths)."""
+    either: list[tuple[str, Any]] = []
+    if commenter.user_id is not None:
+        either.append(("author.id", int(commenter.user_id)))
+    either += [("author.email", exactly(email)) for email in commenter.emails]
+    either += [("ip", str(ip)) for ip in commenter.ips]
+    return either
+
+
+def filter_conditions(filters: QueueFilter) -> list[tuple[str, Any]]:
+    """(comment field, MongoDB condition) pairs that all hold for the comments a queue's
+    name, e-mail and IP filters match (the discussion filter is each store's own)."""
+    conditions: list[tuple[str, Any]] = []
+    if filters.name:
+        conditions.append(("author.name", {"$regex": re.escape(str(filters.name)), "$options": "i"}))
+    if filters.email:
+        conditions.append(("author.email", exactly(filters.email)))
+    if filters.ip:
+        conditions.append(("ip", str(filters.ip)))
+    return conditions
 
 
 def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
