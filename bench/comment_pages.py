@@ -33,45 +33,28 @@ from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
+from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import cursors, store  # noqa: E402
 
 
-class Tally(monitoring.CommandListener):
-    """Counts commands and the documents their replies carry."""
-
-    def __init__(self):
-        self.commands = 0
-        self.documents = 0
-
-    def started(self, event):
-        self.commands += 1
-
-    def succeeded(self, event):
-        cursor = event.reply.get("cursor") if isinstance(event.reply, dict) else None
-        if cursor:
-            self.documents += len(cursor.get("firstBatch", cursor.get("nextBatch", [])))
-
-    def failed(self, event):
-        pass
-
-
-def measure(client: Client, url: str, tally: Tally, repeat: int) -> dict:
+def measure(client: Client, url: str, meter: Meter, repeat: int) -> dict:
     times, commands, documents = [], [], []
     for _ in range(repeat):
-        tally.commands = tally.documents = 0
+        meter.start()
         start = time.perf_counter()
         response = client.get(url)
         times.append(time.perf_counter() - start)
+        meter.stop()
         assert response.status_code == 200, (url, response.status_code)
-        commands.append(tally.commands)
-        documents.append(tally.documents)
-    times.sort()
+        commands.append(meter.commands)
+        documents.append(meter.documents)
+    median_ms, p95_ms = median_and_p95_ms(times)
     return {
-        "median_ms": statistics.median(times) * 1000,
-        "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))] * 1000,
+        "median_ms": median_ms,
+        "p95_ms": p95_ms,
         "commands": statistics.median(commands),
         "documents": statistics.median(documents),
     }
@@ -88,8 +71,8 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    tally = Tally()
-    monitoring.register(tally)
+    meter = Meter()
+    monitoring.register(meter)
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     settings.ALLOWED_HOSTS = ["testserver"]
     # Measure what the pages cost, not where the web budget would cut them off.
@@ -122,9 +105,9 @@ def main() -> int:
         client = Client()
         client.get(base)  # warm up the process
         rows = [
-            ("threaded page 1", measure(client, base, tally, args.repeat)),
-            (f"page {middle} by ?page=", measure(client, f"{base}&page={middle}", tally, args.repeat)),
-            (f"page {middle} by cursor", measure(client, f"{base}&after={cursor}", tally, args.repeat)),
+            ("threaded page 1", measure(client, base, meter, args.repeat)),
+            (f"page {middle} by ?page=", measure(client, f"{base}&page={middle}", meter, args.repeat)),
+            (f"page {middle} by cursor", measure(client, f"{base}&after={cursor}", meter, args.repeat)),
         ]
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)

@@ -36,26 +36,10 @@ import django.urls  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
+from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-
-
-class Waits(monitoring.CommandListener):
-    """Counts commands and adds up how long their answers took."""
-
-    def __init__(self):
-        self.commands = 0
-        self.seconds = 0.0
-
-    def started(self, event):
-        self.commands += 1
-
-    def succeeded(self, event):
-        self.seconds += event.duration_micros / 1e6
-
-    def failed(self, event):
-        self.seconds += event.duration_micros / 1e6
 
 
 class UrlTags:
@@ -78,21 +62,22 @@ class UrlTags:
         django.urls.reverse = self._reverse
 
 
-def measure(client: Client, url: str, waits: Waits, repeat: int) -> dict:
+def measure(client: Client, url: str, meter: Meter, repeat: int) -> dict:
     """Median and p95 ms per request, commands and ms waiting for MongoDB per request."""
     times, commands, waited = [], [], []
     for _ in range(repeat):
-        waits.commands, waits.seconds = 0, 0.0
+        meter.start()
         start = time.perf_counter()
         response = client.get(url)
         times.append(time.perf_counter() - start)
+        meter.stop()
         assert response.status_code == 200 and b'<article class="comment' in response.content, url
-        commands.append(waits.commands)
-        waited.append(waits.seconds)
-    times.sort()
+        commands.append(meter.commands)
+        waited.append(meter.seconds)
+    median_ms, p95_ms = median_and_p95_ms(times)
     return {
-        "median_ms": statistics.median(times) * 1000,
-        "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))] * 1000,
+        "median_ms": median_ms,
+        "p95_ms": p95_ms,
         "commands": statistics.median(commands),
         "mongo_ms": statistics.median(waited) * 1000,
     }
@@ -117,8 +102,8 @@ def main() -> int:
     parser.add_argument("--no-profile", action="store_true", help="skip pyinstrument's report")
     args = parser.parse_args()
 
-    waits = Waits()
-    monitoring.register(waits)
+    meter = Meter()
+    monitoring.register(meter)
     settings.MONGODB_NAME = f"slugline_profile_{uuid.uuid4().hex[:8]}"
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.MONGODB_REQUEST_BUDGET_MS = 60_000  # measure the page, not the budget's cut
@@ -135,11 +120,11 @@ def main() -> int:
         client.get(url)  # warm up the process
         with UrlTags() as tags:
             client.get(url)
-        rows.append(("cold (no cache)", measure(client, url, waits, args.repeat)))
+        rows.append(("cold (no cache)", measure(client, url, meter, args.repeat)))
         if has_cache:
             settings.COMMENTS_CACHE_SECONDS = 300
             client.get(url)
-            rows.append(("warm (cache hit)", measure(client, url, waits, args.repeat)))
+            rows.append(("warm (cache hit)", measure(client, url, meter, args.repeat)))
             settings.COMMENTS_CACHE_SECONDS = 0
         profile = None
         if not args.no_profile:
