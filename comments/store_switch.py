@@ -67,7 +67,7 @@ def for_writing() -> str:
     record = recorded()
     if record and record.get("frozen"):
         raise Moving()
-    return record["store"] if record else settings.COMMENTS_STORE
+    return in_use()
 
 
 def grace_seconds() -> float:
