@@ -151,22 +151,23 @@ def sync_author(*, user) -> Repaired:
     """Make every copy of this user's author fields agree with the profile."""
     summary = summary_for(user)
     repaired_posts = posts.set_author(author=summary)
+    commented_on = comment_store.find_discussion_ids_by_author(author_id=user.pk)
     return Repaired(
         posts=repaired_posts,
-        comments=_rename_in_comments(author_id=user.pk, name=summary.name),
-        summaries=repair_comment_summaries(
-            post_ids=comment_store.find_discussion_ids_by_author(author_id=user.pk)
-        ),
+        comments=_rename_in_comments(author_id=user.pk, name=summary.name, post_ids=commented_on),
+        summaries=repair_comment_summaries(post_ids=commented_on),
     )
 
 
-def _rename_in_comments(*, author_id: int, name: str) -> int:
+def _rename_in_comments(*, author_id: int, name: str, post_ids: list | None = None) -> int:
     """Give this user's comments `name`; when any changed, give the posts they are on
-    a new comments version, so that no cached comment list shows the old name.
-    Returns how many comments changed."""
+    (`post_ids`, looked up when not given) a new comments version, so that no cached
+    comment list shows the old name. Returns how many comments changed."""
     changed = comment_store.set_author_name(author_id=author_id, name=name)
     if changed:
-        posts.bump_comments_version(post_ids=comment_store.find_discussion_ids_by_author(author_id=author_id))
+        if post_ids is None:
+            post_ids = comment_store.find_discussion_ids_by_author(author_id=author_id)
+        posts.bump_comments_version(post_ids=post_ids)
     return changed
 
 
