@@ -1,22 +1,19 @@
-"""The development database: FerretDB v1.24.2 on SQLite, built and run from `var/`.
+"""The development database: FerretDB v2 on PostgreSQL 15 with DocumentDB, under `var/`.
 
-This is the one module that builds, starts, finds and stops it; `make run`,
-`make devdb`, the test suite and `.ci/run` all go through it. It does not import
-Django, so it works before the project is configured.
+This is the one module that starts, finds and stops it (cms/devdb_build.py builds
+what it needs, once); `make run`, `make devdb`, the test suite and `.ci/run` all go
+through it. It does not import Django, so it works before the project is configured.
 
-    python -m cms.devdb start   # start (or reuse) it; print MONGODB_URI=...
-    python -m cms.devdb stop    # stop the one `start` left running
+    python -m cms.devdb start   # build if need be, start (or reuse); print MONGODB_URI=...
+    python -m cms.devdb stop    # stop FerretDB and PostgreSQL
     python -m cms.devdb run -- CMD ...   # run CMD with MONGODB_URI set; stop after
 
 When `MONGODB_URI` is set, `run` starts nothing and passes that server on.
 
-Why the build is not `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2`:
-FerretDB reads its version from an embedded `build/version/version.txt`, which the
-published module does not contain, and panics at start-up without it whenever its
-own module is the binary's main module. Go (1.24 and later) records the module of
-the main package as the main module, so even a build from `tools/ferretdb/` panics.
-We therefore vendor the module into `var/`, add that one text file (the version
-string, nothing else), and build from the vendored tree.
+The cluster keeps its ports: they are chosen once, when the cluster is made, and
+recorded in `ports.json`, so a restarted database answers where its clients expect it.
+PostgreSQL refuses to run as root; when this runs as root the cluster's folders
+belong to the `postgres` user and its commands run as that user.
 """
 
 from __future__ import annotations
@@ -24,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -33,17 +32,23 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-VERSION = "v1.24.2"
+from cms.devdb_build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress, build_all
+
 REPO = Path(__file__).resolve().parent.parent
-TOOL_MODULE = REPO / "tools" / "ferretdb"
-DEFAULT_ROOT = REPO / "var" / "ferretdb"
-PACKAGE = "github.com/FerretDB/FerretDB/cmd/ferretdb"
-VERSION_FILE = "vendor/github.com/FerretDB/FerretDB/build/version/version.txt"
+DEFAULT_ROOT = REPO / "var" / "devdb"
+VERSION = FERRETDB_VERSION
 READY_TIMEOUT = 30.0
+PG_USER = "postgres"
+ROLE = "ferretdb"
+
+__all__ = ["DevDB", "DevDBError", "Server", "run", "main"]
 
 
-class DevDBError(Exception):
-    """A plain-language reason why the dev database cannot be built or started."""
+@dataclass(frozen=True)
+class Ports:
+    postgres: int
+    mongodb: int
+    debug: int
 
 
 @dataclass(frozen=True)
@@ -62,54 +67,24 @@ class Server:
 
 
 class DevDB:
-    """A FerretDB whose binary, data, log and state file live under `root`."""
+    """A PostgreSQL cluster and a FerretDB in front of it, all under `root`."""
 
     def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None):
         self.root = Path(root)
-        bin_dir = binary_dir or REPO / "var" / "bin"
-        self.binary = bin_dir / f"ferretdb-{VERSION}"
+        self.binary = (binary_dir or REPO / "var" / "bin") / f"ferretdb-{VERSION}"
+        self.data_dir = self.root / "pg" / "data"
+        self.socket_dir = self.root / "pg" / "socket"
+        self.pg_log = self.root / "pg" / "log" / "postgresql.log"
+        self.ports_file = self.root / "ports.json"
+        self.secret_file = self.root / "secret"
         self.state_file = self.root / "server.json"
         self.log_file = self.root / "ferretdb.log"
-        self.data_dir = self.root / "data"
+        self.state_dir = self.root / "ferretdb-state"
 
-    # -- building -----------------------------------------------------------
-
-    def build(self) -> Path:
-        """Build the binary once; reuse it while VERSION is unchanged."""
-        if self.binary.exists():
-            return self.binary
-        go = shutil.which("go")
-        if go is None:
-            raise DevDBError(
-                "Go is not installed, and the dev database (FerretDB) is built with it: "
-                "install Go 1.24 or newer, or set MONGODB_URI to a MongoDB server."
-            )
-        src = REPO / "var" / "build" / "ferretdb"
-        shutil.rmtree(src, ignore_errors=True)
-        src.mkdir(parents=True)
-        for name in ("go.mod", "go.sum", "tools.go"):
-            shutil.copy2(TOOL_MODULE / name, src / name)
-        print(f"Building FerretDB {VERSION} (once; takes a minute or two)...", file=sys.stderr)
-        self._go(go, ["mod", "vendor"], src)
-        (src / VERSION_FILE).write_text(VERSION + "\n")
-        self.binary.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.binary.with_suffix(".partial")
-        self._go(go, ["build", "-mod=vendor", "-o", str(partial), PACKAGE], src)
-        partial.replace(self.binary)
-        shutil.rmtree(src, ignore_errors=True)
-        return self.binary
-
-    @staticmethod
-    def _go(go: str, args: list[str], cwd: Path) -> None:
-        done = subprocess.run([go, *args], cwd=cwd, capture_output=True, text=True)
-        if done.returncode != 0:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise DevDBError(f"`go {args[0]}` failed while building FerretDB: {' / '.join(tail)}")
-
-    # -- running ------------------------------------------------------------
+    # -- finding ------------------------------------------------------------
 
     def running(self) -> Server | None:
-        """The server this root's state file names, if it is alive and answers."""
+        """The FerretDB this root's state file names, if it is alive and answers."""
         try:
             server = Server(**json.loads(self.state_file.read_text()))
         except (OSError, ValueError, TypeError):
@@ -118,37 +93,114 @@ class DevDB:
             return server
         return None
 
-    def start(self, *, port: int | None = None) -> tuple[Server, bool]:
-        """Start the server (or reuse a running one); return it and whether we started it.
+    # -- starting -----------------------------------------------------------
 
-        `port` asks for a given port (fault tests restart a server where its clients
-        expect it); by default a free one is chosen.
-        """
+    def start(self, *, progress: Progress | None = None) -> tuple[Server, bool]:
+        """Start the database (or reuse a running one); return it and whether we started it."""
         server = self.running()
         if server:
             return server, False
-        binary = self.build()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        port, debug_port = port or _free_port(), _free_port()
+        progress = progress or Progress()
+        build_all(self.binary, progress)
+        if not (self.data_dir / "PG_VERSION").exists():
+            self._make_cluster(progress)
+        ports = self._ports()
+        self._start_postgres(ports)
+        return self._start_ferretdb(ports), True
+
+    def _ports(self) -> Ports:
+        return Ports(**json.loads(self.ports_file.read_text()))
+
+    def _make_cluster(self, progress: Progress) -> None:
+        """initdb, the settings DocumentDB needs, its extensions and FerretDB's role."""
+        shutil.rmtree(self.root / "pg", ignore_errors=True)
+        self.root.mkdir(parents=True, exist_ok=True)
+        for folder in (self.data_dir, self.socket_dir, self.pg_log.parent):
+            folder.mkdir(parents=True, mode=0o700)
+            self._give_to_postgres(folder)
+        self._give_to_postgres(self.root / "pg")
+        taken: set[int] = set()
+        ports = Ports(*(_free_port(taken) for _ in range(3)))
+        progress.say(f"initdb: a new PostgreSQL cluster in {self.data_dir}")
+        self._as_postgres([PG_BIN / "initdb", "-D", self.data_dir, "-U", PG_USER,
+                           "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8",
+                           "--locale=C.UTF-8"])
+        with open(self.data_dir / "postgresql.conf", "a") as conf:
+            conf.write(self._settings(ports.postgres))
+        self.ports_file.write_text(json.dumps(asdict(ports)))
+        self._start_postgres(ports)
+        secret = secrets.token_hex(16)
+        progress.say("CREATE EXTENSION documentdb CASCADE, and FerretDB's login role")
+        self._psql(f"CREATE EXTENSION IF NOT EXISTS documentdb CASCADE; "
+                   f"CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';")
+        self.secret_file.write_text(secret)
+        self.secret_file.chmod(0o600)
+        progress.say("cluster ready")
+
+    def _settings(self, port: int) -> str:
+        socket_dir = self.socket_dir
+        return f"""
+# Slugline's dev database (cms/devdb.py; docs/dev-database.md)
+listen_addresses = '127.0.0.1'
+port = {port}
+unix_socket_directories = '{socket_dir}'
+unix_socket_permissions = 0700
+ssl = off
+shared_preload_libraries = 'pg_cron,pg_documentdb_core,pg_documentdb'
+cron.database_name = 'postgres'
+cron.host = '{socket_dir}'
+cron.log_run = off
+documentdb.localhost_connection_string = 'host={socket_dir}'
+documentdb.enableBackgroundWorker = true
+documentdb.enableBackgroundWorkerJobs = true
+documentdb.defaultUseCompositeOpClass = true
+logging_collector = off
+"""
+
+    def _start_postgres(self, ports: Ports) -> None:
+        if self._postgres_running():
+            return
+        if not _port_is_free(ports.postgres):
+            raise DevDBError(
+                f"port {ports.postgres}, which the dev database's PostgreSQL uses, is taken "
+                f"by another program; stop it (or remove {self.root} to make a new cluster)."
+            )
+        try:
+            self._as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir, "-l", self.pg_log,
+                               "-w", "-t", "60", "start"])
+        except DevDBError as exc:
+            raise DevDBError(f"{exc}; see {self.pg_log}") from None
+
+    def _postgres_running(self) -> bool:
+        status = subprocess.run(self._pg_command([PG_BIN / "pg_ctl", "-D", self.data_dir, "status"]),
+                                capture_output=True)
+        return status.returncode == 0
+
+    def _start_ferretdb(self, ports: Ports) -> Server:
+        if not _port_is_free(ports.mongodb):
+            raise DevDBError(
+                f"port {ports.mongodb}, where the dev database answers, is taken by another "
+                f"program; stop it (or remove {self.root} to make a new cluster)."
+            )
+        secret = self.secret_file.read_text().strip()
+        self.state_dir.mkdir(parents=True, exist_ok=True)
         args = [
-            str(binary),
-            "--handler=sqlite",
-            f"--sqlite-url=file:{self.data_dir}/",
-            f"--state-dir={self.root}",
-            f"--listen-addr=127.0.0.1:{port}",
-            f"--debug-addr=127.0.0.1:{debug_port}",
+            str(self.binary),
+            f"--postgresql-url=postgres://{ROLE}:{secret}@127.0.0.1:{ports.postgres}/postgres",
+            f"--listen-addr=127.0.0.1:{ports.mongodb}",
+            f"--debug-addr=127.0.0.1:{ports.debug}",
+            f"--state-dir={self.state_dir}",
             "--telemetry=disable",
+            "--no-auth",
             "--log-level=warn",
         ]
         with open(self.log_file, "ab") as log:
-            proc = subprocess.Popen(
-                args, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                start_new_session=True, cwd=self.root,
-            )
-        server = Server(pid=proc.pid, port=port, debug_port=debug_port)
+            proc = subprocess.Popen(args, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                    start_new_session=True, cwd=self.root)
+        server = Server(pid=proc.pid, port=ports.mongodb, debug_port=ports.debug)
         self._wait_ready(proc, server)
         self.state_file.write_text(json.dumps(asdict(server)))
-        return server, True
+        return server
 
     def _wait_ready(self, proc: subprocess.Popen, server: Server) -> None:
         deadline = time.monotonic() + READY_TIMEOUT
@@ -162,9 +214,7 @@ class DevDB:
                 return
             time.sleep(0.1)
         proc.kill()
-        raise DevDBError(
-            f"FerretDB did not answer a ping within {READY_TIMEOUT:.0f}s; see {self.log_file}."
-        )
+        raise DevDBError(f"FerretDB did not answer a ping within {READY_TIMEOUT:.0f}s; see {self.log_file}.")
 
     def _log_tail(self) -> str:
         try:
@@ -173,28 +223,87 @@ class DevDB:
             return "no log"
         return lines[-1] if lines else "no log"
 
+    # -- stopping -----------------------------------------------------------
+
     def stop(self) -> bool:
-        """Stop the server this root's state file names; True if one was running."""
+        """Stop FerretDB and PostgreSQL; True if FerretDB was running. Data stays."""
+        stopped = False
         try:
             pid = json.loads(self.state_file.read_text())["pid"]
         except (OSError, ValueError, KeyError):
-            return False
+            pid = None
         self.state_file.unlink(missing_ok=True)
-        if not _alive(pid):
-            return False
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if _alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        return True
+        if pid and _alive(pid):
+            _terminate(pid)
+            stopped = True
+        if (self.data_dir / "PG_VERSION").exists() and self._postgres_running():
+            self._as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir, "-w", "-m", "fast", "stop"])
+        return stopped
+
+    # -- running commands as the cluster's owner ------------------------------
+
+    def _pg_command(self, args: list) -> list[str]:
+        args = [str(arg) for arg in args]
+        return ["runuser", "-u", PG_USER, "--", *args] if os.geteuid() == 0 else args
+
+    def _as_postgres(self, args: list) -> None:
+        done = subprocess.run(self._pg_command(args), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise DevDBError(f"`{Path(str(args[0])).name}` failed: {' / '.join(tail)}")
+
+    def _psql(self, sql: str) -> None:
+        self._as_postgres([PG_BIN / "psql", "-h", self.socket_dir, "-p", self._ports().postgres,
+                           "-U", PG_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql])
+
+    def _give_to_postgres(self, folder: Path) -> None:
+        if os.geteuid() != 0:
+            return
+        user = pwd.getpwnam(PG_USER)
+        os.chown(folder, user.pw_uid, user.pw_gid)
+        _check_traversable(folder, user.pw_uid)
 
 
-def _free_port() -> int:
+def _check_traversable(folder: Path, uid: int) -> None:
+    """PostgreSQL, running as `postgres`, must reach its folders through every parent."""
+    for parent in folder.parents:
+        mode = parent.stat()
+        if mode.st_uid != uid and not mode.st_mode & 0o001:
+            raise DevDBError(
+                f"the postgres user cannot enter {parent}, above the dev database's folder "
+                f"{folder}: allow it (chmod o+x {parent}) or set MONGODB_URI."
+            )
+
+
+def _free_port(taken: set[int]) -> int:
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in taken:
+            taken.add(port)
+            return port
+
+
+def _port_is_free(port: int) -> bool:
+    """Whether nothing listens on `port` (a port in TIME_WAIT after a stop counts as free)."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _terminate(pid: int) -> None:
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _alive(pid: int) -> bool:
@@ -254,9 +363,9 @@ def run(command: list[str], devdb: DevDB | None = None) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cms.devdb", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="action", required=True)
-    sub.add_parser("build", help="build the FerretDB binary if it is missing")
+    sub.add_parser("build", help="build what the dev database needs, if anything is missing")
     sub.add_parser("start", help="start (or reuse) the dev database; print MONGODB_URI=...")
-    sub.add_parser("stop", help="stop the dev database")
+    sub.add_parser("stop", help="stop the dev database (its data stays)")
     sub.add_parser("status", help="print MONGODB_URI=... if it is running; exit 1 if not")
     run_parser = sub.add_parser("run", help="run a command with MONGODB_URI set")
     run_parser.add_argument("command", nargs=argparse.REMAINDER)
@@ -264,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     devdb = DevDB()
     try:
         if args.action == "build":
-            print(devdb.build())
+            build_all(devdb.binary)
         elif args.action == "start":
             if os.environ.get("MONGODB_URI"):
                 print(f"MONGODB_URI is set; using {os.environ['MONGODB_URI']} and starting nothing.")
