@@ -83,9 +83,9 @@ class Progress:
     """Prints each step with the time since the build began, and a line every
     HEARTBEAT_SECONDS while a long command runs, so no step sits silent."""
 
-    def __init__(self, stream=sys.stderr):
+    def __init__(self, stream=None):
         self.began = time.monotonic()
-        self.stream = stream
+        self.stream = stream or sys.stderr
 
     def say(self, text: str) -> None:
         elapsed = int(time.monotonic() - self.began)
