@@ -1,6 +1,6 @@
 """The test suite's one configuration place: the MongoDB fixture and builders.
 
-Every test session runs in its own MongoDB database on the dev server (FerretDB,
+Every test session runs in its own MongoDB database on the dev server (FerretDB v2
 started here unless MONGODB_URI names a server) and drops it afterwards. There is
 no stand-in for the server: the tests talk to the real one.
 """

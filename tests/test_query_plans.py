@@ -1,0 +1,172 @@
+"""The documents store's hot reader queries are served from their indexes: the
+server's own `explain` of each query the store sends shows an index of the
+discussion and no scan of the whole collection. Runs against the real server
+(MongoDB's plan, or PostgreSQL's plan under FerretDB v2/DocumentDB)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from bson import ObjectId
+from pymongo import monitoring
+
+from comments import documents, slugs
+from comments.records import READERS, CommentAuthor, new_document
+
+pytestmark = pytest.mark.usefixtures("documents_store")
+
+DISCUSSIONS = 40
+PER_DISCUSSION = 150
+COLLECTION_SCANS = {"COLLSCAN", "Seq Scan"}
+# The index that serves each view's order (comments/documents.py INDEXES).
+ORDER_INDEXES = {
+    "threaded": "discussion_full_slug",
+    "chronological": "discussion_posted",
+    "newest": "discussion_thread_newest",
+}
+
+
+class Recorder(monitoring.CommandListener):
+    """Keeps the commands this process sends, while recording."""
+
+    def __init__(self):
+        self.commands: list[dict] | None = None
+
+    def started(self, event):
+        if self.commands is not None and event.command_name in {"find", "aggregate", "count"}:
+            self.commands.append(dict(event.command))
+
+    def succeeded(self, event):
+        pass
+
+    def failed(self, event):
+        pass
+
+
+RECORDER = Recorder()
+monitoring.register(RECORDER)
+
+
+def _discussion(discussion_id: ObjectId, rng: random.Random, start: datetime) -> list[dict]:
+    docs, parents = [], []
+    for n in range(PER_DISCUSSION):
+        posted = start + timedelta(seconds=n * 7)
+        part = "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
+        parent = rng.choice(parents) if parents and rng.random() < 0.6 else None
+        if parent is None:
+            slug, full_slug = slugs.root_slugs(posted=posted, part=part)
+        else:
+            slug, full_slug = slugs.child_slugs(parent_slug=parent["slug"], parent_full_slug=parent["full_slug"],
+                                                posted=posted, part=part)
+        doc = new_document(discussion_id=discussion_id, parent=None, slug=slug, full_slug=full_slug,
+                           posted=posted, author=CommentAuthor(id=None, name="Reader", email="r@example.com"),
+                           text="text", html="<p>text</p>", form_key=None, status="approved", ip=None)
+        docs.append(doc)
+        if slugs.depth(slug) < 6:
+            parents.append(doc)
+    return docs
+
+
+@pytest.fixture
+def documents_store(settings, mongo_db):
+    settings.COMMENTS_STORE = "documents"
+    documents.ensure_indexes(mongo_db)
+
+
+@pytest.fixture
+def busy_collection(mongo_db):
+    """Many discussions in one `comments` collection; the id of one of them."""
+    rng = random.Random(7)
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    ids = [ObjectId() for _ in range(DISCUSSIONS)]
+    for discussion_id in ids:
+        documents.insert_documents(documents=_discussion(discussion_id, rng, start))
+    return ids[DISCUSSIONS // 2]
+
+
+def _sent(call) -> list[dict]:
+    RECORDER.commands = []
+    try:
+        call()
+        return RECORDER.commands
+    finally:
+        RECORDER.commands = None
+
+
+def _plan_nodes(plan) -> list[dict]:
+    """Every node of an explain's plan tree: MongoDB's stages or PostgreSQL's nodes."""
+    nodes, stack = [], [plan]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            nodes.append(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return nodes
+
+
+def _explain(db, command: dict) -> list[dict]:
+    command = {key: value for key, value in command.items()
+               if key not in {"lsid", "$db", "$clusterTime", "maxTimeMS", "$readPreference", "txnNumber"}}
+    return _plan_nodes(db.command("explain", command, verbosity="queryPlanner")["queryPlanner"])
+
+
+def _indexes_used(nodes: list[dict]) -> set[str]:
+    return {node.get("indexName") or node.get("Index Name") for node in nodes} - {None}
+
+
+def _scans(nodes: list[dict]) -> set[str]:
+    return {node.get("stage") or node.get("Node Type") for node in nodes} & COLLECTION_SCANS
+
+
+def _assert_indexed(db, call, *expected: str) -> None:
+    sent = _sent(call)
+    assert sent, "the store sent no query"
+    for command in sent:
+        nodes = _explain(db, command)
+        used = _indexes_used(nodes)
+        assert not _scans(nodes), f"{command} scans the collection: {nodes[:1]}"
+        assert used & set(expected), f"{command} used {used or 'no index'}, not {expected}"
+
+
+@pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
+def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, busy_collection, order):
+    """Page 1 of the threaded, chronological and newest views is found through the
+    index of that order, not by scanning every comment of every discussion."""
+    _assert_indexed(
+        mongo_db,
+        lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51),
+        ORDER_INDEXES[order],
+    )
+
+
+@pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
+def test_a_cursor_page_uses_an_index_of_the_discussion(mongo_db, busy_collection, order):
+    """A page reached by cursor (the key of the previous page's last comment) is
+    found through the index of its order, which bounds it at the key."""
+    first = documents.find_page(discussion_id=busy_collection, order=order, limit=51)
+    key = first[49].key(order)
+    _assert_indexed(
+        mongo_db,
+        lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51, after=key),
+        ORDER_INDEXES[order],
+    )
+
+
+def test_a_permalink_uses_the_slug_index(mongo_db, busy_collection):
+    """A permalink finds its comment by the unique `{discussion_id, slug}` index."""
+    some = documents.find_page(discussion_id=busy_collection, order="threaded", limit=80)[-1]
+    _assert_indexed(mongo_db, lambda: documents.find_by_slug(discussion_id=busy_collection, slug=some.slug),
+                    "discussion_slug")
+
+
+def test_the_count_uses_an_index_of_the_discussion(mongo_db, busy_collection):
+    """The count of a discussion's listing (what paging needs) reads its index."""
+    _assert_indexed(
+        mongo_db,
+        lambda: documents.tally(discussion_id=busy_collection, viewer=READERS),
+        "discussion_full_slug", "discussion_posted", "discussion_thread_newest", "discussion_slug",
+    )
