@@ -1,0 +1,110 @@
+"""Posting once holds on the production path: real concurrent HTTP requests to a
+gunicorn site of four worker processes, for every comment store. One form sent many
+times at once stores one comment and answers every send with its permalink; many
+different forms sent at once all land, and the post counts every one of them."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+from bench.harness import Reader, Site
+from cms import posts
+from comments import store
+from tests.conftest import TEST_STORES
+
+SENDS = 8
+WORKERS = 4
+
+
+@pytest.fixture(scope="module", params=TEST_STORES)
+def site(request, mongo_database):
+    """gunicorn with WORKERS workers on this session's database, using one store."""
+    name = request.param
+    store.named(name).ensure_indexes(mongo_database)
+    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
+    scratch.manage("migrate", "--noinput", "-v0")
+    scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0")
+    try:
+        yield scratch, name
+    finally:
+        scratch.stop()
+        shutil.rmtree(scratch.workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def using(site, settings):
+    """This test process reads the store the site writes."""
+    scratch, name = site
+    settings.COMMENTS_STORE = name
+    return scratch
+
+
+def _browser_like(reader: Reader, base_url: str) -> Reader:
+    """Another connection of the same browser: the same cookies."""
+    twin = Reader(base_url)
+    for cookie in reader.jar:
+        twin.jar.set_cookie(cookie)
+    return twin
+
+
+def _at_once(sends) -> list:
+    """Run each callable in its own thread, all released together; their answers."""
+    answers: list = [None] * len(sends)
+    barrier = threading.Barrier(len(sends))
+
+    def run(i, send):
+        barrier.wait()
+        answers[i] = send()
+
+    threads = [threading.Thread(target=run, args=(i, send)) for i, send in enumerate(sends)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def _form(reader: Reader, post) -> tuple[str, dict]:
+    answer, hidden = reader.comment_form(f"/posts/{post.slug}/")
+    assert answer.status == 200 and hidden, answer.status
+    return f"/posts/{post.slug}/comments/", hidden
+
+
+def test_one_form_sent_at_once_by_many_connections_stores_one_comment(using, make_post):
+    """Eight simultaneous sends of one form (a double-click, a resend) through
+    four worker processes store one comment and all redirect to its permalink."""
+    post = make_post()
+    reader = Reader(using.url)
+    action, hidden = _form(reader, post)
+    data = {**hidden, "name": "Rosa", "text": "Said once, sent eight times."}
+    twins = [_browser_like(reader, using.url) for _ in range(SENDS)]
+    answers = _at_once([lambda twin=twin: twin.post(action, data) for twin in twins])
+    assert [a.status for a in answers] == [303] * SENDS, using.log()[-2000:]
+    assert len({urlparse(a.location).path + urlparse(a.location).fragment for a in answers}) == 1
+    stored = list(store.iter_documents(discussion_id=post.id))
+    assert [doc["text"] for doc in stored] == ["Said once, sent eight times."]
+    assert posts.get_by_id(post.id).comment_count == 1
+
+
+def test_different_forms_sent_at_once_all_land_and_are_counted(using, make_post):
+    """Eight readers posting at once through four workers: eight comments, none
+    lost, and the post's count and latest comments say eight."""
+    post = make_post()
+    readers = [Reader(using.url) for _ in range(SENDS)]
+    forms = [_form(reader, post) for reader in readers]
+    answers = _at_once([
+        lambda reader=reader, form=form, n=n: reader.post(form[0], {**form[1], "name": f"Reader {n}",
+                                                                  "text": f"Comment number {n}."})
+        for n, (reader, form) in enumerate(zip(readers, forms))
+    ])
+    assert [a.status for a in answers] == [303] * SENDS, using.log()[-2000:]
+    texts = sorted(doc["text"] for doc in store.iter_documents(discussion_id=post.id))
+    assert texts == sorted(f"Comment number {n}." for n in range(SENDS))
+    refreshed = posts.get_by_id(post.id)
+    assert refreshed.comment_count == SENDS
+    assert len(refreshed.latest_comments) == min(SENDS, len(refreshed.latest_comments)) > 0
