@@ -115,6 +115,7 @@ class DevDB:
         """initdb, the settings DocumentDB needs, its extensions and FerretDB's role."""
         shutil.rmtree(self.root / "pg", ignore_errors=True)
         self.root.mkdir(parents=True, exist_ok=True)
+        self.root.chmod(0o755)  # ours (a mkdtemp folder is 0700); PostgreSQL enters it
         for folder in (self.data_dir, self.socket_dir, self.pg_log.parent):
             folder.mkdir(parents=True, mode=0o700)
             self._give_to_postgres(folder)
