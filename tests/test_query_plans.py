@@ -6,14 +6,15 @@ discussion and no scan of the whole collection. Runs against the real server
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 from bson import ObjectId
 from pymongo import monitoring
 
-from comments import documents, slugs
-from comments.records import READERS, CommentAuthor, new_document
+from bench.bulk import insert_discussion
+from comments import documents
+from comments.records import READERS
 
 pytestmark = pytest.mark.usefixtures("documents_store")
 
@@ -49,26 +50,6 @@ RECORDER = Recorder()
 monitoring.register(RECORDER)
 
 
-def _discussion(discussion_id: ObjectId, rng: random.Random, start: datetime) -> list[dict]:
-    docs, parents = [], []
-    for n in range(PER_DISCUSSION):
-        posted = start + timedelta(seconds=n * 7)
-        part = "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
-        parent = rng.choice(parents) if parents and rng.random() < 0.6 else None
-        if parent is None:
-            slug, full_slug = slugs.root_slugs(posted=posted, part=part)
-        else:
-            slug, full_slug = slugs.child_slugs(parent_slug=parent["slug"], parent_full_slug=parent["full_slug"],
-                                                posted=posted, part=part)
-        doc = new_document(discussion_id=discussion_id, parent=None, slug=slug, full_slug=full_slug,
-                           posted=posted, author=CommentAuthor(id=None, name="Reader", email="r@example.com"),
-                           text="text", html="<p>text</p>", form_key=None, status="approved", ip=None)
-        docs.append(doc)
-        if slugs.depth(slug) < 6:
-            parents.append(doc)
-    return docs
-
-
 @pytest.fixture
 def documents_store(settings, mongo_db):
     settings.COMMENTS_STORE = "documents"
@@ -82,7 +63,7 @@ def busy_collection(mongo_db):
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     ids = [ObjectId() for _ in range(DISCUSSIONS)]
     for discussion_id in ids:
-        documents.insert_documents(documents=_discussion(discussion_id, rng, start))
+        insert_discussion(documents, discussion_id=discussion_id, count=PER_DISCUSSION, rng=rng, start=start)
     return ids[DISCUSSIONS // 2]
 
 
