@@ -12,36 +12,54 @@ One document per discussion, `_id` the post's `_id`:
 
 A comment node holds the same stored fields as one document of the `documents`
 store (comments/records.new_document), without `discussion_id`, which is added back
-when a node is unpacked into a Comment, plus its own `replies`. A reply is pushed to
-the dotted path of its parent's position: the path `[0, 2]` is
-`{'$push': {'replies.0.replies.2.replies': node}}`. Comments are never removed
-(deleting one is a status), so a position found once stays valid, and updates of a
-comment `$set` dotted positional fields such as `replies.0.replies.2.status`.
+when a node is unpacked into a Comment, plus its own `replies`.
 
-Where the work happens. Every read is one `_id` lookup of the whole document; the
-tree is unpacked in Python and comments/listing.py orders, filters, pages and counts
-it. On MongoDB a `$slice` projection could cut a chronological page out of the array
-and the positional `$` operator or arrayFilters could update a comment without
-knowing its position; FerretDB v1, the dev and test database, has none of these (nor
-`$replaceRoot`), so this module reads the document and computes positions itself.
-FerretDB v1 also applies an update by rewriting the document without a lock, so
-every write runs under comments/locks.py's lease on "discussions:<id>" (a no-op on
-MongoDB, where each update of one document is atomic).
+Writing. Every write is one update of one discussion document, which MongoDB (and
+FerretDB v2) applies atomically, filter and change together; nothing else
+coordinates writers. A comment is reached by its *chain*: the slugs from the root
+down to it. A reply is pushed to its parent's `replies` with one arrayFilters
+identifier per depth (`replies.$[c0].replies.$[c1].replies`, `c0.slug` the root's
+slug, `c1.slug` the parent's), which is the pattern's dotted position path without
+needing the positions. The update's filter holds the rules, so they hold however
+many writers race:
+- no node at any depth has the new comment's slug, `_id` or form key (a form sent
+  twice, or eight times at once, stores one comment: the others get SlugTaken);
+- the chain exists, as nested `$elemMatch` conditions: every array an identifier
+  walks then holds the element it picks. DocumentDB 0.106 (FerretDB v2's engine)
+  inserts a null into an empty array an identifier walks (documentdb/documentdb
+  #507) and drops one of two identifier paths that share a prefix, so each update
+  names one chain and the filter guarantees it is there;
+- `$expr` with `$bsonSize` keeps the document under COMMENTS_EMBEDDED_MAX_BYTES.
+When the filter refuses, one read says why: SlugTaken, DiscussionFull, a parent that
+is not there, the first comment (the document is created by an insert, which the
+`_id` index makes single: upserts cannot carry `$expr`), or a parent that sits
+elsewhere than its slug says (an orphan an import kept at the top level); the last
+two try again. Changing a comment (status, text, flags, a rename) is one `$set`
+through its chain, guarded the same way, per comment: modified_count then counts
+comments, and a value already there is not written again.
+
+Reading. A permalink is a slug path, not a position. Every listing reads the whole
+document by `_id` and walks the tree in Python (comments/listing.py orders, filters,
+pages and counts it): threaded paging walks the tree depth first in the application,
+as the pattern says, and a chronological page or a reader's count mixes depths, so a
+`$slice` of one array cannot cut it. A post's approved count reads only the slugs
+and statuses (a projection at every depth).
 
 Costs, which the benchmarks show:
 - a discussion can never exceed the server's document limit (16 MB on MongoDB):
-  before a push this module checks the size against COMMENTS_EMBEDDED_MAX_BYTES
-  (default: the server's limit minus SAFETY_MARGIN) and refuses with DiscussionFull,
-  whose message tells an operator to move the discussion to another store;
-- every post reads the whole document (for the parent's position and the size
-  check), and the server rewrites the growing document on every write;
+  the push is refused past COMMENTS_EMBEDDED_MAX_BYTES (default: the server's limit
+  minus SAFETY_MARGIN) with DiscussionFull, whose message tells an operator to move
+  the discussion to another store;
+- every listing reads the whole document, and the server rewrites the growing
+  document on every write;
 - there is no index on embedded comments. Operations across discussions (by
   comment id, by commenter, the moderation queue, renames) match nested fields with
   dotted paths, and MongoDB matches an array field at one depth per path, so the
   query names every depth up to slugs.DEPTH_CEILING (`replies._id`,
   `replies.replies._id`, ...): a collection scan that sends back only the
-  discussions that hold a match, whose comments are then picked out in Python. The
-  moderation queue's "recent" tab reads every discussion.
+  discussions that hold a match, whose comments are then picked out in Python, and
+  a change is then one update per comment. The moderation queue's "recent" tab
+  reads every discussion.
 """
 
 from __future__ import annotations
@@ -54,22 +72,25 @@ import bson
 from bson import ObjectId
 from bson.errors import InvalidId
 from django.conf import settings
-from pymongo import ASCENDING
+from pymongo import ASCENDING, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from cms.mongo import get_db, max_document_bytes
-from comments import listing, locks, slugs
+from comments import listing, slugs
 from comments.records import (
-    APPROVED, ORDERS, READERS, Comment, CommentAuthor, Commenter, DiscussionFull, QueueFilter, SlugTaken,
-    Tally, Viewer, commenter_conditions, in_queue, new_document, queue_order,
+    APPROVED, HIDDEN, ORDERS, READERS, Comment, CommentAuthor, Commenter, DiscussionFull, QueueFilter,
+    SlugTaken, Tally, Viewer, commenter_conditions, in_queue, new_document, queue_order,
 )
 
 REPLIES = "replies"
 # Room left under the server's document limit when COMMENTS_EMBEDDED_MAX_BYTES is 0:
 # the limit counts the stored document, and an update needs some headroom.
 SAFETY_MARGIN = 512 * 1024
+# What one pushed node adds besides its own BSON: the element's type byte and its
+# array index as a key (up to 7 digits and a NUL), rounded up.
+ELEMENT_BYTES = 16
 DISCUSSION_FULL = (
     "Discussion {discussion_id} is full in the embedded comment store: with this comment it would "
     "take {size} bytes, over its limit of {limit} (COMMENTS_EMBEDDED_MAX_BYTES). An operator can "
@@ -77,42 +98,52 @@ DISCUSSION_FULL = (
     "(or --to documents)."
 )
 PARENT_MISSING = "Comment {slug} is not in discussion {discussion_id} of the embedded store."
-# How often a write starts over after another writer created the discussion first.
-UPSERT_RETRIES = 5
-Path = tuple[int, ...]
+# How often a write starts over after a refusal that a fresh read does not explain
+# (the document created by another writer, a parent found elsewhere).
+RETRIES = 5
+# The slugs from the root down to a comment ((): the discussion's own array).
+Chain = tuple[str, ...]
+MISSING = object()
 
 
-# --- Pure helpers: positions, dotted names, the tree ----------------------------------
+# --- Pure helpers: chains, update paths, filters, the tree -------------------------------
 
 
-def replies_field(path: Path) -> str:
-    """The dotted name of the `replies` array of the comment at `path` (of the
-    discussion's own top-level array for the empty path): (0, 2) gives
-    'replies.0.replies.2.replies'."""
-    return ".".join([REPLIES] + [f"{position}.{REPLIES}" for position in path])
+def chain_of(slug: str) -> Chain:
+    """Where a comment sits when it sits where its slug says: its ancestors' slugs
+    and its own, root first ('a/b' gives ('a', 'a/b'))."""
+    return (*slugs.ancestor_slugs(slug), slug)
 
 
-def node_field(path: Path, name: str) -> str:
-    """The dotted name of the field `name` of the comment at `path` (not empty):
-    (0, 2) and 'status' give 'replies.0.replies.2.status'."""
-    if not path:
-        raise ValueError("the discussion itself is not a comment")
-    return f"{replies_field(path[:-1])}.{path[-1]}.{name}"
+def chain_field(chain: Chain, name: str) -> str:
+    """The update path of the field `name` of the comment at the end of `chain`,
+    one arrayFilters identifier per depth: ('a', 'a/b') and 'status' give
+    'replies.$[c0].replies.$[c1].status'; the empty chain names the discussion's own
+    field."""
+    return "".join(f"{REPLIES}.$[c{depth}]." for depth in range(len(chain))) + name
 
 
-def path_of(field: str) -> Path:
-    """The position path a `replies_field` names (its inverse)."""
-    parts = field.split(".")
-    if parts[0::2] != [REPLIES] * ((len(parts) + 1) // 2) or len(parts) % 2 == 0:
-        raise ValueError(f"{field!r} is not a replies field")
-    return tuple(int(position) for position in parts[1::2])
+def chain_filters(chain: Chain) -> list[dict] | None:
+    """The arrayFilters of chain_field: each identifier picks its slug."""
+    return [{f"c{depth}.slug": slug} for depth, slug in enumerate(chain)] or None
 
 
-def flatten(replies: list[dict], path: Path = ()) -> Iterator[tuple[Path, dict]]:
-    """Every comment node of a tree with its position path, depth first (a node
-    before its replies, each level in array order)."""
-    for position, node in enumerate(replies):
-        here = path + (position,)
+def chain_exists(chain: Chain, **condition: Any) -> dict:
+    """A query matching a discussion where `chain` exists, each node in its parent's
+    `replies`, and its last node also meets `condition` (fields of that node)."""
+    if not chain:
+        return {}
+    wanted: dict[str, Any] = {"slug": chain[-1], **condition}
+    for slug in reversed(chain[:-1]):
+        wanted = {"slug": slug, REPLIES: {"$elemMatch": wanted}}
+    return {REPLIES: {"$elemMatch": wanted}}
+
+
+def flatten(replies: list[dict], chain: Chain = ()) -> Iterator[tuple[Chain, dict]]:
+    """Every comment node of a tree with its chain, depth first (a node before its
+    replies, each level in array order)."""
+    for node in replies:
+        here = (*chain, node.get("slug"))
         yield here, node
         yield from flatten(node.get(REPLIES) or [], here)
 
@@ -122,6 +153,13 @@ def any_depth(field: str, condition: Any, *, depth: int = slugs.DEPTH_CEILING) -
     levels, whose `field` meets `condition`: one dotted path per depth, since a path
     through nested arrays names exactly one depth."""
     return {"$or": [{".".join([REPLIES] * level + [field]): condition} for level in range(1, depth + 1)]}
+
+
+def at_every_depth(*fields: str) -> dict:
+    """A projection of these node fields at every depth (and the `replies` arrays
+    that hold them)."""
+    return {".".join([REPLIES] * level + [field]): 1 for level in range(1, slugs.DEPTH_CEILING + 1)
+            for field in fields}
 
 
 def unpack(discussion: dict | None) -> list[Comment]:
@@ -149,9 +187,15 @@ def to_document(node: dict, discussion_id: ObjectId) -> dict:
     return {"_id": node["_id"], "discussion_id": discussion_id, **rest}
 
 
-def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Path, list[dict]], int]:
+def added_bytes(nodes: Iterable[dict]) -> int:
+    """How much pushing these nodes (with their replies) adds to a document, at most."""
+    return sum(len(bson.encode(node)) + ELEMENT_BYTES for node in nodes)
+
+
+def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, list[dict]], int]:
     """Plan adding flat comment documents to a tree: which new subtrees go under which
-    existing position (the empty path: top level), and how many comments they hold.
+    existing comment (by its chain; the empty chain: top level), and how many
+    comments they hold.
 
     Parents go before children (by depth, then posting order) and a new reply is
     nested in its new parent, so each subtree is one `$push`. A document whose slug
@@ -159,10 +203,10 @@ def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Path, li
     nowhere goes to the top level: it keeps its slugs, so it still sorts in place,
     and is not lost.
     """
-    existing = {node["slug"]: path for path, node in flatten(replies)}
+    existing = {node["slug"]: chain for chain, node in flatten(replies)}
     ids = {node["_id"] for _, node in flatten(replies)}
     new: dict[str, dict] = {}
-    grafts: dict[Path, list[dict]] = {}
+    grafts: dict[Chain, list[dict]] = {}
     ordered = sorted(documents, key=lambda d: (slugs.depth(d["slug"]), d["posted"], str(d["_id"])))
     for document in ordered:
         slug = document["slug"]
@@ -192,16 +236,12 @@ def _collection():
     return get_db().discussions
 
 
-def _load(discussion_id: ObjectId) -> dict | None:
-    return _collection().find_one({"_id": discussion_id})
+def _load(discussion_id: ObjectId, projection: dict | None = None) -> dict | None:
+    return _collection().find_one({"_id": discussion_id}, projection)
 
 
 def _comments(discussion_id: ObjectId) -> list[Comment]:
     return unpack(_load(discussion_id))
-
-
-def _lock(discussion_id: ObjectId) -> str:
-    return f"discussions:{discussion_id}"
 
 
 def max_bytes() -> int:
@@ -212,18 +252,52 @@ def max_bytes() -> int:
 
 def _check_size(discussion_id: ObjectId, discussion: dict | None, nodes: list[dict]) -> None:
     """DiscussionFull if the discussion with these new nodes would pass max_bytes()."""
-    size = len(bson.encode(discussion or {"_id": discussion_id, "discussion_id": discussion_id, REPLIES: []}))
-    size += sum(len(bson.encode(node)) for node in nodes)
+    size = len(bson.encode(discussion or _new_discussion(discussion_id, [])))
+    size += added_bytes(nodes)
     limit = max_bytes()
     if size > limit:
         raise DiscussionFull(DISCUSSION_FULL.format(discussion_id=discussion_id, size=size, limit=limit))
 
 
-def _position(discussion: dict | None, slug: str) -> Path:
-    for path, node in flatten((discussion or {}).get(REPLIES) or []):
-        if node["slug"] == slug:
-            return path
-    raise LookupError(PARENT_MISSING.format(slug=slug, discussion_id=(discussion or {}).get("_id")))
+def _new_discussion(discussion_id: ObjectId, nodes: list[dict]) -> dict:
+    return {"_id": discussion_id, "discussion_id": discussion_id, REPLIES: nodes}
+
+
+def _push(discussion_id: ObjectId, chain: Chain, nodes: list[dict], *, form_key: str | None = None) -> bool:
+    """Push `nodes` (new subtrees) under the comment at the end of `chain`, in one
+    update whose filter refuses it unless the chain exists, no node at any depth has
+    one of their slugs or ids (or `form_key`), and the document stays under
+    max_bytes(). Whether it went in."""
+    new = [node for _, node in flatten(nodes)]
+    taken = any_depth("slug", {"$in": [n["slug"] for n in new]})["$or"]
+    taken += any_depth("_id", {"$in": [n["_id"] for n in new]})["$or"]
+    if form_key:
+        taken += any_depth("form_key", form_key)["$or"]
+    room = max_bytes() - added_bytes(nodes)
+    result = _collection().update_one(
+        {"_id": discussion_id, **chain_exists(chain), "$nor": taken,
+         "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}},
+        {"$push": {chain_field(chain, REPLIES): {"$each": nodes}}},
+        array_filters=chain_filters(chain),
+    )
+    return result.modified_count == 1
+
+
+def _create(discussion_id: ObjectId, nodes: list[dict]) -> bool:
+    """Create the discussion document holding `nodes`; False if another writer
+    created it first (the `_id` index lets one insert in)."""
+    _check_size(discussion_id, None, nodes)
+    try:
+        _collection().insert_one(_new_discussion(discussion_id, nodes))
+    except DuplicateKeyError:
+        return False
+    return True
+
+
+def _chain_in(discussion: dict, slug: str) -> Chain | None:
+    """Where the comment with `slug` actually sits in the document, or None."""
+    found = (chain for chain, node in flatten(discussion.get(REPLIES) or []) if node["slug"] == slug)
+    return next(found, None)
 
 
 def insert_comment(
@@ -241,35 +315,31 @@ def insert_comment(
     ip: str | None = None,
 ) -> Comment:
     """Push one comment under its parent (or to the top level, creating the discussion
-    document on its first comment); SlugTaken if its slug is already used in the
-    discussion, DiscussionFull if the document would grow past max_bytes().
-
-    A new slug can only clash with a sibling's (a slug starts with its parent's), so
-    the push is conditional on no sibling having it: atomic on MongoDB, and under the
-    discussion's lease on FerretDB.
-    """
+    document on its first comment) in one conditional update (module docstring).
+    SlugTaken if a comment of the discussion already has its slug or `form_key`,
+    DiscussionFull if the document would grow past max_bytes(), LookupError if the
+    parent is not in the discussion."""
     node = to_node(new_document(
         discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted,
         author=author, text=text, html=html, form_key=form_key, status=status, ip=ip,
     ))
-    with locks.holding(_lock(discussion_id)):
-        for _ in range(UPSERT_RETRIES):
-            discussion = _load(discussion_id)
-            _check_size(discussion_id, discussion, [node])
-            field = replies_field(_position(discussion, parent.slug) if parent else ())
-            try:
-                result = _collection().update_one(
-                    {"_id": discussion_id, f"{field}.slug": {"$ne": slug}},
-                    {"$push": {field: node}, "$setOnInsert": {"discussion_id": discussion_id}},
-                    upsert=parent is None,
-                )
-            except DuplicateKeyError:
-                # The filter missed an existing document: the slug is taken, or another
-                # writer created the discussion after our read. Look again.
-                continue
-            if result.matched_count == 0 and result.upserted_id is None:
-                raise SlugTaken(slug)
+    chain = chain_of(parent.slug) if parent else ()
+    for _ in range(RETRIES):
+        if _push(discussion_id, chain, [node], form_key=form_key):
             return to_comment(node, discussion_id)
+        discussion = _load(discussion_id)
+        if discussion is None and parent is None:
+            if _create(discussion_id, [node]):
+                return to_comment(node, discussion_id)
+            continue
+        nodes = [n for _, n in flatten((discussion or {}).get(REPLIES) or [])]
+        if any(n["slug"] == slug or (form_key and n.get("form_key") == form_key) for n in nodes):
+            raise SlugTaken(slug)
+        if parent is not None:
+            chain = _chain_in(discussion or {}, parent.slug)
+            if chain is None:
+                raise LookupError(PARENT_MISSING.format(slug=parent.slug, discussion_id=discussion_id))
+        _check_size(discussion_id, discussion, [node])
     raise SlugTaken(slug)
 
 
@@ -335,8 +405,11 @@ def count_before(
 
 
 def count_approved(*, discussion_id: ObjectId) -> int:
-    """How many approved comments a discussion has (a post's comment count)."""
-    return len(listing.approved(_comments(discussion_id)))
+    """How many approved comments a discussion has (a post's comment count): only the
+    statuses come back, not the comments' texts."""
+    discussion = _load(discussion_id, at_every_depth("status"))
+    nodes = flatten((discussion or {}).get(REPLIES) or [])
+    return sum((node.get("status") or APPROVED) not in HIDDEN for _, node in nodes)
 
 
 def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
@@ -465,44 +538,74 @@ def count_queue(*, tab: str, filters: QueueFilter) -> int:
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
     seen: dict[tuple, CommentAuthor] = {}
-    for comment in _matching(any_depth("author.id", {"$ne": None}), lambda c: c.author.id is not None):
-        seen.setdefault((comment.author.id, comment.author.name, comment.author.email), comment.author)
+    for discussion in _discussions(any_depth("author.id", {"$ne": None}), at_every_depth("author")):
+        for _, node in flatten(discussion.get(REPLIES) or []):
+            author = node.get("author") or {}
+            if author.get("id") is not None:
+                key = (author["id"], author.get("name", ""), author.get("email", ""))
+                seen.setdefault(key, CommentAuthor(*key))
     return list(seen.values())
 
 
 def find_discussion_ids_by_author(*, author_id: int) -> list[ObjectId]:
     """The discussions this user has commented on (the server's match is exact, so
     only their ids come back)."""
-    return [d["_id"] for d in _discussions(any_depth("author.id", int(author_id)), {"_id": 1})]
+    return sorted(_collection().distinct("_id", any_depth("author.id", int(author_id))))
 
 
-# --- Changing comments in place: $set on positional paths, one update per discussion ---
+# --- Changing comments in place: one `$set` through each comment's chain ---------------
 
 
-def _rewrite(
-    *, query: dict, wanted: Callable[[Comment], bool], changes: Callable[[dict], dict], write_concern=None,
-) -> int:
-    """Apply `changes(node)` to every comment meeting `wanted` in the discussions
-    matching `query`: per discussion, under its lease, one update of the dotted
-    fields that differ. Returns how many comments changed (as update_many's
-    modified_count counts documents)."""
+def _located(query: dict, wanted: Callable[[Comment], bool]) -> Iterator[tuple[ObjectId, Chain, dict]]:
+    """(discussion id, chain, node) of each comment meeting `wanted` in the
+    discussions matching `query`."""
+    for discussion in _discussions(query):
+        for chain, node in flatten(discussion.get(REPLIES) or []):
+            if wanted(to_comment(node, discussion["_id"])):
+                yield discussion["_id"], chain, node
+
+
+def _stored(node: dict, field: str) -> Any:
+    """A node's value of a (possibly dotted) field; MISSING if it has none."""
+    value: Any = node
+    for part in field.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
+        value = value[part]
+    return value
+
+
+def _set(discussion_id: ObjectId, chain: Chain, node_id: ObjectId, changes: dict, *,
+         write_concern: WriteConcern | None = None, after: bool = False) -> Any:
+    """`$set` these fields of one comment, reached by its chain and checked by its
+    `_id`, in one update. The update's result, or with `after` the discussion
+    document after it (None if the comment was not there)."""
     collection = _collection()
     if write_concern is not None:
         collection = collection.with_options(write_concern=write_concern)
+    query = {"_id": discussion_id, **chain_exists(chain, _id=node_id)}
+    update = {"$set": {chain_field(chain, field): value for field, value in changes.items()}}
+    if after:
+        return collection.find_one_and_update(
+            query, update, array_filters=chain_filters(chain), return_document=ReturnDocument.AFTER
+        )
+    return collection.update_one(query, update, array_filters=chain_filters(chain))
+
+
+def _change(
+    *, query: dict, wanted: Callable[[Comment], bool], changes: dict,
+    write_concern: WriteConcern | None = None,
+) -> int:
+    """Apply `changes` (values by field) to every comment meeting `wanted` in the
+    discussions matching `query`: one update per comment whose stored values differ.
+    Returns how many comments changed (the updates' modified_count, so a value another
+    writer set meanwhile is not counted)."""
     changed = 0
-    for found in _discussions(query, {"_id": 1}):
-        discussion_id = found["_id"]
-        with locks.holding(_lock(discussion_id)):
-            discussion = _load(discussion_id)
-            fields: dict[str, Any] = {}
-            for path, node in flatten((discussion or {}).get(REPLIES) or []):
-                if not wanted(to_comment(node, discussion_id)):
-                    continue
-                differ = {k: v for k, v in changes(node).items() if k not in node or node[k] != v}
-                fields.update({node_field(path, k): v for k, v in differ.items()})
-                changed += bool(differ)
-            if fields:
-                collection.update_one({"_id": discussion_id}, {"$set": fields})
+    for discussion_id, chain, node in _located(query, wanted):
+        if all(_stored(node, field) == value for field, value in changes.items()):
+            continue
+        result = _set(discussion_id, chain, node["_id"], changes, write_concern=write_concern)
+        changed += result.modified_count
     return changed
 
 
@@ -515,17 +618,17 @@ def set_status(*, ids: Iterable[ObjectId], status: str, blank: bool = False) -> 
     changes: dict[str, Any] = {"status": status}
     if blank:
         changes.update(text="", html="")
-    return _rewrite(query=query, wanted=lambda c: c.id in ids, changes=lambda node: changes)
+    return _change(query=query, wanted=lambda c: c.id in ids, changes=changes)
 
 
 def set_subthread_status(*, comment: Comment, status: str) -> int:
     """Give a comment and every reply below it `status` (no placeholders: the whole
-    sub-thread goes), in one update of its discussion."""
+    sub-thread goes), one update per comment of its discussion."""
     prefix = comment.full_slug + slugs.SEPARATOR
-    return _rewrite(
+    return _change(
         query={"_id": comment.discussion_id},
         wanted=lambda c: c.full_slug == comment.full_slug or c.full_slug.startswith(prefix),
-        changes=lambda node: {"status": status, "placeholder": False},
+        changes={"status": status, "placeholder": False},
     )
 
 
@@ -533,42 +636,45 @@ def set_placeholder(*, ids: Iterable[ObjectId], placeholder: bool) -> int:
     ids, query = _with_ids(ids)
     if not ids:
         return 0
-    return _rewrite(
-        query=query, wanted=lambda c: c.id in ids, changes=lambda node: {"placeholder": placeholder}
-    )
+    return _change(query=query, wanted=lambda c: c.id in ids, changes={"placeholder": placeholder})
 
 
 def update_text(
     *, comment_id: ObjectId, text: str, html: str, status: str, edited: datetime
 ) -> Comment | None:
-    """Store an author's edit (and the status its checks gave it); the comment after."""
-    changes = {"text": text, "html": html, "status": status, "edited": edited}
+    """Store an author's edit (and the status its checks gave it); the comment after,
+    from the document the update returns."""
     ids, query = _with_ids([comment_id])
-    _rewrite(query=query, wanted=lambda c: c.id in ids, changes=lambda node: changes)
-    return find_by_id(comment_id)
+    found = next(_located(query, lambda c: c.id in ids), None)
+    if found is None:
+        return None
+    discussion_id, chain, _ = found
+    changes = {"text": text, "html": html, "status": status, "edited": edited}
+    after = _set(discussion_id, chain, comment_id, changes, after=True)
+    return next((c for c in unpack(after) if c.id == comment_id), None)
 
 
 def set_flag_count(*, ids: Iterable[ObjectId], flag_count: int) -> None:
     """Store how many readers flagged these comments (counted by comments.flags)."""
     ids, query = _with_ids(ids)
     if ids:
-        _rewrite(query=query, wanted=lambda c: c.id in ids, changes=lambda node: {"flag_count": flag_count})
+        _change(query=query, wanted=lambda c: c.id in ids, changes={"flag_count": flag_count})
 
 
 def set_status_by_commenter(*, commenter: Commenter, status: str) -> int:
     """Give every comment of `commenter` `status`."""
-    return _rewrite(query=_commenter_query(commenter), wanted=commenter.matches,
-                    changes=lambda node: {"status": status})
+    return _change(query=_commenter_query(commenter), wanted=commenter.matches,
+                   changes={"status": status})
 
 
 def set_author_name(*, author_id: int, name: str) -> int:
     """Give every comment by this user `name`; return how many changed. Only copies
     that disagree are written, so a rerun writes nothing; majority write concern."""
     author_id, name = int(author_id), str(name)
-    return _rewrite(
+    return _change(
         query=any_depth("author.id", author_id),
-        wanted=lambda c: c.author.id == author_id and c.author.name != name,
-        changes=lambda node: {"author.name": name},
+        wanted=lambda c: c.author.id == author_id,
+        changes={"author.name": name},
         write_concern=WriteConcern(w="majority"),
     )
 
@@ -599,49 +705,35 @@ def insert_documents(*, documents: list[dict]) -> int:
 
 
 def _insert_into(discussion_id: ObjectId, documents: list[dict]) -> int:
-    with locks.holding(_lock(discussion_id)):
-        for _ in range(UPSERT_RETRIES):
-            discussion = _load(discussion_id)
-            grafts, added = graft((discussion or {}).get(REPLIES) or [], documents)
-            if not added:
-                return 0
-            _check_size(discussion_id, discussion, [node for nodes in grafts.values() for node in nodes])
-            if discussion is None:
-                try:
-                    _collection().insert_one({"_id": discussion_id, "discussion_id": discussion_id,
-                                              REPLIES: grafts.get((), [])})
-                    return added
-                except DuplicateKeyError:
-                    continue
-            if _push_grafts(discussion_id, grafts):
-                return added
+    """Plan from a fresh read, then insert the new document or push each new subtree;
+    a push another writer got in ahead of is planned again (what went in is then
+    skipped)."""
+    went_in = 0
+    for _ in range(RETRIES):
+        discussion = _load(discussion_id)
+        grafts, added = graft((discussion or {}).get(REPLIES) or [], documents)
+        if not added:
+            return went_in
+        _check_size(discussion_id, discussion, [node for nodes in grafts.values() for node in nodes])
+        if discussion is None:
+            if _create(discussion_id, grafts.get((), [])):
+                return went_in + added
+            continue
+        for chain, nodes in grafts.items():
+            if not _push(discussion_id, chain, nodes):
+                break
+            went_in += sum(1 for _ in flatten(nodes))
+        else:
+            return went_in
     raise RuntimeError(f"discussion {discussion_id} kept changing during an import")
-
-
-def _push_grafts(discussion_id: ObjectId, grafts: dict[Path, list[dict]]) -> bool:
-    """Push each new subtree under its position; False if a concurrent writer took
-    one of their slugs first (the caller plans again; what went in is then skipped)."""
-    for path, nodes in grafts.items():
-        field = replies_field(path)
-        result = _collection().update_one(
-            {"_id": discussion_id, f"{field}.slug": {"$nin": [node["slug"] for node in nodes]}},
-            {"$push": {field: {"$each": nodes}}},
-        )
-        if result.matched_count == 0:
-            return False
-    return True
 
 
 def discussion_ids() -> list[ObjectId]:
     """Every discussion that has comments here (what a migration copies)."""
-    return [d["_id"] for d in _discussions({f"{REPLIES}.0": {"$exists": True}}, {"_id": 1})]
+    return sorted(_collection().distinct("_id", {f"{REPLIES}.0": {"$exists": True}}))
 
 
 def drop_discussion(*, discussion_id: ObjectId) -> int:
     """Delete a discussion's document (a migration clearing a partial copy before it
-    copies the discussion again); returns how many comments went."""
-    with locks.holding(_lock(discussion_id)):
-        gone = len(_comments(discussion_id))
-        _collection().delete_one({"_id": discussion_id})
-    return gone
-
+    copies the discussion again); returns how many comments went with it."""
+    return len(unpack(_collection().find_one_and_delete({"_id": discussion_id})))

@@ -40,36 +40,39 @@ def node(slug: str, *replies: dict) -> dict:
 # --- Pure: positions, dotted names, the tree ------------------------------------------
 
 
-def test_a_position_path_names_its_replies_array():
-    """The empty path is the discussion's own array; (0, 2) is the third reply's of the first."""
-    assert embedded.replies_field(()) == "replies"
-    assert embedded.replies_field((0,)) == "replies.0.replies"
-    assert embedded.replies_field((0, 2)) == "replies.0.replies.2.replies"
+def test_a_chain_is_the_slugs_from_the_root():
+    assert embedded.chain_of("aaaaaaaa") == ("aaaaaaaa",)
+    assert embedded.chain_of("aaaaaaaa/bbbbbbbb/cccccccc") == (
+        "aaaaaaaa", "aaaaaaaa/bbbbbbbb", "aaaaaaaa/bbbbbbbb/cccccccc",
+    )
 
 
-def test_a_comments_field_is_named_by_its_position():
-    assert embedded.node_field((0,), "status") == "replies.0.status"
-    assert embedded.node_field((0, 2), "author.name") == "replies.0.replies.2.author.name"
-    with pytest.raises(ValueError):
-        embedded.node_field((), "status")
+def test_a_chain_names_one_array_filter_per_depth():
+    """The empty chain is the discussion's own field; each depth has its identifier
+    and the filter that picks its slug."""
+    assert embedded.chain_field((), "replies") == "replies"
+    assert embedded.chain_field(("a",), "status") == "replies.$[c0].status"
+    assert embedded.chain_field(("a", "a/b"), "replies") == "replies.$[c0].replies.$[c1].replies"
+    assert embedded.chain_filters(()) is None
+    assert embedded.chain_filters(("a", "a/b")) == [{"c0.slug": "a"}, {"c1.slug": "a/b"}]
 
 
-@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
-def test_a_replies_field_gives_back_its_path(path):
-    assert embedded.path_of(embedded.replies_field(tuple(path))) == tuple(path)
+def test_a_chain_exists_as_nested_elem_matches():
+    """Each node inside its parent's replies; the condition applies to the last one."""
+    assert embedded.chain_exists(()) == {}
+    assert embedded.chain_exists(("a", "a/b"), _id=5) == {
+        "replies": {"$elemMatch": {"slug": "a", "replies": {"$elemMatch": {"slug": "a/b", "_id": 5}}}}
+    }
 
 
-@pytest.mark.parametrize("field", ["replies.0", "comments", "replies.x.replies", "replies.0.text"])
-def test_a_field_that_is_no_replies_array_has_no_path(field):
-    with pytest.raises(ValueError):
-        embedded.path_of(field)
-
-
-def test_flatten_walks_the_tree_depth_first_with_positions():
+def test_flatten_walks_the_tree_depth_first_with_chains():
     """Each comment comes before its replies, each level in array order."""
     tree = [node("a", node("a/b", node("a/b/c")), node("a/d")), node("e")]
-    walked = [(path, n["slug"]) for path, n in embedded.flatten(tree)]
-    assert walked == [((0,), "a"), ((0, 0), "a/b"), ((0, 0, 0), "a/b/c"), ((0, 1), "a/d"), ((1,), "e")]
+    walked = [(chain, n["slug"]) for chain, n in embedded.flatten(tree)]
+    assert walked == [
+        (("a",), "a"), (("a", "a/b"), "a/b"), (("a", "a/b", "a/b/c"), "a/b/c"), (("a", "a/d"), "a/d"),
+        (("e",), "e"),
+    ]
 
 
 def test_a_query_at_any_depth_names_each_depth():
@@ -91,12 +94,12 @@ def test_graft_nests_new_replies_in_their_new_parents_and_skips_known_slugs():
     docs = [flat("c/d", 3), flat("c", 2), flat("a", 1), flat("a/b/x", 4), flat("c/d/e", 5)]
     grafts, added = embedded.graft(tree, docs)
     assert added == 4
-    assert set(grafts) == {(), (0, 0)}
+    assert set(grafts) == {(), ("a", "a/b")}
     [c] = grafts[()]
     assert c["slug"] == "c" and "discussion_id" not in c
     assert [r["slug"] for r in c["replies"]] == ["c/d"]
     assert [r["slug"] for r in c["replies"][0]["replies"]] == ["c/d/e"]
-    assert [n["slug"] for n in grafts[(0, 0)]] == ["a/b/x"]
+    assert [n["slug"] for n in grafts[("a", "a/b")]] == ["a/b/x"]
 
 
 def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
