@@ -100,13 +100,6 @@ def server_facts() -> dict:
 _facts: dict = {}
 
 
-def updates_are_atomic() -> bool:
-    """Whether the server applies each update of one document atomically, as MongoDB
-    does. FerretDB v1 does not: it reads the document, changes it and writes it back
-    without a lock, so one of two concurrent `$push` to a document can be lost."""
-    return "ferretdbVersion" not in server_facts()
-
-
 def max_document_bytes() -> int:
     """The largest document the server stores (16 MB on MongoDB)."""
     return int(server_facts().get("maxBsonObjectSize", 16 * 1024 * 1024))
@@ -122,17 +115,9 @@ def reset_client() -> None:
 
 
 def create_indexes(collection: Collection, models: list[IndexModel]) -> list[str]:
-    """Create `models` on `collection`, one createIndexes command per index.
-
-    One command for several indexes is MongoDB's usual way, but FerretDB v1.24
-    drops the connection (an internal panic) when every index of such a command
-    already exists, which is the normal case on a rerun. One at a time is
-    idempotent on both servers.
-    """
-    names = []
-    for model in models:
-        names += collection.create_indexes([model])
-    return names
+    """Create `models` on `collection` in one createIndexes command (idempotent: an
+    index that exists with the same definition is left as it is); their names."""
+    return collection.create_indexes(models)
 
 
 # The modules that own a collection; each declares its indexes next to its queries

@@ -18,13 +18,12 @@ from datetime import datetime, timezone
 
 from bson import ObjectId
 from bson.errors import InvalidId
-from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
+from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
-from cms.distinct import distinct
 from cms.markup import render_post
-from cms.mongo import create_indexes, get_db
+from cms.mongo import get_db
 
 DRAFT, PUBLISHED = "draft", "published"
 SCHEDULED = "scheduled"
@@ -42,7 +41,7 @@ INDEXES = [
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.posts, INDEXES)
+    return db.posts.create_indexes(INDEXES)
 
 
 @dataclass(frozen=True)
@@ -232,21 +231,28 @@ def is_empty() -> bool:
 
 
 def new_comments_version() -> str:
-    """A token no comment list was ever cached under. Fresh, never `$inc`ed: FerretDB v1
-    applies updates read-modify-write without a lock, so of two concurrent increments
-    one can be lost and leave a number a stale list was cached under; whichever of two
-    fresh tokens is written last, no list was rendered before that write."""
+    """A token no comment list was ever cached under (comments/fragments.py): a fresh
+    ObjectId, so a version is never reused, whatever order writers store theirs in."""
     return str(ObjectId())
 
 
+def read_comments_version(*, post_id: ObjectId) -> str | None:
+    """The post's comments version as stored ("" on a post stored before it had one),
+    or None when there is no such post: what `set_comment_summary` compares."""
+    doc = get_db().posts.find_one({"_id": post_id}, {"comments_version": 1})
+    return None if doc is None else str(doc.get("comments_version") or "")
+
+
 def set_comment_summary(
-    *, post_id: ObjectId, count: int, listed: int, latest: list[LatestComment]
-) -> None:
+    *, post_id: ObjectId, if_version: str, count: int, listed: int, latest: list[LatestComment]
+) -> bool:
     """Store a post's comment count, the length of a reader's listing of them, and its
-    latest comments (the subset pattern), and a new comments version: every change to
-    a post's comments ends here."""
-    get_db().posts.update_one(
-        {"_id": post_id},
+    latest comments (the subset pattern), with a new comments version, if the post's
+    comments version is still `if_version`; whether it was (compare-and-set: see
+    comments.services.refresh_summary). Every change to a post's comments ends here."""
+    same = {"comments_version": if_version} if if_version else {"comments_version": {"$in": [None, ""]}}
+    result = get_db().posts.update_one(
+        {"_id": post_id, **same},
         {"$set": {
             "comments_version": new_comments_version(),
             "comment_count": count,
@@ -257,6 +263,7 @@ def set_comment_summary(
             ],
         }},
     )
+    return result.matched_count == 1
 
 
 def bump_comments_version(*, post_ids) -> int:
@@ -351,12 +358,12 @@ def published_links() -> list[PostLink]:
 
 def published_tags() -> list[str]:
     """The tags of published posts, sorted."""
-    return sorted(distinct(get_db().posts, "tags", _published_filter(), array=True))
+    return sorted(get_db().posts.distinct("tags", _published_filter()))
 
 
 def published_author_usernames() -> list[str]:
     """The usernames of authors with a published post, sorted."""
-    return sorted(distinct(get_db().posts, "author.username", _published_filter()))
+    return sorted(get_db().posts.distinct("author.username", _published_filter()))
 
 
 # --- The dashboard -------------------------------------------------------------------
@@ -396,18 +403,6 @@ def count_dashboard(
     return get_db().posts.count_documents(_dashboard_filter(state, title, author_id))
 
 
-def slug_taken(*, slug: str, other_than: ObjectId | None = None) -> bool:
-    """Whether a post other than `other_than` has this slug.
-
-    The unique index is the real guard, but FerretDB v1 reports an *update* that
-    breaks it as an InternalError rather than DuplicateKeyError, so edits ask first.
-    """
-    query: dict = {"slug": str(slug)}
-    if other_than is not None:
-        query["_id"] = {"$ne": other_than}
-    return get_db().posts.find_one(query, {"_id": 1}) is not None
-
-
 def update_post(
     *,
     post_id: ObjectId,
@@ -420,12 +415,17 @@ def update_post(
     published: datetime | None,
     now: datetime | None = None,
 ) -> Post | None:
-    """Save an edit of the post as it was at `revision`; None if it has been saved
-    since (the edit would overwrite someone's work). A duplicate slug raises
-    DuplicateKeyError on MongoDB (see `slug_taken` for FerretDB)."""
+    """Save an edit of the post as it was at `revision`; the post after it, or None if
+    it has been saved since (the edit would overwrite someone's work). A slug another
+    post has raises DuplicateKeyError (the unique index).
+
+    update_one, then a read by `_id`: FerretDB v2 answers a findAndModify that breaks
+    a unique index with an InternalError rather than DuplicateKeyError (11000),
+    while update_one gets 11000 from both servers.
+    """
     # Posts stored before revisions existed have none: revision 0.
     query: dict = {"_id": post_id, "revision": revision if revision else {"$exists": False}}
-    doc = get_db().posts.find_one_and_update(
+    result = get_db().posts.update_one(
         query,
         {
             "$set": {
@@ -436,9 +436,8 @@ def update_post(
             },
             "$inc": {"revision": 1},
         },
-        return_document=ReturnDocument.AFTER,
     )
-    return Post.from_doc(doc) if doc else None
+    return get_by_id(post_id) if result.modified_count == 1 else None
 
 
 def publish_due(*, now: datetime | None = None) -> int:
@@ -473,7 +472,7 @@ def set_author(*, author: AuthorSummary) -> int:
 
 def distinct_authors() -> list[AuthorSummary]:
     """Every distinct author copy embedded in posts (one per author when in sync)."""
-    return [AuthorSummary(**doc) for doc in distinct(get_db().posts, "author", {})]
+    return [AuthorSummary(**doc) for doc in get_db().posts.distinct("author")]
 
 
 def find_comment_summaries(
@@ -502,17 +501,17 @@ def comment_pages(*, post_id: ObjectId) -> int:
 def advance_comment_pages(*, post_id: ObjectId, from_page: int) -> bool:
     """Move the post's `num_pages` from `from_page` to the next page, unless another
     writer already has; whether this call did. The filter names the page the caller
-    used, so of two writers past a full page exactly one advances it.
-
-    `$set` to `from_page + 1` rather than the pattern's `$inc`: under that filter it
-    is the same change, it also serves a post without the field (page 1), and where
-    a server tests the filter and writes without a lock (FerretDB v1) two writers
-    that both match still write the same number, so no page is ever skipped.
+    used, so of two writers past a full page exactly one advances it: the pattern's
+    `$inc`. From page 1 the filter also matches a post without the field, and the
+    change is `$set` to 2 (an `$inc` of a missing field would give 1).
     """
     on_page: dict = {"num_pages": from_page}
     if from_page == 1:
         on_page = {"$or": [on_page, {"num_pages": {"$exists": False}}]}
-    result = get_db().posts.update_one({"_id": post_id, **on_page}, {"$set": {"num_pages": from_page + 1}})
+        update: dict = {"$set": {"num_pages": 2}}
+    else:
+        update = {"$inc": {"num_pages": 1}}
+    result = get_db().posts.update_one({"_id": post_id, **on_page}, update)
     return result.modified_count == 1
 
 

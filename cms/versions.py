@@ -21,7 +21,7 @@ from bson.errors import InvalidId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
-from cms.mongo import create_indexes, get_db
+from cms.mongo import get_db
 from cms.posts import Post, to_millisecond
 
 INDEXES = [IndexModel([("post_id", ASCENDING), ("saved", DESCENDING)], name="post_saved")]
@@ -30,7 +30,7 @@ SHOWN = 50
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.post_versions, INDEXES)
+    return db.post_versions.create_indexes(INDEXES)
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,12 @@ def save_version(*, post: Post, saved_by: str, at: datetime | None = None) -> Ve
     }
     doc["_id"] = get_db().post_versions.insert_one(doc).inserted_id
     return Version.from_doc(doc)
+
+
+def drop_version(*, version_id: ObjectId) -> None:
+    """Forget a version kept for a save that was then refused (stale, or its slug
+    taken): it would be a copy of the post as it still stands."""
+    get_db().post_versions.delete_one({"_id": version_id})
 
 
 def find_versions(*, post_id: ObjectId, limit: int = SHOWN) -> list[Version]:

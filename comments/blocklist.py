@@ -29,7 +29,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import create_indexes, get_db
+from cms.mongo import get_db
 
 WORD, DOMAIN = "word", "domain"
 BAN_USER, BAN_EMAIL, BAN_IP = "user", "email", "ip"
@@ -42,7 +42,7 @@ INDEXES = [IndexModel([("kind", ASCENDING), ("value", ASCENDING)], unique=True, 
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.comment_blocklist, INDEXES)
+    return db.comment_blocklist.create_indexes(INDEXES)
 
 
 @dataclass(frozen=True)

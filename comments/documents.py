@@ -53,8 +53,7 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from cms.distinct import distinct
-from cms.mongo import create_indexes, get_db
+from cms.mongo import get_db
 from comments import keyset, slugs
 from comments.records import (
     APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
@@ -83,7 +82,7 @@ INDEXES = [
 ]
 
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.comments, INDEXES)
+    return db.comments.create_indexes(INDEXES)
 
 
 def insert_comment(
@@ -421,13 +420,13 @@ def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
 
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
-    docs = distinct(get_db().comments, "author", {"author.id": {"$ne": None}})
+    docs = get_db().comments.distinct("author", {"author.id": {"$ne": None}})
     return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
 
 
 def find_discussion_ids_by_author(*, author_id: int) -> list[ObjectId]:
     """The discussions this user has commented on."""
-    return distinct(get_db().comments, "discussion_id", {"author.id": int(author_id)})
+    return get_db().comments.distinct("discussion_id", {"author.id": int(author_id)})
 
 
 def set_author_name(*, author_id: int, name: str) -> int:
@@ -475,7 +474,7 @@ def insert_documents(*, documents: list[dict]) -> int:
 
 def discussion_ids() -> list[ObjectId]:
     """Every discussion that has comments here (what a migration copies)."""
-    return sorted(distinct(get_db().comments, "discussion_id", {}))
+    return sorted(get_db().comments.distinct("discussion_id"))
 
 
 def drop_discussion(*, discussion_id: ObjectId) -> int:

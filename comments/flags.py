@@ -1,13 +1,14 @@
-"""The `comment_flags` collection: readers' reports of comments. The only module
-that touches it.
+"""The `comment_flags` collection, readers' reports of comments, and
+`comment_flag_counts`, how many each comment has. The only module that touches them.
 
-    {_id, comment_id, discussion_id, flagger, reason, note, at}
+    comment_flags:        {_id, comment_id, discussion_id, flagger, reason, note, at}
+    comment_flag_counts:  {_id: comment_id, n}
 
 `flagger` names who flagged: `user:<id>` for a logged-in reader, `ip:<address>`
 otherwise. The unique index `{comment_id, flagger}` makes a second flag by the same
-reader a no-op, even when two arrive at once (a unique index holds where two
-concurrent `$inc`s of one document could lose one on FerretDB v1). The comment's
-`flag_count` is then recounted from here and `$set` (comments.services.flag_comment).
+reader a no-op, even when two arrive at once; a flag it admits then `$inc`s the
+comment's counter, which gives each flag its own number (comments.services.flag_comment
+holds the comment at the flag numbered COMMENTS_FLAGS_TO_HOLD).
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bson import ObjectId
-from pymongo import ASCENDING, IndexModel
+from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import create_indexes, get_db
+from cms.mongo import get_db
 
 REASONS = {
     "spam": "Spam or advertising",
@@ -36,7 +37,7 @@ INDEXES = [
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.comment_flags, INDEXES)
+    return db.comment_flags.create_indexes(INDEXES)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,35 @@ def add_flag(*, comment_id: ObjectId, discussion_id: ObjectId, flagger: str, rea
     return True
 
 
+def add_flag_count(*, comment_id: ObjectId) -> int:
+    """Count one more flag of this comment, atomically; the count with it.
+
+    `$inc` of an existing counter, and an insert when there is none yet (its `_id`
+    admits one; a writer it refuses `$inc`s the one that won). Not an upsert:
+    FerretDB v2 loses increments when concurrent upserts create the same document.
+    """
+    counts = get_db().comment_flag_counts
+    while True:
+        doc = counts.find_one_and_update(
+            {"_id": comment_id}, {"$inc": {"n": 1}}, return_document=ReturnDocument.AFTER
+        )
+        if doc is not None:
+            return doc["n"]
+        try:
+            counts.insert_one({"_id": comment_id, "n": 1})
+            return 1
+        except DuplicateKeyError:
+            continue
+
+
+def flag_count(*, comment_id: ObjectId) -> int:
+    """The comment's flag count as `add_flag_count` keeps it (0 before any flag)."""
+    doc = get_db().comment_flag_counts.find_one({"_id": comment_id})
+    return doc["n"] if doc else 0
+
+
 def count_flags(*, comment_id: ObjectId) -> int:
+    """How many flags of this comment are stored (one per flagger)."""
     return get_db().comment_flags.count_documents({"comment_id": comment_id})
 
 
@@ -83,7 +112,9 @@ def find_flags(*, comment_ids: list[ObjectId]) -> dict[ObjectId, list[Flag]]:
 
 
 def clear_flags(*, comment_ids: list[ObjectId]) -> int:
-    """Forget these comments' flags (an editor has judged them); how many went."""
+    """Forget these comments' flags and counts (an editor has judged them); how many
+    flags went."""
     if not comment_ids:
         return 0
+    get_db().comment_flag_counts.delete_many({"_id": {"$in": list(comment_ids)}})
     return get_db().comment_flags.delete_many({"comment_id": {"$in": list(comment_ids)}}).deleted_count

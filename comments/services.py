@@ -31,7 +31,9 @@ DISCUSSION_FULL = "This discussion is full and cannot take more comments for now
 SLUG_RETRIES = 5
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
-SUMMARY_ROUNDS = 5
+# Compare-and-set attempts of one refresh; each failed one means another writer's
+# succeeded meanwhile, so only that many writers at once can use them all up.
+SUMMARY_ATTEMPTS = 50
 
 logger = logging.getLogger(__name__)
 
@@ -278,24 +280,38 @@ def flagger_key(*, user_id: int | None, ip: str | None) -> str:
 def flag_comment(
     *, comment: Comment, flagger: str, reason: str, note: str = "", now: datetime | None = None
 ) -> bool:
-    """Record a reader's flag; once COMMENTS_FLAGS_TO_HOLD readers have flagged an
-    approved comment it goes to pending for an editor to judge. Returns False when
-    this reader had flagged it already (nothing changes)."""
+    """Record a reader's flag; the flag that makes COMMENTS_FLAGS_TO_HOLD sends an
+    approved comment to pending for an editor to judge. Returns False when this
+    reader had flagged it already (nothing changes).
+
+    Each admitted flag gets its own number from an atomic `$inc`, so of readers
+    flagging at once exactly one reaches the threshold and holds the comment.
+    """
     if not comment.approved:
         raise CommentError(CANNOT_FLAG, code="cannot_flag")
     added = flags.add_flag(comment_id=comment.id, discussion_id=comment.discussion_id, flagger=flagger,
                            reason=reason, note=note, at=_to_millisecond(now or datetime.now(timezone.utc)))
     if not added:
         return False
-    # Recounted and $set rather than $inc: FerretDB v1 can lose one of two concurrent
-    # updates of a document, while the flags' unique index holds.
-    count = flags.count_flags(comment_id=comment.id)
-    store.set_flag_count(ids=[comment.id], flag_count=count)
-    threshold = settings.COMMENTS_FLAGS_TO_HOLD
-    if threshold > 0 and count >= threshold:
+    count = flags.add_flag_count(comment_id=comment.id)
+    _store_flag_count(comment_id=comment.id, count=count)
+    if count == settings.COMMENTS_FLAGS_TO_HOLD:
         store.set_status(ids=[comment.id], status=PENDING)
         settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     return True
+
+
+def _store_flag_count(*, comment_id: ObjectId, count: int) -> None:
+    """Copy the flag count onto the comment (the moderation queue sorts by it). Two
+    flaggers can `$set` theirs in the wrong order, so each reads the counter after
+    its write and writes again while it differs: the last write is then followed by
+    a read of the final count, which it equals."""
+    while True:
+        store.set_flag_count(ids=[comment_id], flag_count=count)
+        latest = flags.flag_count(comment_id=comment_id)
+        if latest == count:
+            return
+        count = latest
 
 
 # --- Keeping placeholders and summaries right ------------------------------------------
@@ -340,26 +356,37 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     comments count: what every reader sees (placeholders are not comments). The
     length of a reader's listing (comments and placeholders) is stored beside it, so
     a reader's page of comments needs no count query (comments/fragments.py).
+    Returns the count.
 
-    Recomputing, rather than `$inc` and `$push` with `$slice`, keeps the summary
-    right on FerretDB v1, which ignores `$slice` in `$push` and can lose one of two
-    concurrent updates of a document. A writer whose summary was overtaken by a
-    concurrent one sees the stored count disagree with the real one and goes again,
-    so the last writer leaves it right. Returns the count.
+    Recomputed rather than `$inc`ed: status changes, placeholders and deletes
+    change the count and the latest comments in ways a writer cannot tell without
+    reading. The write is a compare-and-set on the post's `comments_version`, read
+    before the recount: it fails if another summary was stored meanwhile, and the
+    refresh goes again. So a summary stored after another was counted after that one
+    was stored, and the writer of each change stores one counted after its change:
+    the last summary stored counts every change. (Two plain recount-and-`$set`s can
+    land in the wrong order and leave the older count.)
 
     Every write to a discussion's comments ends here (posting, edits, deletes, flags
     that hold a comment, moderation, imports): storing the summary also gives the
     post a fresh `comments_version`, so no cached page of its comments is served
     after the change (comments/fragments.py).
     """
-    for _ in range(SUMMARY_ROUNDS):
+    for _ in range(SUMMARY_ATTEMPTS):
+        version = posts.read_comments_version(post_id=post_id)
         tally = store.tally(discussion_id=post_id)
-        count = tally.comments
+        if version is None:
+            return tally.comments  # No such post: nothing to store the summary on.
         latest = [
-            posts.LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
+            posts.LatestComment(
+                slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text)
+            )
             for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
         ]
-        posts.set_comment_summary(post_id=post_id, count=count, listed=tally.total, latest=latest)
-        if store.tally(discussion_id=post_id) == tally:
-            return count
-    return count
+        if posts.set_comment_summary(
+            post_id=post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
+        ):
+            return tally.comments
+    logger.warning("The comment summary of post %s was overtaken %d times; the next write stores it.",
+                   post_id, SUMMARY_ATTEMPTS)
+    return tally.comments

@@ -5,6 +5,7 @@ deleting their own comments, flags, placeholders and the post's summary."""
 from __future__ import annotations
 
 import re
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -316,6 +317,54 @@ def test_summary_counts_and_lists_only_approved_comments(make_post):
     assert [c.slug for c in posts.get_by_id(post.id).latest_comments] == [made[1].slug, made[0].slug]
 
 
+def at_once(times: int, work) -> list:
+    """Run `work(n)` in `times` threads released together; their results."""
+    barrier, results = threading.Barrier(times), []
+
+    def run(n):
+        barrier.wait()
+        results.append(work(n))
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(times)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == times, "a thread failed"
+    return results
+
+
+def test_eight_comments_posted_at_once_leave_the_summary_right(make_post):
+    """Eight readers post to one discussion at the same moment: the count is 8 and the
+    latest comments are the three newest, whatever order the summaries were stored in."""
+    post = make_post()
+    at_once(8, lambda n: post_as(post, author=CommentAuthor(id=None, name=f"Reader {n}"), text=f"Text {n}"))
+    stored_post = posts.get_by_id(post.id)
+    newest = store.find_latest(discussion_id=post.id, limit=services.LATEST_COUNT)
+    assert (stored_post.comment_count, stored_post.listed_comments) == (8, 8)
+    assert [c.slug for c in stored_post.latest_comments] == [c.slug for c in newest]
+
+
+def test_a_summary_counted_before_another_was_stored_is_counted_again(make_post, monkeypatch):
+    """A writer that counted before a second comment was posted and its summary stored
+    does not overwrite that summary with its older count: it counts again."""
+    post = make_post()
+    store_summary = posts.set_comment_summary
+    overtaken = []
+
+    def overtaken_once(**summary):
+        if not overtaken:
+            overtaken.append(summary["count"])
+            post_as(post, text="Posted in between")  # counted and stored first
+        return store_summary(**summary)
+
+    monkeypatch.setattr(posts, "set_comment_summary", overtaken_once)
+    assert post_as(post, text="First").comment and overtaken == [1]
+    summary = posts.get_by_id(post.id)
+    assert summary.comment_count == 2
+    assert summary.latest_comments[0].excerpt == "Posted in between"
+
+
 # --- Flags ------------------------------------------------------------------------------------
 
 
@@ -330,6 +379,44 @@ def test_enough_flags_send_a_comment_to_pending(make_post, settings):
     held = store.find_by_id(comment.id)
     assert held.status == PENDING and held.flag_count == 2
     assert posts.get_by_id(post.id).comment_count == 0
+
+
+def test_six_readers_flagging_at_once_count_six_and_hold_it_once(make_post, settings, monkeypatch):
+    """Each flag gets its own number from the counter: the comment shows 6 flags and
+    the one flag that made 3 held it, so it was settled once."""
+    settings.COMMENTS_FLAGS_TO_HOLD = 3
+    comment = post_as(make_post()).comment
+    settle, settled, guard = services.settle, [], threading.Lock()
+
+    def counted_settle(**kwargs):
+        with guard:
+            settled.append(kwargs["slugs"])
+        settle(**kwargs)
+
+    monkeypatch.setattr(services, "settle", counted_settle)
+    results = at_once(
+        6, lambda n: services.flag_comment(comment=comment, flagger=f"ip:10.0.0.{n}", reason="spam")
+    )
+    held = store.find_by_id(comment.id)
+    assert results == [True] * 6 and settled == [[comment.slug]]
+    assert (held.status, held.flag_count, flags.flag_count(comment_id=comment.id)) == (PENDING, 6, 6)
+
+
+def test_a_flag_count_written_after_a_newer_one_is_put_right(make_post, monkeypatch):
+    """A flagger whose count (1) is stored after a later flagger's (2) sees the counter
+    has moved on and stores the newer count."""
+    comment = post_as(make_post()).comment
+    add_flag_count = flags.add_flag_count
+
+    def overtaken_once(**kwargs):
+        count = add_flag_count(**kwargs)
+        if count == 1:
+            services.flag_comment(comment=comment, flagger="user:2", reason="spam")  # stores 2 first
+        return count
+
+    monkeypatch.setattr(flags, "add_flag_count", overtaken_once)
+    services.flag_comment(comment=comment, flagger="user:1", reason="spam")
+    assert store.find_by_id(comment.id).flag_count == 2
 
 
 def test_the_same_reader_flagging_twice_counts_once(make_post, settings):
@@ -359,7 +446,9 @@ def test_approving_a_flagged_comment_clears_its_flags(make_post, settings):
     moderation.moderate(action="approve", comment_ids=[comment.id])
     approved = store.find_by_id(comment.id)
     assert approved.status == APPROVED and approved.flag_count == 0
-    assert flags.count_flags(comment_id=comment.id) == 0
+    assert flags.count_flags(comment_id=comment.id) == 0 == flags.flag_count(comment_id=comment.id)
+    services.flag_comment(comment=approved, flagger="ip:2.2.2.2", reason="spam")
+    assert store.find_by_id(comment.id).status == PENDING
 
 
 def test_a_comment_its_author_deleted_is_never_approved_back(make_post):

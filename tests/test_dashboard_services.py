@@ -1,6 +1,7 @@
 """Writing posts: scheduling, slugs, edits that keep versions, restores and stale edits."""
 
 import re
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -116,12 +117,13 @@ def test_an_edit_from_an_old_revision_is_refused():
 
 
 def test_a_lost_race_between_check_and_save_is_refused(monkeypatch):
-    """The revision in the update's filter is the real guard (the version kept before
-    the failed save is a harmless copy of an earlier state)."""
+    """The revision in the update's filter is the real guard; the version kept for the
+    refused save goes again."""
     post = posts.get_by_id(create().id)
     monkeypatch.setattr(posts, "update_post", lambda **kwargs: None)
     with pytest.raises(PostError, match=re.escape(STALE_EDIT)):
         edit(post, content="lost")
+    assert versions.find_versions(post_id=post.id) == []
 
 
 def test_an_edit_to_a_taken_slug_is_refused():
@@ -129,8 +131,39 @@ def test_an_edit_to_a_taken_slug_is_refused():
     create(slug="taken")
     post = posts.get_by_id(create(slug="mine").id)
     with pytest.raises(PostError, match=re.escape(SLUG_TAKEN)):
-        edit(post, slug="taken")
+        edit(post, slug="taken", content="changed")
     assert versions.find_versions(post_id=post.id) == []
+    assert posts.get_by_id(post.id) == post
+
+
+def test_two_editors_taking_one_slug_at_once_get_it_once():
+    """The unique index, not a look-up before the save, decides: of six edits to the
+    same free slug at the same moment, one saves and five are refused as taken."""
+    rivals = [posts.get_by_id(create(slug=f"rival-{n}").id) for n in range(6)]
+    barrier, outcomes = threading.Barrier(len(rivals)), []
+
+    def take(post):
+        barrier.wait()
+        try:
+            outcomes.append(edit(post, slug="wanted").slug)
+        except PostError as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=take, args=(post,)) for post in rivals]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["slug_taken"] * 5 + ["wanted"]
+    assert sum(len(versions.find_versions(post_id=post.id)) for post in rivals) == 1
+
+
+def test_an_edit_with_an_empty_slug_takes_the_next_free_one():
+    """Generated slugs skip those other posts have, as on creation."""
+    create(title="Busy")
+    create(title="Busy")
+    post = posts.get_by_id(create(title="Quiet").id)
+    assert edit(post, slug="", title="Busy").slug == "busy-3"
 
 
 def test_restore_puts_back_text_fields_and_keeps_the_publication():
@@ -153,3 +186,4 @@ def test_restoring_a_slug_now_taken_is_refused():
     [version] = versions.find_versions(post_id=post.id)
     with pytest.raises(PostError, match=re.escape(RESTORE_SLUG_TAKEN)):
         services.restore_version(post=posts.get_by_id(post.id), version=version, editor="ada")
+    assert versions.find_versions(post_id=post.id) == [version]

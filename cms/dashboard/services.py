@@ -3,7 +3,7 @@ restores. Plain functions; no request in sight."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 
 from django.utils.text import slugify
@@ -88,13 +88,6 @@ def create_post(
     raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
 
 
-def _free_slug(title: str, post: Post) -> str:
-    for candidate in slug_candidates(title):
-        if not posts.slug_taken(slug=candidate, other_than=post.id):
-            return candidate
-    raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
-
-
 EDITABLE = ("title", "slug", "content", "tags", "status", "published")
 
 
@@ -102,22 +95,35 @@ def _editable(post: Post | Version) -> dict:
     return {name: getattr(post, name) for name in EDITABLE}
 
 
-def _save(*, post: Post, revision: int, editor: str, changes: dict) -> Post:
-    """Keep `post` as a version, then save `changes` over the revision the editor saw."""
+def _save(
+    *, post: Post, revision: int, editor: str, changes: dict, slugs: Iterable[str], taken: PostError
+) -> Post:
+    """Keep `post` as a version, then save `changes` over the revision the editor saw,
+    with the first of `slugs` that no other post has: the unique slug index decides
+    (DuplicateKeyError), so two editors never both get one. `taken` when none is
+    free; then, as for a stale edit, the version kept for the refused save goes."""
     if revision != post.revision:
         raise PostError(STALE_EDIT, code="stale")
     current = _editable(post)
-    fields = {**current, **changes, "tags": tuple(changes.get("tags", current["tags"]))}
-    if fields == current:
-        return post  # Nothing changed: no version, no write.
-    versions.save_version(post=post, saved_by=editor)
+    version = None
     try:
-        saved = posts.update_post(post_id=post.id, revision=revision, **fields)
-    except DuplicateKeyError:
-        raise PostError(SLUG_TAKEN, code="slug_taken", field="slug") from None
-    if saved is None:
-        raise PostError(STALE_EDIT, code="stale")
-    return saved
+        for slug in slugs:
+            fields = {**current, **changes, "slug": slug, "tags": tuple(changes.get("tags", current["tags"]))}
+            if fields == current:
+                return post  # Nothing changed: no version, no write.
+            version = version or versions.save_version(post=post, saved_by=editor)
+            try:
+                saved = posts.update_post(post_id=post.id, revision=revision, **fields)
+            except DuplicateKeyError:
+                continue
+            if saved is None:
+                raise PostError(STALE_EDIT, code="stale")
+            return saved
+        raise taken
+    except PostError:
+        if version is not None:
+            versions.drop_version(version_id=version.id)
+        raise
 
 
 def edit_post(
@@ -137,24 +143,19 @@ def edit_post(
     previous version. PostError for a slug another post has, or for a post someone
     else saved since it was opened."""
     state, published = schedule(wanted=status, publish_at=publish_at, now=now or datetime.now(timezone.utc))
-    slug = slug or _free_slug(title, post)
-    if posts.slug_taken(slug=slug, other_than=post.id):
-        raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
-    changes = {
-        "title": title,
-        "slug": slug,
-        "content": content,
-        "tags": tags,
-        "status": state,
-        "published": published,
-    }
-    return _save(post=post, revision=revision, editor=editor, changes=changes)
+    changes = {"title": title, "content": content, "tags": tags, "status": state, "published": published}
+    return _save(
+        post=post, revision=revision, editor=editor, changes=changes,
+        slugs=[slug] if slug else slug_candidates(title),
+        taken=PostError(SLUG_TAKEN, code="slug_taken", field="slug"),
+    )
 
 
 def restore_version(*, post: Post, version: Version, editor: str) -> Post:
     """Put back a version's title, slug, content and tags, keeping the current one as
     a version. Whether and when the post is published stays as it is now."""
-    if posts.slug_taken(slug=version.slug, other_than=post.id):
-        raise PostError(RESTORE_SLUG_TAKEN, code="slug_taken")
-    changes = {"title": version.title, "slug": version.slug, "content": version.content, "tags": version.tags}
-    return _save(post=post, revision=post.revision, editor=editor, changes=changes)
+    changes = {"title": version.title, "content": version.content, "tags": version.tags}
+    return _save(
+        post=post, revision=post.revision, editor=editor, changes=changes, slugs=[version.slug],
+        taken=PostError(RESTORE_SLUG_TAKEN, code="slug_taken"),
+    )
