@@ -1,14 +1,16 @@
 """The embedded comment store (comments/embedded.py): the comment tree inside one
 `discussions` document per post. Its own edge cases: positions and dotted paths,
 where a reply is pushed, slug uniqueness, the document size limit (through the
-service and the view, the reader's text kept), concurrent replies under the lease,
-and export / import as the documents store's flat documents. The behaviour it shares
-with the other stores is the shared suite's (each_store)."""
+service and the view, the reader's text kept), the guards of its updates, and
+export / import as the documents store's flat documents. Concurrent writers are
+tests/test_embedded_concurrency.py's; the behaviour it shares with the other stores
+is the shared suite's (each_store)."""
 
 from __future__ import annotations
 
 import random
 import threading
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -253,9 +255,8 @@ def test_a_reader_posting_to_a_full_discussion_sees_why_and_keeps_the_text(
 
 
 def test_concurrent_replies_to_one_discussion_all_land(embedded_store, make_post, make_comment):
-    """Eight threads reply to the same comments at once; every reply is stored (on
-    FerretDB v1 the discussion's lease keeps one whole-document rewrite from
-    overwriting another)."""
+    """Eight threads reply to the same comments at once through the service; every
+    reply is stored (each is one atomic `$push`, none rewrites another's)."""
     post = make_post()
     root = make_comment(post, summarise=False)
     other = make_comment(post, summarise=False)
@@ -292,6 +293,81 @@ def test_the_same_form_posted_twice_is_one_comment(embedded_store, make_post):
     again = services.post_comment(post=post, text="Once", author=ROSA, form_key="f" * 22)
     assert (again.comment, again.duplicate) == (first.comment, True)
     assert embedded.count(discussion_id=post.id) == 1
+
+
+def test_a_form_key_the_discussion_holds_is_refused_under_another_slug(
+    embedded_store, make_post, mongo_db,
+):
+    """The push's filter refuses a second comment with the same form key anywhere in
+    the tree, even when its slug differs (SlugTaken, nothing written)."""
+    post = make_post()
+    root = insert(post, "aaaaaaaa")
+    embedded.insert_comment(
+        discussion_id=post.id, parent=root, slug="aaaaaaaa/bbbbbbbb", full_slug=root.full_slug + "/b",
+        posted=BASE, author=ROSA, text="once", html="", form_key="f" * 22,
+    )
+    before = mongo_db.discussions.find_one({"_id": post.id})
+    with pytest.raises(SlugTaken):
+        embedded.insert_comment(
+            discussion_id=post.id, parent=None, slug="cccccccc", full_slug="c", posted=BASE,
+            author=ROSA, text="again", html="", form_key="f" * 22,
+        )
+    assert mongo_db.discussions.find_one({"_id": post.id}) == before
+
+
+def test_a_reply_to_a_missing_parent_is_refused(embedded_store, make_post):
+    post = make_post()
+    root = insert(post, "aaaaaaaa")
+    ghost = replace(root, id=ObjectId(), slug="aaaaaaaa/gggggggg", full_slug=root.full_slug + "/g")
+    with pytest.raises(LookupError, match="aaaaaaaa/gggggggg"):
+        insert(post, "aaaaaaaa/gggggggg/hhhhhhhh", parent=ghost)
+
+
+def test_a_reply_to_an_orphan_kept_at_the_top_level_lands_under_it(embedded_store, make_post, mongo_db):
+    """An import keeps a reply whose parent is nowhere at the top level; replying to
+    it, and changing that reply, go through where it actually sits."""
+    post = make_post()
+    orphan = {**flat("qqqqqqqq/rrrrrrrr", 1, full_slug="fq/fr", text="orphan"), "discussion_id": post.id}
+    assert embedded.insert_documents(documents=[orphan]) == 1
+    parent = embedded.find_by_slug(discussion_id=post.id, slug="qqqqqqqq/rrrrrrrr")
+    reply = insert(post, "qqqqqqqq/rrrrrrrr/ssssssss", parent=parent)
+    assert embedded.set_status(ids=[reply.id], status=SPAM) == 1
+    [top] = mongo_db.discussions.find_one({"_id": post.id})["replies"]
+    assert top["slug"] == parent.slug
+    assert [(n["_id"], n["status"]) for n in top["replies"]] == [(reply.id, SPAM)]
+
+
+def test_a_change_through_a_chain_that_is_not_there_writes_nothing(embedded_store, make_post, mongo_db):
+    """The nested $elemMatch guard: an update whose chain walks into an empty replies
+    array matches no document, so no null is ever written there (documentdb#507)."""
+    post = make_post()
+    leaf = insert(post, "aaaaaaaa")
+    before = mongo_db.discussions.find_one({"_id": post.id})
+    result = embedded._set(post.id, ("aaaaaaaa", "aaaaaaaa/zzzzzzzz"), ObjectId(), {"status": SPAM})
+    assert result.modified_count == 0
+    assert mongo_db.discussions.find_one({"_id": post.id}) == before
+    assert before["replies"][0]["replies"] == [] and leaf.depth == 0
+
+
+def test_an_edit_gives_back_the_comment_after_it(embedded_store, make_post, make_comment):
+    post = make_post()
+    reply = make_comment(post, parent_slug=make_comment(post).slug)
+    edited = embedded.update_text(
+        comment_id=reply.id, text="new words", html="<p>new words</p>", status=PENDING, edited=BASE
+    )
+    assert (edited.id, edited.text, edited.status, edited.edited) == (reply.id, "new words", PENDING, BASE)
+    assert embedded.find_by_id(reply.id) == edited
+    assert embedded.update_text(comment_id=ObjectId(), text="", html="", status=PENDING, edited=BASE) is None
+
+
+def test_the_approved_count_counts_every_depth(embedded_store, make_post, make_comment):
+    """A post's approved count (read as statuses only) reaches nested comments."""
+    post = make_post()
+    root = make_comment(post, text="x" * 1000)
+    reply = make_comment(post, parent_slug=root.slug, text="y" * 1000)
+    make_comment(post, parent_slug=reply.slug)
+    embedded.set_status(ids=[reply.id], status=SPAM)
+    assert embedded.count_approved(discussion_id=post.id) == 2
 
 
 # --- Changes in place, across discussions --------------------------------------------------
