@@ -30,11 +30,11 @@ many writers race:
   #507) and drops one of two identifier paths that share a prefix, so each update
   names one chain and the filter guarantees it is there;
 - `$expr` with `$bsonSize` keeps the document under COMMENTS_EMBEDDED_MAX_BYTES.
-When the filter refuses, one read says why: SlugTaken, DiscussionFull, a parent that
-is not there, the first comment (the document is created by an insert, which the
-`_id` index makes single: upserts cannot carry `$expr`), or a parent that sits
-elsewhere than its slug says (an orphan an import kept at the top level); the last
-two try again. Changing a comment (status, text, flags, a rename) is one `$set`
+When the filter refuses, one read says why: SlugTaken, DiscussionFull or a parent
+that is not there end the write; the discussion's first comment creates the document
+with an insert, which the `_id` index lets one writer win (an upsert cannot carry
+`$expr`); a parent that sits elsewhere than its slug says (an orphan an import kept
+at the top level) is pushed to where it sits. Changing a comment (status, text, flags, a rename) is one `$set`
 through its chain, guarded the same way, per comment: modified_count then counts
 comments, and a value already there is not written again.
 
@@ -42,8 +42,8 @@ Reading. A permalink is a slug path, not a position. Every listing reads the who
 document by `_id` and walks the tree in Python (comments/listing.py orders, filters,
 pages and counts it): threaded paging walks the tree depth first in the application,
 as the pattern says, and a chronological page or a reader's count mixes depths, so a
-`$slice` of one array cannot cut it. A post's approved count reads only the slugs
-and statuses (a projection at every depth).
+`$slice` of one array cannot cut it. A post's approved count reads only the
+statuses (a projection at every depth), not the texts.
 
 Costs, which the benchmarks show:
 - a discussion can never exceed the server's document limit (16 MB on MongoDB):
@@ -340,6 +340,8 @@ def insert_comment(
             if chain is None:
                 raise LookupError(PARENT_MISSING.format(slug=parent.slug, discussion_id=discussion_id))
         _check_size(discussion_id, discussion, [node])
+    # Refused RETRIES times with no reason a read could see: let the caller draw
+    # another slug, as for a taken one.
     raise SlugTaken(slug)
 
 
