@@ -1,64 +1,60 @@
 """The `comment_pages` collection: comments in buckets ("pages") of about PAGE_SIZE
 (pattern 3 of `storage-patterns.md`, extended to threaded views). The only module
-that touches it; the same operations as comments/documents.py (store.OPERATIONS).
+that touches it (and its small companion `comment_claims`); the same operations as
+comments/documents.py (store.OPERATIONS).
 
-A bucket is the pattern's document:
+A bucket is the pattern's document, plus three fields of its own:
 
-    {_id, discussion_id, page, count, comments: [comment, ...]}
+    {_id, discussion_id, page, count, comments: [comment, ...], first, last, ordered}
 
-and each embedded comment holds the stored fields of records.new_document (its own
+Each embedded comment holds the stored fields of records.new_document (its own
 `_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email}, text,
 html, form_key, status, ip; later placeholder, edited, flag_count) without
-`discussion_id`, which unpacking adds back. Since every comment keeps its `slug` and
-`full_slug`, the threaded views work as in the one-document store. The discussion
-document keeps `num_pages`, the page new comments go to: in Slugline the discussion
-is the post, so that counter lives on the post (cms/posts.py, `comment_pages`).
+`discussion_id`, which unpacking adds back. `first` and `last` are the earliest and
+latest `posted` in the bucket (`$min`/`$max` on every push); `ordered` is true while
+the bucket holds its comments in posting order (set when a push creates the bucket,
+cleared by a push that lands behind a later comment). The discussion document keeps
+`num_pages`, the page new comments go to: in Slugline the discussion is the post
+(cms/posts.py, `comment_pages`).
 
-The pattern's operations:
-- **Post** (`insert_comment`): `find_one_and_update({discussion_id, page: num_pages},
-  {$inc: {count: 1}, $push: {comments: c}}, upsert=True)`, then, when the count it
-  returns passes PAGE_SIZE, the conditional `num_pages` advance on the post (exactly
-  one of two writers advances; no page number is skipped). Two first writers of a
-  page race on the upsert: the unique `{discussion_id, page}` index refuses the
-  second, which pushes again into the page the first created.
-- **Page by position** (`walk`): the pattern's skip/limit across buckets, used by
-  the chronological view whenever the buckets hold the comments in posting order.
-- **Permalink** (`find_by_slug`): `find_one({discussion_id, 'comments.slug': slug})`,
-  then the comment inside the bucket.
+Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
+`find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
+upsert=True, return_document=AFTER)`, then the conditional `num_pages` advance once
+the count passes PAGE_SIZE. A slug is stored once per discussion (and so a form,
+whose key fixes the slug, is posted once) by two single-document atomic steps, see
+`insert_comment`. No lease, no transaction.
 
-Where FerretDB v1 (the dev and test database) makes this module work in Python:
-- it lacks the `$slice` projection and `$replaceRoot`, so a listing reads in two
-  steps: (1) the few listing fields of all the discussion's comments (dotted
-  projections into the array), which comments/listing.py orders, filters and pages
-  exactly like the one-document store's indexed queries; (2) only the buckets that
-  hold the chosen comments, whole. On MongoDB a `$slice: [start, n]` projection
-  would cut the walked slice of each bucket on the server instead of reading it
-  whole;
-- it lacks the positional `$` operator and arrayFilters, so an edit, a status or a
-  rename finds the bucket, computes the comment's index and `$set`s
-  `comments.<i>.<field>`, per bucket;
-- it applies an update by reading the document and writing it back without a lock
-  (of 200 concurrent `$push`es to one document it kept 125), so every write to a
-  bucket runs as the only writer of its discussion (comments/locks.py: a no-op on
-  MongoDB, a lease on FerretDB);
-- `$ne` and `$nin` on a path into an array match even when an element has the
-  value, so such conditions are checked in Python, never in a query that decides.
-
-Costs: a post and any listing read the listing fields of the whole discussion (a
-few dozen bytes per comment) plus the one or two buckets a page needs; counts
-(`count`, `tally`, `count_before`, `count_approved`) read only the first step. The
-moderation queue and a commenter's comments reach buckets through multikey indexes
-(`comments.status`, `comments.author.id`, ...), then read the queue fields of every
-comment in the buckets found: a busy discussion's whole bucket set for one pending
-comment. Exports and migrations hold one discussion in memory at a time.
+Listings run on the server:
+- the chronological view by position walks the buckets (`walk`) and cuts each slice
+  with a `$slice` projection, when every bucket is `ordered`, each bucket's comments
+  come before the next one's, and none of the discussion's comments is hidden from
+  the viewer (one `$elemMatch` query). Cost: the small bucket heads, that check,
+  and one or two sliced buckets (about 15 ms at skip 5,000 of 10,000 comments on
+  FerretDB v2);
+- every other listing (threaded, newest, keyset cursors, replies below a comment,
+  or a discussion with hidden comments) is one aggregation: `$match` the
+  discussion, `$unwind` the comments, `$replaceRoot`, `$match` what the viewer
+  sees, `$sort`, `$skip`/`$limit`. It reads every bucket of the discussion on the
+  server: about 70-110 ms for 10,000 comments on FerretDB v2, where DocumentDB
+  reads each bucket whole. Projecting the listing fields first and fetching the
+  chosen comments in a second step measured 55-120 ms: no clear gain for a second
+  round trip, so one pipeline;
+- counts (`count`, `tally`, `count_before`, `count_approved`) are aggregations over
+  a projection of the few fields they test (about 20 ms for 10,000 comments);
+- edits, statuses, placeholders, flags and renames are `update_many` with
+  arrayFilters (`comments.$[c].<field>`), after one aggregation that counts the
+  comments whose value differs (what the callers report); the moderation queue
+  and a commenter's comments are aggregations over the buckets the multikey
+  indexes (`comments.status`, `comments.author.id`, ...) find.
+Exports and migrations hold one discussion in memory at a time.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -67,22 +63,24 @@ from bson.errors import InvalidId
 from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.write_concern import WriteConcern
 
 from cms import posts
-from cms.distinct import distinct
-from cms.mongo import create_indexes, get_db
-from comments import listing, locks, slugs
+from cms.mongo import get_db
+from comments import keyset, slugs
+from comments.documents import visible_to
 from comments.records import (
-    APPROVED, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor, Commenter, QueueFilter,
-    SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_listed_for, new_document,
+    APPROVED, DELETED, HIDDEN, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor,
+    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
+    new_document, queue_order,
 )
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
-# How often a push goes again after losing the race to create a page.
-PUSH_ATTEMPTS = 3
+# How often a push goes again after losing to another writer of its page (each loss
+# means another push or page creation went through, so this bounds concurrent writers).
+PUSH_ATTEMPTS = 20
 NO_PAGE = "Could not add a comment to page {page} of discussion {discussion_id}."
 
 INDEXES = [
@@ -99,31 +97,27 @@ INDEXES = [
     IndexModel([("comments.ip", ASCENDING)], name="comment_ip"),
 ]
 
-# Step one of a listing: what ordering, visibility and keyset paging look at.
-LISTING_FIELDS = {
-    "discussion_id": 1, "page": 1, "count": 1, "comments._id": 1, "comments.slug": 1,
-    "comments.full_slug": 1, "comments.thread": 1, "comments.posted": 1, "comments.status": 1,
-    "comments.placeholder": 1, "comments.author.id": 1,
-}
-# What the moderation queue filters and sorts by.
-# (`comments.author` whole, not beside `comments.author.id`: MongoDB refuses a path collision.)
-QUEUE_FIELDS = {
-    **{k: v for k, v in LISTING_FIELDS.items() if k != "comments.author.id"},
-    "comments.author": 1, "comments.ip": 1, "comments.flag_count": 1,
-}
+# What a bucket's head says about it: enough to walk the buckets by position.
+HEAD_FIELDS = {"page": 1, "count": 1, "first": 1, "last": 1, "ordered": 1}
+# What counting a listing looks at: visibility, replies below a comment, the orders' keys.
+COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
+APPROVED_ONLY = {"status": {"$nin": list(HIDDEN)}}
+# FerretDB v2.7 answers a findAndModify that breaks a unique index with this
+# InternalError (code 1) instead of MongoDB's DuplicateKeyError (code 11000).
+EXCLUSION_CONFLICT = "conflicting key value violates exclusion constraint"
+DEADLOCK = "deadlock detected"
 
 
 def _pages() -> Collection:
     return get_db().comment_pages
 
 
+def _claims() -> Collection:
+    return get_db().comment_claims
+
+
 def ensure_indexes(db: Database) -> list[str]:
-    return create_indexes(db.comment_pages, INDEXES)
-
-
-def lease_name(discussion_id: ObjectId) -> str:
-    """The lease every write to this discussion's buckets holds (comments/locks.py)."""
-    return f"comment_pages:{discussion_id}"
+    return db.comment_pages.create_indexes(INDEXES)
 
 
 # --- Unpacking ----------------------------------------------------------------------------
@@ -141,11 +135,28 @@ def flat_document(comment: dict, discussion_id: ObjectId) -> dict:
     return {"_id": comment["_id"], "discussion_id": discussion_id, **comment}
 
 
-def _pick(buckets: Iterable[dict], wanted: Callable[[Comment], bool]) -> list[Comment]:
-    return [c for bucket in buckets for c in unpack(bucket) if wanted(c)]
+def unwound(match: dict, *, fields: Iterable[str] | None = None) -> list[dict]:
+    """Pipeline stages: the buckets matching `match`, then one document per comment
+    with its discussion's id (only `fields` of each comment, when given)."""
+    stages: list[dict] = [{"$match": match}]
+    if fields is not None:
+        stages.append({"$project": {"discussion_id": 1, **{f"comments.{f}": 1 for f in fields}}})
+    return stages + [
+        {"$unwind": "$comments"},
+        {"$replaceRoot": {"newRoot": {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}}},
+    ]
 
 
-# --- Walking buckets by position (pure) ------------------------------------------------
+def _comments(stages: list[dict]) -> list[Comment]:
+    return [Comment.from_doc({"text": "", **doc}) for doc in _pages().aggregate(stages)]
+
+
+def _counted(stages: list[dict]) -> int:
+    found = list(_pages().aggregate(stages + [{"$count": "n"}]))
+    return found[0]["n"] if found else 0
+
+
+# --- Walking buckets by position ----------------------------------------------------------
 
 
 def walk(*, counts: Sequence[int], skip: int, limit: int) -> list[tuple[int, int, int]]:
@@ -165,113 +176,114 @@ def walk(*, counts: Sequence[int], skip: int, limit: int) -> list[tuple[int, int
     return slices
 
 
-def in_posting_order(comments: Sequence[Comment]) -> bool:
-    """Whether `comments` are in the chronological view's (posted, _id) order."""
-    keys = [c.key("chronological") for c in comments]
-    return all(a < b for a, b in itertools.pairwise(keys))
+def in_posting_order(heads: Sequence[dict]) -> bool:
+    """Whether buckets (their heads, in page order) hold their comments in posting
+    order: each is `ordered` and its comments come strictly before the next one's.
+    A bucket without the marker (stored before it existed) never counts as ordered."""
+    if not all(h.get("ordered") is True and "first" in h and "last" in h for h in heads):
+        return False
+    return all(a["last"] < b["first"] for a, b in itertools.pairwise(heads))
 
 
-# --- Step one: the listing fields of a discussion ---------------------------------------
+def _hides_any(discussion_id: ObjectId, viewer: Viewer) -> bool:
+    """Whether the discussion has a comment that `viewer` does not see listed."""
+    hidden = {"comments": {"$elemMatch": {"$nor": [visible_to(viewer)]}}}
+    return _pages().find_one({"discussion_id": discussion_id, **hidden}, {"_id": 1}) is not None
 
 
-@dataclass(frozen=True)
-class Outline:
-    """The listing fields of every comment of a discussion, in bucket order (page,
-    then position), with each bucket's page and count and the page of each comment."""
-
-    comments: list[Comment] = field(default_factory=list)
-    pages: list[int] = field(default_factory=list)
-    counts: list[int] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    page_of: dict[ObjectId, int] = field(default_factory=dict)
-
-
-def outline(*, discussion_id: ObjectId, fields: dict = LISTING_FIELDS) -> Outline:
-    """Step one of a listing: one query, a small projection of every bucket."""
-    found = Outline()
-    for bucket in _pages().find({"discussion_id": discussion_id}, fields).sort("page", ASCENDING):
-        comments = unpack(bucket)
-        found.comments.extend(comments)
-        found.pages.append(bucket["page"])
-        found.counts.append(bucket.get("count", len(comments)))
-        found.sizes.append(len(comments))
-        found.page_of.update((c.id, bucket["page"]) for c in comments)
-    return found
-
-
-def _complete(chosen: list[Comment], where: dict[ObjectId, tuple[ObjectId, int]]) -> list[Comment]:
-    """Step two: the full comments of `chosen` (outline stubs), in their order, from
-    only the buckets that hold them (`where`: id -> (discussion_id, page))."""
-    if not chosen:
-        return []
-    pages: dict[ObjectId, set[int]] = defaultdict(set)
-    for comment in chosen:
-        discussion_id, page = where[comment.id]
-        pages[discussion_id].add(page)
-    query = {"$or": [{"discussion_id": d, "page": {"$in": sorted(p)}} for d, p in pages.items()]}
-    full = {c.id: c for bucket in _pages().find(query) for c in unpack(bucket)}
-    return [full[c.id] for c in chosen if c.id in full]
-
-
-def _complete_one(discussion_id: ObjectId, found: Outline, chosen: list[Comment]) -> list[Comment]:
-    return _complete(chosen, {c.id: (discussion_id, found.page_of[c.id]) for c in chosen})
-
-
-def walks(found: Outline, *, order: str, viewer: Viewer) -> bool:
-    """Whether a chronological page can be read by position (`walk`): every comment
-    is listed for `viewer`, each bucket's count is its length, and the buckets hold
-    the comments in (posted, _id) order. Writers that drew `posted` in one order and
-    pushed in the other (two concurrent posts, an import into a discussion that had
-    comments, a post stamped with an earlier time) break the last; listings then
-    take the exact two-step path."""
-    return (
-        order == "chronological"
-        and found.counts == found.sizes
-        and all(is_listed_for(viewer, c) for c in found.comments)
-        and in_posting_order(found.comments)
-    )
-
-
-def _cut(discussion_id: ObjectId, found: Outline, slices: list[tuple[int, int, int]]) -> list[Comment]:
-    """The walked slices, from only the buckets they fall in."""
-    wanted = [found.pages[index] for index, _, _ in slices]
-    if not wanted:
-        return []
-    buckets = {b["page"]: b for b in _pages().find({"discussion_id": discussion_id, "page": {"$in": wanted}})}
-    return [c for index, start, stop in slices for c in unpack(buckets[found.pages[index]])[start:stop]]
+def _walked(*, discussion_id: ObjectId, viewer: Viewer, skip: int, limit: int) -> list[Comment] | None:
+    """A chronological page by the walk, each slice cut by a `$slice` projection;
+    None when the buckets cannot be walked (out of order, or hiding comments)."""
+    heads = list(_pages().find({"discussion_id": discussion_id}, HEAD_FIELDS).sort("page", ASCENDING))
+    if not in_posting_order(heads) or _hides_any(discussion_id, viewer):
+        return None
+    cut = []
+    for index, start, stop in walk(counts=[h["count"] for h in heads], skip=skip, limit=limit):
+        query = {"discussion_id": discussion_id, "page": heads[index]["page"]}
+        bucket = _pages().find_one(query, {"discussion_id": 1, "comments": {"$slice": [start, stop - start]}})
+        cut += unpack(bucket) if bucket else []
+    return cut
 
 
 # --- Posting ----------------------------------------------------------------------------
 
 
 def slug_in_use(*, discussion_id: ObjectId, slug: str) -> bool:
-    """The pattern's permalink query, asked before a push."""
+    """The pattern's permalink query: whether any page of the discussion holds the slug."""
     query = {"discussion_id": discussion_id, "comments.slug": str(slug)}
     return _pages().find_one(query, {"_id": 1}) is not None
 
 
+def claim_page(*, discussion_id: ObjectId, slug: str, page: int) -> int:
+    """The page the comment with this slug must go to: `page` when this writer is the
+    first to claim the slug, else the page the first claimer named. The claim is a
+    document of `comment_claims` whose unique `_id` names the discussion and slug; it
+    is inserted once and never waited on or expired."""
+    claim_id = f"{discussion_id}/{slug}"
+    try:
+        _claims().insert_one({"_id": claim_id, "discussion_id": discussion_id, "slug": str(slug), "page": page})
+        return page
+    except DuplicateKeyError:
+        found = _claims().find_one({"_id": claim_id}, {"page": 1})
+        return found["page"] if found else page
+
+
+def lost_to_another_writer(exc: OperationFailure) -> bool:
+    """Whether an upsert failed, writing nothing, because another writer of its page
+    got there first: MongoDB's DuplicateKeyError on the unique `{discussion_id, page}`
+    index. FerretDB v2.7 answers a findAndModify that breaks that index with
+    InternalError (code 1) EXCLUSION_CONFLICT instead, and now and then aborts one of
+    several concurrent upserts of a page as a PostgreSQL DEADLOCK; both roll the
+    command back, so they are read the same way."""
+    if isinstance(exc, DuplicateKeyError):
+        return True
+    return exc.code == 1 and any(reason in str(exc) for reason in (EXCLUSION_CONFLICT, DEADLOCK))
+
+
+def _push(*, discussion_id: ObjectId, page: int, comment: dict, in_order: bool) -> dict:
+    """One try of the pattern's upsert, conditional on the page not holding the slug.
+    `in_order`: only onto a bucket whose comments are all older (a bucket it creates is
+    `ordered`); otherwise the push clears `ordered`. The bucket's count after."""
+    query: dict[str, Any] = {"discussion_id": discussion_id, "page": page, "comments.slug": {"$ne": comment["slug"]}}
+    update: dict[str, Any] = {
+        "$inc": {"count": 1}, "$push": {"comments": comment},
+        "$min": {"first": comment["posted"]}, "$max": {"last": comment["posted"]},
+    }
+    if in_order:
+        query["last"] = {"$lt": comment["posted"]}
+        update["$setOnInsert"] = {"ordered": True}
+    else:
+        update["$set"] = {"ordered": False}
+    return _pages().find_one_and_update(
+        query, update, projection={"count": 1}, upsert=True, return_document=ReturnDocument.AFTER
+    )
+
+
 def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
     """Push one comment (a records.new_document) onto `page`, creating the page if
-    need be; the bucket after. SlugTaken if that page has the slug.
+    need be; the bucket's count after (`{"count": n}`). SlugTaken if the page holds
+    the slug.
 
-    The push is conditional on the page not holding the slug (`$ne`, atomic on
-    MongoDB; FerretDB v1 ignores it on array paths, where the lease and the check
-    before the push keep slugs unique). When that condition or a concurrent creator
-    of the page makes the upsert collide with the unique `{discussion_id, page}`
-    index, the page exists by then: the push goes again, or the slug is taken.
+    Each try is one atomic single-document update whose filter requires the page not
+    to hold the slug. When its upsert collides with the page's existing bucket, the
+    bucket says why: it holds the slug (SlugTaken), it holds a later comment (push
+    again, clearing `ordered`), or another writer has just created it (push again).
     """
     comment = {k: v for k, v in document.items() if k != "discussion_id"}
+    in_order = True
     for _ in range(PUSH_ATTEMPTS):
         try:
-            return _pages().find_one_and_update(
-                {"discussion_id": discussion_id, "page": page, "comments.slug": {"$ne": comment["slug"]}},
-                {"$inc": {"count": 1}, "$push": {"comments": comment}},
-                upsert=True, return_document=ReturnDocument.AFTER,
-            )
-        except DuplicateKeyError:
-            query = {"discussion_id": discussion_id, "page": page, "comments.slug": comment["slug"]}
-            if _pages().find_one(query, {"_id": 1}) is not None:
-                raise SlugTaken(comment["slug"]) from None
+            return _push(discussion_id=discussion_id, page=page, comment=comment, in_order=in_order)
+        except OperationFailure as exc:
+            if not lost_to_another_writer(exc):
+                raise
+        bucket = _pages().find_one(
+            {"discussion_id": discussion_id, "page": page},
+            {"last": 1, "comments": {"$elemMatch": {"slug": comment["slug"]}}},
+        )
+        if bucket and bucket.get("comments"):
+            raise SlugTaken(comment["slug"])
+        in_order = in_order and bool(bucket) and "last" in bucket and bucket["last"] < comment["posted"]
     raise RuntimeError(NO_PAGE.format(page=page, discussion_id=discussion_id))
 
 
@@ -299,44 +311,52 @@ def insert_comment(
     ip: str | None = None,
 ) -> Comment:
     """Insert one comment into the discussion's last page; SlugTaken if its slug is
-    already used in the discussion.
+    already used in the discussion (a form sent again: its key fixes the slug).
 
-    The slug is checked across all pages (the permalink query), then the push is
-    conditional on the last page. On MongoDB, where the lease is a no-op, one window
-    remains: two writers of the same slug (a form submitted twice at once) that pass
-    the check together and push to different pages because a page filled up between
-    their pushes both go in. On FerretDB the lease serialises them.
+    A slug is stored once, however many writers send it at once and whichever page
+    is last when each one pushes: the first writer to insert the slug's claim names
+    the page (`claim_page`), every writer of that slug pushes to that one bucket, and
+    the push is conditional on the bucket not holding the slug. Both steps are single
+    document writes, atomic on MongoDB and on FerretDB v2, so exactly one push lands
+    and the others raise SlugTaken with that comment already readable (the service
+    then answers with it). A writer whose claimer died before pushing stores its own
+    copy in the claimed page instead. The permalink query first catches slugs stored
+    without a claim (imports, comments older than the claims).
     """
     doc = new_document(
         discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted, author=author,
         text=text, html=html, form_key=form_key, status=status, ip=ip,
     )
-    with locks.holding(lease_name(discussion_id)):
-        if slug_in_use(discussion_id=discussion_id, slug=slug):
-            raise SlugTaken(slug)
-        page = posts.comment_pages(post_id=discussion_id)
-        bucket = push_comment(discussion_id=discussion_id, page=page, document=doc)
-        advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
+    if slug_in_use(discussion_id=discussion_id, slug=slug):
+        raise SlugTaken(slug)
+    page = claim_page(discussion_id=discussion_id, slug=slug, page=posts.comment_pages(post_id=discussion_id))
+    bucket = push_comment(discussion_id=discussion_id, page=page, document=doc)
+    advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
     return Comment.from_doc(doc)
 
 
 # --- Reading one discussion -------------------------------------------------------------
 
 
-def find_by_slug(*, discussion_id: ObjectId, slug: str) -> Comment | None:
-    """The permalink: the bucket holding the slug, then the comment inside it."""
-    bucket = _pages().find_one({"discussion_id": discussion_id, "comments.slug": str(slug)})
-    found = _pick([bucket] if bucket else [], lambda c: c.slug == str(slug))
+def _one(query: dict) -> Comment | None:
+    """The first comment a bucket query matches, cut out by the positional projection."""
+    bucket = _pages().find_one(query, {"discussion_id": 1, "comments.$": 1})
+    found = unpack(bucket) if bucket else []
     return found[0] if found else None
+
+
+def find_by_slug(*, discussion_id: ObjectId, slug: str) -> Comment | None:
+    """The permalink: the bucket holding the slug, only that comment of it."""
+    return _one({"discussion_id": discussion_id, "comments.slug": str(slug)})
 
 
 def find_by_slugs(*, discussion_id: ObjectId, slugs: list[str]) -> list[Comment]:
     """The comments of one discussion with these slug paths, threaded, in one query."""
     if not slugs:
         return []
-    wanted = {str(s) for s in slugs}
-    buckets = _pages().find({"discussion_id": discussion_id, "comments.slug": {"$in": sorted(wanted)}})
-    return listing.sort(_pick(buckets, lambda c: c.slug in wanted), ORDERS["threaded"])
+    wanted = {"$in": sorted({str(s) for s in slugs})}
+    stages = unwound({"discussion_id": discussion_id, "comments.slug": wanted})
+    return _comments(stages + [{"$match": {"slug": wanted}}, {"$sort": {"full_slug": 1}}])
 
 
 def find_ancestors(*, comment: Comment) -> list[Comment]:
@@ -345,13 +365,25 @@ def find_ancestors(*, comment: Comment) -> list[Comment]:
 
 
 def find_subthread(*, comment: Comment) -> list[Comment]:
-    """The comment and all its descendants, threaded (the buckets holding any of
-    them, by the anchored `full_slug` prefix)."""
-    buckets = _pages().find({
-        "discussion_id": comment.discussion_id,
-        "comments.full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)},
-    })
-    return listing.subthread([c for b in buckets for c in unpack(b)], comment)
+    """The comment and all its descendants, threaded (the anchored `full_slug` prefix)."""
+    inside = {"$regex": slugs.subtree_regex(comment.full_slug)}
+    stages = unwound({"discussion_id": comment.discussion_id, "comments.full_slug": inside})
+    return _comments(stages + [{"$match": {"full_slug": inside}}, {"$sort": {"full_slug": 1}}])
+
+
+def _discussion(discussion_id: ObjectId, below: Comment | None) -> dict:
+    """The buckets of a discussion (holding a reply below `below`, when given)."""
+    if below is None:
+        return {"discussion_id": discussion_id}
+    return {"discussion_id": discussion_id, "comments.full_slug": {"$regex": slugs.replies_regex(below.full_slug)}}
+
+
+def _scope(below: Comment | None, viewer: Viewer, *also: dict) -> dict:
+    """Which unwound comments a listing holds: those `viewer` sees (below `below`)."""
+    conditions = [visible_to(viewer), *also]
+    if below is not None:
+        conditions.append({"full_slug": {"$regex": slugs.replies_regex(below.full_slug)}})
+    return {"$and": conditions}
 
 
 def find_page(
@@ -368,19 +400,28 @@ def find_page(
     """A page of a discussion (or of the replies below one comment) in `order`, as
     `viewer` sees it: by position (`skip`), or after / before a key.
 
-    The chronological view by position walks the buckets when their order is the
-    posting order (`walks`); everything else pages the outline (comments/listing.py)
-    and fetches the buckets of the chosen comments. Both give the documents store's
-    result.
+    The chronological view by position walks the buckets when it can (`_walked`);
+    every other page is one aggregation that sorts the discussion's comments on the
+    server. Both give the documents store's result.
     """
-    found = outline(discussion_id=discussion_id)
-    if after is None and before is None and below is None and walks(found, order=order, viewer=viewer):
-        return _cut(discussion_id, found, walk(counts=found.counts, skip=skip, limit=limit))
-    chosen = listing.page(
-        found.comments, order=order, limit=limit, skip=skip, after=after, before=before, parent=below,
-        viewer=viewer,
-    )
-    return _complete_one(discussion_id, found, chosen)
+    if limit <= 0:
+        return []
+    if order == "chronological" and after is None and before is None and below is None:
+        walked = _walked(discussion_id=discussion_id, viewer=viewer, skip=skip, limit=limit)
+        if walked is not None:
+            return walked
+    sort = ORDERS[order]
+    keys: list[dict] = []
+    if after is not None:
+        keys.append(keyset.after(sort, after))
+    elif before is not None:
+        keys.append(keyset.before(sort, before))
+        sort = keyset.reverse(sort)
+    stages = unwound(_discussion(discussion_id, below)) + [
+        {"$match": _scope(below, viewer, *keys)}, {"$sort": dict(sort)}, {"$skip": skip}, {"$limit": limit},
+    ]
+    comments = _comments(stages)
+    return comments[::-1] if before is not None else comments
 
 
 def count(*, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS) -> int:
@@ -389,31 +430,42 @@ def count(*, discussion_id: ObjectId, below: Comment | None = None, viewer: View
 
 
 def tally(*, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS) -> Tally:
-    """`count` and how many of those are placeholders, from the outline."""
-    return listing.tally(outline(discussion_id=discussion_id).comments, parent=below, viewer=viewer)
+    """`count` and how many of those are placeholders, in one aggregation (grouped by
+    status and placeholder; the server counts)."""
+    groups = _pages().aggregate(unwound(_discussion(discussion_id, below), fields=COUNT_FIELDS) + [
+        {"$match": _scope(below, viewer)},
+        {"$group": {"_id": {"s": "$status", "p": "$placeholder"}, "n": {"$sum": 1}}},
+    ])
+    total = placeholders = 0
+    for group in groups:
+        total += group["n"]
+        status = group["_id"].get("s") or APPROVED
+        if is_placeholder_for(viewer, status=status, placeholder=bool(group["_id"].get("p"))):
+            placeholders += group["n"]
+    return Tally(total=total, placeholders=placeholders)
 
 
 def count_before(
     *, discussion_id: ObjectId, order: str, key: tuple, below: Comment | None = None, viewer: Viewer = READERS
 ) -> int:
     """How many comments sort before `key`: where a comment sits in a view."""
-    comments = outline(discussion_id=discussion_id).comments
-    return listing.count_before(comments, order=order, key=key, parent=below, viewer=viewer)
-
-
-STATUS_FIELDS = {"discussion_id": 1, "page": 1, "count": 1, "comments._id": 1, "comments.slug": 1,
-                 "comments.full_slug": 1, "comments.posted": 1, "comments.status": 1}
+    stages = unwound(_discussion(discussion_id, below), fields=COUNT_FIELDS)
+    return _counted(stages + [{"$match": _scope(below, viewer, keyset.before(ORDERS[order], key))}])
 
 
 def count_approved(*, discussion_id: ObjectId) -> int:
     """How many approved comments a discussion has (a post's comment count)."""
-    return len(listing.approved(outline(discussion_id=discussion_id, fields=STATUS_FIELDS).comments))
+    stages = unwound({"discussion_id": discussion_id}, fields=("status",))
+    return _counted(stages + [{"$match": APPROVED_ONLY}])
 
 
 def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
     """The newest approved comments of a discussion, newest first."""
-    found = outline(discussion_id=discussion_id)
-    return _complete_one(discussion_id, found, listing.latest(found.comments, limit=limit))
+    if limit <= 0:
+        return []
+    return _comments(unwound({"discussion_id": discussion_id}) + [
+        {"$match": APPROVED_ONLY}, {"$sort": {"posted": -1, "_id": -1}}, {"$limit": limit},
+    ])
 
 
 def find_duplicate(
@@ -421,16 +473,24 @@ def find_duplicate(
     since: datetime,
 ) -> Comment | None:
     """A comment with this text by this author in the same place since `since` (not
-    spam or deleted): the buckets holding that text, then listing.duplicate."""
-    buckets = _pages().find({"discussion_id": discussion_id, "comments.text": str(text)})
-    comments = [c for b in buckets for c in unpack(b)]
-    return listing.duplicate(comments, parent_id=parent_id, author=author, ip=ip, text=str(text), since=since)
+    spam or deleted): the buckets holding that text, the newest such comment in them."""
+    same: dict[str, Any] = {
+        "posted": {"$gte": since}, "parent_id": parent_id, "text": str(text), "status": {"$nin": [SPAM, DELETED]},
+    }
+    if author.id is not None:
+        same["author.id"] = int(author.id)
+    else:
+        same.update({"author.id": None, "author.name": str(author.name), "author.email": str(author.email), "ip": ip})
+    stages = unwound({"discussion_id": discussion_id, "comments": {"$elemMatch": same}})
+    found = _comments(stages + [{"$match": same}, {"$sort": {"posted": -1}}, {"$limit": 1}])
+    return found[0] if found else None
 
 
 def has_approved_reply(*, comment: Comment) -> bool:
     """Whether any reply below this comment, at any depth, is approved."""
-    found = outline(discussion_id=comment.discussion_id, fields=STATUS_FIELDS)
-    return bool(listing.approved(listing.below(found.comments, comment)))
+    reply = {"full_slug": {"$regex": slugs.replies_regex(comment.full_slug)}, **APPROVED_ONLY}
+    query = {"discussion_id": comment.discussion_id, "comments": {"$elemMatch": reply}}
+    return _pages().find_one(query, {"_id": 1}) is not None
 
 
 # --- Any comment, by id or by who wrote it ---------------------------------------------
@@ -441,222 +501,180 @@ def find_by_id(comment_id: ObjectId | str) -> Comment | None:
         oid = ObjectId(comment_id)
     except (InvalidId, TypeError):
         return None
-    bucket = _pages().find_one({"comments._id": oid})
-    found = _pick([bucket] if bucket else [], lambda c: c.id == oid)
-    return found[0] if found else None
+    return _one({"comments._id": oid})
 
 
 def find_by_ids(*, ids: Iterable[ObjectId]) -> list[Comment]:
     """The comments with these ids (any discussion, any status), newest first."""
-    wanted = set(ids)
-    if not wanted:
+    wanted = {"$in": list(set(ids))}
+    if not wanted["$in"]:
         return []
-    buckets = _pages().find({"comments._id": {"$in": list(wanted)}})
-    return listing.newest_first(_pick(buckets, lambda c: c.id in wanted))
+    stages = unwound({"comments._id": wanted}) + [{"$match": {"_id": wanted}}]
+    return _comments(stages + [{"$sort": {"posted": -1, "_id": -1}}])
 
 
 def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
-    """The comments named by (discussion_id, slug) pairs, in one `$in` query."""
+    """The comments named by (discussion_id, slug) pairs, in one query over both lists
+    (a slug of one discussion that only another listed is dropped here)."""
     if not keys:
         return []
     wanted = set(keys)
-    buckets = _pages().find({
-        "discussion_id": {"$in": list({d for d, _ in wanted})},
-        "comments.slug": {"$in": list({s for _, s in wanted})},
-    })
-    return _pick(buckets, lambda c: (c.discussion_id, c.slug) in wanted)
+    slug_list = {"$in": list({s for _, s in wanted})}
+    stages = unwound({"discussion_id": {"$in": list({d for d, _ in wanted})}, "comments.slug": slug_list})
+    found = _comments(stages + [{"$match": {"slug": slug_list}}])
+    return [c for c in found if (c.discussion_id, c.slug) in wanted]
 
 
 def has_approved_by(*, author_id: int | None = None, email: str = "") -> bool:
     """Whether this commenter (a member by id, or anyone by e-mail address) has an
     approved comment: who is *not* a first-time commenter."""
     if author_id is not None:
-        query: dict[str, Any] = {"comments.author.id": int(author_id)}
-        mine = lambda c: c.author.id == int(author_id)
+        mine: dict[str, Any] = {"author.id": int(author_id)}
     elif email:
-        query = {"comments.author.email": str(email)}
-        mine = lambda c: c.author.email == str(email)
+        mine = {"author.email": str(email)}
     else:
         return False
-    fields = {"discussion_id": 1, **{f"comments.{f}": 1 for f in ("_id", "slug", "full_slug", "posted",
-                                                                   "status", "author")}}
-    return any(c.approved for b in _pages().find(query, fields) for c in unpack(b) if mine(c))
+    return _pages().find_one({"comments": {"$elemMatch": {**mine, **APPROVED_ONLY}}}, {"_id": 1}) is not None
 
 
-def _commenter_query(commenter: Commenter) -> dict:
-    """The buckets holding any comment of `commenter` (records.Commenter decides which)."""
-    return {"$or": [{f"comments.{field}": condition} for field, condition in commenter_conditions(commenter)]}
+def _commenter(commenter: Commenter) -> dict:
+    """The condition on a comment's own fields that finds `commenter`'s comments."""
+    return {"$or": [{field: condition} for field, condition in commenter_conditions(commenter)]}
 
 
 def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None) -> list[Comment]:
     """The comments of `commenter` (all of them: bans are rare)."""
-    buckets = _pages().find(_commenter_query(commenter))
-    return _pick(buckets, lambda c: commenter.matches(c) and c.status != exclude_status)
+    theirs = _commenter(commenter)
+    if exclude_status:
+        theirs["status"] = {"$ne": exclude_status}
+    return _comments(unwound({"comments": {"$elemMatch": theirs}}) + [{"$match": theirs}])
 
 
 # --- Writes to comments already stored ------------------------------------------------
 
 
-def _stored(comment: dict, path: str) -> Any:
-    """The value at a dotted path of an embedded comment (missing: a marker)."""
-    for part in path.split("."):
-        if not isinstance(comment, dict) or part not in comment:
-            return _MISSING
-        comment = comment[part]
-    return comment
+def _in_array(condition: dict, name: str = "c") -> dict:
+    """A condition on a comment's own fields, as the arrayFilter `name` (FerretDB
+    refuses `$or` at the top of an arrayFilter, so callers give plain fields)."""
+    return {f"{name}.{field}": value for field, value in condition.items()}
 
 
-_MISSING = object()
-
-
-def _set_path(comment: dict, path: str, value: Any) -> None:
-    head, _, rest = path.partition(".")
-    if rest:
-        _set_path(comment.setdefault(head, {}), rest, value)
-    else:
-        comment[head] = value
-
-
-def rewrite(
-    *, query: dict, changes: Callable[[Comment], dict | None], majority: bool = False
-) -> list[Comment]:
-    """Change comments in place: for every bucket matching `query`, discussion by
-    discussion as its only writer, `changes(comment)` says which fields (dotted
-    paths) a comment should have; those that differ are `$set` at
-    `comments.<i>.<path>`, one update per bucket. Returns the comments that changed,
-    as they are after (what MongoDB's modified count counts)."""
-    discussions = sorted({b["discussion_id"] for b in _pages().find(query, {"discussion_id": 1})})
-    pages = get_db().comment_pages
-    if majority:
-        pages = pages.with_options(write_concern=WriteConcern(w="majority"))
-    changed: list[Comment] = []
-    for discussion_id in discussions:
-        with locks.holding(lease_name(discussion_id)):
-            for bucket in list(_pages().find({**query, "discussion_id": discussion_id})):
-                updates = _bucket_updates(bucket, changes, changed)
-                if updates:
-                    pages.update_one({"_id": bucket["_id"]}, {"$set": updates})
+def change(*, condition: dict, fields: dict, scope: dict | None = None, majority: bool = False) -> int:
+    """Set `fields` (dotted paths) on every embedded comment meeting `condition` (plain
+    fields of the comment), in the buckets matching `scope`: one update_many with the
+    arrayFilter `c`. Returns how many of those comments differed just before (an
+    aggregation count), what MongoDB's modified count is for the documents store."""
+    differs = {**condition, "$or": [{path: {"$ne": value}} for path, value in fields.items()]}
+    buckets = {**(scope or {}), "comments": {"$elemMatch": differs}}
+    changed = _counted(unwound(buckets) + [{"$match": differs}])
+    if changed:
+        pages = _pages()
+        if majority:
+            pages = pages.with_options(write_concern=WriteConcern(w="majority"))
+        pages.update_many(
+            buckets, {"$set": {f"comments.$[c].{path}": value for path, value in fields.items()}},
+            array_filters=[_in_array(condition)],
+        )
     return changed
 
 
-def _bucket_updates(bucket: dict, changes: Callable[[Comment], dict | None], changed: list[Comment]) -> dict:
-    """The `$set` of one bucket, by position; appends the changed comments."""
-    updates: dict[str, Any] = {}
-    for index, stored in enumerate(bucket.get("comments", ())):
-        comment = {**stored, "discussion_id": bucket["discussion_id"]}
-        wanted = changes(Comment.from_doc(comment)) or {}
-        differ = {path: value for path, value in wanted.items() if _stored(stored, path) != value}
-        if not differ:
-            continue
-        for path, value in differ.items():
-            updates[f"comments.{index}.{path}"] = value
-            _set_path(comment, path, value)
-        changed.append(Comment.from_doc(comment))
-    return updates
-
-
-def _by_ids(ids: Iterable[ObjectId]) -> tuple[dict, set[ObjectId]]:
-    wanted = set(ids)
-    return {"comments._id": {"$in": list(wanted)}}, wanted
+def _ids(ids: Iterable[ObjectId]) -> dict:
+    return {"_id": {"$in": list(set(ids))}}
 
 
 def set_status(*, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
     """Give these comments `status`; with `blank`, also empty their text (an author
     taking their words back). Returns how many changed."""
-    query, wanted = _by_ids(ids)
-    if not wanted:
+    condition = _ids(ids)
+    if not condition["_id"]["$in"]:
         return 0
     fields: dict[str, Any] = {"status": status, **({"text": "", "html": ""} if blank else {})}
-    return len(rewrite(query=query, changes=lambda c: fields if c.id in wanted else None))
+    return change(condition=condition, fields=fields)
 
 
 def set_subthread_status(*, comment: Comment, status: str) -> int:
     """Give a comment and every reply below it `status` (no placeholders: the whole
-    sub-thread goes)."""
-    prefix = comment.full_slug + slugs.SEPARATOR
-
-    def under(c: Comment) -> dict | None:
-        inside = c.full_slug == comment.full_slug or c.full_slug.startswith(prefix)
-        return {"status": status, "placeholder": False} if inside else None
-
-    query = {"discussion_id": comment.discussion_id,
-             "comments.full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)}}
-    return len(rewrite(query=query, changes=under))
+    sub-thread goes), by the anchored `full_slug` prefix."""
+    inside = {"full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)}}
+    return change(condition=inside, fields={"status": status, "placeholder": False},
+                  scope={"discussion_id": comment.discussion_id})
 
 
 def set_placeholder(*, ids: Iterable[ObjectId], placeholder: bool) -> int:
-    query, wanted = _by_ids(ids)
-    if not wanted:
+    condition = _ids(ids)
+    if not condition["_id"]["$in"]:
         return 0
-    return len(rewrite(query=query, changes=lambda c: {"placeholder": placeholder} if c.id in wanted else None))
+    return change(condition=condition, fields={"placeholder": placeholder})
 
 
 def update_text(
     *, comment_id: ObjectId, text: str, html: str, status: str, edited: datetime
 ) -> Comment | None:
     """Store an author's edit (and the status its checks gave it); the comment after."""
-    fields = {"text": text, "html": html, "status": status, "edited": edited}
-    changed = rewrite(query={"comments._id": comment_id}, changes=lambda c: fields if c.id == comment_id else None)
-    return changed[0] if changed else find_by_id(comment_id)
+    _pages().update_one(
+        {"comments._id": comment_id},
+        {"$set": {"comments.$.text": text, "comments.$.html": html, "comments.$.status": status,
+                  "comments.$.edited": edited}},
+    )
+    return find_by_id(comment_id)
 
 
 def set_flag_count(*, ids: Iterable[ObjectId], flag_count: int) -> None:
     """Store how many readers flagged these comments (counted by comments.flags)."""
-    query, wanted = _by_ids(ids)
-    if wanted:
-        rewrite(query=query, changes=lambda c: {"flag_count": flag_count} if c.id in wanted else None)
+    condition = _ids(ids)
+    if condition["_id"]["$in"]:
+        _pages().update_many(
+            {"comments._id": condition["_id"]}, {"$set": {"comments.$[c].flag_count": flag_count}},
+            array_filters=[_in_array(condition)],
+        )
 
 
 def set_status_by_commenter(*, commenter: Commenter, status: str) -> int:
-    """Give every comment of `commenter` `status`."""
-    changes = lambda c: {"status": status} if commenter.matches(c) else None
-    return len(rewrite(query=_commenter_query(commenter), changes=changes))
+    """Give every comment of `commenter` `status`: one change per condition that finds
+    them (a comment two conditions find changes, and counts, once)."""
+    return sum(
+        change(condition={field: condition}, fields={"status": status})
+        for field, condition in commenter_conditions(commenter)
+    )
 
 
 def set_author_name(*, author_id: int, name: str) -> int:
     """Give every comment by this user `name`; return how many changed. Only copies
     that disagree are written, so a rerun writes nothing; majority write concern."""
-    changes = lambda c: {"author.name": str(name)} if c.author.id == int(author_id) else None
-    return len(rewrite(query={"comments.author.id": int(author_id)}, changes=changes, majority=True))
+    mine = {"author.id": int(author_id), "author.name": {"$ne": str(name)}}
+    return change(condition=mine, fields={"author.name": str(name)}, majority=True)
 
 
 # --- The moderation queue -----------------------------------------------------------------
 
 
-def _queue_query(tab: str, filters: QueueFilter) -> dict:
-    """The buckets that may hold comments of a queue tab (records.in_queue decides)."""
+def _queue(tab: str, filters: QueueFilter) -> list[dict]:
+    """The stages listing a queue tab's comments, unsorted (records.in_queue's rule)."""
     if tab not in QUEUE_TABS:
         raise ValueError(f"no queue tab {tab!r}")
-    query: dict[str, Any] = {
-        "pending": {"comments.status": PENDING},
-        "spam": {"comments.status": SPAM},
-        "flagged": {"comments.flag_count": {"$gt": 0}},
+    wanted: dict[str, Any] = {
+        "pending": {"status": PENDING},
+        "spam": {"status": SPAM},
+        "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
         "recent": {},
     }[tab]
+    wanted.update(filter_conditions(filters))
+    buckets: dict[str, Any] = {"comments": {"$elemMatch": wanted}} if wanted else {}
     if filters.discussion_id is not None:
-        query["discussion_id"] = filters.discussion_id
-    query.update((f"comments.{field}", condition) for field, condition in filter_conditions(filters))
-    return query
-
-
-def _queue(tab: str, filters: QueueFilter) -> tuple[list[Comment], dict[ObjectId, tuple[ObjectId, int]]]:
-    """A queue tab's comments in order (queue fields only), and where each one is."""
-    comments, where = [], {}
-    for bucket in _pages().find(_queue_query(tab, filters), QUEUE_FIELDS):
-        for c in unpack(bucket):
-            comments.append(c)
-            where[c.id] = (bucket["discussion_id"], bucket["page"])
-    return listing.queue(comments, tab=tab, filters=filters), where
+        buckets["discussion_id"] = filters.discussion_id
+    return unwound(buckets) + ([{"$match": wanted}] if wanted else [])
 
 
 def find_queue(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[Comment]:
     """A page of a moderation queue tab."""
-    comments, where = _queue(tab, filters)
-    return _complete(comments[skip:skip + limit], where)
+    if limit <= 0:
+        return []
+    order = {"$sort": dict(queue_order(tab))}
+    return _comments(_queue(tab, filters) + [order, {"$skip": skip}, {"$limit": limit}])
 
 
 def count_queue(*, tab: str, filters: QueueFilter) -> int:
-    return len(_queue(tab, filters)[0])
+    return _counted(_queue(tab, filters))
 
 
 # --- Author copies ----------------------------------------------------------------------
@@ -664,10 +682,9 @@ def count_queue(*, tab: str, filters: QueueFilter) -> int:
 
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
-    groups = _pages().aggregate([
-        {"$match": {"comments.author.id": {"$exists": True}}},
-        {"$unwind": "$comments"},
-        {"$group": {"_id": "$comments.author"}},
+    member = {"author.id": {"$ne": None}}
+    groups = _pages().aggregate(unwound({"comments": {"$elemMatch": member}}, fields=("author",)) + [
+        {"$match": member}, {"$group": {"_id": "$author"}},
     ])
     docs = [g["_id"] for g in groups if isinstance(g["_id"], dict) and g["_id"].get("id") is not None]
     return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
@@ -675,7 +692,7 @@ def find_member_authors() -> list[CommentAuthor]:
 
 def find_discussion_ids_by_author(*, author_id: int) -> list[ObjectId]:
     """The discussions this user has commented on."""
-    return distinct(_pages(), "discussion_id", {"comments.author.id": int(author_id)})
+    return _pages().distinct("discussion_id", {"comments.author.id": int(author_id)})
 
 
 # --- Export, import and migration: comments as flat documents --------------------------
@@ -704,27 +721,21 @@ def insert_documents(*, documents: list[dict]) -> int:
     """Add flat comment documents as given (`_id`, slugs and times kept); return how
     many went in. One whose slug its discussion already has, or whose `_id` is
     already stored, is skipped. Each discussion's new comments are appended in
-    posting order as the only writer: the last page is filled up to PAGE_SIZE, the
-    rest become whole new pages in one insert_many (the whole discussion, when it
-    had none: a fast migration), and `num_pages` names the last page."""
+    posting order: the last page is filled up to PAGE_SIZE, the rest become whole
+    new pages in one insert_many (the whole discussion, when it had none: a fast
+    migration), and `num_pages` names the last page. Meant for migrations and
+    restores, which run while the site posts nothing to these discussions."""
     by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
     for document in documents:
         by_discussion[document["discussion_id"]].append(document)
-    inserted = 0
-    for discussion_id, group in by_discussion.items():
-        with locks.holding(lease_name(discussion_id)):
-            inserted += _append(discussion_id, _new_ones(discussion_id, group))
-    return inserted
+    return sum(_append(discussion_id, _new_ones(discussion_id, group))
+               for discussion_id, group in by_discussion.items())
 
 
 def _new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
-    """The documents of `group` to add: not already stored, no slug taken, each once.
-    What is stored is read from the discussion's own outline (a document's `_id` is
-    its comment's, and the comment belongs to this discussion), not by looking its
-    ids up across every bucket: FerretDB v1 would scan them all with each `$in`."""
-    stored = outline(discussion_id=discussion_id, fields=STATUS_FIELDS).comments
-    taken = {c.slug for c in stored}
-    seen_ids, fresh = {c.id for c in stored}, []
+    """The documents of `group` to add: not already stored, no slug taken, each once."""
+    taken = set(_pages().distinct("comments.slug", {"discussion_id": discussion_id}))
+    seen_ids, fresh = set(_pages().distinct("comments._id", {"discussion_id": discussion_id})), []
     for document in _in_posting_order([{"_id": ObjectId(), **d} for d in group]):
         if document["slug"] in taken or document["_id"] in seen_ids:
             continue
@@ -734,22 +745,36 @@ def _new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
     return fresh
 
 
+def _head(comments: list[dict]) -> dict:
+    """The head fields of a bucket holding `comments` (in posting order)."""
+    return {"first": comments[0]["posted"], "last": comments[-1]["posted"]}
+
+
+def _top_up(last: dict, fill: list[dict]) -> None:
+    """Append `fill` (in posting order) to the bucket `last`; it stays `ordered` only
+    when all of `fill` is newer than what it holds."""
+    update: dict[str, Any] = {
+        "$inc": {"count": len(fill)}, "$push": {"comments": {"$each": fill}},
+        "$min": {"first": fill[0]["posted"]}, "$max": {"last": fill[-1]["posted"]},
+    }
+    if not _pages().update_one({"_id": last["_id"], "last": {"$lt": fill[0]["posted"]}}, update).matched_count:
+        _pages().update_one({"_id": last["_id"]}, {**update, "$set": {"ordered": False}})
+
+
 def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
     """Append comments (embedded form) to a discussion: fill its last page, then new pages."""
     if not comments:
         return 0
     last = _pages().find_one({"discussion_id": discussion_id}, {"page": 1, "count": 1}, sort=[("page", -1)])
     page, room = (last["page"], max(0, PAGE_SIZE - last.get("count", 0))) if last else (0, 0)
-    if room and comments[:room]:
-        fill = comments[:room]
-        _pages().update_one(
-            {"_id": last["_id"]}, {"$inc": {"count": len(fill)}, "$push": {"comments": {"$each": fill}}}
-        )
+    if room:
+        _top_up(last, comments[:room])
     rest = comments[room:]
     chunks = [rest[i:i + PAGE_SIZE] for i in range(0, len(rest), PAGE_SIZE)]
     if chunks:
         _pages().insert_many([
-            {"discussion_id": discussion_id, "page": page + n, "count": len(chunk), "comments": chunk}
+            {"discussion_id": discussion_id, "page": page + n, "count": len(chunk), "comments": chunk,
+             **_head(chunk), "ordered": True}
             for n, chunk in enumerate(chunks, start=1)
         ])
     posts.set_comment_pages(post_id=discussion_id, num_pages=max(page + len(chunks), 1))
@@ -758,14 +783,14 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
 
 def discussion_ids() -> list[ObjectId]:
     """Every discussion that has comments here (what a migration copies)."""
-    return sorted(distinct(_pages(), "discussion_id", {"count": {"$gt": 0}}))
+    return sorted(_pages().distinct("discussion_id", {"count": {"$gt": 0}}))
 
 
 def drop_discussion(*, discussion_id: ObjectId) -> int:
-    """Delete every bucket of one discussion and start its pages again at 1 (a
-    migration clearing a partial copy); returns how many comments went."""
-    with locks.holding(lease_name(discussion_id)):
-        found = outline(discussion_id=discussion_id, fields=STATUS_FIELDS)
-        _pages().delete_many({"discussion_id": discussion_id})
-        posts.set_comment_pages(post_id=discussion_id, num_pages=1)
-    return len(found.comments)
+    """Delete every bucket and slug claim of one discussion and start its pages again
+    at 1 (a migration clearing a partial copy); returns how many comments went."""
+    went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
+    _pages().delete_many({"discussion_id": discussion_id})
+    _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
+    posts.set_comment_pages(post_id=discussion_id, num_pages=1)
+    return went

@@ -214,11 +214,6 @@ def test_a_push_onto_a_page_holding_the_slug_is_taken(bucket_store, make_post):
     post = make_post()
     doc = new_comment(post.id, 1)
     buckets.push_comment(discussion_id=post.id, page=1, document=doc)
-    # FerretDB v1 ignores the push's $ne on the array path; the lease and the check
-    # before the push (insert_comment) are what keep slugs unique there.
-    if bucket_store.client.admin.command("buildInfo").get("ferretdbVersion"):
-        assert buckets.slug_in_use(discussion_id=post.id, slug=doc["slug"])
-        return
     with pytest.raises(SlugTaken):
         buckets.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
 
@@ -239,28 +234,60 @@ def test_a_permalink_finds_a_reply_inside_a_later_bucket(bucket_store, make_post
     assert buckets.find_by_slug(discussion_id=ObjectId(), slug=reply.slug) is None
 
 
+def heads(mongo_db, discussion_id: ObjectId) -> list[dict]:
+    return list(mongo_db.comment_pages.find({"discussion_id": discussion_id}, buckets.HEAD_FIELDS).sort("page", 1))
+
+
 def test_a_chronological_page_by_position_reads_only_its_buckets(bucket_store, make_post, commands):
-    """Comments in posting order: skip=95, limit=10 walks to the end of page 1 and
-    the start of page 2, fetching just those two buckets after the outline."""
+    """Comments in posting order: skip=95, limit=10 reads the bucket heads, checks
+    that nothing is hidden, then cuts the end of page 1 and the start of page 2 with
+    `$slice` projections."""
     post = make_post()
     fill(post.id, 250)
-    found = buckets.outline(discussion_id=post.id)
-    assert buckets.walks(found, order="chronological", viewer=READERS)
+    assert buckets.in_posting_order(heads(bucket_store, post.id))
     commands.reset()
     page = buckets.find_page(discussion_id=post.id, order="chronological", skip=95, limit=10)
     assert [c.text for c in page] == [f"Comment {n}" for n in range(95, 105)]
-    assert commands.names == ["find", "find"]
+    assert commands.names == ["find", "find", "find", "find"]
+
+
+def test_comments_posted_in_order_keep_their_buckets_ordered(bucket_store, make_post):
+    """Pushes in posting order across a rollover leave every bucket `ordered`, with
+    `first` and `last` its oldest and newest comment."""
+    post = make_post()
+    for n in range(buckets.PAGE_SIZE + 5):
+        insert(post.id, n)
+    found = heads(bucket_store, post.id)
+    assert [h["page"] for h in found] == [1, 2] and buckets.in_posting_order(found)
+    assert found[1]["first"] == START + timedelta(seconds=buckets.PAGE_SIZE + 1)
+    assert found[1]["last"] == START + timedelta(seconds=buckets.PAGE_SIZE + 4)
 
 
 def test_comments_pushed_out_of_posting_order_still_page_like_the_documents_store(bucket_store, make_post):
-    """A comment stamped earlier than those before it breaks the bucket order; the
-    chronological page then comes from the outline, still in (posted, _id) order."""
+    """A comment stamped earlier than those before it clears its bucket's `ordered`;
+    the chronological page then comes from the aggregation, in (posted, _id) order."""
     post = make_post()
     for n in (5, 1, 9, 3):
         insert(post.id, n)
-    assert not buckets.walks(buckets.outline(discussion_id=post.id), order="chronological", viewer=READERS)
+    assert not buckets.in_posting_order(heads(bucket_store, post.id))
+    assert bucket_store.comment_pages.find_one({"discussion_id": post.id})["ordered"] is False
     page = buckets.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
     assert [c.text for c in page] == ["Comment 3", "Comment 5"]
+
+
+def test_a_late_comment_on_an_earlier_page_stops_the_walk(bucket_store, make_post):
+    """Page 1 taking a comment newer than page 2's first breaks the order across
+    buckets, though each bucket is ordered: the walk would put it between comments
+    99 and 100, the aggregation puts it last."""
+    post = make_post()
+    fill(post.id, 150)
+    buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
+    assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["ordered"] is True
+    assert not buckets.in_posting_order(heads(bucket_store, post.id))
+    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=98, limit=4)
+    assert [c.text for c in page] == ["Comment 98", "Comment 99", "Comment 100", "Comment 101"]
+    last = buckets.find_page(discussion_id=post.id, order="chronological", skip=150, limit=4)
+    assert [c.text for c in last] == ["Comment 500"]
 
 
 def test_a_pending_comment_is_skipped_for_readers_and_listed_for_editors(bucket_store, make_post):
