@@ -58,7 +58,6 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
-from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.devdb import DevDB  # noqa: E402
 from comments import store  # noqa: E402
@@ -282,8 +281,7 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     progress = threading.Thread(target=_report_seeding, args=(post, size, started, stop), daemon=True)
     progress.start()
     try:
-        with fast_seeding():
-            demo.seed_comments(post=post, count=size, rng=random.Random(seed), start=created)
+        demo.seed_comments(post=post, count=size, rng=random.Random(seed), start=created)
     finally:
         stop.set()
         progress.join()
@@ -727,8 +725,7 @@ def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, 
           f"{g['GUNICORN_TIMEOUT']} s, max requests {g['GUNICORN_MAX_REQUESTS']}")
     where = "a FerretDB of its own (--own-db)" if own else "the dev database"
     if ferret:
-        print(f"Slugline's MongoDB: {where} at {uri}, FerretDB {ferret} (reports MongoDB {info.get('version')}): "
-              f"FerretDB v1 on SQLite, which scans collections in memory for every query but _id lookups")
+        print(f"Slugline's MongoDB: {where} at {uri}, FerretDB {ferret} (reports MongoDB {info.get('version')})")
     else:
         print(f"Slugline's MongoDB: {uri}, MongoDB {info.get('version')}")
     print(f"peer: django-comments-xtd {peer.get('django-comments-xtd')} with django-contrib-comments "

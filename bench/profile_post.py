@@ -9,8 +9,8 @@ the `{% url %}` calls per page, and pyinstrument's profile of the cold page.
     .venv/bin/python bench/profile_post.py --comments 1000 --repeat 30
 
 Without MONGODB_URI it uses (or starts) the dev database. The time MongoDB takes is
-FerretDB v1's (it scans the discussion in memory for each query); Django's own work
-is what Slugline's code decides.
+that server's (say which whenever you quote it); Django's own work is what
+Slugline's code decides.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
-from bench.seeding import fast_seeding  # noqa: E402
 from cms import demo, mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 
@@ -89,8 +88,7 @@ def seed(count: int, seed_value: int) -> posts.Post:
         title="Profile", slug="profile", content="A post to profile.",
         author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
     )
-    with fast_seeding():
-        demo.seed_comments(post=post, count=count, rng=random.Random(seed_value), start=post.created)
+    demo.seed_comments(post=post, count=count, rng=random.Random(seed_value), start=post.created)
     return posts.get_published(post.slug)
 
 

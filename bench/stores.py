@@ -19,12 +19,9 @@ the discussions) and is reported as median and p95 time, MongoDB commands, and b
 read (the BSON size of the server's replies, counted by pymongo's command monitoring;
 encoding them again to count is inside the timed work, a few ms per MB).
 
-The figures come from whatever server MONGODB_URI names: without it, the dev database,
-FerretDB v1, which reads every document of a collection for any query but an `_id`
-lookup. There the one-document-per-comment store pays for every comment of every
-discussion on each query, and the embedded store, reached by `_id`, looks better than
-it would on MongoDB, where the indexes make pattern 1's queries touch only what they
-return. Say which server the table came from whenever you quote it.
+The figures come from whatever server MONGODB_URI names: without it, the dev database
+(FerretDB v2 on PostgreSQL with DocumentDB). Say which server the table came from
+whenever you quote it.
 """
 
 from __future__ import annotations
@@ -196,7 +193,7 @@ def table(results: dict[str, dict[str, Row]]) -> str:
 def server_name() -> str:
     facts = mongo.server_facts()
     if "ferretdbVersion" in facts:
-        return f"FerretDB {facts['ferretdbVersion']} (scans a collection for every query but an _id lookup)"
+        return f"FerretDB {facts['ferretdbVersion']}"
     return f"MongoDB {facts.get('version', '?')}"
 
 

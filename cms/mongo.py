@@ -14,9 +14,7 @@ from django.conf import settings
 import pymongo
 from pymongo import MongoClient
 from pymongo.errors import ConnectionFailure, PyMongoError
-from pymongo.collection import Collection
 from pymongo.database import Database
-from pymongo.operations import IndexModel
 
 _lock = threading.Lock()
 _client: MongoClient | None = None
@@ -112,12 +110,6 @@ def reset_client() -> None:
         if _client is not None and _client_pid == os.getpid():
             _client.close()
         _client, _client_pid = None, None
-
-
-def create_indexes(collection: Collection, models: list[IndexModel]) -> list[str]:
-    """Create `models` on `collection` in one createIndexes command (idempotent: an
-    index that exists with the same definition is left as it is); their names."""
-    return collection.create_indexes(models)
 
 
 # The modules that own a collection; each declares its indexes next to its queries

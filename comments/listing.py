@@ -2,13 +2,10 @@
 stores that keep comments inside bigger documents (comments/embedded.py and
 comments/buckets.py) order, filter, page and count them. Pure: no I/O.
 
-On MongoDB, part of this could run on the server: a `$slice` projection cuts a page
-out of an embedded array, and an aggregation (`$unwind`, `$replaceRoot`, `$sort`,
-`$skip`, `$limit`) lists the comments of several buckets. FerretDB v1, which the dev
-database and the tests run, has neither the `$slice` projection nor `$replaceRoot`,
-so the stores read the documents (or, for buckets, the few fields a listing needs)
-and this module does the rest, with the same results as the one-document-per-comment
-store's indexed queries (tests/test_comment_stores.py compares them).
+A store reads the documents it needs (or, for buckets, the few fields a listing
+needs) and this module does the rest, with the same results as the
+one-document-per-comment store's indexed queries (tests/test_comment_stores.py
+compares them).
 """
 
 from __future__ import annotations

@@ -32,3 +32,9 @@ def test_the_client_has_explicit_time_budgets(settings):
     assert options.pool_options.connect_timeout == settings.MONGODB_CONNECT_TIMEOUT_MS / 1000
     assert options.pool_options.socket_timeout == settings.MONGODB_SOCKET_TIMEOUT_MS / 1000
     assert options.timeout == ((settings.MONGODB_TIMEOUT_MS / 1000) or None)
+
+
+def test_each_index_owner_creates_its_indexes_in_one_command(mongo_db, commands):
+    """One createIndexes per collection, however many indexes it declares."""
+    mongo.ensure_all_indexes(mongo_db)
+    assert commands.names.count("createIndexes") == len(mongo.INDEX_OWNERS)
