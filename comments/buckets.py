@@ -10,25 +10,27 @@ A bucket is the pattern's document, plus three fields of its own:
 Each embedded comment holds the stored fields of records.new_document (its own
 `_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email}, text,
 html, form_key, status, ip; later placeholder, edited, flag_count) without
-`discussion_id`, which unpacking adds back. `first` and `last` are the earliest and
-latest `posted` in the bucket (`$min`/`$max` on every push); `ordered` is true while
-the bucket holds its comments in posting order (set when a push creates the bucket,
-cleared by a push that lands behind a later comment). The discussion document keeps
+`discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
+in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
+`ordered: true`, set when a push creates the bucket, says the bucket has always been
+kept so (older buckets lack it). `first` and `last` are its earliest and latest
+`posted` (`$min`/`$max` on every push). The discussion document keeps
 `num_pages`, the page new comments go to: in Slugline the discussion is the post
 (cms/posts.py, `comment_pages`).
 
 Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
-upsert=True, return_document=AFTER)`, then the conditional `num_pages` advance once
-the count passes PAGE_SIZE. A slug is stored once per discussion (and so a form,
+upsert=True, return_document=AFTER)` (the push with `$each: [c]` and that `$sort`),
+then the conditional `num_pages` advance once the count passes PAGE_SIZE. A slug is stored once per discussion (and so a form,
 whose key fixes the slug, is posted once) by two single-document atomic steps, see
 `insert_comment`. No lease, no transaction.
 
 Listings run on the server:
 - the chronological view by position walks the buckets (`walk`) and cuts each slice
   with a `$slice` projection, when every bucket is `ordered`, each bucket's comments
-  come before the next one's, and none of the discussion's comments is hidden from
-  the viewer (one `$elemMatch` query). Cost: the small bucket heads, that check,
+  come before the next one's (a late writer on an earlier page, or a backdated
+  comment, breaks that), and none of the discussion's comments is hidden from the
+  viewer (one `$elemMatch` query). Cost: the small bucket heads, that check,
   and one or two sliced buckets (about 15 ms at skip 5,000 of 10,000 comments on
   FerretDB v2);
 - every other listing (threaded, newest, keyset cursors, replies below a comment,
@@ -102,6 +104,8 @@ HEAD_FIELDS = {"page": 1, "count": 1, "first": 1, "last": 1, "ordered": 1}
 # What counting a listing looks at: visibility, replies below a comment, the orders' keys.
 COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
 APPROVED_ONLY = {"status": {"$nin": list(HIDDEN)}}
+# How a bucket keeps its comments: the chronological view's order.
+POSTING_ORDER = dict(ORDERS["chronological"])
 # FerretDB v2.7 answers a findAndModify that breaks a unique index with this
 # InternalError (code 1) instead of MongoDB's DuplicateKeyError (code 11000).
 EXCLUSION_CONFLICT = "conflicting key value violates exclusion constraint"
@@ -177,9 +181,9 @@ def walk(*, counts: Sequence[int], skip: int, limit: int) -> list[tuple[int, int
 
 
 def in_posting_order(heads: Sequence[dict]) -> bool:
-    """Whether buckets (their heads, in page order) hold their comments in posting
-    order: each is `ordered` and its comments come strictly before the next one's.
-    A bucket without the marker (stored before it existed) never counts as ordered."""
+    """Whether buckets (their heads, in page order) hold the discussion's comments in
+    posting order: each is `ordered` (kept sorted since it was created) and its last
+    comment was posted strictly before the next bucket's first."""
     if not all(h.get("ordered") is True and "first" in h and "last" in h for h in heads):
         return False
     return all(a["last"] < b["first"] for a, b in itertools.pairwise(heads))
@@ -240,22 +244,20 @@ def lost_to_another_writer(exc: OperationFailure) -> bool:
     return exc.code == 1 and any(reason in str(exc) for reason in (EXCLUSION_CONFLICT, DEADLOCK))
 
 
-def _push(*, discussion_id: ObjectId, page: int, comment: dict, in_order: bool) -> dict:
-    """One try of the pattern's upsert, conditional on the page not holding the slug.
-    `in_order`: only onto a bucket whose comments are all older (a bucket it creates is
-    `ordered`); otherwise the push clears `ordered`. The bucket's count after."""
-    query: dict[str, Any] = {"discussion_id": discussion_id, "page": page, "comments.slug": {"$ne": comment["slug"]}}
-    update: dict[str, Any] = {
-        "$inc": {"count": 1}, "$push": {"comments": comment},
-        "$min": {"first": comment["posted"]}, "$max": {"last": comment["posted"]},
-    }
-    if in_order:
-        query["last"] = {"$lt": comment["posted"]}
-        update["$setOnInsert"] = {"ordered": True}
-    else:
-        update["$set"] = {"ordered": False}
+def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> dict:
+    """One try of the pattern's upsert, conditional on the page not holding the slug;
+    the bucket's count after. `$sort` keeps the bucket in posting order whatever order
+    concurrent writers arrive in, so it stays `ordered` (set when the push creates it)."""
     return _pages().find_one_and_update(
-        query, update, projection={"count": 1}, upsert=True, return_document=ReturnDocument.AFTER
+        {"discussion_id": discussion_id, "page": page, "comments.slug": {"$ne": comment["slug"]}},
+        {
+            "$inc": {"count": 1},
+            "$push": {"comments": {"$each": [comment], "$sort": POSTING_ORDER}},
+            "$min": {"first": comment["posted"]},
+            "$max": {"last": comment["posted"]},
+            "$setOnInsert": {"ordered": True},
+        },
+        projection={"count": 1}, upsert=True, return_document=ReturnDocument.AFTER,
     )
 
 
@@ -265,25 +267,20 @@ def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
     the slug.
 
     Each try is one atomic single-document update whose filter requires the page not
-    to hold the slug. When its upsert collides with the page's existing bucket, the
-    bucket says why: it holds the slug (SlugTaken), it holds a later comment (push
-    again, clearing `ordered`), or another writer has just created it (push again).
+    to hold the slug. When its upsert collides with the page's existing bucket, either
+    the bucket holds the slug (SlugTaken) or another writer has just created it (the
+    push goes again).
     """
     comment = {k: v for k, v in document.items() if k != "discussion_id"}
-    in_order = True
+    holding = {"discussion_id": discussion_id, "page": page, "comments.slug": comment["slug"]}
     for _ in range(PUSH_ATTEMPTS):
         try:
-            return _push(discussion_id=discussion_id, page=page, comment=comment, in_order=in_order)
+            return _push(discussion_id=discussion_id, page=page, comment=comment)
         except OperationFailure as exc:
             if not lost_to_another_writer(exc):
                 raise
-        bucket = _pages().find_one(
-            {"discussion_id": discussion_id, "page": page},
-            {"last": 1, "comments": {"$elemMatch": {"slug": comment["slug"]}}},
-        )
-        if bucket and bucket.get("comments"):
+        if _pages().find_one(holding, {"_id": 1}) is not None:
             raise SlugTaken(comment["slug"])
-        in_order = in_order and bool(bucket) and "last" in bucket and bucket["last"] < comment["posted"]
     raise RuntimeError(NO_PAGE.format(page=page, discussion_id=discussion_id))
 
 
@@ -751,14 +748,11 @@ def _head(comments: list[dict]) -> dict:
 
 
 def _top_up(last: dict, fill: list[dict]) -> None:
-    """Append `fill` (in posting order) to the bucket `last`; it stays `ordered` only
-    when all of `fill` is newer than what it holds."""
-    update: dict[str, Any] = {
-        "$inc": {"count": len(fill)}, "$push": {"comments": {"$each": fill}},
+    """Append `fill` to the bucket `last`, which stays in posting order (`$sort`)."""
+    _pages().update_one({"_id": last["_id"]}, {
+        "$inc": {"count": len(fill)}, "$push": {"comments": {"$each": fill, "$sort": POSTING_ORDER}},
         "$min": {"first": fill[0]["posted"]}, "$max": {"last": fill[-1]["posted"]},
-    }
-    if not _pages().update_one({"_id": last["_id"], "last": {"$lt": fill[0]["posted"]}}, update).matched_count:
-        _pages().update_one({"_id": last["_id"]}, {**update, "$set": {"ordered": False}})
+    })
 
 
 def _append(discussion_id: ObjectId, comments: list[dict]) -> int:

@@ -218,6 +218,47 @@ def test_a_push_onto_a_page_holding_the_slug_is_taken(bucket_store, make_post):
         buckets.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
 
 
+def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(bucket_store, make_post):
+    """Writer A claims the slug on page 1 and has not pushed yet; page 1 fills and
+    num_pages moves to 2; writer B of the same slug pushes to page 1, the claimed
+    page, not 2; A's push then finds the slug there: one comment."""
+    post = make_post()
+    fill(post.id, 99)
+    raced = new_comment(post.id, 7000)
+    assert buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
+    insert(post.id, 100)
+    insert(post.id, 101)
+    assert posts.comment_pages(post_id=post.id) == 2
+    fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
+    b = buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
+    with pytest.raises(SlugTaken):
+        buckets.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
+    assert bucket_store.comment_pages.find_one({"comments.slug": raced["slug"]})["page"] == 1
+    assert [c["_id"] for c in bucket_store.comment_pages.find_one({"page": 1})["comments"]].count(b.id) == 1
+    assert sum(d["slug"] == raced["slug"] for d in buckets.iter_documents(discussion_id=post.id)) == 1
+
+
+def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store, make_post):
+    """A claim without its comment (the claimer died before pushing): the form sent
+    again stores its comment in the claimed page, once."""
+    post = make_post()
+    raced = new_comment(post.id, 1)
+    buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
+    fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
+    stored = buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+    assert buckets.find_by_slug(discussion_id=post.id, slug=raced["slug"]) == stored
+    with pytest.raises(SlugTaken):
+        buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+
+
+def test_a_claim_names_the_first_claimers_page_only(bucket_store, make_post):
+    """The first claim of a slug keeps its page; later claims are told that page."""
+    post = make_post()
+    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=3) == 3
+    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=4) == 3
+    assert buckets.claim_page(discussion_id=ObjectId(), slug="abcdefgh", page=4) == 4
+
+
 # --- Reading -------------------------------------------------------------------------------
 
 
@@ -263,14 +304,29 @@ def test_comments_posted_in_order_keep_their_buckets_ordered(bucket_store, make_
     assert found[1]["last"] == START + timedelta(seconds=buckets.PAGE_SIZE + 4)
 
 
-def test_comments_pushed_out_of_posting_order_still_page_like_the_documents_store(bucket_store, make_post):
-    """A comment stamped earlier than those before it clears its bucket's `ordered`;
-    the chronological page then comes from the aggregation, in (posted, _id) order."""
+def test_comments_pushed_out_of_posting_order_are_kept_in_posting_order(bucket_store, make_post):
+    """A comment stamped earlier than those before it is sorted into place by the
+    push (`$sort`), so the bucket stays ordered and the walk stays exact."""
     post = make_post()
     for n in (5, 1, 9, 3):
         insert(post.id, n)
+    stored = bucket_store.comment_pages.find_one({"discussion_id": post.id})
+    assert [c["text"] for c in stored["comments"]] == ["Comment 1", "Comment 3", "Comment 5", "Comment 9"]
+    assert buckets.in_posting_order(heads(bucket_store, post.id))
+    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
+    assert [c.text for c in page] == ["Comment 3", "Comment 5"]
+
+
+def test_a_bucket_stored_without_the_ordered_marker_is_never_walked(bucket_store, make_post):
+    """A bucket written before the marker existed may be in any order: the page comes
+    from the aggregation, in (posted, _id) order."""
+    post = make_post()
+    documents_in_push_order = [new_comment(post.id, n) for n in (5, 1, 9, 3)]
+    bucket_store.comment_pages.insert_one({
+        "discussion_id": post.id, "page": 1, "count": 4,
+        "comments": [{k: v for k, v in d.items() if k != "discussion_id"} for d in documents_in_push_order],
+    })
     assert not buckets.in_posting_order(heads(bucket_store, post.id))
-    assert bucket_store.comment_pages.find_one({"discussion_id": post.id})["ordered"] is False
     page = buckets.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
     assert [c.text for c in page] == ["Comment 3", "Comment 5"]
 
@@ -352,7 +408,9 @@ def test_an_export_imported_again_is_the_same_documents(bucket_store, make_post)
     assert len(exported) == 205 and all(d["discussion_id"] == post.id for d in exported)
     assert [d["posted"] for d in exported] == sorted(d["posted"] for d in exported)
     assert buckets.discussion_ids() == [post.id]
+    assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 5
     assert buckets.drop_discussion(discussion_id=post.id) == 205
+    assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 0
     assert buckets.discussion_ids() == [] and posts.comment_pages(post_id=post.id) == 1
     assert buckets.insert_documents(documents=exported) == 205
     assert list(buckets.iter_documents(discussion_id=post.id)) == exported
@@ -378,7 +436,7 @@ def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(
     bucket_store, make_post, post_at_once
 ):
     """Four threads posting the same form key at once onto a page about to roll over
-    leave exactly one comment (the slug check and the push run as the only writer)."""
+    leave exactly one comment (tests/test_buckets_concurrency.py races eight)."""
     post = make_post()
     fill(post.id, 100)
     results = post_at_once(post, times=4, form_key="k" * 22, author=READER)
