@@ -81,6 +81,16 @@ INDEXES = [
     IndexModel([("ip", ASCENDING), ("posted", DESCENDING)], name="ip"),
 ]
 
+# The index that serves each of ORDERS: every page query names it (a hint), since a
+# query planner may otherwise pick another index of the discussion that filters but
+# cannot bound the page at its key (DocumentDB's did for threaded cursor pages).
+ORDER_INDEXES = {
+    "threaded": "discussion_full_slug",
+    "chronological": "discussion_posted",
+    "newest": "discussion_thread_newest",
+}
+
+
 def ensure_indexes(db: Database) -> list[str]:
     return db.comments.create_indexes(INDEXES)
 
@@ -200,7 +210,7 @@ def find_page(
     elif before is not None:
         query = {"$and": [query, keyset.before(sort, before)]}
         sort = keyset.reverse(sort)
-    cursor = get_db().comments.find(query).sort(sort).skip(skip).limit(limit)
+    cursor = get_db().comments.find(query).sort(sort).skip(skip).limit(limit).hint(ORDER_INDEXES[order])
     comments = [Comment.from_doc(doc) for doc in cursor]
     return comments[::-1] if before is not None else comments
 
@@ -231,7 +241,7 @@ def count_before(
 ) -> int:
     """How many comments sort before `key`: where a comment sits in a view."""
     query = {"$and": [_scope(discussion_id, below, viewer), keyset.before(ORDERS[order], key)]}
-    return get_db().comments.count_documents(query)
+    return get_db().comments.count_documents(query, hint=ORDER_INDEXES[order])
 
 
 APPROVED_ONLY = {"status": {"$nin": list(HIDDEN)}}

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("documents_store")
 DISCUSSIONS = 40
 PER_DISCUSSION = 150
 COLLECTION_SCANS = {"COLLSCAN", "Seq Scan"}
-# The index that serves each view's order (comments/documents.py INDEXES).
+# The index each view's order must be served by (comments/documents.py INDEXES).
 ORDER_INDEXES = {
     "threaded": "discussion_full_slug",
     "chronological": "discussion_posted",
