@@ -21,33 +21,30 @@ kept so (older buckets lack it). `first` and `last` are its earliest and latest
 Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
 upsert=True, return_document=AFTER)` (the push with `$each: [c]` and that `$sort`),
-then the conditional `num_pages` advance once the count passes PAGE_SIZE. A slug is stored once per discussion (and so a form,
-whose key fixes the slug, is posted once) by two single-document atomic steps, see
-`insert_comment`. No lease, no transaction.
+then the conditional `num_pages` advance once the count passes PAGE_SIZE. A slug,
+and so a form (its key fixes the slug), is stored once per discussion by two atomic
+single-document writes (see `insert_comment`): no lease, no transaction.
 
-Listings run on the server:
-- the chronological view by position walks the buckets (`walk`) and cuts each slice
+Listings run on the server (timings: one 10,000-comment discussion, 100 buckets,
+FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket whole):
+- the chronological view by position walks the buckets (`walk`), cutting each slice
   with a `$slice` projection, when every bucket is `ordered`, each bucket's comments
   come before the next one's (a late writer on an earlier page, or a backdated
-  comment, breaks that), and none of the discussion's comments is hidden from the
-  viewer (one `$elemMatch` query). Cost: the small bucket heads, that check,
-  and one or two sliced buckets (about 15 ms at skip 5,000 of 10,000 comments on
-  FerretDB v2);
-- every other listing (threaded, newest, keyset cursors, replies below a comment,
-  or a discussion with hidden comments) is one aggregation: `$match` the
-  discussion, `$unwind` the comments, `$replaceRoot`, `$match` what the viewer
-  sees, `$sort`, `$skip`/`$limit`. It reads every bucket of the discussion on the
-  server: about 70-110 ms for 10,000 comments on FerretDB v2, where DocumentDB
-  reads each bucket whole. Projecting the listing fields first and fetching the
-  chosen comments in a second step measured 55-120 ms: no clear gain for a second
-  round trip, so one pipeline;
+  comment, breaks that) and no comment is hidden from the viewer (one `$elemMatch`
+  query): the bucket heads, that check and one or two slices, 25-40 ms at skip 5,000;
+- every other page (threaded, newest, keyset cursors, replies below a comment, a
+  discussion with hidden comments) is one aggregation: `$match` the discussion,
+  `$unwind`, `$match` what the viewer sees, `$sort`, `$skip`/`$limit`, and only then
+  `$replaceRoot` on the page's comments: 90-130 ms. Lifting the comments out before
+  matching and sorting cost 250-300 ms; projecting the listing fields and fetching
+  the chosen comments in a second round trip saved nothing measurable;
 - counts (`count`, `tally`, `count_before`, `count_approved`) are aggregations over
-  a projection of the few fields they test (about 20 ms for 10,000 comments);
+  a projection of the fields they test, 35-80 ms; `find_latest` sorts on the server;
 - edits, statuses, placeholders, flags and renames are `update_many` with
-  arrayFilters (`comments.$[c].<field>`), after one aggregation that counts the
-  comments whose value differs (what the callers report); the moderation queue
-  and a commenter's comments are aggregations over the buckets the multikey
-  indexes (`comments.status`, `comments.author.id`, ...) find.
+  arrayFilters (`comments.$[c].<field>`) or the positional `$`, after one
+  aggregation that counts the comments whose value differs (what callers report);
+  the moderation queue and a commenter's comments are aggregations over the buckets
+  the multikey indexes (`comments.status`, `comments.author.id`, ...) find.
 Exports and migrations hold one discussion in memory at a time.
 """
 
@@ -104,6 +101,8 @@ HEAD_FIELDS = {"page": 1, "count": 1, "first": 1, "last": 1, "ordered": 1}
 # What counting a listing looks at: visibility, replies below a comment, the orders' keys.
 COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
 APPROVED_ONLY = {"status": {"$nin": list(HIDDEN)}}
+LOGICAL = ("$and", "$or", "$nor")
+NEWEST_FIRST = [("posted", -1), ("_id", -1)]
 # How a bucket keeps its comments: the chronological view's order.
 POSTING_ORDER = dict(ORDERS["chronological"])
 # FerretDB v2.7 answers a findAndModify that breaks a unique index with this
@@ -139,19 +138,46 @@ def flat_document(comment: dict, discussion_id: ObjectId) -> dict:
     return {"_id": comment["_id"], "discussion_id": discussion_id, **comment}
 
 
-def unwound(match: dict, *, fields: Iterable[str] | None = None) -> list[dict]:
-    """Pipeline stages: the buckets matching `match`, then one document per comment
-    with its discussion's id (only `fields` of each comment, when given)."""
+def on_comments(condition: dict) -> dict:
+    """A condition on a comment's own fields, for an unwound bucket (`comments.<field>`)."""
+    prefixed = {}
+    for key, value in condition.items():
+        if key in LOGICAL:
+            prefixed[key] = [on_comments(c) for c in value]
+        else:
+            prefixed[f"comments.{key}"] = value
+    return prefixed
+
+
+def unwound(match: dict, *, where: dict | None = None, fields: Iterable[str] | None = None) -> list[dict]:
+    """Pipeline stages: the buckets matching `match`, unwound to one document per
+    comment (only `fields` of each, when given), those meeting `where` (a condition
+    on a comment's own fields). The comments stay under `comments.` until `_comments`
+    lifts them out: on FerretDB v2, matching and sorting before the `$replaceRoot`
+    costs a third of doing it after."""
     stages: list[dict] = [{"$match": match}]
     if fields is not None:
         stages.append({"$project": {"discussion_id": 1, **{f"comments.{f}": 1 for f in fields}}})
-    return stages + [
-        {"$unwind": "$comments"},
-        {"$replaceRoot": {"newRoot": {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}}},
-    ]
+    stages.append({"$unwind": "$comments"})
+    if where:
+        stages.append({"$match": on_comments(where)})
+    return stages
 
 
-def _comments(stages: list[dict]) -> list[Comment]:
+def _comments(
+    stages: list[dict], *, sort: Sequence[tuple[str, int]] = (), skip: int = 0, limit: int | None = None
+) -> list[Comment]:
+    """The comments the unwound `stages` give, in `sort`, `skip` and `limit` applied."""
+    stages = list(stages)
+    if sort:
+        stages.append({"$sort": {f"comments.{field}": direction for field, direction in sort}})
+    if skip:
+        stages.append({"$skip": skip})
+    if limit is not None:
+        stages.append({"$limit": limit})
+    stages.append(
+        {"$replaceRoot": {"newRoot": {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}}}
+    )
     return [Comment.from_doc({"text": "", **doc}) for doc in _pages().aggregate(stages)]
 
 
@@ -352,8 +378,8 @@ def find_by_slugs(*, discussion_id: ObjectId, slugs: list[str]) -> list[Comment]
     if not slugs:
         return []
     wanted = {"$in": sorted({str(s) for s in slugs})}
-    stages = unwound({"discussion_id": discussion_id, "comments.slug": wanted})
-    return _comments(stages + [{"$match": {"slug": wanted}}, {"$sort": {"full_slug": 1}}])
+    stages = unwound({"discussion_id": discussion_id, "comments.slug": wanted}, where={"slug": wanted})
+    return _comments(stages, sort=ORDERS["threaded"])
 
 
 def find_ancestors(*, comment: Comment) -> list[Comment]:
@@ -364,8 +390,9 @@ def find_ancestors(*, comment: Comment) -> list[Comment]:
 def find_subthread(*, comment: Comment) -> list[Comment]:
     """The comment and all its descendants, threaded (the anchored `full_slug` prefix)."""
     inside = {"$regex": slugs.subtree_regex(comment.full_slug)}
-    stages = unwound({"discussion_id": comment.discussion_id, "comments.full_slug": inside})
-    return _comments(stages + [{"$match": {"full_slug": inside}}, {"$sort": {"full_slug": 1}}])
+    buckets = {"discussion_id": comment.discussion_id, "comments.full_slug": inside}
+    stages = unwound(buckets, where={"full_slug": inside})
+    return _comments(stages, sort=ORDERS["threaded"])
 
 
 def _discussion(discussion_id: ObjectId, below: Comment | None) -> dict:
@@ -414,10 +441,8 @@ def find_page(
     elif before is not None:
         keys.append(keyset.before(sort, before))
         sort = keyset.reverse(sort)
-    stages = unwound(_discussion(discussion_id, below)) + [
-        {"$match": _scope(below, viewer, *keys)}, {"$sort": dict(sort)}, {"$skip": skip}, {"$limit": limit},
-    ]
-    comments = _comments(stages)
+    stages = unwound(_discussion(discussion_id, below), where=_scope(below, viewer, *keys))
+    comments = _comments(stages, sort=sort, skip=skip, limit=limit)
     return comments[::-1] if before is not None else comments
 
 
@@ -429,9 +454,9 @@ def count(*, discussion_id: ObjectId, below: Comment | None = None, viewer: View
 def tally(*, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS) -> Tally:
     """`count` and how many of those are placeholders, in one aggregation (grouped by
     status and placeholder; the server counts)."""
-    groups = _pages().aggregate(unwound(_discussion(discussion_id, below), fields=COUNT_FIELDS) + [
-        {"$match": _scope(below, viewer)},
-        {"$group": {"_id": {"s": "$status", "p": "$placeholder"}, "n": {"$sum": 1}}},
+    stages = unwound(_discussion(discussion_id, below), where=_scope(below, viewer), fields=COUNT_FIELDS)
+    groups = _pages().aggregate(stages + [
+        {"$group": {"_id": {"s": "$comments.status", "p": "$comments.placeholder"}, "n": {"$sum": 1}}},
     ])
     total = placeholders = 0
     for group in groups:
@@ -446,23 +471,21 @@ def count_before(
     *, discussion_id: ObjectId, order: str, key: tuple, below: Comment | None = None, viewer: Viewer = READERS
 ) -> int:
     """How many comments sort before `key`: where a comment sits in a view."""
-    stages = unwound(_discussion(discussion_id, below), fields=COUNT_FIELDS)
-    return _counted(stages + [{"$match": _scope(below, viewer, keyset.before(ORDERS[order], key))}])
+    before = _scope(below, viewer, keyset.before(ORDERS[order], key))
+    return _counted(unwound(_discussion(discussion_id, below), where=before, fields=COUNT_FIELDS))
 
 
 def count_approved(*, discussion_id: ObjectId) -> int:
     """How many approved comments a discussion has (a post's comment count)."""
-    stages = unwound({"discussion_id": discussion_id}, fields=("status",))
-    return _counted(stages + [{"$match": APPROVED_ONLY}])
+    return _counted(unwound({"discussion_id": discussion_id}, where=APPROVED_ONLY, fields=("status",)))
 
 
 def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
     """The newest approved comments of a discussion, newest first."""
     if limit <= 0:
         return []
-    return _comments(unwound({"discussion_id": discussion_id}) + [
-        {"$match": APPROVED_ONLY}, {"$sort": {"posted": -1, "_id": -1}}, {"$limit": limit},
-    ])
+    stages = unwound({"discussion_id": discussion_id}, where=APPROVED_ONLY)
+    return _comments(stages, sort=NEWEST_FIRST, limit=limit)
 
 
 def find_duplicate(
@@ -478,8 +501,8 @@ def find_duplicate(
         same["author.id"] = int(author.id)
     else:
         same.update({"author.id": None, "author.name": str(author.name), "author.email": str(author.email), "ip": ip})
-    stages = unwound({"discussion_id": discussion_id, "comments": {"$elemMatch": same}})
-    found = _comments(stages + [{"$match": same}, {"$sort": {"posted": -1}}, {"$limit": 1}])
+    stages = unwound({"discussion_id": discussion_id, "comments": {"$elemMatch": same}}, where=same)
+    found = _comments(stages, sort=NEWEST_FIRST, limit=1)
     return found[0] if found else None
 
 
@@ -506,8 +529,7 @@ def find_by_ids(*, ids: Iterable[ObjectId]) -> list[Comment]:
     wanted = {"$in": list(set(ids))}
     if not wanted["$in"]:
         return []
-    stages = unwound({"comments._id": wanted}) + [{"$match": {"_id": wanted}}]
-    return _comments(stages + [{"$sort": {"posted": -1, "_id": -1}}])
+    return _comments(unwound({"comments._id": wanted}, where={"_id": wanted}), sort=NEWEST_FIRST)
 
 
 def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
@@ -517,8 +539,8 @@ def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
         return []
     wanted = set(keys)
     slug_list = {"$in": list({s for _, s in wanted})}
-    stages = unwound({"discussion_id": {"$in": list({d for d, _ in wanted})}, "comments.slug": slug_list})
-    found = _comments(stages + [{"$match": {"slug": slug_list}}])
+    buckets = {"discussion_id": {"$in": list({d for d, _ in wanted})}, "comments.slug": slug_list}
+    found = _comments(unwound(buckets, where={"slug": slug_list}))
     return [c for c in found if (c.discussion_id, c.slug) in wanted]
 
 
@@ -544,7 +566,7 @@ def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None
     theirs = _commenter(commenter)
     if exclude_status:
         theirs["status"] = {"$ne": exclude_status}
-    return _comments(unwound({"comments": {"$elemMatch": theirs}}) + [{"$match": theirs}])
+    return _comments(unwound({"comments": {"$elemMatch": theirs}}, where=theirs))
 
 
 # --- Writes to comments already stored ------------------------------------------------
@@ -563,7 +585,7 @@ def change(*, condition: dict, fields: dict, scope: dict | None = None, majority
     aggregation count), what MongoDB's modified count is for the documents store."""
     differs = {**condition, "$or": [{path: {"$ne": value}} for path, value in fields.items()]}
     buckets = {**(scope or {}), "comments": {"$elemMatch": differs}}
-    changed = _counted(unwound(buckets) + [{"$match": differs}])
+    changed = _counted(unwound(buckets, where=differs))
     if changed:
         pages = _pages()
         if majority:
@@ -659,15 +681,14 @@ def _queue(tab: str, filters: QueueFilter) -> list[dict]:
     buckets: dict[str, Any] = {"comments": {"$elemMatch": wanted}} if wanted else {}
     if filters.discussion_id is not None:
         buckets["discussion_id"] = filters.discussion_id
-    return unwound(buckets) + ([{"$match": wanted}] if wanted else [])
+    return unwound(buckets, where=wanted)
 
 
 def find_queue(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[Comment]:
     """A page of a moderation queue tab."""
     if limit <= 0:
         return []
-    order = {"$sort": dict(queue_order(tab))}
-    return _comments(_queue(tab, filters) + [order, {"$skip": skip}, {"$limit": limit}])
+    return _comments(_queue(tab, filters), sort=queue_order(tab), skip=skip, limit=limit)
 
 
 def count_queue(*, tab: str, filters: QueueFilter) -> int:
@@ -680,9 +701,8 @@ def count_queue(*, tab: str, filters: QueueFilter) -> int:
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
     member = {"author.id": {"$ne": None}}
-    groups = _pages().aggregate(unwound({"comments": {"$elemMatch": member}}, fields=("author",)) + [
-        {"$match": member}, {"$group": {"_id": "$author"}},
-    ])
+    stages = unwound({"comments": {"$elemMatch": member}}, where=member, fields=("author",))
+    groups = _pages().aggregate(stages + [{"$group": {"_id": "$comments.author"}}])
     docs = [g["_id"] for g in groups if isinstance(g["_id"], dict) and g["_id"].get("id") is not None]
     return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
 

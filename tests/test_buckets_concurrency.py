@@ -96,7 +96,6 @@ def test_one_slug_sent_by_eight_writers_among_sixteen_others_is_stored_once(buck
         raced_results = results[:8]
         assert sum(isinstance(r, SlugTaken) for r in raced_results) == 7
         assert all(not isinstance(r, Exception) for r in results[8:])
-        assert stored_ids(bucket_store, post.id).count(raced["_id"]) == 0  # each writer drew its own _id
         stored = list(buckets.iter_documents(discussion_id=post.id))
         assert len(stored) == 100 + 1 + 16
         assert sum(d["slug"] == raced["slug"] for d in stored) == 1
