@@ -13,7 +13,9 @@ discussion go to one shard:
   could not carry the unique index.)
 - `buckets`: `comment_pages` on `{discussion_id: 1, page: 1}`, which is also its
   unique index (one bucket per page of a discussion); its other indexes are not
-  unique.
+  unique. Its `comment_claims` (one small document per comment slug, whose `_id`
+  makes a form post once: comments/buckets.py) on `{_id: "hashed"}`: every claim
+  of one `_id` goes to one shard, so the `_id` stays unique across shards.
 - `embedded`: `discussions` on their own key, `_id` (the post's `_id`), hashed:
   each discussion is one document reached by `_id`, and hashing spreads the
   ever-growing ObjectIds over the shards.
@@ -25,7 +27,7 @@ published), and posts are few and small next to their comments, which are what
 grows. A post page is then one targeted query to the primary shard plus the
 comment queries, each targeted by `discussion_id`.
 
-FerretDB, the development database, cannot shard (it is not a `mongos`), so the
+FerretDB, the development database (v2 on PostgreSQL with DocumentDB), cannot shard (it is not a `mongos`), so the
 commands are built by a pure function, `shard_commands`, that the tests check, and
 `shard_collections` refuses any server whose `hello` does not say it is a `mongos`.
 """
@@ -38,7 +40,7 @@ from pymongo import MongoClient
 
 SHARD_KEYS: dict[str, dict[str, dict[str, Any]]] = {
     "documents": {"comments": {"discussion_id": 1, "slug": 1}},
-    "buckets": {"comment_pages": {"discussion_id": 1, "page": 1}},
+    "buckets": {"comment_pages": {"discussion_id": 1, "page": 1}, "comment_claims": {"_id": "hashed"}},
     "embedded": {"discussions": {"_id": "hashed"}},
 }
 # Collections whose shard key index is also their unique index.

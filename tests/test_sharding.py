@@ -33,9 +33,11 @@ def test_command_names_come_first_and_key_fields_keep_their_order():
 
 
 def test_the_bucket_store_shards_comment_pages_on_discussion_and_page():
-    """Buckets: comment_pages on {discussion_id: 1, page: 1}, unique like its index."""
+    """Buckets: comment_pages on {discussion_id: 1, page: 1}, unique like its index;
+    the slug claims on their own hashed _id, which keeps each claim on one shard."""
     assert sharding.shard_commands(db_name="blog", store="buckets")[1:] == [
         {"shardCollection": "blog.comment_pages", "key": {"discussion_id": 1, "page": 1}, "unique": True},
+        {"shardCollection": "blog.comment_claims", "key": {"_id": "hashed"}},
     ]
 
 
