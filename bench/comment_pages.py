@@ -1,25 +1,39 @@
-"""Benchmark: the cost of comment pages in one large discussion.
+"""Benchmark: what a reader's page, the count and a post cost as one discussion grows.
 
-Builds one discussion of N comments (default 10,000) in a scratch MongoDB database,
-then requests through Django's test client: threaded page 1, a page in the middle
-reached with `?page=`, and the same page reached by cursor (`?after=`). For each it
-prints the median and p95 time per request, the MongoDB commands per request and
-the documents those commands returned, with ratios against page 1.
+Builds, in a scratch MongoDB database, one discussion of each size in `--sizes`
+(default 100, 10,000 and 100,000 comments) among other discussions, so that the
+collection holds at least `--collection` comments (default 200,000): a page query
+that scanned the collection instead of its index would show. Then, per size, it
+measures:
 
+- threaded page 1 and page 100 reached by cursor (`?after=`; the last page of a
+  smaller discussion), requested through Django's test client with the comments cache
+  off: what a cold reader's page costs;
+- the count of a reader's listing (`store.tally`), what paging and summaries need;
+- a post: `services.post_comment` of a reply, with the post's summary refresh.
+
+For each: the median and p95 time, the time spent waiting for MongoDB (server time
+plus the round trips), the commands and the documents their replies carried, and the
+ratio of the median against the smallest size.
+
+    make devdb
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/comment_pages.py
 
-Without MONGODB_URI it uses (or starts) the dev database (FerretDB v2 on PostgreSQL
-with DocumentDB). Say which server the figures came from whenever you quote them.
+Without MONGODB_URI it uses (or starts) the dev database. Say which server the
+figures came from whenever you quote them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
+import tempfile
 import time
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,98 +43,153 @@ import django  # noqa: E402
 
 django.setup()
 
+from bson import ObjectId  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
+from bench.bulk import insert_discussion  # noqa: E402
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
-from cms import demo, mongo, posts  # noqa: E402
+from cms import mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import cursors, store  # noqa: E402
+from comments import cursors, services, store  # noqa: E402
+from comments.records import READERS, CommentAuthor  # noqa: E402
+
+START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FILLER_SIZE = 5_000
 
 
-def measure(client: Client, url: str, meter: Meter, repeat: int) -> dict:
-    times, commands, documents = [], [], []
+def timed(work, meter: Meter, repeat: int) -> dict:
+    """Run `work` `repeat` times; its time, MongoDB's share, commands and documents."""
+    times, waits, commands, documents = [], [], [], []
     for _ in range(repeat):
         meter.start()
         start = time.perf_counter()
-        response = client.get(url)
+        work()
         times.append(time.perf_counter() - start)
         meter.stop()
-        assert response.status_code == 200, (url, response.status_code)
+        waits.append(meter.seconds * 1000)
         commands.append(meter.commands)
         documents.append(meter.documents)
     median_ms, p95_ms = median_and_p95_ms(times)
-    return {
-        "median_ms": median_ms,
-        "p95_ms": p95_ms,
-        "commands": statistics.median(commands),
-        "documents": statistics.median(documents),
-    }
+    return {"median_ms": median_ms, "p95_ms": p95_ms, "mongo_ms": statistics.median(waits),
+            "commands": statistics.median(commands), "documents": statistics.median(documents)}
+
+
+def page(client: Client, url: str):
+    def work():
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        assert b"Comments are unavailable" not in response.content, url
+    return work
+
+
+def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
+    """One post per size with that many comments, plus filler discussions."""
+    rng = random.Random(seed)
+    active = store.active()
+    built: dict[int, posts.Post] = {}
+    for size in sizes:
+        post = posts.create_post(
+            title=f"{size:,} comments", slug=f"size-{size}", content="Benchmark post.",
+            author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
+        )
+        started = time.perf_counter()
+        insert_discussion(active, discussion_id=post.id, count=size, rng=rng, start=START)
+        services.refresh_summary(post_id=post.id)
+        print(f"  {size:,} comments on {post.slug} in {time.perf_counter() - started:.0f} s", flush=True)
+        built[size] = post
+    filler = max(0, at_least - sum(sizes))
+    started = time.perf_counter()
+    while filler > 0:
+        count = min(FILLER_SIZE, filler)
+        insert_discussion(active, discussion_id=ObjectId(), count=count, rng=rng, start=START)
+        filler -= count
+    print(f"  filler discussions in {time.perf_counter() - started:.0f} s", flush=True)
+    return built
+
+
+def cursor_url(post: posts.Post, per_page: int, base: str) -> tuple[str, int]:
+    """The URL of page 100 reached by cursor (or the last page, if fewer)."""
+    listed = posts.get_by_id(post.id).comment_count
+    target = max(2, min(100, -(-listed // per_page)))
+    before = store.find_page(discussion_id=post.id, order="threaded", limit=1, skip=(target - 1) * per_page - 1)[0]
+    cursor = cursors.encode(view="threaded", scope=str(post.id), key=before.key("threaded"), page=target)
+    return f"{base}&after={cursor}", target
+
+
+def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str, dict]]:
+    per_page = settings.COMMENTS_PER_PAGE
+    base = f"/posts/{post.slug}/comments/?view=threaded"
+    client = Client()
+    client.get(base)  # warm up the process
+    deep, number = cursor_url(post, per_page, base)
+    parent = store.find_page(discussion_id=post.id, order="threaded", limit=1)[0]
+    replies = iter(range(10**6))
+
+    def reply():
+        services.post_comment(post=post, text=f"A measured reply {next(replies)}.", parent_slug=parent.slug,
+                              author=CommentAuthor(id=None, name="Bench", email="bench@example.com"))
+
+    return [
+        ("threaded page 1", timed(page(client, base), meter, repeat)),
+        (f"page {number} by cursor", timed(page(client, deep), meter, repeat)),
+        ("the count", timed(lambda: store.tally(discussion_id=post.id, viewer=READERS), meter, repeat)),
+        ("a post (reply)", timed(reply, meter, repeat)),
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--comments", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--sizes", default="100,10000,100000", help="comments per measured discussion")
+    parser.add_argument("--collection", type=int, default=200_000, help="comments in the collection at least")
+    parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--cache-seconds", type=int, default=0,
         help="COMMENTS_CACHE_SECONDS while measuring (default 0: what the database does for each page)",
     )
     args = parser.parse_args()
+    sizes = sorted(int(size.replace("_", "")) for size in args.sizes.split(","))
 
     meter = Meter()
     monitoring.register(meter)
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     settings.ALLOWED_HOSTS = ["testserver"]
-    # Measure what the pages cost, not where the web budget would cut them off.
+    settings.STATIC_ROOT = tempfile.mkdtemp(prefix="slugline-bench-static-")
+    # Measure what the work costs, not where the web budget or the limits cut it off.
     settings.MONGODB_REQUEST_BUDGET_MS = 60_000
+    settings.COMMENTS_RATE_PER_IP = settings.COMMENTS_RATE_PER_USER = 0
+    settings.COMMENTS_DUPLICATE_WINDOW = 0
     # Off by default: with the rendered-comments cache every repeat after the first
     # would be a hit (one command, the post) and say nothing about the pages' queries.
     settings.COMMENTS_CACHE_SECONDS = args.cache_seconds
+    call_command("collectstatic", interactive=False, verbosity=0)
     mongo.reset_client()
     mongo.ensure_all_indexes()
+    print(f"Building {', '.join(f'{s:,}' for s in sizes)} comments and filler up to "
+          f"{args.collection:,} in {settings.MONGODB_NAME} ({store.active().__name__})…", flush=True)
     try:
-        post = posts.create_post(
-            title="Benchmark", slug="benchmark", content="Benchmark post.",
-            author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
-        )
-        import random
-
-        started = time.perf_counter()
-        demo.seed_comments(post=post, count=args.comments, rng=random.Random(args.seed), start=post.created)
-        build_s = time.perf_counter() - started
-        per_page = settings.COMMENTS_PER_PAGE
-        middle = max(1, -(-args.comments // per_page) // 2)
-        before_middle = store.find_page(
-            discussion_id=post.id, order="threaded", limit=1, skip=(middle - 1) * per_page - 1
-        )[0]
-        cursor = cursors.encode(
-            view="threaded", scope=str(post.id), key=before_middle.key("threaded"), page=middle
-        )
-        base = f"/posts/{post.slug}/comments/?view=threaded"
-        client = Client()
-        client.get(base)  # warm up the process
-        rows = [
-            ("threaded page 1", measure(client, base, meter, args.repeat)),
-            (f"page {middle} by ?page=", measure(client, f"{base}&page={middle}", meter, args.repeat)),
-            (f"page {middle} by cursor", measure(client, f"{base}&after={cursor}", meter, args.repeat)),
-        ]
+        built = build(sizes, args.collection, args.seed)
+        results = {size: measure_size(post, meter, args.repeat) for size, post in built.items()}
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
 
     server = mongo.get_client().server_info()
-    print(f"One discussion of {args.comments:,} comments, {per_page} per page; built in {build_s:.1f} s.")
-    print(f"Server: {mongo.server_uri()} (reports MongoDB {server.get('version')}; "
-          f"{'FerretDB' if 'ferretdb' in str(server).lower() else 'see server'}); "
-          f"{args.repeat} requests each through Django's test client; "
-          f"COMMENTS_CACHE_SECONDS={args.cache_seconds}.")
-    print(f"{'request':<24}{'median ms':>10}{'p95 ms':>9}{'commands':>10}{'documents':>11}{'× page 1':>10}")
-    first = rows[0][1]["median_ms"]
-    for name, row in rows:
-        print(f"{name:<24}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['commands']:>10.0f}"
-              f"{row['documents']:>11.0f}{row['median_ms'] / first:>10.2f}")
+    ferretdb = (server.get("ferretdb") or {}).get("version")
+    print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
+          + f"; store {store.active().__name__}; collection of at least {args.collection:,} comments"
+          + f"; {args.repeat} runs each; "
+          f"COMMENTS_CACHE_SECONDS={args.cache_seconds}; {settings.COMMENTS_PER_PAGE} per page.")
+    print(f"{'comments':>9}  {'work':<22}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
+          f"{'commands':>9}{'documents':>10}{'× smallest':>11}")
+    smallest = {name: row["median_ms"] for name, row in results[sizes[0]]}
+    for size in sizes:
+        for n, (name, row) in enumerate(results[size]):
+            base = list(smallest.values())[n]
+            print(f"{size:>9,}  {name:<22}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
+                  f"{row['commands']:>9.0f}{row['documents']:>10.0f}{row['median_ms'] / base:>11.2f}")
     return 0
 
 
