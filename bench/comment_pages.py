@@ -49,8 +49,8 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
-from bench.bulk import insert_discussion  # noqa: E402
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
+from bench.stores import insert_discussion  # noqa: E402
 from cms import mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import cursors, services, store  # noqa: E402

@@ -20,7 +20,8 @@ CPU went, the ratios, and the targets this benchmark exists to check.
 
     .venv/bin/python bench/peer.py --sizes 100,1000 --seconds 10 --threads 4
 
-Without MONGODB_URI it uses (or starts) the dev database (FerretDB). Loopback only;
+Without MONGODB_URI it uses (or starts) the dev database (FerretDB v2 on PostgreSQL
+with DocumentDB; its CPU is FerretDB's and PostgreSQL's processes'). Loopback only;
 every loop is bounded; servers are stopped and the scratch databases dropped at the end.
 """
 
@@ -428,7 +429,7 @@ class Plan:
     timeout: float
     rounds: int
     servers: tuple[str, ...]
-    db_pid: int | None
+    db_pids: frozenset[int]
 
 
 @dataclass
@@ -460,8 +461,10 @@ class Cpu:
         return Cpu(self.app + other.app, self.db + other.db, self.others + other.others)
 
 
-def _proc_cpu(pgid: int, db_pid: int | None) -> tuple[float, float]:
-    """CPU seconds of the processes in group `pgid` (with reaped children) and of `db_pid`."""
+def _proc_cpu(pgid: int, db_pids: frozenset[int]) -> tuple[float, float]:
+    """CPU seconds of the processes in group `pgid` (with reaped children) and of the
+    database: the processes `db_pids` (FerretDB and PostgreSQL's postmaster) and their
+    children (PostgreSQL's backends and workers)."""
     tick = os.sysconf("SC_CLK_TCK")
     app = db = 0.0
     for entry in Path("/proc").iterdir():
@@ -474,7 +477,7 @@ def _proc_cpu(pgid: int, db_pid: int | None) -> tuple[float, float]:
         seconds = sum(int(value) for value in fields[11:15]) / tick  # utime stime cutime cstime
         if int(fields[2]) == pgid:
             app += seconds
-        elif int(entry.name) == db_pid:
+        elif int(entry.name) in db_pids or int(fields[1]) in db_pids:
             db += seconds
     return app, db
 
@@ -492,7 +495,7 @@ def _own_seconds() -> float:
 
 def measure_once(contender: Contender, *, plan: Plan, seconds: float, requests: int) -> tuple[Result, Cpu]:
     server = contender.server
-    before = (_proc_cpu(server.proc.pid, plan.db_pid), _busy_seconds(), _own_seconds())
+    before = (_proc_cpu(server.proc.pid, plan.db_pids), _busy_seconds(), _own_seconds())
     result = run_load(
         server.port,
         f"/posts/{SLUG}/",
@@ -503,7 +506,7 @@ def measure_once(contender: Contender, *, plan: Plan, seconds: float, requests: 
         pattern=contender.pattern,
         timeout=plan.timeout,
     )
-    (app, db), busy, own = _proc_cpu(server.proc.pid, plan.db_pid), _busy_seconds(), _own_seconds()
+    (app, db), busy, own = _proc_cpu(server.proc.pid, plan.db_pids), _busy_seconds(), _own_seconds()
     app, db = app - before[0][0], db - before[0][1]
     others = (busy - before[1]) - (own - before[2]) - app - db
     return result, Cpu(app, db, max(0.0, others))
@@ -716,16 +719,17 @@ def cpu_model() -> str:
 
 def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, own: bool) -> None:
     info = mongo.get_client().server_info()
-    ferret = info.get("ferretdbVersion") or ("?" if "ferretdb" in str(info).lower() else "")
+    ferret = (info.get("ferretdb") or {}).get("version") or ("?" if "ferretdb" in str(info).lower() else "")
     g = gunicorn_env()
     print(f"machine: {os.cpu_count()} cores ({cpu_model()}), Python {platform.python_version()}; "
           f"the client, the servers and the database share these cores, with whatever else runs")
     print(f"gunicorn {version('gunicorn')}, Slugline's gunicorn.conf.py for all four: {g['WEB_CONCURRENCY']} "
           f"{g['GUNICORN_WORKER_CLASS']} workers x {g['GUNICORN_THREADS']} thread, timeout "
           f"{g['GUNICORN_TIMEOUT']} s, max requests {g['GUNICORN_MAX_REQUESTS']}")
-    where = "a FerretDB of its own (--own-db)" if own else "the dev database"
+    where = "a database of its own (--own-db)" if own else "the dev database"
     if ferret:
-        print(f"Slugline's MongoDB: {where} at {uri}, FerretDB {ferret} (reports MongoDB {info.get('version')})")
+        print(f"Slugline's MongoDB: {where} at {uri}, FerretDB {ferret} on PostgreSQL with DocumentDB "
+              f"(reports MongoDB {info.get('version')})")
     else:
         print(f"Slugline's MongoDB: {uri}, MongoDB {info.get('version')}")
     print(f"peer: django-comments-xtd {peer.get('django-comments-xtd')} with django-contrib-comments "
@@ -773,15 +777,17 @@ def main() -> int:
     # SIGTERM unwinds like Ctrl-C, so servers stop and scratch databases are dropped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    own = DevDB(root=Path(tempfile.mkdtemp(prefix="slugline-peer-db-"))) if args.own_db else None
-    if own:
-        devdb = own.start()[0]
+    database = DevDB(root=Path(tempfile.mkdtemp(prefix="slugline-peer-db-"))) if args.own_db else DevDB()
+    if args.own_db or not os.environ.get("MONGODB_URI"):
+        devdb = database.start()[0]
     else:
-        devdb = DevDB().running() if os.environ.get("MONGODB_URI") else DevDB().start()[0]
-    uri = devdb.uri if own else os.environ.get("MONGODB_URI") or devdb.uri
-    db_pid = devdb.pid if devdb and devdb.uri == uri else None
+        devdb = database.running()
+    uri = devdb.uri if args.own_db else os.environ.get("MONGODB_URI") or devdb.uri
+    known = devdb is not None and devdb.uri == uri
+    db_pids = frozenset({devdb.pid, database.postmaster_pid()} - {None}) if known else frozenset()
     plan = Plan(args.threads, args.seconds, args.requests, args.warmup, args.timeout, max(1, args.rounds),
-                servers, db_pid)  # fmt: skip
+                servers, db_pids)  # fmt: skip
+    own = database if args.own_db else None
     settings.MONGODB_URI = uri
     has_cache = hasattr(settings, "COMMENTS_CACHE_SECONDS")
     peer = ensure_peer_venv() if "peer-xtd" in servers else {}

@@ -103,6 +103,13 @@ def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Ran
     return docs
 
 
+def insert_discussion(module, *, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> int:
+    """Insert `count` comments of one new discussion through store `module`, in
+    batches of 1,000 (the documents every store imports); how many went in."""
+    docs = discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start)
+    return sum(module.insert_documents(documents=docs[i:i + 1000]) for i in range(0, len(docs), 1000))
+
+
 def build(*, name: str, data: dict[ObjectId, list[dict]]) -> float:
     """Put the same comments into store `name`; returns the seconds it took."""
     module = store.named(name)

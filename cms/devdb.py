@@ -93,6 +93,13 @@ class DevDB:
             return server
         return None
 
+    def postmaster_pid(self) -> int | None:
+        """The PostgreSQL server's process id, while it runs (its backends are its children)."""
+        try:
+            return int((self.data_dir / "postmaster.pid").read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            return None
+
     # -- starting -----------------------------------------------------------
 
     def start(self, *, progress: Progress | None = None) -> tuple[Server, bool]:

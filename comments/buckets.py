@@ -68,11 +68,10 @@ from pymongo.write_concern import WriteConcern
 from cms import posts
 from cms.mongo import get_db
 from comments import keyset, slugs
-from comments.documents import visible_to
 from comments.records import (
     APPROVED, DELETED, HIDDEN, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor,
     Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
-    new_document, queue_order,
+    new_document, queue_order, visible_to,
 )
 
 # A page takes new comments until its count passes this (it may end a few over).

@@ -58,7 +58,7 @@ from comments import keyset, slugs
 from comments.records import (
     APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
     Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
-    new_document,
+    new_document, visible_to,
 )
 
 INDEXES = [
@@ -164,19 +164,6 @@ def find_subthread(*, comment: Comment) -> list[Comment]:
         {"discussion_id": comment.discussion_id, "full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)}}
     ).sort("full_slug", ASCENDING)
     return [Comment.from_doc(doc) for doc in cursor]
-
-
-def visible_to(viewer: Viewer) -> dict:
-    """The condition a comment meets to be listed for `viewer` (see Viewer)."""
-    shown: list[dict] = [{"status": {"$nin": list(HIDDEN)}}, {"placeholder": True}]
-    if viewer.editor:
-        shown.append({"status": PENDING})
-    else:
-        if viewer.own:
-            shown.append({"status": PENDING, "_id": {"$in": sorted(viewer.own)}})
-        if viewer.user_id is not None:
-            shown.append({"status": PENDING, "author.id": int(viewer.user_id)})
-    return {"$or": shown}
 
 
 def _scope(discussion_id: ObjectId, below: Comment | None, viewer: Viewer = READERS) -> dict:

@@ -232,6 +232,19 @@ def exactly(value: str) -> dict:
     return {"$regex": "^" + re.escape(str(value)) + "$", "$options": "i"}
 
 
+def visible_to(viewer: Viewer) -> dict:
+    """The condition a comment meets to be listed for `viewer` (see Viewer)."""
+    shown: list[dict] = [{"status": {"$nin": list(HIDDEN)}}, {"placeholder": True}]
+    if viewer.editor:
+        shown.append({"status": PENDING})
+    else:
+        if viewer.own:
+            shown.append({"status": PENDING, "_id": {"$in": sorted(viewer.own)}})
+        if viewer.user_id is not None:
+            shown.append({"status": PENDING, "author.id": int(viewer.user_id)})
+    return {"$or": shown}
+
+
 def commenter_conditions(commenter: Commenter) -> list[tuple[str, Any]]:
     """(comment field, MongoDB condition) pairs, any of which finds `commenter`'s
     comments: the one rule each store turns into its query (its own field paths)."""

@@ -12,7 +12,7 @@ import pytest
 from bson import ObjectId
 from pymongo import monitoring
 
-from bench.bulk import insert_discussion
+from bench.stores import insert_discussion
 from comments import documents
 from comments.records import READERS
 
