@@ -97,7 +97,6 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
         )
         started = time.perf_counter()
         insert_discussion(active, discussion_id=post.id, count=size, rng=rng, start=START)
-        services.refresh_summary(post_id=post.id)
         print(f"  {size:,} comments on {post.slug} in {time.perf_counter() - started:.0f} s", flush=True)
         built[size] = post
     filler = max(0, at_least - sum(sizes))
@@ -107,6 +106,8 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
         insert_discussion(active, discussion_id=ObjectId(), count=count, rng=rng, start=START)
         filler -= count
     print(f"  filler discussions in {time.perf_counter() - started:.0f} s", flush=True)
+    for post in built.values():
+        services.refresh_summary(post_id=post.id)
     return built
 
 

@@ -19,6 +19,7 @@ belong to the `postgres` user and its commands run as that user.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import pwd
@@ -39,6 +40,8 @@ DEFAULT_ROOT = REPO / "var" / "devdb"
 VERSION = FERRETDB_VERSION
 READY_TIMEOUT = 30.0
 PG_USER = "postgres"
+# Where a cluster goes when a folder above the checkout is closed to PG_USER.
+FALLBACK_HOME = Path("/var/tmp")
 ROLE = "ferretdb"
 
 __all__ = ["DevDB", "DevDBError", "Server", "run", "main"]
@@ -72,14 +75,31 @@ class DevDB:
     def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None):
         self.root = Path(root)
         self.binary = (binary_dir or REPO / "var" / "bin") / f"ferretdb-{VERSION}"
-        self.data_dir = self.root / "pg" / "data"
-        self.socket_dir = self.root / "pg" / "socket"
-        self.pg_log = self.root / "pg" / "log" / "postgresql.log"
         self.ports_file = self.root / "ports.json"
         self.secret_file = self.root / "secret"
         self.state_file = self.root / "server.json"
         self.log_file = self.root / "ferretdb.log"
         self.state_dir = self.root / "ferretdb-state"
+
+    # -- where the cluster lives ---------------------------------------------
+
+    @property
+    def pg_home(self) -> Path:
+        """The cluster's folder: `root/pg`, or where that link points (see `_make_home`)."""
+        home = self.root / "pg"
+        return home.resolve() if home.is_symlink() else home
+
+    @property
+    def data_dir(self) -> Path:
+        return self.pg_home / "data"
+
+    @property
+    def socket_dir(self) -> Path:
+        return self.pg_home / "socket"
+
+    @property
+    def pg_log(self) -> Path:
+        return self.pg_home / "log" / "postgresql.log"
 
     # -- finding ------------------------------------------------------------
 
@@ -120,13 +140,10 @@ class DevDB:
 
     def _make_cluster(self, progress: Progress) -> None:
         """initdb, the settings DocumentDB needs, its extensions and FerretDB's role."""
-        shutil.rmtree(self.root / "pg", ignore_errors=True)
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.root.chmod(0o755)  # ours (a mkdtemp folder is 0700); PostgreSQL enters it
+        self._make_home(progress)
         for folder in (self.data_dir, self.socket_dir, self.pg_log.parent):
             folder.mkdir(parents=True, mode=0o700)
             self._give_to_postgres(folder)
-        self._give_to_postgres(self.root / "pg")
         taken: set[int] = set()
         ports = Ports(*(_free_port(taken) for _ in range(3)))
         progress.say(f"initdb: a new PostgreSQL cluster in {self.data_dir}")
@@ -265,23 +282,44 @@ logging_collector = off
         self._as_postgres([PG_BIN / "psql", "-h", self.socket_dir, "-p", self._ports().postgres,
                            "-U", PG_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql])
 
+    def _make_home(self, progress: Progress) -> None:
+        """A fresh, empty `root/pg`. As root, PostgreSQL runs as `postgres`, which must
+        enter every folder above its own; where one of the checkout's parents is
+        closed to it (a clone under a private home folder), the cluster lives in
+        /var/tmp instead and `root/pg` links there, with no permission changed."""
+        home = self.pg_home
+        shutil.rmtree(home, ignore_errors=True)
+        if (self.root / "pg").is_symlink():
+            (self.root / "pg").unlink()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.root.chmod(0o755)  # ours (a mkdtemp folder is 0700); PostgreSQL enters it
+        closed = _closed_parent(self.root, pwd.getpwnam(PG_USER).pw_uid) if os.geteuid() == 0 else None
+        if closed:
+            digest = hashlib.sha1(str(self.root.resolve()).encode()).hexdigest()[:12]
+            home = FALLBACK_HOME / f"slugline-devdb-{digest}"
+            shutil.rmtree(home, ignore_errors=True)
+            home.mkdir(parents=True, mode=0o755)
+            (self.root / "pg").symlink_to(home)
+            progress.say(f"{closed} is closed to the postgres user: the cluster lives in {home} "
+                         f"({self.root / 'pg'} links there)")
+        else:
+            home.mkdir(parents=True)
+        self._give_to_postgres(home)
+
     def _give_to_postgres(self, folder: Path) -> None:
         if os.geteuid() != 0:
             return
         user = pwd.getpwnam(PG_USER)
         os.chown(folder, user.pw_uid, user.pw_gid)
-        _check_traversable(folder, user.pw_uid)
 
 
-def _check_traversable(folder: Path, uid: int) -> None:
-    """PostgreSQL, running as `postgres`, must reach its folders through every parent."""
-    for parent in folder.parents:
+def _closed_parent(folder: Path, uid: int) -> Path | None:
+    """The first folder at or above `folder` that user `uid` cannot enter, if any."""
+    for parent in (folder, *folder.parents):
         mode = parent.stat()
         if mode.st_uid != uid and not mode.st_mode & 0o001:
-            raise DevDBError(
-                f"the postgres user cannot enter {parent}, above the dev database's folder "
-                f"{folder}: allow it (chmod o+x {parent}) or set MONGODB_URI."
-            )
+            return parent
+    return None
 
 
 def _free_port(taken: set[int]) -> int:

@@ -97,6 +97,26 @@ def test_the_cluster_belongs_to_the_postgres_user(scratch):
         assert folder.stat().st_uid == devdb.pwd.getpwnam("postgres").pw_uid
 
 
+def test_a_checkout_closed_to_postgres_keeps_its_cluster_elsewhere(monkeypatch):
+    """Under a folder the postgres user cannot enter (a private home), the cluster is
+    made in the fallback folder, `root/pg` links to it, and it starts and serves."""
+    if os.geteuid() != 0:
+        pytest.skip("only root runs PostgreSQL as another user")
+    private, fallback = _folder(), _folder()
+    private.chmod(0o700)
+    monkeypatch.setattr(devdb, "FALLBACK_HOME", fallback)
+    closed = DevDB(root=private / "checkout" / "var" / "devdb")
+    try:
+        server, _ = closed.start()
+        assert (closed.root / "pg").is_symlink()
+        assert closed.data_dir.parent.parent == fallback
+        assert _client(server).admin.command("ping")["ok"] == 1.0
+    finally:
+        closed.stop()
+        shutil.rmtree(private, ignore_errors=True)
+        shutil.rmtree(fallback, ignore_errors=True)
+
+
 def test_keyset_pages_use_the_composite_index_setting(scratch):
     """The cluster runs with the setting that lets keyset pages use a compound index."""
     scratch.start()
