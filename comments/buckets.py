@@ -70,8 +70,7 @@ from cms.mongo import get_db
 from comments import keyset, slugs
 from comments.records import (
     APPROVED, DELETED, HIDDEN, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor,
-    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
-    new_document, queue_order, visible_to,
+    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, new_document, queue_order, visible_to,
 )
 
 # A page takes new comments until its count passes this (it may end a few over).
@@ -457,13 +456,7 @@ def tally(*, discussion_id: ObjectId, below: Comment | None = None, viewer: View
     groups = _pages().aggregate(stages + [
         {"$group": {"_id": {"s": "$comments.status", "p": "$comments.placeholder"}, "n": {"$sum": 1}}},
     ])
-    total = placeholders = 0
-    for group in groups:
-        total += group["n"]
-        status = group["_id"].get("s") or APPROVED
-        if is_placeholder_for(viewer, status=status, placeholder=bool(group["_id"].get("p"))):
-            placeholders += group["n"]
-    return Tally(total=total, placeholders=placeholders)
+    return Tally.from_groups(groups, viewer)
 
 
 def count_before(

@@ -57,8 +57,7 @@ from cms.mongo import get_db
 from comments import keyset, slugs
 from comments.records import (
     APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
-    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, is_placeholder_for,
-    new_document, visible_to,
+    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, new_document, visible_to,
 )
 
 INDEXES = [
@@ -214,13 +213,7 @@ def tally(*, discussion_id: ObjectId, below: Comment | None = None, viewer: View
         {"$match": _scope(discussion_id, below, viewer)},
         {"$group": {"_id": {"s": "$status", "p": "$placeholder"}, "n": {"$sum": 1}}},
     ])
-    total = placeholders = 0
-    for group in groups:
-        total += group["n"]
-        status = group["_id"].get("s") or APPROVED
-        if is_placeholder_for(viewer, status=status, placeholder=bool(group["_id"].get("p"))):
-            placeholders += group["n"]
-    return Tally(total=total, placeholders=placeholders)
+    return Tally.from_groups(groups, viewer)
 
 
 def count_before(

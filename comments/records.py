@@ -12,6 +12,7 @@ MongoDB queries are tested to agree with them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -165,6 +166,18 @@ class Tally:
 
     total: int
     placeholders: int
+
+    @classmethod
+    def from_groups(cls, groups: Iterable[dict], viewer: Viewer) -> Tally:
+        """The tally of a listing from a server's counts grouped by status and
+        placeholder (`{_id: {s: status, p: placeholder}, n: count}`)."""
+        total = placeholders = 0
+        for group in groups:
+            total += group["n"]
+            status = group["_id"].get("s") or APPROVED
+            if is_placeholder_for(viewer, status=status, placeholder=bool(group["_id"].get("p"))):
+                placeholders += group["n"]
+        return cls(total=total, placeholders=placeholders)
 
     @property
     def comments(self) -> int:

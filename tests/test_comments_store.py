@@ -500,7 +500,6 @@ def test_replies_with_depth_limit_zero_become_top_level_comments(make_post, make
 
 def test_full_slug_stays_under_1024_bytes_at_the_maximum_depth(make_post, make_comment, settings, mongo_db):
     """Replies stop at the ceiling depth however high the setting, with full_slug under 1024 bytes."""
-    from comments import slugs
 
     settings.COMMENTS_MAX_DEPTH = 1000
     post = make_post()

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import bson
 import pytest
 
-from comments import embedded, services
+from comments import embedded
 from comments.records import PENDING, CommentAuthor, DiscussionFull, SlugTaken
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
