@@ -227,22 +227,15 @@ def make_comment():
 def post_at_once():
     """Builder: `times` threads post the same comment form (same form key) to `post`
     at the same moment, through the service; their results (overrides: text, author)."""
-    import threading
+    from tests.threads import at_once
 
     def build(post: posts.Post, *, times: int, form_key: str, **overrides):
         fields = {"text": "Raced", "author": CommentAuthor(id=None, name="Rosa"), **overrides}
-        results, barrier = [], threading.Barrier(times)
-
-        def send():
-            barrier.wait()
-            results.append(services.post_comment(post=post, form_key=form_key, **fields))
-
-        threads = [threading.Thread(target=send) for _ in range(times)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return results
+        outcomes = at_once([lambda: services.post_comment(post=post, form_key=form_key, **fields)] * times)
+        failed = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+        if failed:
+            raise failed[0]
+        return outcomes
 
     return build
 

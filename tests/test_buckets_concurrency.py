@@ -5,7 +5,6 @@ of one bucket at once. No lease: only single-document atomic writes."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +14,7 @@ from cms import posts
 from comments import buckets
 from comments.records import PENDING, SPAM, CommentAuthor, SlugTaken
 from tests.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
+from tests.threads import at_once
 
 ROUNDS = 3
 
@@ -24,25 +24,6 @@ def bucket_store(settings, mongo_db):
     settings.COMMENTS_STORE = "buckets"
     buckets.ensure_indexes(mongo_db)
     return mongo_db
-
-
-def at_once(jobs: list[Callable[[], object]]) -> list[object]:
-    """Run the jobs in threads released together; their results or exceptions."""
-    barrier, results = threading.Barrier(len(jobs)), [None] * len(jobs)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        try:
-            results[index] = jobs[index]()
-        except Exception as exc:  # noqa: BLE001 - returned to the test, which checks it
-            results[index] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def assert_buckets_sound(mongo_db, discussion_id: ObjectId) -> None:

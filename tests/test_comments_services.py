@@ -4,6 +4,7 @@ deleting their own comments, flags, placeholders and the post's summary."""
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from datetime import datetime, timedelta, timezone
@@ -13,9 +14,18 @@ import pytest
 from cms import posts
 from comments import blocklist, flags, moderation, services, store
 from comments.services import (
-    BANNED, CANNOT_CHANGE, CANNOT_FLAG, CLOSED, EDIT_TIME_OVER, NOT_YOURS, PARENT_NOT_FOUND, CommentError,
+    BANNED,
+    CANNOT_CHANGE,
+    CANNOT_FLAG,
+    CLOSED,
+    EDIT_TIME_OVER,
+    NOT_YOURS,
+    PARENT_NOT_FOUND,
+    CommentError,
 )
 from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
+from tests import threads
+from tests.threads import split
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -318,19 +328,9 @@ def test_summary_counts_and_lists_only_approved_comments(make_post):
 
 
 def at_once(times: int, work) -> list:
-    """Run `work(n)` in `times` threads released together; their results."""
-    barrier, results = threading.Barrier(times), []
-
-    def run(n):
-        barrier.wait()
-        results.append(work(n))
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(times)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == times, "a thread failed"
+    """`work(n)` in `times` threads released together; their results."""
+    results, errors = split(threads.at_once([functools.partial(work, n) for n in range(times)]))
+    assert errors == [], errors
     return results
 
 

@@ -8,8 +8,8 @@ is the shared suite's (each_store)."""
 
 from __future__ import annotations
 
+import functools
 import random
-import threading
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
@@ -20,9 +20,19 @@ from hypothesis import strategies as st
 
 from comments import documents, embedded, listing, services
 from comments.records import (
-    APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, DiscussionFull, QueueFilter, SlugTaken,
+    APPROVED,
+    DELETED,
+    ORDERS,
+    PENDING,
+    SPAM,
+    Comment,
+    CommentAuthor,
+    DiscussionFull,
+    QueueFilter,
+    SlugTaken,
 )
 from tests.pages import page, post_url, submit
+from tests.threads import at_once
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
@@ -261,25 +271,15 @@ def test_concurrent_replies_to_one_discussion_all_land(embedded_store, make_post
     root = make_comment(post, summarise=False)
     other = make_comment(post, summarise=False)
     threads_count, per_thread = 8, 5
-    errors: list[BaseException] = []
-    start = threading.Barrier(threads_count)
 
     def write(n: int) -> None:
-        start.wait()
-        try:
-            for i in range(per_thread):
-                parent = (root, other, None)[(n + i) % 3]
-                services.post_comment(post=post, text=f"reply {n}.{i}", author=ROSA,
-                                      parent_slug=parent and parent.slug, summarise=False)
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
-            errors.append(exc)
+        for i in range(per_thread):
+            parent = (root, other, None)[(n + i) % 3]
+            services.post_comment(post=post, text=f"reply {n}.{i}", author=ROSA,
+                                  parent_slug=parent and parent.slug, summarise=False)
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(threads_count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    outcomes = at_once([functools.partial(write, n) for n in range(threads_count)])
+    assert outcomes == [None] * threads_count
     texts = {c.text for c in embedded.find_page(discussion_id=post.id, order="chronological", limit=1000)}
     assert {f"reply {n}.{i}" for n in range(threads_count) for i in range(per_thread)} <= texts
     assert embedded.count(discussion_id=post.id) == 2 + threads_count * per_thread

@@ -5,7 +5,7 @@ a barrier; each test counts what the document holds afterwards."""
 
 from __future__ import annotations
 
-import threading
+import functools
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
@@ -14,6 +14,8 @@ import pytest
 
 from comments import embedded
 from comments.records import PENDING, CommentAuthor, DiscussionFull, SlugTaken
+from tests import threads
+from tests.threads import split
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
@@ -26,25 +28,9 @@ def embedded_store(settings):
 
 
 def at_once(work: Callable[[int], object], times: int = THREADS) -> tuple[list, list[BaseException]]:
-    """Run work(0) ... work(times - 1) in threads released together; their results
-    and their exceptions."""
-    results: list = []
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(times)
-
-    def run(n: int) -> None:
-        barrier.wait()
-        try:
-            results.append(work(n))
-        except BaseException as exc:  # noqa: BLE001 - the tests look at them
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(times)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results, errors
+    """work(0) ... work(times - 1) in threads released together; their results and
+    their exceptions."""
+    return split(threads.at_once([functools.partial(work, n) for n in range(times)]))
 
 
 def stored_nodes(mongo_db, post) -> list[dict]:

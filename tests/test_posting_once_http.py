@@ -6,7 +6,6 @@ different forms sent at once all land, and the post counts every one of them."""
 from __future__ import annotations
 
 import shutil
-import threading
 from urllib.parse import urlparse
 
 import pytest
@@ -16,6 +15,7 @@ from bench.harness import Reader, Site
 from cms import posts
 from comments import store
 from tests.conftest import TEST_STORES
+from tests.threads import at_once
 
 SENDS = 8
 WORKERS = 4
@@ -52,23 +52,6 @@ def _browser_like(reader: Reader, base_url: str) -> Reader:
     return twin
 
 
-def _at_once(sends) -> list:
-    """Run each callable in its own thread, all released together; their answers."""
-    answers: list = [None] * len(sends)
-    barrier = threading.Barrier(len(sends))
-
-    def run(i, send):
-        barrier.wait()
-        answers[i] = send()
-
-    threads = [threading.Thread(target=run, args=(i, send)) for i, send in enumerate(sends)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
 def _form(reader: Reader, post) -> tuple[str, dict]:
     answer, hidden = reader.comment_form(f"/posts/{post.slug}/")
     assert answer.status == 200 and hidden, answer.status
@@ -83,7 +66,7 @@ def test_one_form_sent_at_once_by_many_connections_stores_one_comment(using, mak
     action, hidden = _form(reader, post)
     data = {**hidden, "name": "Rosa", "text": "Said once, sent eight times."}
     twins = [_browser_like(reader, using.url) for _ in range(SENDS)]
-    answers = _at_once([lambda twin=twin: twin.post(action, data) for twin in twins])
+    answers = at_once([lambda twin=twin: twin.post(action, data) for twin in twins])
     assert [a.status for a in answers] == [303] * SENDS, using.log()[-2000:]
     assert len({urlparse(a.location).path + urlparse(a.location).fragment for a in answers}) == 1
     stored = list(store.iter_documents(discussion_id=post.id))
@@ -97,7 +80,7 @@ def test_different_forms_sent_at_once_all_land_and_are_counted(using, make_post)
     post = make_post()
     readers = [Reader(using.url) for _ in range(SENDS)]
     forms = [_form(reader, post) for reader in readers]
-    answers = _at_once([
+    answers = at_once([
         lambda reader=reader, form=form, n=n: reader.post(form[0], {**form[1], "name": f"Reader {n}",
                                                                   "text": f"Comment number {n}."})
         for n, (reader, form) in enumerate(zip(readers, forms))
