@@ -198,10 +198,11 @@ def table(results: dict[str, dict[str, Row]]) -> str:
 
 
 def server_name() -> str:
+    """What answered: MongoDB's version, and FerretDB's where FerretDB serves it."""
     facts = mongo.server_facts()
-    if "ferretdbVersion" in facts:
-        return f"FerretDB {facts['ferretdbVersion']}"
-    return f"MongoDB {facts.get('version', '?')}"
+    ferretdb = (facts.get("ferretdb") or {}).get("version") or facts.get("ferretdbVersion")
+    mongodb = f"MongoDB {facts.get('version', '?')}"
+    return f"FerretDB {ferretdb} on PostgreSQL with DocumentDB (reports {mongodb})" if ferretdb else mongodb
 
 
 def main(
