@@ -233,11 +233,15 @@ def count_approved(*, discussion_id: ObjectId) -> int:
 
 
 def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
-    """The newest approved comments of a discussion, newest first."""
+    """The newest approved comments of a discussion, newest first: the discussion's
+    `{discussion_id, posted, _id}` index read backwards (named, since a planner may
+    otherwise walk the collection-wide `{posted}` index until it meets enough of
+    this discussion's comments: 0.8 s in a collection of 200,000 on DocumentDB)."""
     cursor = (
         get_db().comments.find({"discussion_id": discussion_id, **APPROVED_ONLY})
         .sort([("posted", DESCENDING), ("_id", DESCENDING)])
         .limit(limit)
+        .hint(ORDER_INDEXES["chronological"])
     )
     return [Comment.from_doc(doc) for doc in cursor]
 

@@ -151,3 +151,10 @@ def test_the_count_uses_an_index_of_the_discussion(mongo_db, busy_collection):
         lambda: documents.tally(discussion_id=busy_collection, viewer=READERS),
         "discussion_full_slug", "discussion_posted", "discussion_thread_newest", "discussion_slug",
     )
+
+
+def test_the_latest_comments_read_the_discussion_s_own_index(mongo_db, busy_collection):
+    """A post's latest comments (every write refreshes them) come from the
+    discussion's `{discussion_id, posted, _id}` index, not the collection-wide one."""
+    _assert_indexed(mongo_db, lambda: documents.find_latest(discussion_id=busy_collection, limit=3),
+                    "discussion_posted")
