@@ -1,10 +1,10 @@
-"""Fault tests with a pass/fail verdict, against gunicorn and a FerretDB of their own.
+"""Fault tests with a pass/fail verdict, against gunicorn and a database of their own.
 
     .venv/bin/python bench/faults.py            # all three scenarios
     .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped
 
-- kill-db: readers post 500 comments through the form while the database is
-  killed with SIGKILL and restarted on the same port. A reader retries a refused
+- kill-db: readers post 500 comments through the form while the database (FerretDB
+  and PostgreSQL) is killed with SIGKILL and restarted on the same port. A reader retries a refused
   or unanswered post with the same form. Passes when the stored comments are
   exactly the posts that got a success answer, none is stored twice, and no
   request answered 500.
@@ -16,7 +16,8 @@
   no worker timeout, and everything works again once the database is back,
   without restarting the app.
 
-Each scenario starts its own FerretDB under a temporary folder (so the shared dev
+Each scenario starts its own database (FerretDB on PostgreSQL, cms/devdb.py) under a
+temporary folder (so the shared dev
 database is never killed), talks only to 127.0.0.1, and is bounded in time.
 """
 
@@ -103,11 +104,12 @@ def kill_db(total: int = 500, readers: int = 4) -> bool:
             thread.start()
         while len(succeeded) < total * 0.3 and any(t.is_alive() for t in threads):
             time.sleep(0.05)
-        os.kill(db.running().pid, signal.SIGKILL)
+        for pid in (db.running().pid, db.postmaster_pid()):
+            os.kill(pid, signal.SIGKILL)
         killed_at = len(succeeded)
         time.sleep(2)
         db.state_file.unlink(missing_ok=True)
-        db.start(port=server.port)
+        assert db.start()[0].port == server.port  # the cluster keeps its ports
         for thread in threads:
             thread.join()
 
@@ -204,7 +206,7 @@ def db_stopped() -> bool:
         posted = reader.post(f"/posts/{slug}/comments/", {**hidden, "text": text, "name": "Patient"})
         check("posting", posted, 503, text)
 
-        db.start(port=server.port)
+        assert db.start()[0].port == server.port  # the cluster keeps its ports
         time.sleep(2)  # pymongo's monitor notices within its heartbeat
         back = reader.get(f"/posts/{slug}/")
         check("post page after recovery", back, 200, 'class="comment"')
