@@ -30,7 +30,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from datetime import datetime, timezone
@@ -45,11 +44,11 @@ django.setup()
 
 from bson import ObjectId  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
+from bench.static import collect_static  # noqa: E402
 from bench.stores import insert_discussion  # noqa: E402
 from cms import mongo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
@@ -158,7 +157,6 @@ def main() -> int:
     monitoring.register(meter)
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     settings.ALLOWED_HOSTS = ["testserver"]
-    settings.STATIC_ROOT = tempfile.mkdtemp(prefix="slugline-bench-static-")
     # Measure what the work costs, not where the web budget or the limits cut it off.
     settings.MONGODB_REQUEST_BUDGET_MS = 60_000
     settings.COMMENTS_RATE_PER_IP = settings.COMMENTS_RATE_PER_USER = 0
@@ -166,7 +164,7 @@ def main() -> int:
     # Off by default: with the rendered-comments cache every repeat after the first
     # would be a hit (one command, the post) and say nothing about the pages' queries.
     settings.COMMENTS_CACHE_SECONDS = args.cache_seconds
-    call_command("collectstatic", interactive=False, verbosity=0)
+    collect_static()
     mongo.reset_client()
     mongo.ensure_all_indexes()
     print(f"Building {', '.join(f'{s:,}' for s in sizes)} comments and filler up to "
