@@ -277,6 +277,10 @@ def flagger_key(*, user_id: int | None, ip: str | None) -> str:
     return f"user:{user_id}" if user_id is not None else f"ip:{ip or 'unknown'}"
 
 
+# How often a flagger rewrites the comment's flag count to catch up with others'.
+FLAG_COUNT_ATTEMPTS = 20
+
+
 def flag_comment(
     *, comment: Comment, flagger: str, reason: str, note: str = "", now: datetime | None = None
 ) -> bool:
@@ -305,8 +309,9 @@ def _store_flag_count(*, comment_id: ObjectId, count: int) -> None:
     """Copy the flag count onto the comment (the moderation queue sorts by it). Two
     flaggers can `$set` theirs in the wrong order, so each reads the counter after
     its write and writes again while it differs: the last write is then followed by
-    a read of the final count, which it equals."""
-    while True:
+    a read of the final count, which it equals. Bounded: under a flood of flags the
+    next flagger's write carries the count on."""
+    for _ in range(FLAG_COUNT_ATTEMPTS):
         store.set_flag_count(ids=[comment_id], flag_count=count)
         latest = flags.flag_count(comment_id=comment_id)
         if latest == count:
