@@ -51,7 +51,9 @@ Exports and migrations hold one discussion in memory at a time.
 from __future__ import annotations
 
 import itertools
+import random
 import re
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
@@ -75,9 +77,12 @@ from comments.records import (
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
-# How often a push goes again after losing to another writer of its page (each loss
-# means another push or page creation went through, so this bounds concurrent writers).
-PUSH_ATTEMPTS = 20
+# How often a push goes again after losing to another writer of its page. Each loss
+# means another writer's push or page creation went through, but a busy page's other
+# writers can win many times in a row, so a push waits a little longer (with jitter)
+# after each loss: the bound is time, well inside a request's MongoDB budget.
+PUSH_ATTEMPTS = 60
+PUSH_BACKOFF_SECONDS = 0.002
 NO_PAGE = "Could not add a comment to page {page} of discussion {discussion_id}."
 
 INDEXES = [
@@ -297,7 +302,7 @@ def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
     """
     comment = {k: v for k, v in document.items() if k != "discussion_id"}
     holding = {"discussion_id": discussion_id, "page": page, "comments.slug": comment["slug"]}
-    for _ in range(PUSH_ATTEMPTS):
+    for attempt in range(PUSH_ATTEMPTS):
         try:
             return _push(discussion_id=discussion_id, page=page, comment=comment)
         except OperationFailure as exc:
@@ -305,6 +310,7 @@ def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
                 raise
         if _pages().find_one(holding, {"_id": 1}) is not None:
             raise SlugTaken(comment["slug"])
+        time.sleep(random.uniform(0, PUSH_BACKOFF_SECONDS * min(attempt + 1, 25)))
     raise RuntimeError(NO_PAGE.format(page=page, discussion_id=discussion_id))
 
 
