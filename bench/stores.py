@@ -106,8 +106,13 @@ def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Ran
 def insert_discussion(module, *, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> int:
     """Insert `count` comments of one new discussion through store `module`, in
     batches of 1,000 (the documents every store imports); how many went in."""
-    docs = discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start)
-    return sum(module.insert_documents(documents=docs[i:i + 1000]) for i in range(0, len(docs), 1000))
+    return insert_batches(module, discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start))
+
+
+def insert_batches(module, docs: list[dict], size: int = 1000) -> int:
+    """Insert flat comment documents through store `module`, `size` at a time (the
+    server refuses very large write batches); how many went in."""
+    return sum(module.insert_documents(documents=docs[i:i + size]) for i in range(0, len(docs), size))
 
 
 def build(*, name: str, data: dict[ObjectId, list[dict]]) -> float:
@@ -116,8 +121,7 @@ def build(*, name: str, data: dict[ObjectId, list[dict]]) -> float:
     module.ensure_indexes(mongo.get_db())
     began = time.perf_counter()
     for docs in data.values():
-        for i in range(0, len(docs), 1000):
-            module.insert_documents(documents=docs[i:i + 1000])
+        insert_batches(module, docs)
     return time.perf_counter() - began
 
 

@@ -26,9 +26,11 @@ class CommandCounter(monitoring.CommandListener):
 
     def __init__(self):
         self.names: list[str] = []
+        self.sent: list[dict] = []
 
     def started(self, event):
         self.names.append(event.command_name)
+        self.sent.append(dict(event.command))
 
     def succeeded(self, event):
         pass
@@ -38,6 +40,7 @@ class CommandCounter(monitoring.CommandListener):
 
     def reset(self):
         self.names.clear()
+        self.sent.clear()
 
     @property
     def count(self) -> int:

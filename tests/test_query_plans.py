@@ -10,7 +10,6 @@ from datetime import datetime, timezone
 
 import pytest
 from bson import ObjectId
-from pymongo import monitoring
 
 from bench.stores import insert_discussion
 from comments import documents
@@ -27,27 +26,6 @@ ORDER_INDEXES = {
     "chronological": "discussion_posted",
     "newest": "discussion_thread_newest",
 }
-
-
-class Recorder(monitoring.CommandListener):
-    """Keeps the commands this process sends, while recording."""
-
-    def __init__(self):
-        self.commands: list[dict] | None = None
-
-    def started(self, event):
-        if self.commands is not None and event.command_name in {"find", "aggregate", "count"}:
-            self.commands.append(dict(event.command))
-
-    def succeeded(self, event):
-        pass
-
-    def failed(self, event):
-        pass
-
-
-RECORDER = Recorder()
-monitoring.register(RECORDER)
 
 
 @pytest.fixture
@@ -67,13 +45,11 @@ def busy_collection(mongo_db):
     return ids[DISCUSSIONS // 2]
 
 
-def _sent(call) -> list[dict]:
-    RECORDER.commands = []
-    try:
-        call()
-        return RECORDER.commands
-    finally:
-        RECORDER.commands = None
+def _sent(commands, call) -> list[dict]:
+    """The queries `call` sends (conftest's command counter keeps every command)."""
+    commands.reset()
+    call()
+    return [command for command in commands.sent if next(iter(command)) in {"find", "aggregate", "count"}]
 
 
 def _plan_nodes(plan) -> list[dict]:
@@ -103,8 +79,8 @@ def _scans(nodes: list[dict]) -> set[str]:
     return {node.get("stage") or node.get("Node Type") for node in nodes} & COLLECTION_SCANS
 
 
-def _assert_indexed(db, call, *expected: str) -> None:
-    sent = _sent(call)
+def _assert_indexed(db, commands, call, *expected: str) -> None:
+    sent = _sent(commands, call)
     assert sent, "the store sent no query"
     for command in sent:
         nodes = _explain(db, command)
@@ -114,47 +90,47 @@ def _assert_indexed(db, call, *expected: str) -> None:
 
 
 @pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
-def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, busy_collection, order):
+def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection, order):
     """Page 1 of the threaded, chronological and newest views is found through the
     index of that order, not by scanning every comment of every discussion."""
     _assert_indexed(
-        mongo_db,
+        mongo_db, commands,
         lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51),
         ORDER_INDEXES[order],
     )
 
 
 @pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
-def test_a_cursor_page_uses_an_index_of_the_discussion(mongo_db, busy_collection, order):
+def test_a_cursor_page_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection, order):
     """A page reached by cursor (the key of the previous page's last comment) is
-    found through the index of its order, which bounds it at the key."""
+    found through the index of its order."""
     first = documents.find_page(discussion_id=busy_collection, order=order, limit=51)
     key = first[49].key(order)
     _assert_indexed(
-        mongo_db,
+        mongo_db, commands,
         lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51, after=key),
         ORDER_INDEXES[order],
     )
 
 
-def test_a_permalink_uses_the_slug_index(mongo_db, busy_collection):
+def test_a_permalink_uses_the_slug_index(mongo_db, commands, busy_collection):
     """A permalink finds its comment by the unique `{discussion_id, slug}` index."""
     some = documents.find_page(discussion_id=busy_collection, order="threaded", limit=80)[-1]
-    _assert_indexed(mongo_db, lambda: documents.find_by_slug(discussion_id=busy_collection, slug=some.slug),
+    _assert_indexed(mongo_db, commands, lambda: documents.find_by_slug(discussion_id=busy_collection, slug=some.slug),
                     "discussion_slug")
 
 
-def test_the_count_uses_an_index_of_the_discussion(mongo_db, busy_collection):
+def test_the_count_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection):
     """The count of a discussion's listing (what paging needs) reads its index."""
     _assert_indexed(
-        mongo_db,
+        mongo_db, commands,
         lambda: documents.tally(discussion_id=busy_collection, viewer=READERS),
         "discussion_full_slug", "discussion_posted", "discussion_thread_newest", "discussion_slug",
     )
 
 
-def test_the_latest_comments_read_the_discussion_s_own_index(mongo_db, busy_collection):
+def test_the_latest_comments_read_the_discussion_s_own_index(mongo_db, commands, busy_collection):
     """A post's latest comments (every write refreshes them) come from the
     discussion's `{discussion_id, posted, _id}` index, not the collection-wide one."""
-    _assert_indexed(mongo_db, lambda: documents.find_latest(discussion_id=busy_collection, limit=3),
+    _assert_indexed(mongo_db, commands, lambda: documents.find_latest(discussion_id=busy_collection, limit=3),
                     "discussion_posted")
