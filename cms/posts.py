@@ -99,6 +99,8 @@ class Post:
     # plus the "[deleted]" placeholders that keep their replies in place. Stored with
     # the count, so a reader's page needs no count query; None on a post stored before.
     listed_comments: int | None = None
+    # The author's own summary for lists; "" when they wrote none (and on older posts).
+    excerpt: str = ""
 
     @property
     def state(self) -> str:
@@ -129,6 +131,7 @@ class Post:
             comments_closed=bool(doc.get("comments_closed")),
             comments_version=str(doc.get("comments_version") or ""),
             listed_comments=doc.get("listed_comments"),
+            excerpt=str(doc.get("excerpt") or ""),
         )
 
 
@@ -151,6 +154,7 @@ def create_post(
     status: str = DRAFT,
     published: datetime | None = None,
     created: datetime | None = None,
+    excerpt: str = "",
 ) -> Post:
     """Insert a post; a duplicate slug raises pymongo's DuplicateKeyError."""
     now = datetime.now(timezone.utc)
@@ -160,6 +164,7 @@ def create_post(
         "slug": slug,
         "content": content,
         "content_html": render_post(content),
+        "excerpt": str(excerpt),
         "created": to_millisecond(created or now),
         "published": to_millisecond(published) if published else None,
         "status": status,
@@ -414,6 +419,7 @@ def update_post(
     status: str,
     published: datetime | None,
     now: datetime | None = None,
+    excerpt: str = "",
 ) -> Post | None:
     """Save an edit of the post as it was at `revision`; the post after it, or None if
     it has been saved since (the edit would overwrite someone's work). A slug another
@@ -430,7 +436,7 @@ def update_post(
         {
             "$set": {
                 "title": title, "slug": slug, "content": content, "content_html": render_post(content),
-                "tags": list(tags), "status": status,
+                "excerpt": str(excerpt), "tags": list(tags), "status": status,
                 "published": to_millisecond(published) if published else None,
                 "updated": to_millisecond(now or datetime.now(timezone.utc)),
             },
