@@ -182,13 +182,13 @@ def create_post(
 
 def published_page(*, page: int, per_page: int) -> list[Post]:
     """Page `page` (1-based) of the published posts, newest first."""
-    cursor = (
-        get_db().posts.find(_published_filter())
-        .sort([("published", DESCENDING), ("_id", DESCENDING)])
-        .skip((page - 1) * per_page)
-        .limit(per_page)
-    )
-    return [Post.from_doc(doc) for doc in cursor]
+    return newest_published(skip=(page - 1) * per_page, limit=per_page)
+
+
+def newest_published(*, skip: int, limit: int) -> list[Post]:
+    """`limit` published posts after the newest `skip`, newest first: any slice, also
+    one that does not start on a page boundary (a paginator's last page)."""
+    return _find(_published_filter(), NEWEST_PUBLISHED, skip=skip, limit=limit)
 
 
 def count_published() -> int:

@@ -35,7 +35,7 @@ def home(request):
         total = posts.count_published()
         page = get_page(
             total=total,
-            fetch=lambda skip, limit: posts.published_page(page=skip // limit + 1, per_page=limit),
+            fetch=lambda skip, limit: posts.newest_published(skip=skip, limit=limit),
             raw_number=str(number),
             per_page=settings.POSTS_PER_PAGE,
         )

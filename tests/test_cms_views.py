@@ -1,5 +1,6 @@
 """The reader's blog pages through the test client."""
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -70,6 +71,31 @@ def test_home_paginates(client, make_post, settings):
     second = client.get("/", {"page": "2"}).content.decode()
     assert "Numbered 0" in first and "Numbered 2" not in first
     assert "Numbered 2" in second and 'rel="prev"' in second and 'rel="next"' in first
+
+
+def listed_slugs(html: str) -> list[str]:
+    """The slugs of the posts a list page shows, in its order (their headings' links)."""
+    return re.findall(r'<h[23] id="post-[0-9a-f]+"><a href="/posts/([^/"]+)/">', html)
+
+
+@pytest.mark.parametrize("total", [14, 23])
+def test_every_post_is_on_exactly_one_home_page_in_order(client, make_post, settings, total):
+    """With a total that is not a multiple of the page size, the pages together list
+    each published post once, newest first (the last, short page was fetched as if it
+    were a full-sized page of its own size: posts repeated and others on no page)."""
+    settings.POSTS_PER_PAGE = 10
+    now = datetime.now(timezone.utc)
+    newest_first = [
+        make_post(slug=f"paged-{n}", published=now - timedelta(minutes=n + 1)).slug for n in range(total)
+    ]
+    pages = -(-total // 10)
+    listed = []
+    for number in range(1, pages + 1):
+        response = client.get("/", {"page": str(number)})
+        assert response.status_code == 200
+        listed += listed_slugs(response.content.decode())
+    assert listed == newest_first
+    assert client.get("/", {"page": str(pages + 1)}).status_code == 404
 
 
 def test_post_page_shows_the_post(client, make_post):

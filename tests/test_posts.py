@@ -58,6 +58,17 @@ def test_published_posts_page_newest_first(make_post):
     assert [p.slug for p in posts.published_page(page=3, per_page=2)] == newest_first[4:]
 
 
+def test_newest_published_takes_any_slice(make_post):
+    """A slice that starts off a page boundary is exactly that slice (a paginator's
+    short last page), not the page of its size it falls in."""
+    now = datetime.now(timezone.utc)
+    made = [make_post(published=now - timedelta(hours=h)) for h in range(7, 0, -1)]
+    newest_first = [p.slug for p in reversed(made)]
+    assert [p.slug for p in posts.newest_published(skip=5, limit=2)] == newest_first[5:7]
+    assert [p.slug for p in posts.newest_published(skip=4, limit=3)] == newest_first[4:7]
+    assert posts.newest_published(skip=7, limit=3) == []
+
+
 def test_get_by_id_accepts_only_object_ids():
     """A malformed id finds nothing instead of raising."""
     assert posts.get_by_id("not-an-id") is None
