@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from html.parser import HTMLParser
 
 from bson import ObjectId
 from bson.errors import InvalidId
@@ -103,6 +104,12 @@ class Post:
     excerpt: str = ""
 
     @property
+    def summary(self) -> str:
+        """What lists show of it: its own excerpt, else its first paragraph as plain
+        text, either cut at a word boundary to SUMMARY_LENGTH characters."""
+        return summarise(excerpt=self.excerpt, content_html=self.content_html)
+
+    @property
     def state(self) -> str:
         """What readers see of it now: draft, scheduled (not yet visible) or published."""
         if self.status == DRAFT:
@@ -133,6 +140,69 @@ class Post:
             listed_comments=doc.get("listed_comments"),
             excerpt=str(doc.get("excerpt") or ""),
         )
+
+
+# --- Summaries for lists: pure functions of a post's stored fields -------------------
+
+SUMMARY_LENGTH = 280
+ELLIPSIS = "\u2026"
+
+
+class _Paragraphs(HTMLParser):
+    """The text of each `<p>` of sanitised HTML, and the text of the whole."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[str] = []
+        self.everything: list[str] = []
+        self._open: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "p" and self._open is None:
+            self._open = []
+        elif tag == "br" and self._open is not None:
+            self._open.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag == "p" and self._open is not None:
+            self.paragraphs.append("".join(self._open))
+            self._open = None
+
+    def handle_data(self, data):
+        self.everything.append(data)
+        if self._open is not None:
+            self._open.append(data)
+
+
+def plain(text: str) -> str:
+    """`text` with its runs of whitespace (line breaks too) made single spaces."""
+    return " ".join(text.split())
+
+
+def first_paragraph(html: str) -> str:
+    """The plain text of the first paragraph of `html` that has any (headings, images
+    and code before it are passed over); without one, all of its text."""
+    parser = _Paragraphs()
+    parser.feed(html)
+    parser.close()
+    found = next((p for p in map(plain, parser.paragraphs) if p), None)
+    return found if found is not None else plain("".join(parser.everything))
+
+
+def shorten(text: str, *, limit: int = SUMMARY_LENGTH) -> str:
+    """`text` as it is if it fits in `limit` characters, else cut at the last word
+    boundary before it, with an ellipsis (a single word longer than that is cut)."""
+    text = plain(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit + 1 - len(ELLIPSIS)]
+    head = cut.rsplit(" ", 1)[0] if " " in cut else cut[:-1]
+    return head.rstrip(" ,;:.-\u2013\u2014") + ELLIPSIS
+
+
+def summarise(*, excerpt: str, content_html: str, limit: int = SUMMARY_LENGTH) -> str:
+    """A post's summary on lists: its own excerpt, else its first paragraph."""
+    return shorten(excerpt if excerpt.strip() else first_paragraph(content_html), limit=limit)
 
 
 def to_millisecond(moment: datetime) -> datetime:

@@ -301,3 +301,60 @@ def test_comment_names_on_author_pages_come_from_the_comments(client, ada, make_
     make_comment(post, author=CommentAuthor(id=None, name="Visitor"), text="Hello from a visitor")
     html = client.get("/authors/ada/").content.decode()
     assert "Visitor" in html and "Hello from a visitor" in html
+
+
+# --- Summaries and the times of latest comments ----------------------------------------
+
+PITCH = "A pitch written for lists."
+BODY = "# Heading\n\nThe **opening** paragraph of a [long](https://x.test) post.\n\nThe second one."
+
+
+def test_every_list_shows_each_posts_summary(client, ada, make_post):
+    """Home, tag, author and search lists show the post's own excerpt, or else its first
+    paragraph as plain text (no Markdown, no HTML, not the second paragraph)."""
+    me = authors.summary_for(ada)
+    make_post(title="Pitched match", excerpt=PITCH, content=BODY, author=me, tags=["t"])
+    make_post(title="Plain match", content=BODY, author=me, tags=["t"])
+    for url in ["/", "/tags/t/", "/authors/ada/", "/search/?q=match"]:
+        html = client.get(url).content.decode()
+        summaries = re.findall(r'<p class="post-excerpt">(.*?)</p>', html)
+        assert sorted(summaries) == sorted([PITCH, "The opening paragraph of a long post."]), url
+        assert "second one" not in html, url
+
+
+def test_a_long_first_paragraph_is_cut_at_a_word_boundary(client, make_post):
+    """The summary stops at a whole word, with an ellipsis, within its bound."""
+    make_post(content=" ".join(["wordy"] * 200))
+    summary = re.search(r'<p class="post-excerpt">(.*?)</p>', client.get("/").content.decode()).group(1)
+    assert summary.endswith(posts.ELLIPSIS) and len(summary) <= posts.SUMMARY_LENGTH
+    assert summary.removesuffix(posts.ELLIPSIS).split(" ") == ["wordy"] * summary.count("wordy")
+
+
+def test_an_excerpt_is_text_not_markup(client, make_post):
+    """What an author types as an excerpt is shown literally."""
+    make_post(excerpt="<b>bold</b> & more")
+    html = client.get("/").content.decode()
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in html and "<b>bold</b>" not in html
+
+
+def latest_times(html: str) -> list[tuple[str, str, str]]:
+    """(datetime, title, text) of each <time> in the latest comments."""
+    section = "".join(re.findall(r'<section class="latest-comments".*?</section>', html, flags=re.S))
+    return re.findall(r'<time datetime="([^"]+)" title="([^"]+)">([^<]+)</time>', section)
+
+
+@pytest.mark.parametrize("url", ["/", "/authors/ada/"])
+def test_latest_comments_say_when_they_were_posted(client, ada, make_post, make_comment, url):
+    """Each latest comment has a <time> with its moment, a relative text and the full
+    date in its title, newest first."""
+    post = make_post(author=authors.summary_for(ada))
+    now = datetime.now(timezone.utc)
+    make_comment(post, text="Earlier", at=now - timedelta(days=3))
+    make_comment(post, text="Just now", at=now - timedelta(minutes=5))
+    times = latest_times(client.get(url).content.decode())
+    assert len(times) == 2
+    (recent_at, recent_title, recent_text), (earlier_at, earlier_title, earlier_text) = times
+    assert datetime.fromisoformat(recent_at) > datetime.fromisoformat(earlier_at)
+    assert abs(datetime.fromisoformat(recent_at) - (now - timedelta(minutes=5))) < timedelta(seconds=1)
+    assert recent_text == "5\xa0minutes ago" and earlier_text == "3\xa0days ago"
+    assert (now - timedelta(days=3)).strftime("%-d %B %Y") in earlier_title

@@ -1,0 +1,81 @@
+"""What lists show of a post: its own excerpt, else its first paragraph, as plain text
+cut at a word boundary (cms.posts.summarise and its parts)."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cms import posts
+from cms.markup import render_post
+from cms.posts import ELLIPSIS, first_paragraph, shorten, summarise
+
+
+def test_the_first_paragraph_comes_without_markdown_or_html():
+    """Headings and images before it are passed over; emphasis, links and code lose
+    their syntax; entities are decoded; line breaks become spaces."""
+    html = render_post(
+        "# A heading\n\n![a chart](/c.png)\n\nThe **first** paragraph, with a [link](https://x.test)\n"
+        "and `code` & <b>tags</b>.\n\nThe second paragraph."
+    )
+    assert first_paragraph(html) == "The first paragraph, with a link and code & tags."
+
+
+def test_without_a_paragraph_the_whole_text_is_used():
+    """A post that is only a list still has a summary."""
+    assert first_paragraph(render_post("- one\n- two")) == "one two"
+
+
+def test_a_short_text_is_kept_whole():
+    assert shorten("Short  and\nsweet.", limit=40) == "Short and sweet."
+
+
+def test_a_long_text_is_cut_at_a_word_boundary_with_an_ellipsis():
+    """The cut falls between words, and trailing punctuation goes before the ellipsis."""
+    assert shorten("Alpha beta, gamma delta", limit=13) == "Alpha beta" + ELLIPSIS
+    assert shorten("Alpha beta gamma", limit=11) == "Alpha beta" + ELLIPSIS
+    assert shorten("Supercalifragilistic", limit=6) == "Super" + ELLIPSIS
+
+
+words = st.lists(st.text(alphabet="abcdefghij,.", min_size=1, max_size=12), max_size=40)
+
+
+@given(words=words, limit=st.integers(min_value=2, max_value=120))
+def test_a_summary_is_bounded_and_a_prefix_of_whole_words(words, limit):
+    """Never longer than the limit; unchanged when it fits; else whole words from the
+    start (unless a single first word is too long) and an ellipsis."""
+    text = " ".join(words)
+    short = shorten(text, limit=limit)
+    assert len(short) <= limit
+    if len(text) <= limit:
+        assert short == text
+    else:
+        head = short.removesuffix(ELLIPSIS)
+        assert short.endswith(ELLIPSIS) and text.startswith(head)
+        if " " in text[:limit]:
+            assert text[len(head):][:1] in (" ", ",", ".")
+
+
+def test_the_posts_own_excerpt_wins_over_its_first_paragraph():
+    html = render_post("The opening paragraph.")
+    assert summarise(excerpt="Written for lists.", content_html=html) == "Written for lists."
+    assert summarise(excerpt="  ", content_html=html) == "The opening paragraph."
+
+
+def test_an_excerpt_is_stored_read_back_and_edited(make_post):
+    """create_post and update_post store it; a post stored without one reads as ""."""
+    post = make_post(excerpt="A short pitch.", content="Long body.")
+    assert posts.get_by_id(post.id).excerpt == "A short pitch."
+    assert posts.get_by_id(post.id).summary == "A short pitch."
+    edited = posts.update_post(
+        post_id=post.id, revision=post.revision, title=post.title, slug=post.slug, content=post.content,
+        tags=post.tags, status=post.status, published=post.published, excerpt="A better pitch.",
+    )
+    assert edited.excerpt == "A better pitch."
+    plain = make_post(content="Just the body.")
+    assert plain.excerpt == "" and plain.summary == "Just the body."
+
+
+def test_a_post_stored_before_excerpts_reads_as_without_one(make_post, mongo_db):
+    post = make_post(content="Old body.")
+    mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"excerpt": ""}})
+    old = posts.get_by_id(post.id)
+    assert old.excerpt == "" and old.summary == "Old body."
