@@ -25,6 +25,8 @@ urlpatterns = [
     path("feeds/posts/<slug:slug>/comments/rss/", feeds.PostCommentsFeed(), name="feed_comments_rss"),
     path("feeds/posts/<slug:slug>/comments/atom/", feeds.PostCommentsAtomFeed(), name="feed_comments_atom"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("robots.txt", views.robots, name="robots"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("dashboard/", include("cms.dashboard.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -3,8 +3,9 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
@@ -141,3 +142,21 @@ def search(request):
         )
     context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text})}
     return render(request, "cms/search.html", context, status=400 if form.errors else 200)
+
+
+# --- What browsers and crawlers ask every site for -----------------------------------
+
+
+@require_http_methods(["GET", "HEAD"])
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the icon.
+    Not a permanent redirect: the static file's name carries its content's hash."""
+    return HttpResponseRedirect(static("favicon.svg"))
+
+
+@require_http_methods(["GET", "HEAD"])
+def robots(request):
+    """Crawlers may read the blog, not the dashboard, admin or login pages; the
+    sitemap is named by its absolute URL, as the robots.txt standard asks."""
+    context = {"sitemap_url": request.build_absolute_uri(reverse("sitemap"))}
+    return render(request, "cms/robots.txt", context, content_type="text/plain; charset=utf-8")
