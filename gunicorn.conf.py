@@ -9,12 +9,26 @@
   requests (bench/faults.py hup checks that no request fails).
 - Workers are recycled after GUNICORN_MAX_REQUESTS (with jitter, so they do not all
   restart at once).
-- Logs go to stdout; each request is one logfmt line with its request id (set by
-  cms.middleware.RequestIdMiddleware and sent back as X-Request-Id), status and duration.
+- Logs: each request is one logfmt line with its request id (set by
+  cms.middleware.RequestIdMiddleware and sent back as X-Request-Id), status and
+  duration, written to GUNICORN_ACCESS_LOG: `-` (the default) is stdout, anything
+  else a file (its folder is created); `make run` uses var/log/access.log. Every
+  value taken from the request is escaped (backslash, quote and control characters
+  as `\\\\`, `\\"`, `\\n`, `\\xNN`...), so no path, query or header can end its field or
+  forge a line. Errors and gunicorn's own messages go to stderr, at
+  GUNICORN_LOG_LEVEL (info; `make run`: warning).
+- SLUGLINE_PUBLISH_EVERY=<seconds>: the master also runs
+  `manage.py publish_scheduled --loop --every <seconds>` once it listens, and stops
+  it when it stops (`make run` sets 15; unset, publish from cron instead).
 """
 
 import multiprocessing
 import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gunicorn.glogging import Logger, SafeAtoms
 
 bind = os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() * 2)))
@@ -25,9 +39,64 @@ graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 keepalive = 5
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
-accesslog = "-"
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or "-"
+if accesslog != "-":
+    Path(accesslog).parent.mkdir(parents=True, exist_ok=True)
 errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = (
     'at=request request_id=%({x-request-id}o)s method=%(m)s path="%(U)s" query="%(q)s" '
     'status=%(s)s bytes=%(B)s duration_ms=%(M)s remote=%(h)s agent="%(a)s"'
 )
+
+_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(value: str) -> str:
+    """`value` with backslash, quote and every unprintable character (CR, LF, NEL,
+    U+2028...) written as an escape, so that it stays inside its quotes on one line."""
+    return "".join(
+        _NAMED_ESCAPES.get(char) or (char if char.isprintable() else char.encode("unicode_escape").decode())
+        for char in value
+    )
+
+
+class EscapedAtoms(SafeAtoms):
+    """gunicorn's atoms (missing ones read `-`), every string escaped; gunicorn's own
+    SafeAtoms escapes quotes only, so `%0A` in a path (decoded) began a new line."""
+
+    def __init__(self, atoms):
+        dict.__init__(self, {key: escaped(value) if isinstance(value, str) else value
+                             for key, value in atoms.items()})
+
+
+class EscapingLogger(Logger):
+    atoms_wrapper_class = EscapedAtoms
+
+
+logger_class = EscapingLogger
+
+_publisher = None
+
+
+def when_ready(server):
+    """Print `make run`'s banner; start the publishing loop if asked to."""
+    global _publisher
+    every = os.environ.get("SLUGLINE_PUBLISH_EVERY")
+    if every:
+        manage = Path(__file__).resolve().with_name("manage.py")
+        # Its own process, not a worker: gunicorn reaps it like one but ignores it.
+        _publisher = subprocess.Popen([sys.executable, str(manage), "publish_scheduled", "--loop",
+                                       "--every", every], stdin=subprocess.DEVNULL)
+    if os.environ.get("SLUGLINE_BANNER"):
+        print(os.environ["SLUGLINE_BANNER"], flush=True)
+
+
+def on_exit(server):
+    """Stop the publishing loop (Ctrl-C reached it too; SIGTERM to the master did not)."""
+    if _publisher is not None and _publisher.poll() is None:
+        _publisher.terminate()
+        try:
+            _publisher.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _publisher.kill()

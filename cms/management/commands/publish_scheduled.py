@@ -1,11 +1,58 @@
-from django.core.management.base import BaseCommand
+import signal
+import threading
+from datetime import datetime
+
+from django.core.management.base import BaseCommand, CommandError
+from pymongo.errors import PyMongoError
 
 from cms import posts
 
+PUBLISHED = "Published {count} scheduled post{s}."
+UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
+BAD_EVERY = "--every takes a number of seconds above 0."
+
 
 class Command(BaseCommand):
-    help = "Publish the scheduled posts whose time has come. Safe to run from cron, and again."
+    help = (
+        "Publish the scheduled posts whose time has come. Safe to run from cron, and again. "
+        "With --loop, keep doing it every --every seconds until SIGTERM or Ctrl-C."
+    )
 
-    def handle(self, *args, **options):
-        published = posts.publish_due()
-        self.stdout.write(f"Published {published} scheduled post{'s' if published != 1 else ''}.")
+    def add_arguments(self, parser):
+        parser.add_argument("--loop", action="store_true",
+                            help="keep publishing what falls due (a database outage is retried)")
+        parser.add_argument("--every", type=float, default=15.0,
+                            help="seconds between rounds with --loop (default 15)")
+
+    def handle(self, *args, loop: bool, every: float, **options):
+        if not loop:
+            self.stdout.write(_published(posts.publish_due()))
+            return
+        if every <= 0:
+            raise CommandError(BAD_EVERY)
+        self._loop(every)
+
+    def _loop(self, every: float) -> None:
+        """Publish, sleep, repeat; says only when it published something or the
+        database failed. SIGTERM and SIGINT end it after the round in progress."""
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        while not stop.is_set():
+            try:
+                count = posts.publish_due()
+            except PyMongoError as exc:
+                self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=_first_line(exc), every=every))
+            else:
+                if count:
+                    self.stdout.write(f"{datetime.now():%H:%M:%S} {_published(count)}")
+            stop.wait(every)
+
+
+def _first_line(exc: Exception) -> str:
+    """pymongo's outage messages describe the whole topology; the first line says it."""
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
+def _published(count: int) -> str:
+    return PUBLISHED.format(count=count, s="s" if count != 1 else "")
