@@ -8,16 +8,18 @@ in comments/forms.py and comments/tokens.py.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from pymongo.errors import PyMongoError
 
-from comments import store
+from cms import mongo
+from comments import limits, store
 from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
 
@@ -32,6 +34,11 @@ LINK_RE = re.compile(r"https?://|\bwww\.|<a[\s>]", re.IGNORECASE)
 
 # Tests replace this to move from one rate window to the next without waiting.
 clock = time.time
+# A window's counts are kept this many seconds past its end before MongoDB's TTL
+# monitor may delete them (app servers' clocks may differ by up to this much).
+EXPIRY_MARGIN = 300
+
+log = logging.getLogger(__name__)
 
 
 class RateLimited(Exception):
@@ -42,16 +49,18 @@ class RateLimited(Exception):
 
 def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
     """Count one `action` (post, edit, flag) against the client's IP address and, when
-    logged in, their user; RateLimited once either has made more than
+    logged in, their user; RateLimited once either has made
     COMMENTS_RATE_PER_IP / COMMENTS_RATE_PER_USER in the current COMMENTS_RATE_WINDOW.
 
-    Fixed windows, counted in Django's cache with `add` then `incr` (atomic on Redis
-    and Memcached), so with a shared CACHE_URL every gunicorn worker and machine
-    counts against the same numbers. A limit of 0 turns that count off.
+    Fixed windows, counted in MongoDB (comments/limits.py), so every gunicorn worker
+    and machine counts against the same numbers, exactly, and a restart forgets
+    nothing. A limit of 0 turns that count off. With MongoDB unreachable the action
+    is let through (logged): the write it guards needs MongoDB and fails anyway.
     """
     window = max(1, settings.COMMENTS_RATE_WINDOW)
     now = clock()
     number = int(now // window)
+    ends = (number + 1) * window
     over = False
     for kind, who, limit in (
         ("ip", ip, settings.COMMENTS_RATE_PER_IP),
@@ -59,15 +68,17 @@ def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
     ):
         if who in (None, "") or limit <= 0:
             continue
-        key = f"comments:rate:{action}:{kind}:{who}:{number}"
-        cache.add(key, 0, timeout=window + 60)
+        key = f"{action}:{kind}:{who}"
         try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, count := 1, timeout=window + 60)
-        over = over or count > limit
+            admitted = limits.take_slot(key=key, window=number, limit=limit, expires=ends + EXPIRY_MARGIN)
+        except PyMongoError as exc:
+            if not mongo.is_outage(exc):
+                raise
+            log.warning("rate limit not counted, MongoDB unreachable: %s", key)
+            continue
+        over = over or not admitted
     if over:
-        raise RateLimited(retry_after=int((number + 1) * window - now) + 1)
+        raise RateLimited(retry_after=int(ends - now) + 1)
 
 
 def premoderation_rules() -> frozenset[str]:

@@ -1,15 +1,19 @@
-"""comments/antispam.py: rate limits in Django's cache, and the verdict on a comment's
-text and author (blocked words and domains, links, pre-moderation rules)."""
+"""comments/antispam.py: rate limits counted in MongoDB (comments/limits.py), and the
+verdict on a comment's text and author (blocked words and domains, links,
+pre-moderation rules)."""
 
 import re
+from datetime import datetime, timezone
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 
-from comments import antispam
+from comments import antispam, limits
 from comments.antispam import RATE_LIMITED, RateLimited
 from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
+from tests.threads import at_once, split
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -49,6 +53,53 @@ def test_the_user_limit_applies_whatever_the_address(clock, settings):
     with pytest.raises(RateLimited):
         antispam.check_rate(action="post", ip="192.0.2.3", user_id=7)
     antispam.check_rate(action="post", ip="192.0.2.3", user_id=8)
+
+
+def test_the_counts_are_kept_in_mongodb_not_in_the_process(clock, settings, mongo_db):
+    """Clearing this process's cache (a restart, another worker) forgets no count; the
+    counts are MongoDB documents that expire after their window."""
+    settings.COMMENTS_RATE_WINDOW, settings.COMMENTS_RATE_PER_IP = 600, 2
+    for _ in range(2):
+        antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
+    cache.clear()
+    with pytest.raises(RateLimited):
+        antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
+    slots = list(mongo_db.comment_rate_slots.find({}, {"_id": 0}).sort("slot", 1))
+    ends = datetime.fromtimestamp(START + 600 + antispam.EXPIRY_MARGIN, tz=timezone.utc)
+    assert slots == [{"key": "post:ip:192.0.2.1", "window": int(START // 600), "slot": n, "expires": ends}
+                     for n in (1, 2)]
+    indexes = mongo_db.comment_rate_slots.index_information()
+    assert indexes["expires"]["expireAfterSeconds"] == 0
+
+
+def test_racing_actions_admit_exactly_the_limit(clock, settings):
+    """Twenty-four attempts at once from one address, racing over the client's pool of
+    connections: exactly COMMENTS_RATE_PER_IP pass (tests/test_limits_http.py races
+    worker processes)."""
+    settings.COMMENTS_RATE_WINDOW, settings.COMMENTS_RATE_PER_IP = 600, 10
+    outcomes = at_once([lambda: antispam.check_rate(action="post", ip="192.0.2.9", user_id=None)] * 24)
+    passed, refused = split(outcomes)
+    assert len(passed) == 10
+    assert len(refused) == 14 and all(isinstance(exc, RateLimited) for exc in refused), refused
+
+
+def test_slots_are_taken_one_above_another(mongo_db):
+    """take_slot admits the first `limit` of a key's window and stores nothing past
+    it; another key or the next window starts again at slot 1."""
+    took = [limits.take_slot(key="post:ip:x", window=5, limit=3, expires=START) for _ in range(5)]
+    assert took == [True, True, True, False, False]
+    assert limits.take_slot(key="post:ip:y", window=5, limit=3, expires=START)
+    assert limits.take_slot(key="post:ip:x", window=6, limit=3, expires=START)
+    stored = sorted((doc["window"], doc["slot"]) for doc in mongo_db.comment_rate_slots.find({"key": "post:ip:x"}))
+    assert stored == [(5, 1), (5, 2), (5, 3), (6, 1)]
+
+
+def test_with_mongodb_unreachable_the_limit_lets_the_action_through(clock, settings, mongodb_down):
+    """An outage does not turn the limiter into an error page of its own: the write
+    it guards reports the outage."""
+    settings.COMMENTS_RATE_PER_IP = 1
+    for _ in range(3):
+        antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
 
 
 def test_a_limit_of_zero_is_no_limit(clock, settings):
