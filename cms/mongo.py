@@ -7,8 +7,11 @@ Every call has explicit time budgets (settings), so a page never waits for
 pymongo's 30-second defaults when the database is gone.
 """
 
+import contextvars
 import os
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from django.conf import settings
 import pymongo
@@ -16,6 +19,7 @@ from pymongo import MongoClient
 from pymongo.errors import ConnectionFailure, PyMongoError
 from pymongo.database import Database
 
+T = TypeVar("T")
 _lock = threading.Lock()
 _client: MongoClient | None = None
 _client_pid: int | None = None
@@ -81,6 +85,22 @@ def is_outage(exc: BaseException) -> bool:
     return isinstance(exc, ConnectionFailure) or (isinstance(exc, PyMongoError) and exc.timeout)
 
 
+# What bookkeeping after a stored write may take once the request's budget is spent.
+GRACE_SECONDS = 2.0
+
+
+def outside_request_budget(work: Callable[[], T], seconds: float = GRACE_SECONDS) -> T:
+    """Run `work` under a budget of its own, not the request's (pymongo keeps the
+    request's deadline in context variables; `work` runs in an empty context). For
+    the small write that records what is left to do after a change that is already
+    stored, so the record is not lost because the request ran out of time."""
+    def bounded() -> T:
+        with pymongo.timeout(seconds):
+            return work()
+
+    return contextvars.Context().run(bounded)
+
+
 def ping(*, timeout_ms: int) -> None:
     """Ask the server to answer within `timeout_ms`; PyMongoError if it does not."""
     with pymongo.timeout(timeout_ms / 1000):
@@ -116,7 +136,7 @@ def reset_client() -> None:
 # and exposes `ensure_indexes(db)`.
 INDEX_OWNERS = (
     "cms.posts", "comments.store", "cms.versions", "comments.flags", "comments.blocklist",
-    "comments.limits",
+    "comments.limits", "comments.changes",
 )
 
 

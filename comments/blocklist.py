@@ -97,6 +97,16 @@ def remove_entry(*, entry_id) -> bool:
     return get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
 
 
+def find_entry(*, entry_id) -> Entry | None:
+    """The entry with this id, or None (also for a malformed id)."""
+    try:
+        oid = ObjectId(entry_id)
+    except (InvalidId, TypeError):
+        return None
+    doc = get_db().comment_blocklist.find_one({"_id": oid})
+    return Entry.from_doc(doc) if doc else None
+
+
 def find_entries(*, kinds: tuple[str, ...] = KINDS) -> list[Entry]:
     """The entries of these kinds, by kind and value."""
     cursor = get_db().comment_blocklist.find({"kind": {"$in": list(kinds)}}).sort(
@@ -106,10 +116,15 @@ def find_entries(*, kinds: tuple[str, ...] = KINDS) -> list[Entry]:
 
 
 def screen(*, user_id: int | None, email: str, ip: str | None) -> Screening:
-    """The words, the domains, and whether this commenter is banned: one query."""
+    """The words, the domains, and whether this commenter is banned: one query.
+
+    A signed-in member is banned only by their account: an address ban (a shared
+    office or café address) never reaches members or editors, nor does an e-mail
+    address someone else typed."""
     either: list[dict] = [{"kind": {"$in": list(TERMS)}}]
     if user_id is not None:
         either.append({"kind": BAN_USER, "value": str(int(user_id))})
+        email, ip = "", None
     if email:
         either.append({"kind": BAN_EMAIL, "value": normalise(BAN_EMAIL, email)})
     if ip:

@@ -2,22 +2,22 @@
 spam, delete, remove a whole sub-thread, ban a commenter). Plain functions; no
 request in sight. Who may call them is the dashboard's business (editors only).
 
-Every action changes statuses with one `update_many`, then settles each discussion
-it touched: placeholders first (a deleted comment with approved replies stays as
-"[deleted]"), then the post's comment count and latest comments
-(`services.settle`). Nothing here happens in a signal: each function says what it
-changes.
+Every action is recorded with what it changes before it changes anything, then
+applied and each discussion it touched settled: placeholders first (a deleted
+comment with approved replies stays as "[deleted]"), then the post's comment count
+and latest comments (comments/changes.py). An action cut short by its request's time
+budget is finished later, never left half-done. Nothing here happens in a signal:
+each function says what it changes.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bson import ObjectId
 
-from comments import blocklist, flags, services, store
+from comments import blocklist, changes, flags, store
 from comments.store import APPROVED, DELETED, SPAM, Comment, QueueFilter
 
 ACTIONS = ("approve", "spam", "delete")
@@ -54,82 +54,121 @@ def queue_page(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list
     return [QueueEntry(comment=c, flags=found.get(c.id, [])) for c in comments]
 
 
-def _settle_all(comments: Iterable[Comment]) -> None:
-    """Settle every discussion these comments are in (placeholders, then summary)."""
-    by_discussion: dict[ObjectId, list[str]] = defaultdict(list)
-    for comment in comments:
-        by_discussion[comment.discussion_id].append(comment.slug)
-    for discussion_id, changed in by_discussion.items():
-        services.settle(discussion_id=discussion_id, slugs=changed)
-
-
-def moderate(*, action: str, comment_ids: Iterable[ObjectId]) -> int:
+def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") -> int:
     """Approve, mark as spam or delete these comments (bulk); how many changed.
 
     Approving also clears their flags: an editor has judged them, and readers'
     flags start counting again from none. Deleting keeps the text in the database
     (an editor can approve a mistaken delete back) but readers never see it; a
     comment its own author deleted (its text emptied) is never approved back.
+    Recorded first and applied as far as the request's time allows; the rest is
+    finished later (comments/changes.py).
     """
     status = STATUS_OF_ACTION[action]
     chosen = store.find_by_ids(ids=comment_ids)
     if action == "approve":
-        chosen = [c for c in chosen if not (c.status == DELETED and not c.text)]
-    if not chosen:
-        return 0
-    ids = [c.id for c in chosen]
-    changed = store.set_status(ids=ids, status=status)
-    if action == "approve":
-        flags.clear_flags(comment_ids=ids)
-        store.set_flag_count(ids=ids, flag_count=0)
-    _settle_all(chosen)
-    return changed
+        chosen = [c for c in chosen if not changes.deleted_by_author(c)]
+    return changes.apply(action=action, status=status, comments=chosen, editor=editor).changed
 
 
-def remove_subthread(*, comment_id: ObjectId) -> int:
-    """Delete a comment and every reply below it in one update_many on the anchored
-    `full_slug` prefix; how many comments it covered. No placeholder is left inside
-    it, and an ancestor that only stood for these replies loses its placeholder."""
+def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> int:
+    """Delete a comment and every reply below it; how many comments it covered. No
+    placeholder is left inside it, and an ancestor that only stood for these replies
+    loses its placeholder."""
     comment = store.find_by_id(comment_id)
     if comment is None:
         return 0
-    removed = store.set_subthread_status(comment=comment, status=DELETED)
-    services.settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
-    return removed
+    thread = store.find_subthread(comment=comment)
+    changes.apply(action="remove_thread", status=DELETED, comments=thread, editor=editor)
+    return len(thread)
 
 
 def ban_keys(comment: Comment) -> list[tuple[str, str]]:
     """What banning this comment's author records: the member's user id; for an
-    anonymous commenter their e-mail address (when given) and IP address."""
+    anonymous commenter their IP address. Never a typed e-mail address: anyone can
+    type anyone's, and banning an impostor must not ban the address's owner."""
     if comment.author.id is not None:
         return [(blocklist.BAN_USER, str(comment.author.id))]
-    keys = []
-    if comment.author.email:
-        keys.append((blocklist.BAN_EMAIL, comment.author.email))
-    if comment.ip:
-        keys.append((blocklist.BAN_IP, comment.ip))
-    return keys
+    return [(blocklist.BAN_IP, comment.ip)] if comment.ip else []
 
 
-def ban_commenter(*, comment_id: ObjectId, editor: str) -> Banned | None:
-    """Ban this comment's author from commenting and mark every comment of theirs
-    (same user, or same e-mail or IP address) as spam, in one update_many. None
-    if the comment is gone; an anonymous comment with neither e-mail nor IP address
-    bans nothing and marks only itself."""
+@dataclass(frozen=True)
+class BanPreview:
+    """What banning a comment's author would do, shown before it is done."""
+
+    comment: Comment
+    keys: list[tuple[str, str]]
+    comments: list[Comment]
+    names: list[str]
+
+    @property
+    def count(self) -> int:
+        return len(self.comments)
+
+
+def _banned_comments(comment: Comment, keys: list[tuple[str, str]]) -> list[Comment]:
+    """The comments a ban on `keys` marks as spam: the member's own, or every anonymous
+    comment from the address (an address ban never reaches members or editors)."""
+    if not keys:
+        return [comment] if comment.status != SPAM else []
+    commenter = store.by_commenter(
+        user_id=comment.author.id, ips=[v for k, v in keys if k == blocklist.BAN_IP],
+    )
+    found = store.find_by_commenter(commenter=commenter, exclude_status=SPAM)
+    if comment.author.id is None:
+        found = [c for c in found if c.author.id is None]
+    return found
+
+
+def preview_ban(*, comment_id: ObjectId) -> BanPreview | None:
+    """What banning this comment's author would change; None if the comment is gone."""
     comment = store.find_by_id(comment_id)
     if comment is None:
         return None
     keys = ban_keys(comment)
-    for kind, value in keys:
+    theirs = _banned_comments(comment, keys)
+    return BanPreview(comment=comment, keys=keys, comments=theirs,
+                      names=sorted({c.author.name for c in theirs if c.author.name}))
+
+
+def ban_commenter(*, comment_id: ObjectId, editor: str) -> Banned | None:
+    """Ban this comment's author from commenting and mark their comments as spam (a
+    member's own; from an address, every anonymous comment sent from it). None if the
+    comment is gone; an anonymous comment without an IP address bans nothing and
+    marks only itself. The ban is recorded with what it changed, so lifting it can
+    put those comments back (`lift_ban`)."""
+    preview = preview_ban(comment_id=comment_id)
+    if preview is None:
+        return None
+    for kind, value in preview.keys:
         blocklist.add_entry(kind=kind, value=value, added_by=editor)
-    if not keys:
-        return Banned(keys=[], marked=moderate(action="spam", comment_ids=[comment.id]))
-    commenter = store.by_commenter(
-        user_id=comment.author.id,
-        emails=[v for k, v in keys if k == blocklist.BAN_EMAIL],
-        ips=[v for k, v in keys if k == blocklist.BAN_IP],
-    )
-    theirs = store.find_by_commenter(commenter=commenter, exclude_status=SPAM)
-    marked = store.set_status_by_commenter(commenter=commenter, status=SPAM)
-    _settle_all(theirs)
-    return Banned(keys=keys, marked=marked)
+    progress = changes.apply(action="ban", status=SPAM, comments=preview.comments, editor=editor,
+                             keys=preview.keys)
+    return Banned(keys=preview.keys, marked=progress.changed)
+
+
+@dataclass(frozen=True)
+class Lifted:
+    removed: bool
+    restored: int
+
+
+def restorable_for(*, entry: blocklist.Entry) -> list[Comment]:
+    """The comments the latest ban with this blocklist entry marked as spam and that
+    are still spam: what lifting it may restore."""
+    ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
+    return changes.restorable(ban) if ban and not ban.get("restored") else []
+
+
+def lift_ban(*, entry_id, restore: bool, editor: str = "") -> Lifted:
+    """Remove a ban from the blocklist; with `restore`, give the comments its ban
+    marked as spam (and that nobody changed since) the status they had before."""
+    entry = blocklist.find_entry(entry_id=entry_id)
+    if entry is None:
+        return Lifted(removed=False, restored=0)
+    restored = 0
+    if restore:
+        ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
+        if ban is not None and not ban.get("restored"):
+            restored = changes.restore(ban=ban, editor=editor).changed
+    return Lifted(removed=blocklist.remove_entry(entry_id=entry.id), restored=restored)

@@ -6,17 +6,22 @@ functions; no request in sight."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
 from django.conf import settings
 
-from cms import posts
+from pymongo.errors import PyMongoError
+
+from cms import mongo, posts
 from cms.markup import render_comment
-from comments import antispam, blocklist, flags, slugs, store
-from comments.store import APPROVED, DELETED, HIDDEN, PENDING, Comment, CommentAuthor, Viewer
+from comments import antispam, blocklist, changes, flags, slugs, store
+from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
+    EXCERPT_LENGTH, LATEST_COUNT, SUMMARY_ATTEMPTS, excerpt, refresh_summary, repair_placeholders, settle,
+)
+from comments.store import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
 
 PARENT_NOT_FOUND = "The comment you replied to does not exist on this post."
 CLOSED = "Comments are closed on this post, so yours was not posted."
@@ -29,11 +34,6 @@ CANNOT_CHANGE = "This comment can no longer be changed."
 CANNOT_FLAG = "This comment cannot be flagged."
 DISCUSSION_FULL = "This discussion is full and cannot take more comments for now, so yours was not posted."
 SLUG_RETRIES = 5
-LATEST_COUNT = 3
-EXCERPT_LENGTH = 140
-# Compare-and-set attempts of one refresh; each failed one means another writer's
-# succeeded meanwhile, so only that many writers at once can use them all up.
-SUMMARY_ATTEMPTS = 50
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def post_comment(
     earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
     if earlier is not None:
         if summarise:
-            refresh_summary(post_id=post.id)
+            _summarise_stored(earlier)
         return Posted(comment=earlier, reattached=reattached, duplicate=True)
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted)
     fields = dict(discussion_id=post.id, parent=parent, author=author, text=text, html=html,
@@ -183,8 +183,22 @@ def post_comment(
         raise RuntimeError("could not draw a free comment slug")
     if summarise:
         # Also after a duplicate: the first submit may have failed before this step.
-        refresh_summary(post_id=post.id)
+        _summarise_stored(comment)
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate)
+
+
+def _summarise_stored(comment: Comment) -> None:
+    """Bring the post's summary up to date after `comment` was stored. The comment is
+    stored whatever happens here, so the reader is never told it could not be: when
+    the database is too slow for the refresh (many commenters at once, or the
+    request's budget spent), the discussion is recorded to be settled later
+    (comments/changes.py) and the refresh is left to that."""
+    try:
+        refresh_summary(post_id=comment.discussion_id)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        changes.settle_later(comment=comment)
 
 
 def _recent_duplicate(
@@ -317,81 +331,3 @@ def _store_flag_count(*, comment_id: ObjectId, count: int) -> None:
         if latest == count:
             return
         count = latest
-
-
-# --- Keeping placeholders and summaries right ------------------------------------------
-
-
-def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:
-    """Make `placeholder` true exactly on the hidden comments with an approved reply,
-    among the changed comments and their ancestors (the only ones a change of status
-    can affect). Run after every change of status; a run reads the current state, so
-    the last of two concurrent runs leaves it right."""
-    wanted: set[str] = set()
-    for slug in slugs_changed:
-        wanted.add(slug)
-        wanted.update(slugs.ancestor_slugs(slug))
-    on, off = [], []
-    for comment in store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
-        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
-        if should != comment.placeholder:
-            (on if should else off).append(comment.id)
-    store.set_placeholder(ids=on, placeholder=True)
-    store.set_placeholder(ids=off, placeholder=False)
-
-
-def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
-    """After comments of one discussion changed status or text: their placeholders,
-    then the post's comment count and latest comments."""
-    repair_placeholders(discussion_id=discussion_id, slugs_changed=slugs)
-    refresh_summary(post_id=discussion_id)
-
-
-def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
-    """The start of a comment's text on one line, cut at a word."""
-    flat = " ".join(text.split())
-    if len(flat) <= length:
-        return flat
-    return flat[:length].rsplit(" ", 1)[0] + "…"
-
-
-def refresh_summary(*, post_id: ObjectId) -> int:
-    """Recompute a post's comment count and latest comments from the comments
-    themselves and store them on the post (the subset pattern). Only approved
-    comments count: what every reader sees (placeholders are not comments). The
-    length of a reader's listing (comments and placeholders) is stored beside it, so
-    a reader's page of comments needs no count query (comments/fragments.py).
-    Returns the count.
-
-    Recomputed rather than `$inc`ed: status changes, placeholders and deletes
-    change the count and the latest comments in ways a writer cannot tell without
-    reading. The write is a compare-and-set on the post's `comments_version`, read
-    before the recount: it fails if another summary was stored meanwhile, and the
-    refresh goes again. So a summary stored after another was counted after that one
-    was stored, and the writer of each change stores one counted after its change:
-    the last summary stored counts every change. (Two plain recount-and-`$set`s can
-    land in the wrong order and leave the older count.)
-
-    Every write to a discussion's comments ends here (posting, edits, deletes, flags
-    that hold a comment, moderation, imports): storing the summary also gives the
-    post a fresh `comments_version`, so no cached page of its comments is served
-    after the change (comments/fragments.py).
-    """
-    for _ in range(SUMMARY_ATTEMPTS):
-        version = posts.read_comments_version(post_id=post_id)
-        tally = store.tally(discussion_id=post_id)
-        if version is None:
-            return tally.comments  # No such post: nothing to store the summary on.
-        latest = [
-            posts.LatestComment(
-                slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text)
-            )
-            for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
-        ]
-        if posts.set_comment_summary(
-            post_id=post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
-        ):
-            return tally.comments
-    logger.warning("The comment summary of post %s was overtaken %d times; the next write stores it.",
-                   post_id, SUMMARY_ATTEMPTS)
-    return tally.comments

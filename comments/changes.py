@@ -1,0 +1,238 @@
+"""Editors' changes to comments that complete or converge: the `comment_changes`
+collection. The only module that touches it.
+
+    {_id, action, editor, at, status,
+     changes: [{id, discussion_id, slug, was}],   # every comment it changes, and its status before
+     applied: <how many of `changes` are applied>, settled: [<discussion ids settled>],
+     done: bool, keys: [[kind, value]] (a ban's blocklist entries), restored: bool}
+
+An action (approve, spam, delete, remove a thread, ban, restore what a ban changed)
+is first recorded whole, then applied in batches of BATCH comments, then each
+discussion it touched is settled (placeholders, then the post's count and latest
+comments: `services.settle`). Progress is written back after every step and every
+step is idempotent, so whatever stops an action half-way (a request out of its time
+budget, a worker restarted, the database gone for a moment) leaves a record that
+`finish_pending()` completes: `repair_summaries` runs it, so does `make run`'s
+background loop, and so does the next try of the same action. An editor is never
+told that a recorded action failed: it is applied, or it is being applied.
+
+No transactions (the servers we support may have none): the record is the
+write-ahead log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from bson import ObjectId
+from bson.errors import InvalidId
+from pymongo import ASCENDING, IndexModel
+from pymongo.database import Database
+from pymongo.errors import PyMongoError
+
+from cms import mongo
+from cms.mongo import get_db
+from comments import flags, store, summaries
+from comments.store import APPROVED, DELETED, Comment
+
+BATCH = 500
+# More than this in one action is refused before anything changes (the record is one
+# document, and MongoDB's documents are at most 16 MB).
+MAX_CHANGES = 50_000
+TOO_MANY = "This would change {count} comments at once; the most one action may change is {limit}."
+# An unfinished action younger than this may still be running in its request.
+STALE_AFTER = timedelta(seconds=60)
+
+INDEXES = [IndexModel([("done", ASCENDING), ("at", ASCENDING)], name="done_at")]
+
+logger = logging.getLogger(__name__)
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.comment_changes.create_indexes(INDEXES)
+
+
+class TooMany(Exception):
+    """An action too large to record; nothing was changed. The message is for editors."""
+
+    def __init__(self, count: int):
+        self.message, self.code = TOO_MANY.format(count=count, limit=MAX_CHANGES), "too_many"
+        super().__init__(self.message)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where an action stands after a request's share of the work."""
+
+    id: ObjectId | None
+    total: int
+    applied: int
+    done: bool
+
+    @property
+    def changed(self) -> int:
+        return self.applied
+
+
+NOTHING = Progress(id=None, total=0, applied=0, done=True)
+
+
+def _entry(comment: Comment) -> dict:
+    return {"id": comment.id, "discussion_id": comment.discussion_id, "slug": comment.slug,
+            "was": comment.status}
+
+
+def record(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
+           keys: Iterable[tuple[str, str]] = ()) -> dict | None:
+    """Record an action that gives `comments` `status` (those that have it already are
+    left out); the record, or None when there is nothing to change. TooMany when it
+    would change more than MAX_CHANGES comments (then nothing is recorded)."""
+    changes = [_entry(c) for c in comments if c.status != status]
+    if len(changes) > MAX_CHANGES:
+        raise TooMany(len(changes))
+    if not changes:
+        return None
+    doc = {"action": action, "editor": str(editor), "at": datetime.now(timezone.utc), "status": status,
+           "changes": changes, "applied": 0, "settled": [], "done": False,
+           "keys": [list(k) for k in keys], "restored": False}
+    doc["_id"] = get_db().comment_changes.insert_one(doc).inserted_id
+    return doc
+
+
+def _apply_batch(doc: dict, batch: list[dict]) -> None:
+    ids = [c["id"] for c in batch]
+    status = doc["status"]
+    store.set_status(ids=ids, status=status)
+    if doc["action"] == "remove_thread":
+        # The whole sub-thread goes: nothing inside it stands as a placeholder.
+        store.set_placeholder(ids=ids, placeholder=False)
+    if status == APPROVED:
+        # An editor has judged them: readers' flags start counting again from none.
+        flags.clear_flags(comment_ids=ids)
+        store.set_flag_count(ids=ids, flag_count=0)
+
+
+def run(doc: dict) -> Progress:
+    """Apply what is left of a recorded action, then settle what is left to settle;
+    the progress is stored after each step. Outages (the request's budget spent, the
+    database gone) stop it where it is and are not raised: the record keeps the rest
+    for the next run. Anything else is a bug and is raised."""
+    collection = get_db().comment_changes
+    changes, applied = doc["changes"], doc["applied"]
+    try:
+        while applied < len(changes):
+            batch = changes[applied:applied + BATCH]
+            _apply_batch(doc, batch)
+            applied += len(batch)
+            collection.update_one({"_id": doc["_id"], "applied": {"$lt": applied}}, {"$set": {"applied": applied}})
+        by_discussion: dict[ObjectId, list[str]] = {}
+        for change in changes:
+            by_discussion.setdefault(change["discussion_id"], []).append(change["slug"])
+        settled = set(doc["settled"])
+        for discussion_id, changed in by_discussion.items():
+            if discussion_id in settled:
+                continue
+            summaries.settle(discussion_id=discussion_id, slugs=changed)
+            collection.update_one({"_id": doc["_id"]}, {"$addToSet": {"settled": discussion_id}})
+        collection.update_one({"_id": doc["_id"]}, {"$set": {"done": True}})
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        logger.warning("Moderation action %s stopped after %d of %d comments (%s); it will be finished.",
+                       doc["_id"], applied, len(changes), exc.__class__.__name__)
+        return Progress(id=doc["_id"], total=len(changes), applied=applied, done=False)
+    return Progress(id=doc["_id"], total=len(changes), applied=len(changes), done=True)
+
+
+def apply(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
+          keys: Iterable[tuple[str, str]] = ()) -> Progress:
+    """Record an action, then run it (as far as this request's budget goes). Actions cut
+    short before it are finished first: an editor who tries again after a timeout
+    finishes the job, even when their action has nothing left to change."""
+    comments = list(comments)
+    # Including ones still running in another request: running a step twice is harmless.
+    finish_pending(older_than=timedelta(0))
+    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys)
+    return NOTHING if doc is None else run(doc)
+
+
+def settle_later(*, comment: Comment) -> None:
+    """Record that `comment`'s discussion still needs settling: a change to it is stored
+    but its post's summary could not be brought up to date in time. Written under a
+    short budget of its own (the request's may be spent); if even that fails, the
+    next change to the discussion or `repair_summaries --all` puts it right."""
+    doc = {"action": "settle", "editor": "", "at": datetime.now(timezone.utc), "status": comment.status,
+           "changes": [_entry(comment)], "settled": [], "done": False, "keys": [], "restored": False}
+    doc["applied"] = len(doc["changes"])  # Nothing to apply: the change is stored.
+    try:
+        mongo.outside_request_budget(lambda: get_db().comment_changes.insert_one(doc))
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        logger.error("Post %s may show an old comment count until `repair_summaries --all` runs (%s).",
+                     comment.discussion_id, exc.__class__.__name__)
+
+
+def unfinished(*, older_than: timedelta = STALE_AFTER, now: datetime | None = None) -> list[dict]:
+    """The recorded actions not yet done and older than `older_than` (younger ones may
+    still be running in their request), oldest first."""
+    since = (now or datetime.now(timezone.utc)) - older_than
+    return list(get_db().comment_changes.find({"done": False, "at": {"$lte": since}}).sort("at", ASCENDING))
+
+
+def finish_pending(*, older_than: timedelta = STALE_AFTER) -> int:
+    """Run every unfinished action; how many are done now."""
+    finished = 0
+    for doc in unfinished(older_than=older_than):
+        finished += run(doc).done
+    return finished
+
+
+def find(change_id) -> dict | None:
+    try:
+        oid = ObjectId(change_id)
+    except (InvalidId, TypeError):
+        return None
+    return get_db().comment_changes.find_one({"_id": oid})
+
+
+def latest_ban(*, keys: Iterable[tuple[str, str]]) -> dict | None:
+    """The latest recorded ban that recorded any of these blocklist entries."""
+    wanted = [list(k) for k in keys]
+    if not wanted:
+        return None
+    return get_db().comment_changes.find_one(
+        {"action": "ban", "keys": {"$in": wanted}}, sort=[("at", -1)]
+    )
+
+
+def restorable(ban: dict) -> list[Comment]:
+    """The comments a ban changed that still have the status it gave them, each to go
+    back to the status it had (a comment an editor changed since is left alone)."""
+    was = {c["id"]: c["was"] for c in ban["changes"]}
+    current = store.find_by_ids(ids=list(was))
+    return [c for c in current if c.status == ban["status"] and was[c.id] != ban["status"]]
+
+
+def restore(*, ban: dict, editor: str = "") -> Progress:
+    """Give the comments a ban changed back the status they had before it, as actions
+    of their own (one per earlier status), and note on the ban that it was restored."""
+    was = {c["id"]: c["was"] for c in ban["changes"]}
+    groups: dict[str, list[Comment]] = {}
+    for comment in restorable(ban):
+        groups.setdefault(was[comment.id], []).append(comment)
+    total = applied = 0
+    done = True
+    for status, comments in groups.items():
+        progress = apply(action="restore", status=status, comments=comments, editor=editor)
+        total, applied, done = total + progress.total, applied + progress.applied, done and progress.done
+    get_db().comment_changes.update_one({"_id": ban["_id"]}, {"$set": {"restored": True}})
+    return Progress(id=ban["_id"], total=total, applied=applied, done=done)
+
+
+def deleted_by_author(comment: Comment) -> bool:
+    """A comment its author took back (text emptied): never approved back."""
+    return comment.status == DELETED and not comment.text
