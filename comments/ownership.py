@@ -6,6 +6,11 @@ cannot be altered to name someone else's comment. It lets them see their comment
 while they await moderation, and edit or delete them within COMMENTS_EDIT_WINDOW.
 Logged-in members are recognised by their user id as well.
 
+The same browser also keeps, in a second signed cookie, the name and e-mail an
+anonymous reader last posted with, so the comment form is filled in for their next
+comment. Only the form (rendered for each request) reads it, never the comments
+fragment that readers share.
+
 A cookie rather than Django's session: posting then writes nothing to Django's
 database (a comment is MongoDB's business alone), and the token lives exactly as
 long as Django's session cookie would (SESSION_COOKIE_AGE).
@@ -25,6 +30,8 @@ COOKIE = "comments_own"
 SALT = "comments.own"
 # The newest this many comments of one browser stay editable and visible to it.
 KEEP = 30
+AUTHOR_COOKIE = "comments_author"
+AUTHOR_SALT = "comments.author"
 
 
 def owned(request) -> frozenset[ObjectId]:
@@ -54,6 +61,30 @@ def remember(request, response, comment_id: ObjectId) -> None:
         max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE,
     )
+
+
+def remember_author(response, *, name: str, email: str) -> None:
+    """Keep an anonymous commenter's name and e-mail in this browser for their next comment."""
+    response.set_cookie(
+        AUTHOR_COOKIE, signing.dumps({"name": name, "email": email}, salt=AUTHOR_SALT, compress=True),
+        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def remembered_author(request) -> dict[str, str]:
+    """The name and e-mail this browser last posted with (`remember_author`); empty if
+    it has none or its cookie does not verify."""
+    token = request.COOKIES.get(AUTHOR_COOKIE)
+    if not token:
+        return {}
+    try:
+        values = signing.loads(token, salt=AUTHOR_SALT, max_age=settings.SESSION_COOKIE_AGE)
+    except signing.BadSignature:
+        return {}
+    if not isinstance(values, dict):
+        return {}
+    return {key: values[key] for key in ("name", "email") if isinstance(values.get(key), str)}
 
 
 def viewer_for(request) -> Viewer:

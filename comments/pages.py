@@ -37,8 +37,6 @@ class Shown:
 
     comment: Comment
     indent: int = 0
-    # Drawn at the indent limit while it nests deeper: the text keeps its width.
-    capped: bool = False
     # At the indent limit with replies after it: offer its permalink page.
     continue_thread: bool = False
     # "[deleted]" (or another PLACEHOLDERS text) when only its place is shown; then
@@ -48,6 +46,11 @@ class Shown:
     awaiting: bool = False
     # Its author, looking, may still edit or delete it.
     can_change: bool = False
+    # A reply: its parent's author name as this viewer may see it (or the parent's
+    # placeholder, "[deleted]"); "" when the parent cannot be found. `reply_to_anchor`:
+    # the parent's anchor when it is drawn on the same page (else link its permalink).
+    reply_to: str = ""
+    reply_to_anchor: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,28 @@ class Listing:
     page_range: list
     next_cursor: str | None
     prev_cursor: str | None
+    # The page opens inside a thread that continues below the indent limit: the slug
+    # of the comment at the limit whose permalink page holds them (see `place`).
+    continued_from: str | None = None
+
+
+@dataclass(frozen=True)
+class Thread:
+    """A comment's permalink page, for one viewer: the comment and its ancestors
+    (root first), each with the name of the comment it answers."""
+
+    focus: Shown
+    ancestors: list[Shown]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a comment is drawn for a viewer: page `page` of the threaded discussion
+    (`holder` None) or of the replies on the permalink page of `holder`, the comment
+    at the indent limit above it."""
+
+    holder: Comment | None
+    page: int
 
 
 def indent_limit() -> int:
@@ -102,8 +127,11 @@ def place(
 ) -> list[Shown]:
     """Indent threaded views by depth below `base_depth`, up to the indent limit.
 
-    `next_slug` is the slug of the comment that opens the next page, if known, so a
-    comment at the limit whose reply starts the next page still offers its thread.
+    The indent limit is a boundary: a comment at the limit with replies offers
+    "Continue this thread" to its permalink page, and the replies below it are not
+    drawn here (they are left out of the result; see `list_comments`). `next_slug`
+    is the slug of the comment that opens the next page, if known, so a comment at
+    the limit whose reply starts the next page still offers its thread.
     """
     limit = indent_limit()
     now = datetime.now(timezone.utc)
@@ -114,14 +142,51 @@ def place(
             shown.append(present(comment, viewer, now=now))
             continue
         level = comment.depth - base_depth
+        if level > limit:
+            continue
         has_reply_next = after is not None and slugs.parent_slug(after) == comment.slug
         shown.append(present(
             comment, viewer, now=now,
-            indent=min(level, limit),
-            capped=level > limit,
+            indent=level,
             continue_thread=level == limit and has_reply_next,
         ))
     return shown
+
+
+def boundary_slug(slug: str, *, base_depth: int = 0) -> str | None:
+    """The slug of the ancestor at the indent limit (below `base_depth`) of a comment
+    drawn beyond it, whose permalink page continues its thread; None if it is drawn."""
+    limit = indent_limit()
+    if slugs.depth(slug) - base_depth <= limit:
+        return None
+    return slugs.SEPARATOR.join(slug.split(slugs.SEPARATOR)[: base_depth + limit + 1])
+
+
+def name_parents(
+    shown: list[Shown], *, discussion_id, viewer: Viewer, known: list[Comment] = (),
+    drawn: set[str] | None = None,
+) -> list[Shown]:
+    """`shown` with each reply's parent named (`Shown.reply_to`). Parents among the
+    comments drawn or `known` cost nothing; the others are fetched in one bounded
+    query (at most one per comment on the page, never one query per comment). The
+    name is what `present` lets this viewer see: a hidden parent gives its placeholder."""
+    drawn = {item.comment.slug for item in shown} if drawn is None else drawn
+    by_slug = {c.slug: c for c in known} | {item.comment.slug: item.comment for item in shown}
+    missing = sorted({item.comment.parent_slug for item in shown if item.comment.parent_slug} - set(by_slug))
+    if missing:
+        by_slug |= {c.slug: c for c in store.find_by_slugs(discussion_id=discussion_id, slugs=missing)}
+    named = []
+    for item in shown:
+        parent = by_slug.get(item.comment.parent_slug or "")
+        if parent is None:
+            named.append(item)
+            continue
+        seen = present(parent, viewer)
+        named.append(replace(
+            item, reply_to=seen.placeholder or seen.comment.author.name,
+            reply_to_anchor=parent.anchor if parent.slug in drawn else "",
+        ))
+    return named
 
 
 def parse_view(raw: str | None) -> str:
@@ -145,7 +210,17 @@ def list_comments(
     """One page of a discussion's comments (or of the replies below one comment) as
     `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
     `?before=`). Two commands: the tally (an aggregate) and the page; one when the
-    caller knows the tally already (a reader's, stored on the post).
+    caller knows the tally already (a reader's, stored on the post); one more, when
+    the page holds replies whose parents are not on it, to name those parents.
+
+    Threaded views stop at the indent limit ("Continue this thread", see `place`).
+    Pages are still cut from every comment in order, so page numbers, cursors and
+    the counts ("23 comments") stay those of the whole discussion: the comments
+    below a boundary take their places on the page without being drawn, and a page
+    that opens among them starts with a "Continue this thread" link of its own
+    (`continued_from`). Every comment is drawn on exactly one page: the
+    discussion's, or the replies of the permalink page of the comment at the limit
+    above it, which applies the same limit again (`location_of`).
 
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
     past the end.
@@ -195,10 +270,18 @@ def list_comments(
     def link(comment: Comment, to: int) -> str:
         return cursors.encode(view=view, scope=scope, key=comment.key(view), page=to)
 
+    base_depth = below.depth + 1 if below else 0
+    shown = place(comments, view=view, base_depth=base_depth, next_slug=next_slug, viewer=viewer)
+    on_page = {item.comment.slug for item in shown} | ({below.slug} if below else set())
+    shown = name_parents(shown, discussion_id=discussion_id, viewer=viewer, known=[below] if below else [],
+                         drawn=on_page)
+    continued_from = None
+    if comments and view != "chronological":
+        continued_from = boundary_slug(comments[0].slug, base_depth=base_depth)
     return Listing(
         view=view,
-        shown=place(comments, view=view, base_depth=below.depth + 1 if below else 0, next_slug=next_slug,
-                    viewer=viewer),
+        shown=shown,
+        continued_from=continued_from,
         total=total,
         comment_count=tally.comments,
         number=number,
@@ -218,6 +301,35 @@ def list_comments_if_available(**query) -> Listing | None:
         if not mongo.is_outage(exc):
             raise
         return None
+
+
+def thread_of(comment: Comment, viewer: Viewer) -> Thread:
+    """`comment` and its ancestors as `viewer` may see them, each naming the comment
+    it answers: one query (the ancestors)."""
+    ancestors = store.find_ancestors(comment=comment)
+    shown = [present(c, viewer) for c in [*ancestors, comment]]
+    shown = name_parents(shown, discussion_id=comment.discussion_id, viewer=viewer, known=ancestors)
+    return Thread(focus=shown[-1], ancestors=shown[:-1])
+
+
+def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
+    """Where `comment` is drawn for `viewer`: on a page of the threaded discussion,
+    or, below the indent limit, on a page of the replies of the permalink page of
+    its ancestor at the last boundary above it (boundaries fall at depths limit,
+    2 * limit + 1, ...: each permalink page draws `limit + 1` levels)."""
+    step = indent_limit() + 1
+    holder_depth = comment.depth // step * step - 1
+    if holder_depth < 0:
+        return Location(holder=None, page=page_of(comment, viewer))
+    holder_slug = slugs.SEPARATOR.join(comment.slug.split(slugs.SEPARATOR)[: holder_depth + 1])
+    holder = store.find_by_slug(discussion_id=comment.discussion_id, slug=holder_slug)
+    if holder is None:
+        return Location(holder=None, page=page_of(comment, viewer))
+    earlier = store.count_before(
+        discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), below=holder,
+        viewer=viewer,
+    )
+    return Location(holder=holder, page=earlier // settings.COMMENTS_PER_PAGE + 1)
 
 
 def page_of(comment: Comment, viewer: Viewer = READERS) -> int:

@@ -1,17 +1,18 @@
+from dataclasses import replace
+
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.contrib import messages
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
-
+from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
 from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
-from comments import antispam, fragments, ownership, pages, services, slugs, store
+from comments import antispam, fragments, ownership, pages, services, slugs, store, store_switch
 from comments.forms import CommentForm, EditCommentForm, FlagForm
 from comments.store import CommentAuthor
 
@@ -25,11 +26,16 @@ REATTACHED = (
     "you answered, at the deepest level."
 )
 AWAITING = "Thank you! Your comment awaits moderation: only you can see it until an editor approves it."
+POSTED = "Thank you: your comment is posted."
+# A migration's last pass freezes writes for about this long (its message says "a minute").
+MOVING_RETRY_SECONDS = 60
 EDITED = "Your comment was changed."
 EDITED_AWAITING = (
     "Your comment was changed and now awaits moderation: only you can see it until an editor approves it."
 )
 DELETED = "Your comment was deleted."
+# The value of the field that says a delete was confirmed.
+CONFIRM = "yes"
 FLAGGED = "Thank you: the editors will look at this comment."
 FLAGGED_BEFORE = "You have flagged this comment already; the editors will look at it."
 # The form's refusals that leave it worth sending again with a fresh token.
@@ -41,6 +47,23 @@ STATUS_OF = {"closed": 403, "banned": 403, "not_yours": 403, "cannot_change": 40
 
 def permalink_url(post_slug: str, comment) -> str:
     return reverse("comments:permalink", args=[post_slug, comment.slug])
+
+
+def location_url(post_slug: str, comment, viewer) -> str:
+    """The page that draws `comment` for `viewer`, at its anchor: a page of the threaded
+    discussion, or below the indent limit, of its thread's permalink page."""
+    where = pages.location_of(comment, viewer)
+    if where.holder is None:
+        url = reverse("comments:discussion", args=[post_slug])
+    else:
+        url = permalink_url(post_slug, where.holder)
+    return url + (f"?page={where.page}" if where.page > 1 else "") + "#" + comment.anchor
+
+
+def comment_form(request, post, **initial) -> CommentForm:
+    """A fresh comment form; an anonymous reader's name and e-mail as they last gave them."""
+    remembered = {} if request.user.is_authenticated else ownership.remembered_author(request)
+    return CommentForm(initial={**remembered, **initial}, user=request.user, discussion_id=post.id)
 
 
 def client_ip(request) -> str:
@@ -89,7 +112,7 @@ def discussion(request, post_slug):
         before=request.GET.get("before"),
         viewer=ownership.viewer_for(request),
     )
-    form = CommentForm(user=request.user, discussion_id=post.id)
+    form = comment_form(request, post)
     context = {"post": post, "comments_html": fragment.html, "page_number": fragment.number, "form": form,
                "closed": services.comments_closed(post=post)}
     return render(request, "comments/discussion.html", context)
@@ -117,6 +140,10 @@ def _post_comment(request, post):
             form.add_error("parent" if exc.code == "bad_parent" else None,
                            forms.ValidationError(exc.message, code=exc.code))
             status = STATUS_OF.get(exc.code, 400)
+        except store_switch.Moving as exc:
+            # A migration's last pass: a short, announced wait, not a failure.
+            form.add_error(None, forms.ValidationError(str(exc), code="moving"))
+            status = 503
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise
@@ -124,13 +151,7 @@ def _post_comment(request, post):
             form.add_error(None, forms.ValidationError(CANNOT_POST_NOW, code="unavailable"))
             status = 503
         else:
-            if posted.reattached:
-                messages.info(request, REATTACHED.format(depth=services.max_depth()))
-            if posted.pending:
-                messages.info(request, AWAITING)
-            response = _see_other(permalink_url(post.slug, posted.comment) + "#" + posted.comment.anchor)
-            ownership.remember(request, response, posted.comment.id)
-            return response
+            return _posted(request, post, posted, viewer=viewer, author=author)
     if any(form.has_error(NON_FIELD_ERRORS, code) for code in RENEW_TOKEN):
         form.renew_token()
     if form.has_error(NON_FIELD_ERRORS, "honeypot"):
@@ -140,7 +161,25 @@ def _post_comment(request, post):
         parent = store.find_by_slug(discussion_id=post.id, slug=parent_slug)
         if parent is not None and pages.can_see(parent, viewer):
             return _render_permalink(request, post, parent, form=form, status=status, viewer=viewer)
-    return post_detail(request, post.slug, form=form, status=status)
+    response = post_detail(request, post.slug, form=form, status=status)
+    if form.has_error(NON_FIELD_ERRORS, "moving"):
+        response["Retry-After"] = str(MOVING_RETRY_SECONDS)
+    return response
+
+
+def _posted(request, post, posted, *, viewer, author: CommentAuthor):
+    """To the page of the discussion that draws the new comment, at its anchor (the
+    stylesheet highlights it: `:target`), with a confirmation; the browser remembers
+    the comment as its own and, for an anonymous reader, the name and e-mail."""
+    if posted.reattached:
+        messages.info(request, REATTACHED.format(depth=services.max_depth()))
+    messages.success(request, AWAITING if posted.pending else POSTED)
+    mine = replace(viewer, own=viewer.own | {posted.comment.id})
+    response = _see_other(location_url(post.slug, posted.comment, mine))
+    ownership.remember(request, response, posted.comment.id)
+    if author.id is None:
+        ownership.remember_author(response, name=author.name, email=author.email)
+    return response
 
 
 def _visible_comment(request, post, comment_path: str, viewer):
@@ -173,14 +212,15 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
         below=comment,
         viewer=viewer,
     )
+    thread = pages.thread_of(comment, viewer)
     context = {
         "post": post,
-        "focus": pages.present(comment, viewer),
+        "focus": thread.focus,
         "comment": comment,
-        "ancestors": [pages.present(a, viewer) for a in store.find_ancestors(comment=comment)],
+        "ancestors": thread.ancestors,
         "listing": replies,
-        "discussion_page": pages.page_of(comment, viewer),
-        "form": form or CommentForm(initial={"parent": comment.slug}, user=request.user, discussion_id=post.id),
+        "discussion_url": location_url(post.slug, comment, viewer).partition("#")[0],
+        "form": form or comment_form(request, post, parent=comment.slug),
         "closed": services.comments_closed(post=post),
     }
     return render(request, "comments/permalink.html", context, status=status)
@@ -224,18 +264,35 @@ def edit(request, post_slug, comment_path):
     return _see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def delete(request, post_slug, comment_path):
-    """An author deletes their own comment within the edit window."""
+    """An author deletes their own comment within the edit window, after confirming:
+    GET (or a POST without `confirm`, as the edit page's older forms send) asks first."""
     post = published_post_or_404(post_slug)
     viewer = ownership.viewer_for(request)
     comment = _visible_comment(request, post, comment_path, viewer)
+    if request.method != "POST" or request.POST.get("confirm") != CONFIRM:
+        if not services.can_change(comment, viewer):
+            if request.method != "POST":
+                raise Http404(NO_SUCH_COMMENT)
+            raise PermissionDenied(services.NOT_YOURS if not services.is_own(comment, viewer)
+                                   else services.CANNOT_CHANGE)
+        return _delete_page(request, post, comment, viewer=viewer)
     try:
         services.delete_own_comment(comment=comment, viewer=viewer)
     except services.CommentError as exc:
         raise PermissionDenied(exc.message) from None
     messages.success(request, DELETED)
     return _see_other(reverse("post", args=[post.slug]) + "#comments")
+
+
+def _delete_page(request, post, comment, *, viewer):
+    """What will be deleted and what becomes of its replies, with Delete and Keep it."""
+    replies = store.tally(discussion_id=post.id, below=comment, viewer=viewer)
+    context = {"post": post, "focus": pages.present(comment, viewer), "comment": comment,
+               "replies": replies.comments, "confirm": CONFIRM,
+               "keep_url": permalink_url(post.slug, comment) + "#" + comment.anchor}
+    return render(request, "comments/delete.html", context)
 
 
 # --- Readers flagging a comment ----------------------------------------------------------

@@ -238,10 +238,10 @@ def test_an_authors_edit_and_delete_show_on_a_warm_page(client, warm):
     post, _, shown = warm
     location = submit(client, post_url(post), text="First draft")["Location"]
     assert shown()[-1] == "First draft"
-    slug = page(client.get(location)).comments[0]["slug"]
+    slug = next(c["slug"] for c in page(client.get(location)).comments if c["text"] == "First draft")
     assert client.post(f"{permalink_url(post, slug)}edit/", {"text": "Second draft"}).status_code == 303
     assert shown()[-1] == "Second draft"
-    assert client.post(f"{permalink_url(post, slug)}delete/").status_code == 303
+    assert client.post(f"{permalink_url(post, slug)}delete/", {"confirm": "yes"}).status_code == 303
     assert shown() == ["Comment 0", "Comment 1", "Comment 2"]
 
 

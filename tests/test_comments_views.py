@@ -20,7 +20,7 @@ from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.pages import BAD_VIEW, NO_MORE
 from comments.services import PARENT_NOT_FOUND
 from comments.store import CommentAuthor
-from comments.views import NO_SUCH_COMMENT, REATTACHED
+from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
 from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -170,22 +170,24 @@ def test_post_page_without_comments_invites_the_first(client, make_post):
 def test_every_rendered_comment_carries_anchor_slug_depth_time_author_text_and_links(
     client, discussion, settings,
 ):
-    """Each comment renders as the documented <article> with time, author, text, links and indent."""
+    """Each comment renders as the documented <article> with time, author, text, links and
+    indent, and names the comment it answers; the replies below the indent limit are drawn
+    on the permalink page of the comment at the limit, not in the discussion."""
     settings.COMMENTS_INDENT_LIMIT = 3
     post, made = discussion
     by_slug = {c.slug: c for c in made}
-    seen = 0
+    seen = []
     for number in range(1, NUM_PAGES + 1):
         shown = page(client.get(discussion_url(post), {"page": number}))
+        on_page = set(shown.slugs)
         for rendered in shown.comments:
             comment = by_slug[rendered["slug"]]
-            seen += 1
+            seen.append(comment.slug)
             assert rendered["html_attrs"]["class"] == "comment"
             assert rendered["id"] == "c-" + comment.slug.replace("/", "-")
             depth = comment.slug.count("/")
-            assert rendered["depth"] == str(depth)
-            assert f"indent-{min(depth, 3)}" in rendered["item_classes"]
-            assert ("capped" in rendered["item_classes"]) == (depth > 3)
+            assert rendered["depth"] == str(depth) and depth <= 3
+            assert f"indent-{depth}" in rendered["item_classes"]
             assert datetime.fromisoformat(rendered["datetime"]) == comment.posted
             assert rendered["author"] == comment.author.name
             assert rendered["text"] == comment.text
@@ -195,11 +197,16 @@ def test_every_rendered_comment_carries_anchor_slug_depth_time_author_text_and_l
                           if "comment-permalink" in link.get("class", "")]
             assert permalinks == [permalink]
             assert hrefs["Reply"] == permalink + "#reply"
+            assert "an earlier comment" not in hrefs
             if comment.parent_slug:
-                assert hrefs["an earlier comment"] == permalink_url(post, comment.parent_slug)
-            else:
-                assert "an earlier comment" not in hrefs
-    assert seen == len(PARENTS)
+                parent = by_slug[comment.parent_slug]
+                expected = ("#" + parent.anchor if parent.slug in on_page
+                            else permalink_url(post, parent.slug))
+                assert hrefs[parent.author.name] == expected
+    assert sorted(seen) == sorted(c.slug for c in made if c.depth <= 3)
+    beyond = page(client.get(permalink_url(post, made[6].slug)))
+    assert beyond.slugs[0] == made[6].slug
+    assert {made[13].slug, made[19].slug} <= set(beyond.slugs)
 
 
 # --- Pages by number ------------------------------------------------------------------
@@ -427,13 +434,14 @@ def focus(discussion, make_comment, settings):
 
 
 def test_permalink_page_shows_the_comment_its_ancestors_and_a_prefilled_reply_form(client, focus):
-    """A permalink shows the ancestors root first, the comment, its reply count and a prefilled reply form."""
+    """A permalink shows the comment first, then its ancestors root first, its reply count
+    and a prefilled reply form."""
     post, made, comment = focus
     response = client.get(permalink_url(post, comment.slug))
     assert response.status_code == 200
     shown = page(response)
-    assert shown.slugs[:3] == [made[8].slug, made[9].slug, comment.slug]
-    assert shown.text_of("focus") and shown.comments[2]["id"] == comment.anchor
+    assert shown.slugs[:3] == [comment.slug, made[8].slug, made[9].slug]
+    assert shown.text_of("focus") and shown.comments[0]["id"] == comment.anchor
     assert shown.inputs["parent"] == comment.slug
     assert shown.textareas == {"text": ""}
     assert shown.by_id["reply"].startswith(f"Reply to {comment.author.name}")
@@ -523,7 +531,8 @@ def test_permalink_of_another_posts_comment_is_not_found(client, discussion, mak
 def test_continue_link_appears_at_the_indent_limit_only_before_a_reply(
     client, make_post, make_comment, settings,
 ):
-    """'Continue this thread' appears only at the indent limit on a comment followed by its reply."""
+    """'Continue this thread' appears only at the indent limit on a comment followed by its
+    reply, and the replies below it are drawn on its permalink page, not after the link."""
     settings.COMMENTS_INDENT_LIMIT = 2
     post = make_post()
     root = make_comment(post, at=BASE)
@@ -532,7 +541,8 @@ def test_continue_link_appears_at_the_indent_limit_only_before_a_reply(
     d3 = make_comment(post, parent_slug=d2.slug, at=BASE + timedelta(minutes=3))
     lone = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=4))
     shown = page(client.get(post_url(post)))
-    assert shown.slugs == [root.slug, d1.slug, d2.slug, d3.slug, lone.slug]
+    assert shown.slugs == [root.slug, d1.slug, d2.slug, lone.slug]
+    assert shown.by_id["comments-title"] == "5 comments"
     continues = [(link["in_comment"], link["href"]) for link in shown.links
                  if "continue-thread" in link.get("class", "")]
     assert continues == [(None, permalink_url(post, d2.slug))]
@@ -541,6 +551,8 @@ def test_continue_link_appears_at_the_indent_limit_only_before_a_reply(
     pattern = r'<li class="comment-item[^"]*"[^>]*>\s*<article[^>]*data-slug="%s".*?</li>' % re.escape(d2.slug)
     item = re.search(pattern, body, re.S)
     assert item and "Continue this thread" in item.group(0)
+    continued = page(client.get(permalink_url(post, d2.slug)))
+    assert d3.slug in continued.slugs and continued.by_id["replies-title"] == "1 reply"
 
 
 def chain_across_two_pages(post, make_comment, settings) -> list:
@@ -560,13 +572,15 @@ def continue_links(*shown_pages) -> list[str]:
 
 
 def test_continue_link_appears_when_the_reply_opens_the_next_page(client, make_post, make_comment, settings):
-    """A comment at the indent limit whose reply opens the next page still offers 'Continue this thread'."""
+    """A comment at the indent limit whose reply opens the next page still offers 'Continue
+    this thread'; the next page, opening below the limit, starts with the same link."""
     post = make_post()
     root, d1, d2, d3 = chain_across_two_pages(post, make_comment, settings)
     first = page(client.get(discussion_url(post), {"page": 1}))
     second = page(client.get(discussion_url(post), {"page": 2}))
-    assert first.slugs == [root.slug, d1.slug, d2.slug] and second.slugs == [d3.slug]
-    assert continue_links(first, second) == [permalink_url(post, d2.slug)]
+    assert first.slugs == [root.slug, d1.slug, d2.slug] and second.slugs == []
+    assert continue_links(first, second) == [permalink_url(post, d2.slug)] * 2
+    assert second.current == ["2"] and second.by_id["comments-title"] == "4 comments"
 
 
 def test_continue_link_survives_coming_back_by_the_previous_link(client, make_post, make_comment, settings):
@@ -584,26 +598,28 @@ def test_continue_link_survives_coming_back_by_the_previous_link(client, make_po
 
 
 @pytest.mark.stores("documents")
-def test_posted_comment_redirects_to_its_permalink_and_is_stored_once(client, make_post, mongo_db):
-    """A valid comment answers 303 See Other to its permalink with its anchor, and is stored once."""
+def test_posted_comment_lands_on_its_discussion_page_and_is_stored_once(client, make_post, mongo_db):
+    """A valid comment answers 303 See Other to the discussion page that holds it, at its
+    anchor, with a confirmation; it is stored once."""
     post = make_post()
     response = submit(client, post_url(post), text="First!")
     assert response.status_code == 303
     docs = list(mongo_db.comments.find({"discussion_id": post.id}))
     assert len(docs) == 1
     doc = docs[0]
-    assert response["Location"] == f"{permalink_url(post, doc['slug'])}#c-{doc['slug']}"
+    assert response["Location"] == f"{discussion_url(post)}#c-{doc['slug']}"
     assert doc["text"] == "First!"
     assert doc["author"] == {"id": None, "name": "Rosa", "email": "rosa@example.com"}
     assert doc["parent_id"] is None
     shown = page(client.get(response["Location"]))
-    assert shown.slugs == [doc["slug"]]
+    assert shown.slugs == [doc["slug"]] and shown.text_of("message") == [POSTED]
     assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1
 
 
 @pytest.mark.stores("documents")
 def test_posted_reply_is_stored_under_its_parent(client, make_post, make_comment, mongo_db):
-    """A reply posted with parent=<slug> is stored as a child of that comment and redirects to it."""
+    """A reply posted with parent=<slug> is stored as a child of that comment and lands on it
+    in the discussion."""
     post = make_post()
     root = make_comment(post)
     child = make_comment(post, parent_slug=root.slug)
@@ -612,7 +628,7 @@ def test_posted_reply_is_stored_under_its_parent(client, make_post, make_comment
     doc = mongo_db.comments.find_one({"discussion_id": post.id, "parent_id": child.id})
     assert doc["slug"].startswith(child.slug + "/") and doc["slug"].count("/") == 2
     anchor = "c-" + doc["slug"].replace("/", "-")
-    assert response["Location"] == f"{permalink_url(post, doc['slug'])}#{anchor}"
+    assert response["Location"] == f"{discussion_url(post)}#{anchor}"
     assert stored_count(mongo_db) == 3
 
 
@@ -728,7 +744,10 @@ def test_script_in_name_email_and_text_never_reaches_the_page(client, make_post,
         assert "onclick" not in body
         assert "steal()" not in body
         assert html.escape(SCRIPT_NAME) in body
-        assert "alert(1)" not in body and "@example.com" not in body
+        # Only the poster's own form is filled in with their e-mail again, escaped.
+        assert page(client.get(discussion_url(post))).inputs["email"] == SCRIPT_EMAIL
+        other = Client().get(url).content.decode()
+        assert "alert(1)" not in other and "@example.com" not in other
         shown = Page(body.encode())
         rendered = next(c for c in shown.comments if c["slug"] == doc["slug"])
         assert rendered["author"] == SCRIPT_NAME
@@ -805,10 +824,10 @@ def test_reply_beyond_the_depth_limit_is_reattached_and_the_next_page_says_so(
     doc = mongo_db.comments.find_one({"discussion_id": post.id, "text": "Deeper still"})
     assert doc["parent_id"] == d1.id
     assert doc["slug"].count("/") == 2
-    assert response["Location"].startswith(permalink_url(post, doc["slug"]))
+    assert response["Location"].endswith("#c-" + doc["slug"].replace("/", "-"))
 
     shown = page(client.get(response["Location"]))
-    assert shown.text_of("message") == [notice]
+    assert shown.text_of("message") == [notice, POSTED]
     assert page(client.get(response["Location"])).text_of("message") == []
 
 
@@ -819,7 +838,7 @@ def test_reply_within_the_depth_limit_shows_no_notice(client, make_post, make_co
     root = make_comment(post)
     response = submit(client, permalink_url(post, root.slug))
     assert response.status_code == 303
-    assert page(client.get(response["Location"])).text_of("message") == []
+    assert page(client.get(response["Location"])).text_of("message") == [POSTED]
 
 
 def test_markdown_is_rendered_and_links_are_marked_user_generated(client, make_post, mongo_db):
