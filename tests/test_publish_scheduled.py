@@ -1,11 +1,21 @@
-"""`publish_scheduled`: publishes due posts; cron-safe (reruns and overlaps do nothing more)."""
+"""`publish_scheduled`: publishes due posts; cron-safe (reruns and overlaps do nothing
+more); with --loop it keeps publishing until a signal, through database outages."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
 from io import StringIO
+from pathlib import Path
 
-from django.core.management import call_command
+import pytest
+from django.core.management import CommandError, call_command
 
 from cms import posts
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def run() -> str:
@@ -34,3 +44,61 @@ def test_it_changes_nothing_but_the_status(make_post, mongo_db):
         k: v for k, v in before.items() if k != "status"
     }
     assert after["status"] == posts.PUBLISHED
+
+
+# --- --loop ----------------------------------------------------------------------------
+
+
+def start_loop(*, every: str = "0.2", **env) -> subprocess.Popen:
+    """`manage.py publish_scheduled --loop` in its own process, on this session's database."""
+    from django.conf import settings
+
+    env = {**os.environ, "MONGODB_URI": settings.MONGODB_URI, "MONGODB_NAME": settings.MONGODB_NAME,
+           "DJANGO_SETTINGS_MODULE": "cms.settings", **env}
+    return subprocess.Popen([sys.executable, "manage.py", "publish_scheduled", "--loop", "--every", every],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_the_loop_publishes_a_post_scheduled_a_second_ahead_and_stops_on_a_signal(make_post, signum):
+    """Started before the post is due, it publishes it once due; SIGTERM or Ctrl-C
+    ends it at once and cleanly."""
+    loop = start_loop()
+    try:
+        post = make_post(status=posts.SCHEDULED, published=datetime.now(timezone.utc) + timedelta(seconds=1))
+        assert posts.get_published(post.slug) is None
+        assert wait_until(lambda: posts.get_published(post.slug) is not None, 10)
+        loop.send_signal(signum)
+        out, err = loop.communicate(timeout=5)
+    finally:
+        loop.kill()
+    assert loop.returncode == 0, err
+    assert "Published 1 scheduled post." in out and "Traceback" not in err
+
+
+def test_the_loop_outlives_a_database_outage(make_post):
+    """With the database unreachable it says so and keeps trying, instead of exiting."""
+    loop = start_loop(MONGODB_URI="mongodb://127.0.0.1:9/", MONGODB_SERVER_SELECTION_TIMEOUT_MS="200")
+    try:
+        time.sleep(2.5)
+        assert loop.poll() is None
+        loop.terminate()
+        out, err = loop.communicate(timeout=5)
+    finally:
+        loop.kill()
+    assert loop.returncode == 0
+    assert err.count("the database did not answer") >= 2, err
+
+
+def test_every_must_be_positive():
+    with pytest.raises(CommandError, match="above 0"):
+        call_command("publish_scheduled", "--loop", "--every", "0")

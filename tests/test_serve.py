@@ -151,3 +151,38 @@ def test_make_run_starts_quiet_with_a_banner_and_ctrl_c_stops_everything(started
     assert proc.wait(timeout=40) == 0
     _wait_for(lambda: not _group_alive(proc.pid), 15)
     assert "Traceback" not in _read(folder / "terminal.txt")
+
+
+# --- demo_login -----------------------------------------------------------------------------
+
+
+def test_demo_login_sets_a_new_password_that_logs_the_editor_in(make_user):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    editor = make_user(EDITOR, role="editor")
+    out = StringIO()
+    call_command("demo_login", "--port", "8123", stdout=out)
+    password = re.search(r"^Password: (\S+)$", out.getvalue(), re.M).group(1)
+    assert f"Username: {EDITOR}" in out.getvalue()
+    assert "http://127.0.0.1:8123/accounts/login/" in out.getvalue()
+    editor.refresh_from_db()
+    assert editor.check_password(password)
+
+
+@pytest.mark.django_db
+def test_demo_login_refuses_a_user_that_does_not_exist():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="There is no user 'bruno' to log in as"):
+        call_command("demo_login")
+
+
+def test_the_login_command_carries_what_a_second_terminal_lacks():
+    """The venv's Python, relative to the checkout; DATABASE_URL when this run has
+    one; the port when it is not the default."""
+    plain = serve.login_command(port=8000, environ={})
+    assert plain == f"{Path(sys.executable).relative_to(REPO)} manage.py demo_login"
+    assert serve.login_command(port=8765, environ={"DATABASE_URL": "sqlite:///a b"}) == (
+        f"DATABASE_URL='sqlite:///a b' {plain} --port 8765")
