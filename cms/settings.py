@@ -124,9 +124,11 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's cache: the login throttle's counters, cms/stale.py's last good copies of
-# pages and rendered pages of comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several gunicorn workers or machines set
-# CACHE_URL (redis://host:6379/0) so that they share one (Django's own Redis backend).
+# Django's cache: cms/stale.py's last good copies of pages and rendered pages of
+# comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several
+# gunicorn workers or machines set CACHE_URL (redis://host:6379/0) so that they share
+# one (Django's own Redis backend). No limit counts here: the login throttle counts in
+# Django's database, the comment rate limits in MongoDB.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # MongoDB. An empty MONGODB_URI means "the dev database" (see cms/devdb.py).
@@ -159,15 +161,17 @@ LOGOUT_REDIRECT_URL = "home"
 # A refused CSRF check is a 403 in the site's layout, like every other refusal.
 CSRF_FAILURE_VIEW = "cms.errors.csrf_failure"
 
-# Login throttling (django-axes, counting in Django's cache; cms/logins.py): after
-# LOGIN_FAILURE_LIMIT bad passwords from one address, or for one username, logging in
-# from there or as them is refused for LOGIN_COOLOFF_MINUTES.
+# Login throttling (django-axes, counting in Django's database, so every worker and
+# machine shares the counts and a restart keeps them; cms/logins.py): after
+# LOGIN_FAILURE_LIMIT bad passwords for one username from one address, logging in as
+# them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
+# address together, so failures from elsewhere never lock a user out of their own.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 # A lock ends LOGIN_COOLOFF_MINUTES after it began; further tries do not extend it.
@@ -175,11 +179,11 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "cms.logins.client_ip"
 AXES_LOCKOUT_CALLABLE = "cms.logins.locked_out"
-AXES_ENABLE_ADMIN = False  # the cache handler keeps no records for the admin to list
+# The admin lists the failed attempts; deleting one lifts its pause.
+AXES_ENABLE_ADMIN = True
+# Successful log-ins are not recorded (a table that would grow with every log-in).
+AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
-# axes.W001 warns whenever the cache is per process, also on a laptop; cms.checks
-# raises the same point under `check --deploy` only, where it matters.
-SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Comments (app-prefixed, documented in README.md).
 # The comment store (comments/store.py): "documents" (one document per comment),
@@ -210,7 +214,8 @@ COMMENTS_FLAGS_TO_HOLD = env.int("COMMENTS_FLAGS_TO_HOLD", default=3)
 # Seconds an anonymous reader's form must be open before posting (0: off).
 COMMENTS_MIN_FILL_SECONDS = env.int("COMMENTS_MIN_FILL_SECONDS", default=0)
 # Posts, edits and flags per COMMENTS_RATE_WINDOW seconds, per IP address and per
-# logged-in user (0: no limit), counted in Django's cache; editors are exempt.
+# logged-in user (0: no limit), counted in MongoDB (comments/limits.py), exactly and
+# shared by every worker and machine; editors are exempt.
 COMMENTS_RATE_WINDOW = env.int("COMMENTS_RATE_WINDOW", default=600)
 COMMENTS_RATE_PER_IP = env.int("COMMENTS_RATE_PER_IP", default=20)
 COMMENTS_RATE_PER_USER = env.int("COMMENTS_RATE_PER_USER", default=30)
