@@ -1,17 +1,41 @@
-"""Demo content: deterministic, threaded, and never dumped on a non-empty database."""
+"""Demo content: written posts and discussions that read like people talking,
+deterministic for a seed, dated relative to the moment of seeding, and never dumped
+on a non-empty database."""
+
+import itertools
+import random
+import re
+from collections import Counter
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from cms import demo, posts
-from comments import store
+from comments import services, store
+
+MENTION_RE = re.compile(r"^@(\w+) ")
+SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"])")
 
 
-def snapshot(mongo_db) -> list:
+def all_posts() -> list[posts.Post]:
+    return posts.published_page(page=1, per_page=1000)
+
+
+def discussion(post: posts.Post) -> list:
+    return store.find_page(discussion_id=post.id, order="threaded", limit=0)
+
+
+def snapshot() -> list:
+    """Everything the seed decides, with times relative to the first post."""
+    found = sorted(all_posts(), key=lambda post: post.published)
+    origin = found[0].published
     return [
-        (c["full_slug"], c["author"]["name"], c["text"])
-        for c in mongo_db.comments.find({}, {"_id": 0}).sort([("discussion_id", 1), ("full_slug", 1)])
+        (post.slug, post.title, post.excerpt, post.tags, post.author.username, post.published - origin,
+         [(c.slug, c.author.name, c.text, c.posted - post.published) for c in discussion(post)])
+        for post in found
     ]
 
 
@@ -21,18 +45,132 @@ def wipe(mongo_db):
     get_user_model().objects.all().delete()
 
 
+def unmentioned(text: str) -> str:
+    return MENTION_RE.sub("", text, count=1)
+
+
 @pytest.mark.django_db
 def test_the_same_seed_gives_the_same_content(mongo_db):
-    """Authors, posts, comment texts, times and slugs repeat exactly."""
-    demo.seed(num_posts=2, comments_per_post=15, seed=7)
-    first = ([p["slug"] for p in mongo_db.posts.find().sort("slug")], snapshot(mongo_db))
+    """Posts, texts, commenters, slugs, thread shapes and relative times repeat exactly;
+    another seed arranges them differently."""
+    demo.seed(num_posts=3, comments_per_post=15, seed=7)
+    first = snapshot()
     wipe(mongo_db)
-    demo.seed(num_posts=2, comments_per_post=15, seed=7)
-    again = ([p["slug"] for p in mongo_db.posts.find().sort("slug")], snapshot(mongo_db))
-    assert first == again
+    demo.seed(num_posts=3, comments_per_post=15, seed=7)
+    assert snapshot() == first
     wipe(mongo_db)
-    demo.seed(num_posts=2, comments_per_post=15, seed=8)
-    assert snapshot(mongo_db) != first[1]
+    demo.seed(num_posts=3, comments_per_post=15, seed=8)
+    assert snapshot() != first
+
+
+@pytest.mark.django_db
+def test_the_default_demo_reads_like_a_blog(mongo_db):
+    """Two home pages of written posts, each with an excerpt, headings and tags,
+    published over months, the newest within weeks; none of them in the future."""
+    before = datetime.now(timezone.utc)
+    seeded = demo.seed()
+    found = all_posts()
+    assert seeded.posts == len(found) == len(demo.ARTICLES) >= 14 > settings.POSTS_PER_PAGE
+    assert len({post.title for post in found}) == len(found)
+    for post in found:
+        assert post.excerpt and post.tags and "\n## " in post.content
+        assert re.fullmatch(r"[A-Z][\w ,:'?-]+[a-z?]", post.title), post.title
+    published = sorted(post.published for post in found)
+    assert before - published[0] > timedelta(days=120)
+    assert timedelta(0) < before - published[-1] < timedelta(days=21)
+
+
+@pytest.mark.django_db
+def test_the_default_discussions_have_varied_shapes_and_are_partly_live(mongo_db):
+    """Some posts have no comments, some more than a page, some threads go past the
+    indent limit and the maximum depth; replies follow their parents; some comment is
+    minutes old and none is in the future."""
+    demo.seed()
+    now = datetime.now(timezone.utc)
+    found = {post.slug: (post, discussion(post)) for post in all_posts()}
+    counts = [len(comments) for _, comments in found.values()]
+    assert counts.count(0) >= 2
+    assert max(counts) > settings.COMMENTS_PER_PAGE
+    depths = [c.depth for _, comments in found.values() for c in comments]
+    assert max(depths) == services.max_depth() > settings.COMMENTS_INDENT_LIMIT
+    newest = max(c.posted for _, comments in found.values() for c in comments)
+    assert timedelta(0) <= now - newest < timedelta(hours=1)
+    for post, comments in found.values():
+        by_slug = {c.slug: c for c in comments}
+        assert post.comment_count == len(comments)
+        for c in comments:
+            assert post.published < c.posted <= now
+            parent = by_slug.get(c.slug.rpartition("/")[0])
+            assert parent is None or parent.posted <= c.posted
+
+
+@pytest.mark.django_db
+def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(mongo_db):
+    """Every comment is a written text (a reply may name whom it answers: the author
+    of its parent, or of a comment in its thread when the reply, at the maximum depth,
+    was moved up),
+    and no sentence comes twice in one discussion (but "Agreed." may)."""
+    demo.seed()
+    bank = demo.bank()
+    for post in all_posts():
+        comments = discussion(post)
+        by_slug = {c.slug: c for c in comments}
+        sentences = Counter()
+        for c in comments:
+            assert unmentioned(c.text) in bank, c.text
+            sentences.update(s for s in SENTENCE_END_RE.split(unmentioned(c.text)) if len(s.split()) > 2)
+            if mention := MENTION_RE.match(c.text):
+                parent = by_slug[c.slug.rpartition("/")[0]]
+                thread = {d.author.name.split()[0] for d in comments if d.slug.startswith(c.slug.split("/")[0])}
+                assert parent.author.name.split()[0] == mention[1] or (
+                    c.depth == services.max_depth() and mention[1] in thread
+                )
+        assert [s for s, n in sentences.items() if n > 1] == [], post.slug
+
+
+def test_exchanges_keep_their_order_and_thanks_come_from_whoever_asked():
+    """Each line of a written exchange answers the line before it; a thanks from the
+    bank answers an answer, from the person who asked the question."""
+    host = demo.Commenter(name="Ada Lindqvist")
+    for article in demo.ARTICLES:
+        for seed in range(3):
+            plan = demo.plan_discussion(count=60, rng=random.Random(seed), talk=article.talk, host=host)
+            texts = [line.text for line in plan]
+            for exchange in [*article.talk, *demo.DEBATES]:
+                said = [demo.speaker_and_text(line)[1] for line in exchange]
+                where = [texts.index(text) for text in said if text in texts]
+                assert where == sorted(where)
+                assert all(plan[b].parent == a for a, b in itertools.pairwise(where))
+                assert len(where) < 2 or plan[where[0]].parent is None
+            for line in plan:
+                if unmentioned(line.text) in demo.THANKS:
+                    answer = plan[line.parent]
+                    question = plan[answer.parent]
+                    assert question.text.endswith("?") and question.speaker == line.speaker != answer.speaker
+
+
+def test_the_post_author_answers_in_their_own_discussion():
+    """Lines marked "@: " go to the post's author; everyone else is from the cast."""
+    host = demo.Commenter(name="Ada Lindqvist")
+    article = demo.ARTICLES[0]
+    plan = demo.plan_discussion(count=40, rng=random.Random(1), talk=article.talk, host=host)
+    hosted = {demo.speaker_and_text(line)[1] for talk in article.talk for line in talk if line.startswith("@: ")}
+    assert hosted and {line.text for line in plan if line.speaker == host} == hosted
+    assert all(line.speaker in demo.COMMENTERS for line in plan if line.speaker != host)
+
+
+@pytest.mark.django_db
+def test_seed_comments_spreads_a_discussion_from_its_start_until_now(make_post):
+    """Benchmarks' call (no written exchanges, a start long ago) gets threaded comments
+    between the start and now, the same texts for the same seed."""
+    start = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    post = make_post()
+    assert demo.seed_comments(post=post, count=40, rng=random.Random(3), start=start) == 40
+    comments = discussion(posts.get_published(post.slug))
+    now = datetime.now(timezone.utc)
+    assert len(comments) == 40 and all(start <= c.posted <= now for c in comments)
+    assert max(c.depth for c in comments) >= 2
+    assert all(unmentioned(c.text) in demo.bank() for c in comments)
 
 
 @pytest.mark.django_db
@@ -40,11 +178,18 @@ def test_demo_threads_have_depth_and_right_summaries(mongo_db):
     """Comments reply to each other several levels deep; post summaries match."""
     demo.seed(num_posts=1, comments_per_post=60, seed=3)
     post = posts.published_page(page=1, per_page=1)[0]
-    depths = {c["slug"].count("/") for c in mongo_db.comments.find()}
-    assert max(depths) >= 3
+    assert max(c.depth for c in discussion(post)) >= 3
     assert post.comment_count == 60 == store.count(discussion_id=post.id)
     latest = store.find_latest(discussion_id=post.id, limit=3)
     assert [c.slug for c in post.latest_comments] == [c.slug for c in latest]
+
+
+@pytest.mark.django_db
+def test_more_posts_than_articles_get_their_own_slugs(mongo_db):
+    """`--posts` beyond the written articles goes round them again under new slugs."""
+    demo.seed(num_posts=len(demo.ARTICLES) + 2, comments_per_post=0)
+    slugs_ = [post.slug for post in all_posts()]
+    assert len(slugs_) == len(set(slugs_)) == len(demo.ARTICLES) + 2
 
 
 @pytest.mark.django_db

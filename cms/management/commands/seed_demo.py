@@ -7,7 +7,8 @@ class Command(BaseCommand):
     help = "Create deterministic demo authors, posts and threaded comments."
 
     def add_arguments(self, parser):
-        parser.add_argument("--posts", type=int, default=12, help="how many posts (default 12)")
+        parser.add_argument("--posts", type=int, default=None,
+                            help=f"how many posts (default {len(demo.ARTICLES)}, one per demo article)")
         parser.add_argument("--comments", type=int, default=None,
                             help="comments per post (default: a long-tailed mix)")
         parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -16,7 +17,7 @@ class Command(BaseCommand):
                             help="on a non-empty database, say so and exit successfully")
 
     def handle(self, *args, **options):
-        if options["posts"] < 0 or (options["comments"] or 0) < 0:
+        if (options["posts"] or 0) < 0 or (options["comments"] or 0) < 0:
             raise CommandError("--posts and --comments take a number from 0 up.")
         if not options["force"] and not posts.is_empty():
             message = "The database already has posts; seed_demo added nothing (use --force to add more)."
