@@ -91,8 +91,9 @@ def with_latest_comments(page_posts: list[posts.Post]) -> list[Entry]:
 
 @require_http_methods(["GET", "HEAD"])
 def author(request, username):
-    """An author's published posts, newest first, each with its latest comments:
-    three commands (count, posts, comments by `$in`). A former username redirects."""
+    """An author's published posts, newest first, each with its latest comments
+    (three commands: count, posts, comments by `$in`), and on the first page the
+    comments the author wrote (two more). A former username redirects."""
     user = authors.find_author(username=username)
     if user is None:
         renamed = authors.find_renamed(username=username)
@@ -108,8 +109,32 @@ def author(request, username):
         raw_number=request.GET.get("page"),
         per_page=settings.POSTS_PER_PAGE,
     )
-    context = {"profile": profile, "page": page, "entries": with_latest_comments(page.object_list)}
+    written = comments_written(user_id=user.pk) if page.number == 1 else []
+    context = {"profile": profile, "page": page, "entries": with_latest_comments(page.object_list),
+               "written": written}
     return render(request, "cms/author.html", context)
+
+
+# How many of an author's own comments their page lists.
+AUTHOR_COMMENTS = 10
+
+
+@dataclass(frozen=True)
+class Written:
+    """A comment an author wrote, with the post it is on."""
+
+    post: posts.Post
+    comment: Comment
+
+
+def comments_written(*, user_id: int, limit: int = AUTHOR_COMMENTS) -> list[Written]:
+    """The newest comments this member wrote that readers can see (approved, on a
+    published post), newest first: two commands (the comments, their posts by `$in`)."""
+    comments = comment_store.find_latest_by_author(author_id=user_id, limit=limit)
+    found = posts.find_by_ids(ids={c.discussion_id for c in comments}) if comments else []
+    on = {post.id: post for post in found}
+    return [Written(on[c.discussion_id], c) for c in comments
+            if c.discussion_id in on and on[c.discussion_id].state == posts.PUBLISHED]
 
 
 @require_http_methods(["GET", "HEAD"])

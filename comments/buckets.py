@@ -696,6 +696,15 @@ def count_queue(*, tab: str, filters: QueueFilter) -> int:
 # --- Author copies ----------------------------------------------------------------------
 
 
+def find_latest_by_author(*, author_id: int, limit: int) -> list[Comment]:
+    """A member's newest approved comments, on any post, newest first: the buckets
+    holding any (the `comment_author_id` index), unwound to theirs."""
+    if limit <= 0:
+        return []
+    mine = {"author.id": int(author_id), **APPROVED_ONLY}
+    return _comments(unwound({"comments": {"$elemMatch": mine}}, where=mine), sort=NEWEST_FIRST, limit=limit)
+
+
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
     member = {"author.id": {"$ne": None}}

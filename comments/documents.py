@@ -412,6 +412,18 @@ def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
     return [c for c in map(Comment.from_doc, cursor) if (c.discussion_id, c.slug) in wanted]
 
 
+def find_latest_by_author(*, author_id: int, limit: int) -> list[Comment]:
+    """A member's newest approved comments, on any post, newest first: the
+    `{author.id, posted}` index."""
+    cursor = (
+        get_db().comments.find({"author.id": int(author_id), **APPROVED_ONLY})
+        .sort([("posted", DESCENDING), ("_id", DESCENDING)])
+        .limit(max(0, limit))
+        .hint("author_id")
+    )
+    return [Comment.from_doc(doc) for doc in cursor] if limit > 0 else []
+
+
 def find_member_authors() -> list[CommentAuthor]:
     """Every distinct author copy of logged-in commenters (one per user when in sync)."""
     docs = get_db().comments.distinct("author", {"author.id": {"$ne": None}})

@@ -64,6 +64,7 @@ Costs, which the benchmarks show:
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
@@ -535,6 +536,15 @@ def find_queue(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list
 
 def count_queue(*, tab: str, filters: QueueFilter) -> int:
     return sum(1 for _ in _queued(tab, filters))
+
+
+def find_latest_by_author(*, author_id: int, limit: int) -> list[Comment]:
+    """A member's newest approved comments, on any post, newest first. The pattern
+    has no index on a comment's author below the top level, so this reads every
+    discussion the member commented in (one at a time, keeping only `limit`)."""
+    author_id = int(author_id)
+    theirs = _matching(any_depth("author.id", author_id), lambda c: c.author.id == author_id and c.approved)
+    return heapq.nlargest(max(0, limit), theirs, key=lambda c: (c.posted, c.id))
 
 
 def find_member_authors() -> list[CommentAuthor]:

@@ -6,6 +6,7 @@ functions; no request in sight."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -17,7 +18,7 @@ from pymongo.errors import PyMongoError
 
 from cms import mongo, posts
 from cms.markup import render_comment
-from comments import antispam, blocklist, changes, flags, slugs, store
+from comments import antispam, blocklist, changes, flags, recent_texts, slugs, store
 from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
     EXCERPT_LENGTH, LATEST_COUNT, SUMMARY_ATTEMPTS, excerpt, refresh_summary, repair_placeholders, settle,
 )
@@ -54,6 +55,8 @@ class Posted:
     # The same form was submitted before, or the same author posted the same text
     # here moments ago: this is the comment stored then.
     duplicate: bool = False
+    # The duplicate was stored from this very form (its token): a resend, not a copy.
+    same_form: bool = False
 
     @property
     def pending(self) -> bool:
@@ -147,14 +150,31 @@ def post_comment(
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
     screening = _screen(author=author, ip=ip)
     html = render_comment(text)
-    earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+    earlier, claimed = _claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
     if earlier is not None:
         if summarise:
             _summarise_stored(earlier)
-        return Posted(comment=earlier, reattached=reattached, duplicate=True)
+        return Posted(comment=earlier, reattached=reattached, duplicate=True,
+                      same_form=bool(form_key) and earlier.form_key == form_key)
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted)
-    fields = dict(discussion_id=post.id, parent=parent, author=author, text=text, html=html,
-                  form_key=form_key, status=verdict.status, ip=ip or None)
+    fields = {"discussion_id": post.id, "parent": parent, "author": author, "text": text, "html": html,
+              "form_key": form_key, "status": verdict.status, "ip": ip or None}
+    try:
+        comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)
+    except BaseException:
+        if claimed:
+            recent_texts.release(claimed)  # Nothing stored: the text may be sent again.
+        raise
+    if summarise:
+        # Also after a duplicate: the first submit may have failed before this step.
+        _summarise_stored(comment)
+    return Posted(comment=comment, reattached=reattached, duplicate=duplicate, same_form=duplicate)
+
+
+def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: datetime | None,
+            new_part: Callable[[], str]) -> tuple[Comment, bool]:
+    """Store the comment under a fresh slug (derived from `form_key` when there is one);
+    (the comment, False), or (the comment this form stored before, True)."""
     for attempt in range(SLUG_RETRIES):
         part = slugs.derived_part(form_key, attempt) if form_key else new_part()
         # full_slug keeps the microseconds, so replies within one millisecond
@@ -167,24 +187,16 @@ def post_comment(
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
         try:
-            comment = store.insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields)
-            duplicate = False
-            break
+            return store.insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields), False
         except store.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
             raise CommentError(DISCUSSION_FULL, code="discussion_full") from exc
         except store.SlugTaken:
-            earlier = store.find_by_slug(discussion_id=post.id, slug=slug) if form_key else None
+            earlier = store.find_by_slug(discussion_id=fields["discussion_id"], slug=slug) if form_key else None
             if earlier is not None and earlier.form_key == form_key:
-                comment, duplicate = earlier, True
-                break
-    else:  # pragma: no cover - 5 collisions in a row at 40 bits do not happen
-        raise RuntimeError("could not draw a free comment slug")
-    if summarise:
-        # Also after a duplicate: the first submit may have failed before this step.
-        _summarise_stored(comment)
-    return Posted(comment=comment, reattached=reattached, duplicate=duplicate)
+                return earlier, True
+    raise RuntimeError("could not draw a free comment slug")  # pragma: no cover - 5 collisions at 40 bits
 
 
 def _summarise_stored(comment: Comment) -> None:
@@ -199,6 +211,39 @@ def _summarise_stored(comment: Comment) -> None:
         if not mongo.is_outage(exc):
             raise
         changes.settle_later(comment=comment)
+
+
+# How long a poster waits for the comment of another poster who claimed the same
+# text a moment before (it is being stored), checking every CLAIM_POLL seconds.
+CLAIM_WAIT, CLAIM_POLL = 2.0, 0.05
+
+
+def _claim_text(
+    *, post: posts.Post, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
+    at: datetime | None,
+) -> tuple[Comment | None, str | None]:
+    """(the earlier comment to give back, None) when this text was posted here by this
+    author within COMMENTS_DUPLICATE_WINDOW seconds, or is being posted by another
+    request right now; else (None, the claim this poster now holds on the text, to
+    release if storing fails). Backdated comments (`at`: demo content, imports) are
+    not claimed."""
+    earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+    window = settings.COMMENTS_DUPLICATE_WINDOW
+    if earlier is not None or window <= 0 or at is not None:
+        return earlier, None
+    now = datetime.now(timezone.utc)
+    claim_key = recent_texts.key(discussion_id=post.id, parent_id=parent.id if parent else None, author=author,
+                                 ip=ip or None, text=text)
+    if recent_texts.claim(claim_key, now=now, window=timedelta(seconds=window)):
+        return None, claim_key
+    deadline = time.monotonic() + CLAIM_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(CLAIM_POLL)
+        earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+        if earlier is not None:
+            return earlier, None
+    # The other poster's comment never appeared (it failed): store this one.
+    return None, None
 
 
 def _recent_duplicate(

@@ -45,7 +45,7 @@ OPERATIONS = (
     "find_page", "count", "tally", "count_before", "count_approved", "find_latest",
     "find_duplicate", "has_approved_reply",
     # any comment, by id or by who wrote it
-    "find_by_id", "find_by_ids", "find_by_keys", "has_approved_by",
+    "find_by_id", "find_by_ids", "find_by_keys", "has_approved_by", "find_latest_by_author",
     # moderation
     "set_status", "set_subthread_status", "set_placeholder", "update_text", "set_flag_count",
     "find_by_commenter", "set_status_by_commenter", "find_queue", "count_queue",

@@ -133,6 +133,7 @@ from django.test import Client  # noqa: E402
 from cms import authors  # noqa: E402
 from cms.forms import SEARCH_TOO_LONG  # noqa: E402
 from cms.views import NO_SUCH_AUTHOR, NO_SUCH_TAG  # noqa: E402
+from comments import store  # noqa: E402
 from comments.store import CommentAuthor  # noqa: E402
 
 
@@ -166,15 +167,49 @@ def test_author_page_lists_published_posts_newest_first_with_latest_comments(
     assert html.index("Comment number 3") < html.index("Comment number 2") < html.index("Comment number 1")
 
 
-def test_author_page_costs_three_commands(client, ada, make_post, make_comment, commands):
-    """Count, posts and one $in query for all their latest comments, however many posts."""
+def test_author_page_costs_five_commands(client, ada, make_post, make_comment, commands):
+    """Count, posts and one $in query for all their latest comments, however many posts;
+    then the comments the author wrote and one $in query for their posts."""
     for _ in range(5):
         post = make_post(author=authors.summary_for(ada))
         for _ in range(4):
             make_comment(post)
+        make_comment(post, author=CommentAuthor(id=ada.pk, name="Ada Lindqvist"))
     commands.reset()
     assert client.get("/authors/ada/").status_code == 200
-    assert sorted(commands.names) == ["aggregate", "find", "find"]
+    assert sorted(commands.names) == ["aggregate", "find", "find", "find", "find"]
+
+
+@pytest.mark.usefixtures("each_store")
+def test_author_page_lists_the_comments_the_author_wrote(client, ada, make_post, make_comment, make_user):
+    """Ada's own comments, newest first, on anyone's published posts, each linking to its
+    permalink; not the comments others wrote on her posts, not her held or removed ones,
+    and not those on a post readers cannot see."""
+    chen = make_user("chen", role="author")
+    hers, theirs = make_post(author=authors.summary_for(ada)), make_post(author=authors.summary_for(chen))
+    draft = make_post(author=authors.summary_for(chen), status=posts.DRAFT)
+    ada_says = CommentAuthor(id=ada.pk, name="Ada Lindqvist")
+    make_comment(hers, text="A reader on Ada's post")
+    first = make_comment(theirs, author=ada_says, text="Ada on Chen's post",
+                         at=datetime.now(timezone.utc) - timedelta(hours=3))
+    second = make_comment(hers, author=ada_says, text="Ada answering on her own post",
+                          at=datetime.now(timezone.utc) - timedelta(hours=1))
+    make_comment(draft, author=ada_says, text="Ada on a draft")
+    held = make_comment(theirs, author=ada_says, text="Ada, held back")
+    store.set_status(ids=[held.id], status=store.PENDING)
+    html = client.get("/authors/ada/").content.decode()
+    section = html[html.index('id="author-comments-title"'):]
+    assert section.index("Ada answering on her own post") < section.index("Ada on Chen&#x27;s post")
+    for text in ("A reader on Ada", "Ada on a draft", "Ada, held back"):
+        assert text not in section
+    for post, comment in ((hers, second), (theirs, first)):
+        assert f'href="/posts/{post.slug}/comments/{comment.slug}/"' in section
+    assert "hour" in section  # their times
+
+
+def test_author_page_without_comments_of_theirs_has_no_such_section(client, ada, make_post):
+    make_post(author=authors.summary_for(ada))
+    assert b"author-comments-title" not in client.get("/authors/ada/").content
 
 
 def test_author_page_paginates(client, ada, make_post, settings):

@@ -1,0 +1,67 @@
+"""The `comment_recent_texts` collection: who is posting which text where, for
+COMMENTS_DUPLICATE_WINDOW seconds. The only module that touches it.
+
+    {_id: <sha256 of discussion, parent, author and text>, expires: <datetime>}
+
+The duplicate check ("the same text by the same author in the same place moments
+ago gives back the earlier comment") reads the comments; two forms carrying the same
+text sent at the same moment both read before either writes, and both would store.
+So before storing, a poster claims the text here: `_id` is unique, so of posters
+racing with the same text exactly one claims it; the others wait for its comment and
+give that back. A TTL index removes claims after they expire; an expired claim
+still lying there is taken over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+
+from bson import ObjectId
+from pymongo import ASCENDING, IndexModel
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from cms.mongo import get_db
+from comments.store import CommentAuthor
+
+INDEXES = [IndexModel([("expires", ASCENDING)], expireAfterSeconds=0, name="expires_ttl")]
+# Takeovers of an expired claim that another poster takes over at the same moment.
+ATTEMPTS = 3
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.comment_recent_texts.create_indexes(INDEXES)
+
+
+def key(*, discussion_id: ObjectId, parent_id: ObjectId | None, author: CommentAuthor, ip: str | None,
+        text: str) -> str:
+    """What makes two comments the same: place, author (a member by account, anyone
+    else by name, e-mail and address) and text."""
+    who = f"user:{int(author.id)}" if author.id is not None else f"anon:{author.name}\x00{author.email}\x00{ip or ''}"
+    parts = [str(discussion_id), str(parent_id or ""), who, text]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def claim(claim_key: str, *, now: datetime, window: timedelta) -> bool:
+    """Claim `claim_key` until `now + window`; False if someone holds it still."""
+    claims = get_db().comment_recent_texts
+    for _ in range(ATTEMPTS):
+        try:
+            claims.insert_one({"_id": claim_key, "expires": now + window})
+            return True
+        except DuplicateKeyError:
+            # Expired but not yet removed (the TTL monitor runs about once a minute):
+            # take it over, unless another poster does so first.
+            taken = claims.update_one({"_id": claim_key, "expires": {"$lte": now}},
+                                      {"$set": {"expires": now + window}})
+            if taken.modified_count == 1:
+                return True
+            if claims.find_one({"_id": claim_key}, {"_id": 1}) is not None:
+                return False
+    return False
+
+
+def release(claim_key: str) -> None:
+    """Give up a claim whose comment was not stored (so the text can be sent again)."""
+    get_db().comment_recent_texts.delete_one({"_id": claim_key})
