@@ -2,7 +2,8 @@
  *
  * - "Reply" opens the reply form under the comment (the form of the comment's
  *   permalink page, with its own signed token) instead of leaving the page.
- * - "Load more comments" appends the next cursor page of comments to the list.
+ * - "Load more comments" appends the next cursor page of comments to the list
+ *   (without repeating a "Continue this thread" link the list already shows).
  *
  * Without JavaScript (or when a fetch fails) the links work as plain links.
  */
@@ -55,6 +56,12 @@
     fetchPage(next.href).then(function (doc) {
       var fresh = doc.querySelector("#comments ol.comment-list");
       var items = fresh ? Array.prototype.slice.call(fresh.children) : [];
+      // A page that opens below the indent limit starts with "Continue this thread";
+      // the list already offers that link when it ends with the comment at the limit.
+      items = items.filter(function (item) {
+        var link = item.classList.contains("continued") && item.querySelector("a.continue-thread");
+        return !link || !list.querySelector("a.continue-thread[href='" + link.getAttribute("href") + "']");
+      });
       items.forEach(function (item) { list.appendChild(document.adoptNode(item)); });
       var oldNav = section.querySelector(".pagination");
       var newNav = doc.querySelector("#comments .pagination");
@@ -63,7 +70,8 @@
       button.disabled = false;
       // The first new comment takes the focus, so the reader (and a screen reader)
       // carries on where the new comments start.
-      var first = items.length && items[0].querySelector("article.comment");
+      var first = items.map(function (item) { return item.querySelector("article.comment"); })
+        .filter(Boolean)[0];
       if (first) first.focus();
     }).catch(function () {
       window.location.href = next.href;

@@ -46,7 +46,12 @@ def test_reader_switches_views_and_pages_by_cursor_forward_and_back(open_page, d
 
     page.locator("a[rel=next]").first.click()
     expect(page).to_have_url(re.compile(r"[?&]after="))
-    assert shown(page) == slugs([chain[5], chain[6], *top[1:5]])
+    # chain[5] and chain[6] fill their places below the indent limit, not drawn here:
+    # the page opens with the link to where their thread continues.
+    assert shown(page) == slugs(top[1:5])
+    expect(page.locator("#comments .comment-list > li.continued a")).to_have_attribute(
+        "href", f"/posts/{discussion.post.slug}/comments/{chain[4].slug}/"
+    )
     expect(page.locator("#comments .pagination [aria-current=page]")).to_have_text("2")
 
     page.locator("a[rel=prev]").first.click()
@@ -69,13 +74,25 @@ def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, 
     page.go_back()
     follow = page.get_by_role("link", name=re.compile("Continue this thread"))
     expect(follow).to_have_count(1)
+    # Below the link, the deeper replies are not on the page.
+    expect(page.locator(f"#{chain[5].anchor}")).to_have_count(0)
     follow.click()
     expect(page).to_have_url(re.compile(rf"/comments/{re.escape(chain[4].slug)}/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Comment by {chain[4].author.name}")
     expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", chain[4].slug)
+    expect(page.locator(".focus article.comment")).to_be_in_viewport()
     assert shown(page) == slugs(chain[5:])
     assert page.locator(".ancestors article.comment").evaluate_all(
         "articles => articles.map(a => a.dataset.slug)"
     ) == slugs([top[0], *chain[:4]])
+    # Ancestors are one line each, opened without JavaScript.
+    root = page.locator(f"#{top[0].anchor}")
+    expect(root).to_be_hidden()
+    page.locator(".ancestors summary").first.click()
+    expect(root).to_be_visible()
+    # The reply names its parent, on this page: the link lands on it.
+    page.locator(f"#{chain[5].anchor} a.reply-to").click()
+    expect(page).to_have_url(re.compile(rf"#{chain[4].anchor}$"))
 
 
 def test_reader_replies_to_a_deep_comment_and_lands_on_it(open_page, discussion, js):
@@ -87,12 +104,17 @@ def test_reader_replies_to_a_deep_comment_and_lands_on_it(open_page, discussion,
     page.get_by_role("textbox", name="Name").fill("Ines")
     page.get_by_role("button", name="Post comment").click()
 
-    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(deepest.slug)}/[^/]+/#c-"))
-    new = page.locator(".focus article.comment")
+    # Below the indent limit: the permalink page of the thread's comment at the limit
+    # (chain[4]) draws it, highlighted as the address's target, with a confirmation.
+    holder = discussion.chain[4]
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(holder.slug)}/#c-"))
+    anchor = page.url.split("#", 1)[1]
+    new = page.locator(f"#{anchor}")
     expect(new).to_contain_text("A reply at the bottom of the thread.")
     expect(new).to_have_attribute("data-depth", str(deepest.depth + 1))
-    anchor = page.url.split("#", 1)[1]
-    expect(new).to_have_attribute("id", anchor)
+    expect(page.locator(".messages")).to_contain_text("your comment is posted")
+    assert page.evaluate(f"document.getElementById('{anchor}').matches(':target')")
+    assert new.evaluate("a => getComputedStyle(a).backgroundColor") != "rgba(0, 0, 0, 0)"
     _expect_focus_on(page, anchor, js=js)
 
 
@@ -114,8 +136,10 @@ def test_refused_comment_keeps_its_text(open_page, discussion, js):
     expect(page.get_by_role("textbox", name="Comment")).to_have_value("Words worth keeping.")
     page.get_by_role("textbox", name="Name").fill("Jo")
     page.get_by_role("button", name="Post comment").click()
-    expect(page).to_have_url(re.compile(r"#c-"))
-    expect(page.locator(".focus article.comment")).to_contain_text("Words worth keeping.")
+    expect(page).to_have_url(re.compile(r"/comments/(\?page=\d+)?#c-"))
+    expect(page.locator(f"#{page.url.split('#', 1)[1]}")).to_contain_text("Words worth keeping.")
+    # The name stays filled in for the next comment.
+    expect(page.get_by_role("textbox", name="Name")).to_have_value("Jo")
 
 
 def test_keyboard_alone_opens_a_reply_form_and_posts(open_page, discussion, js):
@@ -145,7 +169,7 @@ def test_keyboard_alone_opens_a_reply_form_and_posts(open_page, discussion, js):
     page.keyboard.press("Tab")
     assert page.evaluate(focused) == "Post comment"
     page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(target.slug)}/[^/]+/#c-"))
-    new = page.locator(".focus article.comment")
+    expect(page).to_have_url(re.compile(r"/comments/(\?page=\d+)?#c-"))
+    new = page.locator(f"#{page.url.split('#', 1)[1]}")
     expect(new).to_contain_text("Typed without a mouse.")
     _expect_focus_on(page, page.url.split("#", 1)[1], js=js)
