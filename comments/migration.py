@@ -7,10 +7,12 @@ in every view, for readers and for editors. A verified discussion is recorded in
 collection `comment_migrations`, so a run that was interrupted starts again where it
 stopped; a discussion copied only in part is cleared and copied again.
 
-The site keeps running on the source store meanwhile. The last pass freezes writes
-(comments/store_switch.py), waits until every process has seen that, verifies every
-discussion again and recopies any that changed since its copy, then records the
-switch. Nothing is switched until every discussion is verified; the source store's
+The site keeps running on the source store meanwhile, so a busy discussion changes
+while it is copied: a copy is verified against what was read for it (the target must
+hold exactly that), and comments written to the source since are left to the last
+pass. The last pass freezes writes (comments/store_switch.py), waits until every
+process has seen that, verifies every discussion again, exactly, and recopies any
+that changed since its copy, then records the switch. Nothing is switched until every discussion is verified; the source store's
 data is left where it was.
 """
 
@@ -74,28 +76,60 @@ def listings(module: ModuleType, discussion_id: ObjectId, size: int) -> dict[str
     return views
 
 
+def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
+    if len(wanted) != len(got):
+        return [f"counts ({len(wanted)} and {len(got)})"]
+    return ["comments"] if wanted != got else []
+
+
 def differences(source: ModuleType, target: ModuleType, discussion_id: ObjectId) -> list[str]:
-    """What differs between the two stores' copies of one discussion (nothing: [])."""
+    """What differs between the two stores' copies of one discussion (nothing: []).
+    Exact: for a discussion nobody writes to (the frozen last pass)."""
     before, after = snapshot(source, discussion_id), snapshot(target, discussion_id)
-    if len(before) != len(after):
-        return [f"counts ({len(before)} and {len(after)})"]
-    if before != after:
-        return ["comments"]
+    found = _compared(before, after)
+    if found:
+        return found
     wanted, got = listings(source, discussion_id, len(before)), listings(target, discussion_id, len(before))
     return [view for view in wanted if wanted[view] != got[view]]
 
 
-def copy_discussion(source: ModuleType, target: ModuleType, discussion_id: ObjectId) -> int:
+def copy_differences(source: ModuleType, target: ModuleType, discussion_id: ObjectId,
+                     copied: list[dict]) -> list[str]:
+    """What differs between the comments `copied` (as read from the source) and the
+    target's copy of them, while readers may go on writing to the source.
+
+    The target must hold exactly what was copied: anything else is a real difference.
+    Comments written to the source since (new ones, edits, moderation) are no
+    difference: the frozen last pass finds the discussion changed and copies it again.
+    Each view must list the copied comments in the source's order; the source's
+    views are compared only while none of the copied comments changed there, and
+    without the comments it got after the copy."""
+    copied_records = [Comment.from_doc(doc) for doc in copied]
+    found = _compared(copied_records, snapshot(target, discussion_id))
+    if found:
+        return found
+    now = snapshot(source, discussion_id)
+    slugs = {comment.slug for comment in copied_records}
+    if [comment for comment in now if comment.slug in slugs] != copied_records:
+        return []  # changed meanwhile: the last pass copies and verifies it again
+    wanted = listings(source, discussion_id, len(now))
+    got = listings(target, discussion_id, len(copied_records))
+    return [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
+
+
+def copy_discussion(source: ModuleType, target: ModuleType, discussion_id: ObjectId) -> list[dict]:
     """Copy one discussion, replacing whatever part of it the target holds; returns
-    how many comments went in."""
+    the comment documents that went in."""
     target.drop_discussion(discussion_id=discussion_id)
-    copied, batch = 0, []
+    copied, batch = [], []
     for doc in source.iter_documents(discussion_id=discussion_id, batch_size=BATCH):
         batch.append(doc)
         if len(batch) == BATCH:
-            copied += target.insert_documents(documents=batch)
+            target.insert_documents(documents=batch)
+            copied += batch
             batch = []
-    return copied + target.insert_documents(documents=batch)
+    target.insert_documents(documents=batch)
+    return copied + batch
 
 
 def _verified(key: str) -> int | None:
@@ -110,9 +144,15 @@ def _mark_verified(key: str, count: int) -> None:
     )
 
 
-def _copy_and_verify(source, target, discussion_id, report: Report) -> None:
-    count = copy_discussion(source, target, discussion_id)
-    found = differences(source, target, discussion_id)
+def _copy_and_verify(source, target, discussion_id, report: Report, *, frozen: bool = False) -> None:
+    """Copy one discussion and verify the copy; while writes are `frozen`, exactly
+    against the source (nothing can have changed), else as `copy_differences`."""
+    copied = copy_discussion(source, target, discussion_id)
+    count = len(copied)
+    if frozen:
+        found = differences(source, target, discussion_id)
+    else:
+        found = copy_differences(source, target, discussion_id, copied)
     if found:
         message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(found))
         report.mismatches.append(message)
@@ -159,7 +199,7 @@ def _last_pass(old: ModuleType, new: ModuleType, report: Report, sleep) -> None:
         sleep(store_switch.grace_seconds())
         for discussion_id in old.discussion_ids():
             if differences(old, new, discussion_id):
-                _copy_and_verify(old, new, discussion_id, report)
+                _copy_and_verify(old, new, discussion_id, report, frozen=True)
                 report.recopied += 1
     except BaseException:
         store_switch.thaw(source=report.source)
