@@ -168,6 +168,19 @@ def _reply_to(plan: list[Line], rng: random.Random) -> int | None:
     return None
 
 
+def _someone(rng: random.Random, used: set, *, parent: int | None, text: str,
+             besides: Commenter | None = None) -> Commenter:
+    """A commenter (not `besides`) who has not said `text` under `parent` yet: the same
+    words by the same person in the same place would be taken for a double post."""
+    others = [c for c in COMMENTERS if c != besides]
+    speaker = rng.choice(others)
+    for _ in range(8):
+        if (speaker, parent, text) not in used:
+            break
+        speaker = rng.choice(others)
+    return speaker
+
+
 def _bank_reply(plan: list[Line], bank_: _Bank, rng: random.Random, used: set) -> Line | None:
     """A reply from the bank to an earlier comment: thanks for an answer (from whoever
     asked), or agreement, a doubt or a follow-up question (from someone else)."""
@@ -183,13 +196,8 @@ def _bank_reply(plan: list[Line], bank_: _Bank, rng: random.Random, used: set) -
         speaker, text = asked.speaker, bank_.take("thanks")
     else:
         text = bank_.take(rng.choices(["agree", "follow_up", "doubt"], weights=[40, 30, 30])[0])
-        others = [c for c in COMMENTERS if c != above.speaker]
-        speaker = rng.choice(others)
-        for _ in range(8):  # The same words by the same person in the same place are a duplicate.
-            if (speaker, parent, text) not in used:
-                break
-            speaker = rng.choice(others)
-    if rng.random() < 0.3:
+        speaker = _someone(rng, used, parent=parent, text=text, besides=above.speaker)
+    if rng.random() < 0.2:
         text = f"@{above.speaker.first_name} {text}"
     return Line(parent=parent, speaker=speaker, text=text, open=not thanks, chimes=above.chimes + 1)
 
@@ -223,7 +231,8 @@ def plan_discussion(
             line = _bank_reply(plan, bank_, rng, used)
         if line is None:
             text = bank_.take("remark")
-            line = Line(parent=None, speaker=rng.choice(COMMENTERS), text=text, open=text not in PRAISE)
+            speaker = _someone(rng, used, parent=None, text=text)
+            line = Line(parent=None, speaker=speaker, text=text, open=text not in PRAISE)
         used.add((line.speaker, line.parent, line.text))
         plan.append(line)
     return plan
@@ -263,15 +272,22 @@ def seed_comments(
     times = comment_times(count=count, rng=rng, start=start, end=end, recent=recent)
     posted: list[str] = []
     for line, moment in zip(plan, times):
-        result = services.post_comment(
-            post=post,
-            text=line.text,
-            author=line.speaker.as_author(),
-            parent_slug=None if line.parent is None else posted[line.parent],
-            at=moment,
-            new_part=lambda: "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH)),
-            summarise=False,
-        )
+        speaker = line.speaker
+        for _ in range(10):
+            result = services.post_comment(
+                post=post,
+                text=line.text,
+                author=speaker.as_author(),
+                parent_slug=None if line.parent is None else posted[line.parent],
+                at=moment,
+                new_part=lambda: "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH)),
+                summarise=False,
+            )
+            # Only a discussion longer than the bank repeats a text; said again by the
+            # same person minutes later, the service takes it for a double post.
+            if not result.duplicate:
+                break
+            speaker = rng.choice(COMMENTERS)
         posted.append(result.comment.slug)
     services.refresh_summary(post_id=post.id)
     return count
@@ -336,7 +352,7 @@ def _plan_posts(rng: random.Random, num_posts: int, per_post: int | None, now: d
     lively = talked[-LIVELY:] + sorted(talked, key=lambda plan: plan.count)[-1:]
     for plan in dict.fromkeys(lively):
         plan.end = now - timedelta(milliseconds=rng.randrange(60_000, 1_500_000))
-        plan.recent = min(3, plan.count)
+        plan.recent = min(3, max(1, plan.count // 3))
     return plans
 
 
@@ -1313,7 +1329,7 @@ REMARKS = PRAISE + (
     "The comments here are half the value. Thanks, everyone.",
     "Our team argued about exactly this last sprint. I am sending them the link.",
     "I disagree with parts of it, but the reasoning is laid out so clearly that I know which parts.",
-    "Coming back to this months later: it still holds up.",
+    "Coming back to this a second time: it still holds up.",
 )
 AGREEMENTS = (
     "Same experience here. It only looked simple until the first busy day.",
