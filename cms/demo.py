@@ -243,8 +243,9 @@ def comment_times(
 ) -> list[datetime]:
     """`count` ascending times after `start`, most soon after it and fewer as time goes
     on, the last at most `end`; the last `recent` of them within the hour before `end`, the
-    very last at `end`.
-    Offsets are whole milliseconds, as MongoDB keeps them."""
+    very last at `end`. Offsets are whole milliseconds, as MongoDB keeps them. A start
+    less than `count` seconds before `end` (a post created just now) spreads them over
+    `count` seconds instead, past `end`."""
     span = max(end - start, timedelta(seconds=count))
     span_ms = int(span / timedelta(milliseconds=1))
     recent = min(recent, count)
