@@ -143,7 +143,7 @@ def post_comment(
     draws random slug parts (demo content and tests); bulk loaders pass
     `summarise=False` and call `refresh_summary` once.
     """
-    if comments_closed(post=post):
+    if comments_closed(post=post, now=at):  # A backdated comment: open at its time?
         raise CommentError(CLOSED, code="closed")
     parent, reattached = None, False
     if parent_slug:

@@ -214,3 +214,13 @@ def test_demo_bruno_is_an_editor_and_the_others_are_authors(mongo_db):
     assert is_editor(users[demo.EDITOR]) and demo.EDITOR == "bruno"
     assert users["ada"].is_staff and not is_editor(users["ada"])
     assert not any(u.has_usable_password() for u in users.values())
+
+
+@pytest.mark.django_db
+def test_seeding_works_when_old_discussions_close(mongo_db, settings):
+    """With COMMENTS_CLOSE_AFTER_DAYS set, a backdated comment is judged at its own time:
+    the older posts (long closed today) still get the discussions they had."""
+    settings.COMMENTS_CLOSE_AFTER_DAYS = 30
+    call_command("seed_demo", posts=17)
+    assert mongo_db.posts.count_documents({"published": {"$lt": datetime.now(timezone.utc) - timedelta(days=30)},
+                                           "comment_count": {"$gt": 0}}) > 0
