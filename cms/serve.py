@@ -6,7 +6,8 @@ itself with gunicorn (so Ctrl-C reaches gunicorn directly). Expects MONGODB_URI 
 (cms.devdb does that).
 
 Under `make run` the terminal stays quiet: requests go to var/log/access.log (or
-GUNICORN_ACCESS_LOG), gunicorn shows warnings and errors only, and once it listens
+GUNICORN_ACCESS_LOG), gunicorn and the site show warnings and errors only (unless
+GUNICORN_LOG_LEVEL / LOG_LEVEL say otherwise), and once it listens
 it prints a short banner. Scheduled posts go live while it runs: gunicorn starts
 `publish_scheduled --loop` beside its workers and stops it when it stops
 (SLUGLINE_PUBLISH_EVERY, gunicorn.conf.py).
@@ -108,6 +109,7 @@ def main() -> int:
         print(PORT_TAKEN.format(port=port, next=port + 1), file=sys.stderr)
         return 1
     login = login_command(port=port, environ=dict(os.environ))
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # the site's own log: warnings and errors
     seeded = prepare()
     access_log = os.environ.setdefault("GUNICORN_ACCESS_LOG", str(ACCESS_LOG.relative_to(REPO)))
     if access_log != "-":

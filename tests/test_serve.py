@@ -146,6 +146,13 @@ def test_make_run_starts_quiet_with_a_banner_and_ctrl_c_stops_everything(started
         status=posts.SCHEDULED, published=datetime.now(timezone.utc) + timedelta(seconds=1),
     )
     _wait_for(lambda: posts.get_published(post.slug) is not None, 10, proc)
+    _wait_for(lambda: "Published 1 scheduled post." in _read(folder / "terminal.txt"), 5)
+
+    # Quiet: after the banner, only what the publishing loop did (no request, login or INFO lines).
+    after = _read(folder / "terminal.txt").split("Ctrl-C stops it.", 1)[1]
+    assert [line for line in after.splitlines() if line.strip()] == [
+        line for line in after.splitlines() if re.fullmatch(r"\d\d:\d\d:\d\d Published 1 scheduled post\.", line)
+    ] != [], after
 
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole group
     assert proc.wait(timeout=40) == 0
