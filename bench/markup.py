@@ -87,7 +87,7 @@ def _wide_table(length: int) -> str:
 
 def _mixture(length: int, seed: int) -> str:
     rng = random.Random(seed)
-    units = sorted(_UNITS.values())
+    units = sorted(UNITS.values())
     parts, size = [], 0
     while size < length:
         part = rng.choice(units) * rng.randint(1, 40)
@@ -97,7 +97,7 @@ def _mixture(length: int, seed: int) -> str:
 
 
 # A short text repeated to the length: each opens, nests or floods one construct.
-_UNITS = {
+UNITS = {
     # deep nesting
     "nested list markers": "- ",
     "nested ordered markers": "1. ",
@@ -212,7 +212,7 @@ _BUILT = {
 
 def corpus(length: int) -> dict[str, str]:
     """Every hostile shape, each exactly `length` characters long, by name."""
-    texts = {name: fill(unit, length) for name, unit in _UNITS.items()}
+    texts = {name: fill(unit, length) for name, unit in UNITS.items()}
     texts.update((name, build(length)) for name, build in _BUILT.items())
     return texts
 

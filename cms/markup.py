@@ -7,8 +7,7 @@ text and which recurses nowhere. What stays to bound is the depth of what it mak
 the sanitiser's HTML parser slows with the depth of open elements times their number.
 So a text whose Markdown nests deeper than NESTING_LIMIT elements, or grows more than
 GROWTH_LIMIT times as HTML, or carries more raw HTML start tags than its limit, is
-shown as plain text. nh3 then keeps only
-the allowed tags and attributes.
+shown as plain text. nh3 then keeps only the allowed tags and attributes.
 """
 
 from __future__ import annotations
