@@ -98,7 +98,9 @@ def fragment_key(
 def readers_tally(post: posts.Post) -> Tally | None:
     """What a reader's listing of the whole discussion holds, as the post stores it
     with its comment count (comments.services.refresh_summary, after every write): a
-    reader's page then costs one comment query, not two. None if the post predates it."""
+    reader's page then costs one comment query, not two (plus one naming the parents
+    of replies that open the page, when they are on an earlier page). None if the
+    post predates it."""
     if post.listed_comments is None:
         return None
     return Tally(total=post.listed_comments, placeholders=post.listed_comments - post.comment_count)

@@ -260,6 +260,11 @@ def edit(request, post_slug, comment_path):
     except services.CommentError as exc:
         form.add_error(None, forms.ValidationError(exc.message, code=exc.code))
         return _edit_page(request, post, comment, form, status=STATUS_OF.get(exc.code, 400))
+    except store_switch.Moving as exc:
+        form.add_error(None, forms.ValidationError(str(exc), code="moving"))
+        response = _edit_page(request, post, comment, form, status=503)
+        response["Retry-After"] = str(MOVING_RETRY_SECONDS)
+        return response
     messages.success(request, EDITED_AWAITING if edited.status == store.PENDING else EDITED)
     return _see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 

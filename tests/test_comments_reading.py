@@ -277,3 +277,20 @@ def test_posting_while_a_migration_freezes_writes_says_so_and_keeps_the_text(cli
     refused = page(response)
     assert refused.text_of("form-errors") == [store_switch.MOVING]
     assert refused.textareas["text"] == "Wait for me"
+
+
+def test_editing_while_a_migration_freezes_writes_keeps_the_new_text(client, make_post, each_store):
+    """An edit refused by the freeze comes back on the edit page: 503, Moving's message, text kept."""
+    post = make_post()
+    location = submit(client, post_url(post), text="Before")["Location"]
+    slug = next(c["slug"] for c in page(client.get(location)).comments if c["text"] == "Before")
+    target = "buckets" if each_store != "buckets" else "documents"
+    store_switch.freeze(source=each_store, target=target)
+    try:
+        response = client.post(permalink_url(post, slug) + "edit/", {"text": "After"})
+    finally:
+        store_switch.thaw(source=each_store)
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    refused = page(response)
+    assert refused.text_of("form-errors") == [store_switch.MOVING]
+    assert refused.textareas["text"] == "After"
