@@ -165,7 +165,9 @@ CSRF_FAILURE_VIEW = "cms.errors.csrf_failure"
 # machine shares the counts and a restart keeps them; cms/logins.py): after
 # LOGIN_FAILURE_LIMIT bad passwords for one username from one address, logging in as
 # them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
-# address together, so failures from elsewhere never lock a user out of their own.
+# address together, so failures from elsewhere never lock a user out. Tries sent all
+# at once may have up to (requests served at once - 1) more passwords checked before
+# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/test_limits_http.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -184,6 +186,11 @@ AXES_ENABLE_ADMIN = True
 # Successful log-ins are not recorded (a table that would grow with every log-in).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
+# Axes records failures from every worker at once. On SQLite (DATABASE_URL's default)
+# each transaction then takes the write lock as it begins, so that two workers
+# recording at once wait their turn instead of failing with "database is locked".
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
 
 # Comments (app-prefixed, documented in README.md).
 # The comment store (comments/store.py): "documents" (one document per comment),
