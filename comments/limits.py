@@ -22,7 +22,7 @@ name the window, so one not yet deleted never counts.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
@@ -47,7 +47,7 @@ def take_slot(*, key: str, window: int, limit: int, expires: float) -> bool:
     `expires` (a Unix time after the window's end) is when the count may be deleted."""
     slots = get_db().comment_rate_slots
     slot = _highest_slot(slots, key=str(key), window=int(window)) + 1
-    until = datetime.fromtimestamp(expires, tz=timezone.utc)
+    until = datetime.fromtimestamp(expires, tz=UTC)
     while slot <= limit:
         try:
             slots.insert_one({"_id": f"{key}/{window}/{slot}", "key": str(key), "window": int(window),

@@ -3,7 +3,7 @@ verdict on a comment's text and author (blocked words and domains, links,
 pre-moderation rules)."""
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.core.cache import cache
@@ -65,7 +65,7 @@ def test_the_counts_are_kept_in_mongodb_not_in_the_process(clock, settings, mong
     with pytest.raises(RateLimited):
         antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
     slots = list(mongo_db.comment_rate_slots.find({}, {"_id": 0}).sort("slot", 1))
-    ends = datetime.fromtimestamp(START + 600 + antispam.EXPIRY_MARGIN, tz=timezone.utc)
+    ends = datetime.fromtimestamp(START + 600 + antispam.EXPIRY_MARGIN, tz=UTC)
     assert slots == [{"key": "post:ip:192.0.2.1", "window": int(START // 600), "slot": n, "expires": ends}
                      for n in (1, 2)]
     indexes = mongo_db.comment_rate_slots.index_information()
