@@ -14,7 +14,7 @@ from cms.forms import SearchForm
 from cms.pagination import get_page, parse_page_number
 from comments import fragments, ownership, services as comment_services
 from comments import store as comment_store
-from comments.forms import CommentForm
+from comments.forms import comment_form
 from comments.store import Comment
 
 NO_SUCH_POST = "There is no published post at this address."
@@ -58,7 +58,7 @@ def post_detail(request, slug, *, form=None, status=200):
     context = {
         "post": post,
         "comments_html": fragment.html,
-        "form": form or CommentForm(user=request.user, discussion_id=post.id),
+        "form": form or comment_form(request, post.id),
         "closed": comment_services.comments_closed(post=post),
     }
     return render(request, "cms/post_detail.html", context, status=status)

@@ -2,7 +2,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 
-from comments import flags, slugs, tokens
+from comments import flags, ownership, slugs, tokens
 
 EMPTY_TEXT = "Write something before posting."
 TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
@@ -50,11 +50,11 @@ class CommentForm(CommentTextMixin, forms.Form):
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, user=None, discussion_id, **kwargs):
+    def __init__(self, *args, user=None, discussion_id, browser: str = "", **kwargs):
         super().__init__(*args, **kwargs)
-        self.user, self.discussion_id = user, discussion_id
+        self.user, self.discussion_id, self.browser = user, discussion_id, browser
         if not self.is_bound:
-            self.initial["token"] = tokens.issue(discussion_id=discussion_id)
+            self.initial["token"] = tokens.issue(discussion_id=discussion_id, browser=browser)
         self._set_up_text()
         if self.is_member:
             del self.fields["name"], self.fields["email"]
@@ -84,12 +84,14 @@ class CommentForm(CommentTextMixin, forms.Form):
                 tokens.check_fill_time(token, min_seconds=settings.COMMENTS_MIN_FILL_SECONDS)
         except tokens.TokenError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
+        # Sent back by the browser the form was rendered for (not replayed by another).
+        data["from_this_browser"] = tokens.issued_to(token, self.browser)
         return data
 
     def renew_token(self) -> None:
         """Give a refused form a fresh token, so the reader can post what they wrote."""
         self.data = self.data.copy()
-        self.data["token"] = tokens.issue(discussion_id=self.discussion_id)
+        self.data["token"] = tokens.issue(discussion_id=self.discussion_id, browser=self.browser)
 
     def clear_honeypot(self) -> None:
         """Empty the honeypot of a refused form (a browser's autofill may have filled it)."""
@@ -101,6 +103,15 @@ class CommentForm(CommentTextMixin, forms.Form):
         if parent and not slugs.is_slug_path(parent):
             raise forms.ValidationError(BAD_PARENT, code="bad_parent")
         return parent
+
+
+def comment_form(request, discussion_id, data=None, **initial) -> CommentForm:
+    """The comment form for this request's reader: a fresh one (an anonymous reader's
+    name and e-mail as they last gave them), or the one they sent (`data`)."""
+    if data is None and not request.user.is_authenticated:
+        initial = {**ownership.remembered_author(request), **initial}
+    return CommentForm(data, initial=initial, user=request.user, discussion_id=discussion_id,
+                       browser=tokens.browser_key(request))
 
 
 class EditCommentForm(CommentTextMixin, forms.Form):

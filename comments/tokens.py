@@ -8,6 +8,10 @@ first comment in the unique `{discussion_id, slug}` index instead of storing a c
 
 The token also carries the time it was issued, so a form sent back faster than a
 person types (COMMENTS_MIN_FILL_SECONDS) can be refused: bots post at once.
+
+And it names the browser it was issued to (a keyed hash of the browser's CSRF
+secret, `browser_key`), so a resend of the form from that browser is told apart from
+the same token replayed by another one: only the first gets the comment as its own.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import secrets
 import time
 
 from django.core import signing
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.middleware.csrf import get_token
 
 SALT = "comments.form"
 TAMPERED = "This form was altered or is not from this page. Please reload the page and post again."
@@ -32,11 +38,26 @@ class TokenError(Exception):
         self.message, self.code = message, code
 
 
-def issue(*, discussion_id) -> str:
-    """A new token for a form on this discussion."""
+def browser_key(request) -> str:
+    """A key for the browser sending `request`: a keyed hash of its CSRF secret (made
+    now if it has none; the response then sets its cookie), never the secret itself."""
+    get_token(request)
+    secret = request.META.get("CSRF_COOKIE") or ""
+    return salted_hmac("comments.browser", secret).hexdigest()[:32] if secret else ""
+
+
+def issue(*, discussion_id, browser: str = "") -> str:
+    """A new token for a form on this discussion, issued to this browser."""
     return signing.dumps(
-        {"d": str(discussion_id), "n": secrets.token_urlsafe(16), "t": int(time.time())}, salt=SALT
+        {"d": str(discussion_id), "n": secrets.token_urlsafe(16), "t": int(time.time()), "b": browser},
+        salt=SALT,
     )
+
+
+def issued_to(token: str, browser: str) -> bool:
+    """Whether the token (already verified by `read`) was issued to this browser."""
+    issued = signing.loads(token, salt=SALT).get("b")
+    return bool(browser) and isinstance(issued, str) and constant_time_compare(issued, browser)
 
 
 def read(token: str, *, discussion_id, max_age: int) -> str:

@@ -13,7 +13,7 @@ from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
 from comments import antispam, fragments, ownership, pages, services, slugs, store, store_switch
-from comments.forms import CommentForm, EditCommentForm, FlagForm
+from comments.forms import EditCommentForm, FlagForm, comment_form
 from comments.store import CommentAuthor
 
 NO_SUCH_COMMENT = "There is no such comment on this post."
@@ -27,6 +27,7 @@ REATTACHED = (
 )
 AWAITING = "Thank you! Your comment awaits moderation: only you can see it until an editor approves it."
 POSTED = "Thank you: your comment is posted."
+POSTED_BEFORE = "This comment was posted already; here it is."
 # A migration's last pass freezes writes for about this long (its message says "a minute").
 MOVING_RETRY_SECONDS = 60
 EDITED = "Your comment was changed."
@@ -58,12 +59,6 @@ def location_url(post_slug: str, comment, viewer) -> str:
     else:
         url = permalink_url(post_slug, where.holder)
     return url + (f"?page={where.page}" if where.page > 1 else "") + "#" + comment.anchor
-
-
-def comment_form(request, post, **initial) -> CommentForm:
-    """A fresh comment form; an anonymous reader's name and e-mail as they last gave them."""
-    remembered = {} if request.user.is_authenticated else ownership.remembered_author(request)
-    return CommentForm(initial={**remembered, **initial}, user=request.user, discussion_id=post.id)
 
 
 def client_ip(request) -> str:
@@ -112,7 +107,7 @@ def discussion(request, post_slug):
         before=request.GET.get("before"),
         viewer=ownership.viewer_for(request),
     )
-    form = comment_form(request, post)
+    form = comment_form(request, post.id)
     context = {"post": post, "comments_html": fragment.html, "page_number": fragment.number, "form": form,
                "closed": services.comments_closed(post=post)}
     return render(request, "comments/discussion.html", context)
@@ -120,7 +115,7 @@ def discussion(request, post_slug):
 
 def _post_comment(request, post):
     viewer = ownership.viewer_for(request)
-    form = CommentForm(request.POST, user=request.user, discussion_id=post.id)
+    form = comment_form(request, post.id, request.POST)
     refusal = _rate_limited(request, action="post", viewer=viewer)
     if refusal is not None:
         return _too_many(request, {"post": post, "form": form}, refusal)
@@ -151,7 +146,8 @@ def _post_comment(request, post):
             form.add_error(None, forms.ValidationError(CANNOT_POST_NOW, code="unavailable"))
             status = 503
         else:
-            return _posted(request, post, posted, viewer=viewer, author=author)
+            return _posted(request, post, posted, viewer=viewer, author=author,
+                           from_this_browser=data["from_this_browser"])
     if any(form.has_error(NON_FIELD_ERRORS, code) for code in RENEW_TOKEN):
         form.renew_token()
     if form.has_error(NON_FIELD_ERRORS, "honeypot"):
@@ -167,15 +163,26 @@ def _post_comment(request, post):
     return response
 
 
-def _posted(request, post, posted, *, viewer, author: CommentAuthor):
+def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):
     """To the page of the discussion that draws the new comment, at its anchor (the
     stylesheet highlights it: `:target`), with a confirmation; the browser remembers
-    the comment as its own and, for an anonymous reader, the name and e-mail."""
+    the comment as its own and, for an anonymous reader, the name and e-mail.
+
+    A comment is this browser's only if this request stored it, or stored it before
+    from this very form sent from this browser (a resend after a lost answer). The
+    same text sent from another form, or this form's token replayed by another
+    browser, is answered with the comment that exists and no rights over it."""
     if posted.reattached:
         messages.info(request, REATTACHED.format(depth=services.max_depth()))
-    messages.success(request, AWAITING if posted.pending else POSTED)
-    mine = replace(viewer, own=viewer.own | {posted.comment.id})
+    owned = not posted.duplicate or (posted.same_form and from_this_browser)
+    if owned:
+        messages.success(request, AWAITING if posted.pending else POSTED)
+    else:
+        messages.info(request, POSTED_BEFORE)
+    mine = replace(viewer, own=viewer.own | {posted.comment.id}) if owned else viewer
     response = _see_other(location_url(post.slug, posted.comment, mine))
+    if not owned:
+        return response
     ownership.remember(request, response, posted.comment.id)
     if author.id is None:
         ownership.remember_author(response, name=author.name, email=author.email)
@@ -220,7 +227,7 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
         "ancestors": thread.ancestors,
         "listing": replies,
         "discussion_url": location_url(post.slug, comment, viewer).partition("#")[0],
-        "form": form or comment_form(request, post, parent=comment.slug),
+        "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),
     }
     return render(request, "comments/permalink.html", context, status=status)
