@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bson import ObjectId
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from pymongo.errors import PyMongoError
@@ -122,10 +123,23 @@ class Verdict:
     reason: str = ""
 
 
-def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, trusted: bool) -> Verdict:
+def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = ()) -> bool:
+    """Whether the "first" rule may let this commenter through: a member with an approved
+    comment, or an anonymous commenter whose browser carries, in its signed cookie
+    (`vouching`: the ids it lists), a comment that was approved. Never a typed e-mail
+    address: anyone can type a known commenter's."""
+    if author.id is not None:
+        return store.has_approved_by(author_id=author.id)
+    ids = list(vouching)
+    return bool(ids) and any(comment.approved for comment in store.find_by_ids(ids=ids))
+
+
+def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, trusted: bool,
+          vouching: Iterable[ObjectId] = ()) -> Verdict:
     """The status a new or edited comment gets: approved, or pending (held for an
     editor) for a blocked word or e-mail domain or a pre-moderation rule. Editors'
-    own comments (`trusted`) are approved."""
+    own comments (`trusted`) are approved. `vouching`: the comments this commenter's
+    browser wrote (see `is_known`)."""
     if trusted:
         return Verdict(APPROVED)
     if blocked_word(text, screening.words):
@@ -137,6 +151,6 @@ def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, 
         return Verdict(PENDING, "pre-moderation")
     if "links" in rules and has_links(text, html):
         return Verdict(PENDING, "contains a link")
-    if "first" in rules and not store.has_approved_by(author_id=author.id, email=author.email):
+    if "first" in rules and not is_known(author, vouching=vouching):
         return Verdict(PENDING, "first comment")
     return Verdict(APPROVED)

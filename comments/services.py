@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -124,6 +124,7 @@ def post_comment(
     form_key: str | None = None,
     ip: str | None = None,
     trusted: bool = False,
+    vouching: Iterable[ObjectId] = (),
     at: datetime | None = None,
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
@@ -133,7 +134,9 @@ def post_comment(
     this post, or a banned author.
 
     The comment is approved, or pending when the blocklist or a pre-moderation rule
-    holds it (`antispam.judge`); `trusted` (editors) skips those checks.
+    holds it (`antispam.judge`); `trusted` (editors) skips those checks, and
+    `vouching` (the comments the poster's browser wrote) may make them a known
+    commenter for the "first" rule.
     With a `form_key` (from the form's token) posting is idempotent: the slug is
     derived from the key, so a second submit of the same form finds the first
     comment in the unique slug index and returns it (`duplicate=True`). The same
@@ -156,7 +159,8 @@ def post_comment(
             _summarise_stored(earlier)
         return Posted(comment=earlier, reattached=reattached, duplicate=True,
                       same_form=bool(form_key) and earlier.form_key == form_key)
-    verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted)
+    verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted,
+                             vouching=vouching)
     fields = {"discussion_id": post.id, "parent": parent, "author": author, "text": text, "html": html,
               "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
@@ -310,7 +314,7 @@ def edit_comment(
         return comment
     html = render_comment(text)
     verdict = antispam.judge(
-        author=comment.author, text=text, html=html, screening=screening, trusted=trusted
+        author=comment.author, text=text, html=html, screening=screening, trusted=trusted, vouching=viewer.own
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = store.update_text(comment_id=comment.id, text=text, html=html, status=status,

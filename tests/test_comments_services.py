@@ -62,17 +62,26 @@ def test_premoderation_of_all_holds_every_comment(make_post, settings):
     assert posts.get_by_id(post.id).comment_count == 0
 
 
-def test_premoderation_of_first_comments_holds_only_an_unknown_commenters(make_post, settings):
-    """COMMENTS_MODERATION=first: held until the address has an approved comment, then approved."""
+def test_premoderation_of_first_comments_trusts_only_what_a_stranger_cannot_type(make_post, make_user, settings):
+    """COMMENTS_MODERATION=first: an anonymous commenter is known by their browser (the
+    signed cookie naming their comments: `vouching`) once one of those is approved,
+    never by the name and e-mail address typed, which anyone can type; a member is
+    known by their account once one of theirs is approved."""
     settings.COMMENTS_MODERATION = ["first"]
     post = make_post()
     first = post_as(post, text="My first")
     assert first.pending
-    assert post_as(post, text="My second").pending
+    assert post_as(post, text="My second", vouching=[first.comment.id]).pending
     moderation.moderate(action="approve", comment_ids=[first.comment.id])
-    assert not post_as(post, text="My third").pending
-    stranger = CommentAuthor(id=None, name="Sam", email="sam@example.org")
-    assert post_as(post, author=stranger, text="Hi").pending
+    assert not post_as(post, text="My third", vouching=[first.comment.id]).pending
+    # Rosa's name and address typed from another browser (by her, or by an impostor):
+    assert post_as(post, text="Typed the same address").pending
+    member = make_user("mira", role="reader")
+    mira = CommentAuthor(id=member.pk, name="Mira")
+    held = post_as(post, author=mira, text="Member's first")
+    assert held.pending
+    moderation.moderate(action="approve", comment_ids=[held.comment.id])
+    assert not post_as(post, author=mira, text="Member's second").pending
 
 
 def test_premoderation_of_links_holds_only_comments_with_a_link(make_post, settings):
