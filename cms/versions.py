@@ -6,7 +6,9 @@ transactions a crash between the two leaves one extra version equal to the
 current post, which is harmless. This is the only module that touches
 `post_versions`:
 
-    {_id, post_id, saved, saved_by, title, slug, content, tags, status, published}
+    {_id, post_id, saved, saved_by, title, slug, content, excerpt, tags, status, published}
+
+(`excerpt` is "" on versions kept before posts had one.)
 
 Index `{post_id: 1, saved: -1}`: a post's versions, newest first.
 """
@@ -45,6 +47,7 @@ class Version:
     tags: tuple[str, ...]
     status: str
     published: datetime | None
+    excerpt: str = ""
 
     @classmethod
     def from_doc(cls, doc: dict) -> Version:
@@ -59,6 +62,7 @@ class Version:
             tags=tuple(doc.get("tags", ())),
             status=doc["status"],
             published=doc.get("published"),
+            excerpt=str(doc.get("excerpt") or ""),
         )
 
 
@@ -71,6 +75,7 @@ def save_version(*, post: Post, saved_by: str, at: datetime | None = None) -> Ve
         "title": post.title,
         "slug": post.slug,
         "content": post.content,
+        "excerpt": post.excerpt,
         "tags": list(post.tags),
         "status": post.status,
         "published": post.published,

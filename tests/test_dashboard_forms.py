@@ -204,3 +204,46 @@ def test_a_blocked_domain_must_look_like_one(value, valid):
     if not valid:
         assert form.errors["value"] == [BAD_DOMAIN]
     assert BlocklistForm({"kind": "word", "value": value}).is_valid()
+
+
+@pytest.mark.parametrize("typed", ["2026-07-01 12:00", "2026-07-01 12:00:00", "2026-07-01T12:00"])
+def test_publish_times_are_read_as_the_help_text_states(typed, settings):
+    """Year-month-day hour:minute (seconds optional), and what datetime-local fields send."""
+    settings.TIME_ZONE = "UTC"
+    form = post_form(published=typed)
+    assert form.is_valid()
+    assert form.cleaned_data["published"] == datetime(2026, 7, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("typed", ["01/07/2026 12:00", "2026-07-01 12:00 pm", "July 1st", "2026-07-01 25:00"])
+def test_other_time_formats_are_refused_with_the_format_named(typed):
+    """Day-first dates, a 12-hour clock, words or impossible times: the error shows the format."""
+    form = post_form(published=typed)
+    assert codes(form) == {"published": ["invalid"]}
+    assert "2026-05-01 09:30" in forms.BAD_PUBLISH_TIME
+
+
+def test_a_publish_time_is_shown_in_the_sites_zone_to_the_minute_or_second(settings):
+    """The field shows the time as typed: seconds only when it has some."""
+    settings.TIME_ZONE = "Asia/Kolkata"
+    widget = forms.PublishTimeInput()
+    assert widget.format_value(datetime(2026, 7, 1, 12, 0, tzinfo=timezone.utc)) == "2026-07-01 17:30"
+    assert widget.format_value(datetime(2026, 7, 1, 12, 0, 5, 123000, tzinfo=timezone.utc)) == "2026-07-01 17:30:05"
+    assert "Asia/Kolkata" in PostForm().fields["published"].help_text
+
+
+def test_an_unchanged_publish_time_keeps_the_stored_milliseconds():
+    """Sent back as shown (to the second), the stored time stays; a changed one is read as typed."""
+    stored = datetime(2026, 7, 1, 12, 0, 5, 123000, tzinfo=timezone.utc)
+    form = PostForm({"title": "T", "status": "draft", "published": "2026-07-01 12:00:05"}, stored=stored)
+    assert form.is_valid() and form.cleaned_data["published"] == stored
+    moved = PostForm({"title": "T", "status": "draft", "published": "2026-07-01 12:01"}, stored=stored)
+    assert moved.is_valid() and moved.cleaned_data["published"] == datetime(2026, 7, 1, 12, 1, tzinfo=timezone.utc)
+
+
+def test_the_excerpt_is_optional_trimmed_and_bounded():
+    """Empty is fine (lists then use the first paragraph); spaces around it go."""
+    assert post_form().is_valid()
+    form = post_form(excerpt="  A summary.  ")
+    assert form.is_valid() and form.cleaned_data["excerpt"] == "A summary."
+    assert codes(post_form(excerpt="e" * (forms.EXCERPT_MAX_LENGTH + 1))) == {"excerpt": ["max_length"]}

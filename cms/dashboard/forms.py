@@ -2,11 +2,13 @@
 messages tests check are the constants below."""
 
 import re
+from datetime import datetime
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import URLValidator
+from django.utils import timezone
 
 from cms import posts
 from cms.authors import USERNAME_TAKEN
@@ -18,6 +20,7 @@ TAG_MAX_LENGTH = 40
 MAX_TAGS = 10
 TAGS_MAX_LENGTH = 500
 SEARCH_MAX_LENGTH = 100
+EXCERPT_MAX_LENGTH = 300
 
 EMPTY_TITLE = "Give the post a title."
 TOO_LONG = "This can be at most %(limit_value)d characters; it has %(show_value)d."
@@ -27,7 +30,15 @@ BAD_TAG = (
     "“+” or “#”, starting with a letter or digit."
 )
 TOO_MANY_TAGS = "A post can have at most %(limit)d tags."
-BAD_PUBLISH_TIME = "Give the publish time as a date and time, such as 2026-05-01 09:30."
+BAD_PUBLISH_TIME = (
+    "Give the publish time as year-month-day and hour:minute on a 24-hour clock, "
+    "such as 2026-05-01 09:30, or leave it empty."
+)
+PUBLISH_TIME_HELP = (
+    "Year-month-day and hour:minute on a 24-hour clock, such as 2026-05-01 09:30, "
+    "in the site's time zone ({zone}). Empty: now, when published."
+)
+EXCERPT_HELP = "Shown on lists of posts. Empty: the first paragraph of the content is used."
 BAD_STATUS = "Choose draft, scheduled or published."
 BAD_POST_STATUS = "Choose Draft or Publish."
 DISPLAY_NAME_REQUIRED = "Give the name readers will see."
@@ -35,7 +46,12 @@ BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
 
 SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
 TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
-PUBLISH_INPUT_FORMAT = "%Y-%m-%dT%H:%M:%S"
+# The publish time is typed and shown as PUBLISH_FORMAT (with seconds when a stored
+# time has them); the "T" forms are what browsers' datetime-local fields send.
+PUBLISH_FORMAT = "%Y-%m-%d %H:%M"
+PUBLISH_FORMAT_SECONDS = "%Y-%m-%d %H:%M:%S"
+PUBLISH_INPUT_FORMATS = [PUBLISH_FORMAT, PUBLISH_FORMAT_SECONDS, "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
+PUBLISH_PLACEHOLDER = "2026-05-01 09:30"
 
 STATUS_CHOICES = [
     (posts.DRAFT, "Draft: only the dashboard shows it"),
@@ -45,6 +61,17 @@ STATUS_CHOICES = [
 
 def _too_long() -> dict:
     return {"max_length": TOO_LONG}
+
+
+class PublishTimeInput(forms.TextInput):
+    """A text field for a time as PUBLISH_FORMAT, in the site's time zone: the same
+    format its help text and placeholder state, whatever the browser's language."""
+
+    def format_value(self, value):
+        if isinstance(value, datetime):
+            value = timezone.localtime(value) if timezone.is_aware(value) else value
+            return value.strftime(PUBLISH_FORMAT_SECONDS if value.second else PUBLISH_FORMAT)
+        return super().format_value(value)
 
 
 class PostForm(forms.Form):
@@ -67,6 +94,13 @@ class PostForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 18}),
         help_text="Markdown.",
     )
+    excerpt = forms.CharField(
+        required=False,
+        max_length=EXCERPT_MAX_LENGTH,
+        error_messages=_too_long(),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=EXCERPT_HELP,
+    )
     tags = forms.CharField(
         required=False,
         max_length=TAGS_MAX_LENGTH,
@@ -82,13 +116,28 @@ class PostForm(forms.Form):
     published = forms.DateTimeField(
         required=False,
         label="Publish time",
+        input_formats=PUBLISH_INPUT_FORMATS,
         error_messages={"invalid": BAD_PUBLISH_TIME},
-        widget=forms.DateTimeInput(
-            attrs={"type": "datetime-local", "step": "1"}, format=PUBLISH_INPUT_FORMAT
-        ),
-        help_text="In the site's time zone. Empty: now, when published.",
+        widget=PublishTimeInput(attrs={"placeholder": PUBLISH_PLACEHOLDER, "autocomplete": "off"}),
     )
     revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, *args, stored: datetime | None = None, **kwargs):
+        """`stored`: the publish time of the post being edited, kept as it is when
+        the form sends it back unchanged (the field shows it to the second)."""
+        super().__init__(*args, **kwargs)
+        self.stored = stored
+        # Settings are read per form, not at import: the zone is the site's now.
+        self.fields["published"].help_text = PUBLISH_TIME_HELP.format(
+            zone=timezone.get_current_timezone_name()
+        )
+
+    def clean_published(self) -> datetime | None:
+        published = self.cleaned_data["published"]
+        stored = self.stored
+        if published is not None and stored is not None and published == stored.replace(microsecond=0):
+            return stored
+        return published
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"].strip()
@@ -118,6 +167,7 @@ class PostForm(forms.Form):
             "title": post.title,
             "slug": post.slug,
             "content": post.content,
+            "excerpt": post.excerpt,
             "tags": ", ".join(post.tags),
             "status": posts.DRAFT if post.status == posts.DRAFT else posts.PUBLISHED,
             "published": post.published,
@@ -131,6 +181,7 @@ class PostForm(forms.Form):
             "title": data["title"],
             "slug": data["slug"],
             "content": data["content"],
+            "excerpt": data["excerpt"],
             "tags": data["tags"],
             "status": data["status"],
             "publish_at": data["published"],
@@ -267,6 +318,8 @@ class ModerationForm(forms.Form):
     # One comment's own button: "thread:<id>" or "ban:<id>".
     one = forms.CharField(required=False, max_length=40)
     next = forms.CharField(required=False, max_length=2000)
+    # Sent by the confirmation page's button: spam, delete, thread and ban happen only then.
+    confirmed = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()

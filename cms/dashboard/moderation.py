@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
+from cms.dashboard import confirmations
 from cms.dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
 from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from cms.pagination import get_page
@@ -30,6 +31,7 @@ MODERATED = {
 BANNED = "Banned {who} and marked {count} comment(s) as spam."
 BANNED_NOBODY = "This comment had no e-mail or IP address to ban; it was marked as spam."
 GONE = "That comment no longer exists."
+NOTHING_TO_CHANGE = "The chosen comments are already so; nothing was changed."
 TERM_ADDED = "Added “{value}” to the blocklist."
 TERM_THERE = "“{value}” is on the blocklist already."
 ENTRY_REMOVED = "Removed from the blocklist."
@@ -107,6 +109,8 @@ def moderate(request):
             messages.error(request, error)
         return _see_other(_back(request, request.POST.get("next")))
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
+    if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
+        return _confirm(request, form)
     if action == "ban":
         banned = moderation.ban_commenter(comment_id=ids[0], editor=request.user.get_username())
         if banned is None:
@@ -117,12 +121,29 @@ def moderate(request):
             who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
     elif action == "thread":
-        removed = moderation.remove_subthread(comment_id=ids[0])
+        removed = moderation.remove_subthread(comment_id=ids[0], editor=request.user.get_username())
         messages.success(request, MODERATED["thread"].format(count=removed))
     else:
-        changed = moderation.moderate(action=action, comment_ids=ids)
+        changed = moderation.moderate(action=action, comment_ids=ids, editor=request.user.get_username())
         messages.success(request, MODERATED[action].format(count=changed))
     return _see_other(_back(request, form.cleaned_data.get("next")))
+
+
+def _confirm(request, form: ModerationForm):
+    """The confirmation page of a destructive action: what it will change, a button
+    that sends the same action again, confirmed, and a way back. Nothing changes yet."""
+    data = form.cleaned_data
+    back = _back(request, data.get("next"))
+    impact = confirmations.impact_of(action=data["action"], comment_ids=data["ids"])
+    if not impact.changes_something:
+        messages.error(request, NOTHING_TO_CHANGE if impact.found else GONE)
+        return _see_other(back)
+    context = {
+        "impact": impact, "summary": impact.summary(), "back": back,
+        "title": confirmations.TITLES[data["action"]], "button": confirmations.BUTTONS[data["action"]],
+        "one": data.get("one") or "", "action": data["action"], "ids": data["ids"],
+    }
+    return _render(request, "dashboard/moderation_confirm.html", context)
 
 
 @editor_required

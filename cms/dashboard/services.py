@@ -65,6 +65,7 @@ def create_post(
     tags: tuple[str, ...],
     status: str,
     publish_at: datetime | None,
+    excerpt: str = "",
     now: datetime | None = None,
 ) -> Post:
     """A new post. An empty `slug` is made from the title (suffixed until free); a
@@ -77,6 +78,7 @@ def create_post(
                 title=title,
                 slug=candidate,
                 content=content,
+                excerpt=excerpt,
                 author=author,
                 tags=tags,
                 status=state,
@@ -88,7 +90,7 @@ def create_post(
     raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
 
 
-EDITABLE = ("title", "slug", "content", "tags", "status", "published")
+EDITABLE = ("title", "slug", "content", "excerpt", "tags", "status", "published")
 
 
 def _editable(post: Post | Version) -> dict:
@@ -137,13 +139,17 @@ def edit_post(
     tags: tuple[str, ...],
     status: str,
     publish_at: datetime | None,
+    excerpt: str = "",
     now: datetime | None = None,
 ) -> Post:
     """Save an editor's changes to `post` (as opened at `revision`), keeping the
     previous version. PostError for a slug another post has, or for a post someone
     else saved since it was opened."""
     state, published = schedule(wanted=status, publish_at=publish_at, now=now or datetime.now(timezone.utc))
-    changes = {"title": title, "content": content, "tags": tags, "status": state, "published": published}
+    changes = {
+        "title": title, "content": content, "excerpt": excerpt, "tags": tags, "status": state,
+        "published": published,
+    }
     return _save(
         post=post, revision=revision, editor=editor, changes=changes,
         slugs=[slug] if slug else slug_candidates(title),
@@ -152,9 +158,11 @@ def edit_post(
 
 
 def restore_version(*, post: Post, version: Version, editor: str) -> Post:
-    """Put back a version's title, slug, content and tags, keeping the current one as
-    a version. Whether and when the post is published stays as it is now."""
-    changes = {"title": version.title, "content": version.content, "tags": version.tags}
+    """Put back a version's title, slug, content, excerpt and tags, keeping the current
+    one as a version. Whether and when the post is published stays as it is now."""
+    changes = {
+        "title": version.title, "content": version.content, "excerpt": version.excerpt, "tags": version.tags,
+    }
     return _save(
         post=post, revision=post.revision, editor=editor, changes=changes, slugs=[version.slug],
         taken=PostError(RESTORE_SLUG_TAKEN, code="slug_taken"),

@@ -116,7 +116,7 @@ def post_edit(request, post_id):
     post = _editable_post(request, post_id)
     if request.method != "POST":
         return _post_form_page(request, PostForm(initial=PostForm.initial_for(post)), post=post)
-    form = PostForm(request.POST)
+    form = PostForm(request.POST, stored=post.published)
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, post=post, status=200 if _previewing(request) else 400)
     revision = form.cleaned_data["revision"]
@@ -151,7 +151,7 @@ def _version(request, post_id, version_id) -> tuple[posts.Post, versions.Version
 
 
 def _one_line_fields(item) -> dict[str, str]:
-    return {"Title": item.title, "Slug": item.slug, "Tags": ", ".join(item.tags)}
+    return {"Title": item.title, "Slug": item.slug, "Excerpt": item.excerpt, "Tags": ", ".join(item.tags)}
 
 
 @staff_required

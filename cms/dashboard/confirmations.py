@@ -1,0 +1,114 @@
+"""What a destructive moderation action will change, worked out before it is done,
+so that the editor confirms knowing it ("This will mark 37 comments by 3 names as
+spam"). Plain functions that only read; no request in sight. Approving is not
+asked about: it is undone by any other action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bson import ObjectId
+
+from comments import blocklist, moderation, store
+from comments.store import DELETED, SPAM, Comment
+
+# The actions the dashboard asks an editor to confirm.
+ASKED = ("spam", "delete", "thread", "ban")
+TITLES = {
+    "spam": "Mark comments as spam?",
+    "delete": "Delete comments?",
+    "thread": "Remove this thread?",
+    "ban": "Ban this commenter?",
+}
+BUTTONS = {
+    "spam": "Mark as spam",
+    "delete": "Delete",
+    "thread": "Remove the thread",
+    "ban": "Ban and mark as spam",
+}
+SUMMARIES = {
+    "spam": "This will mark {comments} by {names} as spam.",
+    "delete": "This will delete {comments} by {names}; replies to them stay, under “[deleted]”.",
+    "thread": "This will delete {comments} by {names}: the comment and every reply below it.",
+    "ban": "This will ban {who} from commenting and mark {comments} by {names} as spam.",
+}
+BAN_NOBODY = "This comment has no account or IP address to ban by; it will only be marked as spam."
+BAN_ONLY = "This will ban {who} from commenting; none of their comments needs marking as spam."
+KEY_LABELS = {blocklist.BAN_EMAIL: "e-mail", blocklist.BAN_IP: "IP"}
+MEMBER = "the member “{name}”"
+# The confirmation page lists this many of the comments it will change.
+SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Impact:
+    """The comments an action will change, and for a ban what it records."""
+
+    action: str
+    comments: list[Comment]
+    ban_keys: list[tuple[str, str]] = field(default_factory=list)
+    who: str = ""  # whom a ban is by, in words
+    found: bool = True  # False when none of the chosen comments exists any more
+
+    @property
+    def names(self) -> list[str]:
+        return sorted({c.author.name for c in self.comments})
+
+    @property
+    def shown(self) -> list[Comment]:
+        return self.comments[:SHOWN]
+
+    @property
+    def more(self) -> int:
+        return max(0, len(self.comments) - SHOWN)
+
+    @property
+    def changes_something(self) -> bool:
+        return bool(self.comments or self.ban_keys)
+
+    def summary(self) -> str:
+        """One sentence: what will change."""
+        if self.action == "ban" and not self.ban_keys:
+            return BAN_NOBODY
+        if self.action == "ban" and not self.comments:
+            return BAN_ONLY.format(who=self.who)
+        return SUMMARIES[self.action].format(
+            comments=_count(len(self.comments), "comment"), names=_names(self.names), who=self.who
+        )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _names(names: list[str]) -> str:
+    return f"“{names[0]}”" if len(names) == 1 else _count(len(names), "name")
+
+
+def _who(comment: Comment, keys: list[tuple[str, str]]) -> str:
+    """Whom a ban is by: a member by name, anyone else by the addresses it records."""
+    if comment.author.id is not None:
+        return MEMBER.format(name=comment.author.name)
+    return " and ".join(f"{KEY_LABELS.get(kind, kind)} {value}" for kind, value in keys)
+
+
+def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
+    """What `action` (one of ASKED) on these comments would change now: for spam and
+    delete the chosen comments not already so; for thread the comment and its
+    replies not yet deleted; for ban what moderation.ban_commenter would record and
+    mark (moderation.preview_ban). Not `found` when none of the ids exists any more."""
+    if action in ("spam", "delete"):
+        status = SPAM if action == "spam" else DELETED
+        found = store.find_by_ids(ids=comment_ids)
+        return Impact(action=action, comments=[c for c in found if c.status != status], found=bool(found))
+    comment = store.find_by_id(comment_ids[0])
+    if comment is None:
+        return Impact(action=action, comments=[], found=False)
+    if action == "thread":
+        below = [c for c in store.find_subthread(comment=comment) if c.status != DELETED]
+        return Impact(action=action, comments=below)
+    ban = moderation.preview_ban(comment_id=comment.id)
+    if ban is None:
+        return Impact(action=action, comments=[], found=False)
+    newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
+    return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(comment, ban.keys))
