@@ -187,3 +187,15 @@ def test_restoring_a_slug_now_taken_is_refused():
     with pytest.raises(PostError, match=re.escape(RESTORE_SLUG_TAKEN)):
         services.restore_version(post=posts.get_by_id(post.id), version=version, editor="ada")
     assert versions.find_versions(post_id=post.id) == [version]
+
+
+def test_an_edit_of_the_excerpt_alone_keeps_a_version_and_a_restore_puts_it_back(mongo_db):
+    """The excerpt is one of the fields an edit compares, keeps and restores."""
+    post = create(excerpt="First.")
+    assert post.excerpt == "First."
+    changed = edit(post, excerpt="Second.")
+    assert changed.excerpt == "Second." and changed.revision == post.revision + 1
+    [version] = versions.find_versions(post_id=post.id)
+    assert version.excerpt == "First."
+    restored = services.restore_version(post=changed, version=version, editor="ada")
+    assert restored.excerpt == "First."

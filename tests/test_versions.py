@@ -44,3 +44,12 @@ def test_another_posts_version_or_a_malformed_id_finds_nothing(make_post):
     assert versions.get_version(post_id=second.id, version_id=kept.id) is None
     assert versions.get_version(post_id=first.id, version_id="nope") is None
     assert versions.get_version(post_id=first.id, version_id=str(ObjectId())) is None
+
+
+def test_a_version_keeps_the_excerpt_and_one_kept_before_excerpts_has_none(make_post, mongo_db):
+    """The excerpt is kept like the other fields; a version stored without one reads as ""."""
+    post = make_post(excerpt="The summary.")
+    kept = versions.save_version(post=post, saved_by="ada")
+    assert versions.get_version(post_id=post.id, version_id=kept.id).excerpt == "The summary."
+    mongo_db.post_versions.update_one({"_id": kept.id}, {"$unset": {"excerpt": ""}})
+    assert versions.get_version(post_id=post.id, version_id=kept.id).excerpt == ""

@@ -255,3 +255,23 @@ def test_every_dashboard_table_is_usable_on_the_screen(open_page, editor_state, 
         expect(shown).to_be_visible()
         box = shown.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (button, box)
+
+
+def test_the_confirmation_page_and_the_previewed_form_have_no_serious_accessibility_violations(
+    open_page, editor_state, axe, pending,
+):
+    _, comments = pending
+    page = open_page(state=editor_state, width=390)
+    page.goto(MODERATION_URL)
+    _row(page, comments[0]).get_by_role("button", name="Ban commenter").click()
+    expect(page.locator(".confirm-summary")).to_be_visible()
+    violations, described = axe(page)
+    assert not violations, described
+
+    page.goto("/dashboard/posts/new/")
+    page.get_by_label("Title").fill("Checked")
+    page.get_by_label("Content").fill("Some *text*.")
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator("section.preview em")).to_have_text("text")
+    violations, described = axe(page)
+    assert not violations, described
