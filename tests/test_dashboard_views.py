@@ -525,6 +525,7 @@ def test_the_preview_comes_before_the_form_which_keeps_everything_typed(ada_clie
                  published="2026-05-01 09:30", action="preview")
     html = text(ada_client.post("/dashboard/posts/new/", typed))
     assert html.index('class="preview"') < html.index('class="dashboard-form post-form"')
+    assert "{#" not in html and "{%" not in html
     assert 'class="wrap wide' not in html and 'class="wrap wrap-wide"' in html
     shown = form_values(html)
     for name in ("title", "content", "excerpt", "tags", "published"):

@@ -136,7 +136,7 @@ def _in_view(page, locator) -> bool:
 
 
 @pytest.mark.parametrize("device", WIDTHS)
-def test_preview_shows_without_scrolling_and_the_form_keeps_what_was_typed(open_page, log_in, device):
+def test_preview_shows_without_scrolling_and_the_form_keeps_what_was_typed(open_page, log_in, screenshots, device):
     """Beside the form on a wide screen, above it on a phone; the form keeps every value."""
     width = WIDTHS[device]
     page = open_page(width=width, js=False)
@@ -158,6 +158,8 @@ def test_preview_shows_without_scrolling_and_the_form_keeps_what_was_typed(open_
     else:
         assert preview_box["y"] + preview_box["height"] <= form_box["y"], "the preview is above the form"
     assert not overflow(page)
+    page.screenshot(path=screenshots / f"post-preview-{width}.png")
+    assert "{#" not in page.inner_text("body"), "a template comment shows on the page"
     expect(page.get_by_label("Title")).to_have_value("Previewed post")
     expect(page.get_by_label("Content")).to_have_value(re.compile(r"Paragraph 29 of a post"))
     expect(page.get_by_label("Excerpt")).to_have_value("What lists show.")
