@@ -78,7 +78,8 @@ class Commenter:
         return self.name.split()[0]
 
     def as_author(self) -> CommentAuthor:
-        return CommentAuthor(id=self.user_id, name=self.name, email=self.email)
+        # The demo's members are its authors: staff.
+        return CommentAuthor(id=self.user_id, name=self.name, email=self.email, staff=self.user_id is not None)
 
 
 @dataclass(frozen=True)

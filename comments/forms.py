@@ -2,7 +2,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 
-from comments import flags, ownership, slugs, tokens
+from comments import flags, names, ownership, slugs, tokens
 
 EMPTY_TEXT = "Write something before posting."
 TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
@@ -97,6 +97,12 @@ class CommentForm(CommentTextMixin, forms.Form):
         """Empty the honeypot of a refused form (a browser's autofill may have filled it)."""
         self.data = self.data.copy()
         self.data[HONEYPOT_FIELD] = ""
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data.get("name", "").split())
+        if name and names.is_taken(name):
+            raise forms.ValidationError(names.TAKEN.format(name=name), code="name_taken")
+        return name
 
     def clean_parent(self) -> str:
         parent = self.cleaned_data["parent"].strip()

@@ -41,7 +41,7 @@ from comments.store import Tally, Viewer
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
 # serves no list rendered by the previous release.
-REVISION = 2
+REVISION = 3
 KEY_PREFIX = "comments:list:"
 # A page showing a comment posted moments ago says "2 minutes ago": it is kept for
 # at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so

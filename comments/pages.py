@@ -51,6 +51,8 @@ class Shown:
     # the parent's anchor when it is drawn on the same page (else link its permalink).
     reply_to: str = ""
     reply_to_anchor: str = ""
+    # Written by one of the site's staff (authors, editors): it carries a badge.
+    staff: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **
         return Shown(blank, placeholder=PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED]), **placing)
     public = replace(comment, author=replace(comment.author, email=""), ip=None, form_key=None)
     return Shown(
-        public, awaiting=comment.status == PENDING,
+        public, awaiting=comment.status == PENDING, staff=comment.author.staff,
         can_change=services.can_change(comment, viewer, now or datetime.now(timezone.utc)), **placing,
     )
 

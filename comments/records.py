@@ -52,6 +52,8 @@ class CommentAuthor:
     id: int | None
     name: str
     email: str = ""
+    # One of the site's staff (an author or editor) when they wrote it: a badge says so.
+    staff: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ class Comment:
             full_slug=doc["full_slug"],
             thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
             posted=doc["posted"],
-            author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", "")),
+            author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", ""),
+                                 staff=bool(author.get("staff"))),
             text=doc["text"],
             html=doc.get("html", ""),
             form_key=doc.get("form_key"),
@@ -150,7 +153,8 @@ def new_document(
         "full_slug": full_slug,
         "thread": slugs.thread_key(full_slug),
         "posted": posted,
-        "author": {"id": author.id, "name": author.name, "email": author.email},
+        "author": {"id": author.id, "name": author.name, "email": author.email,
+                   **({"staff": True} if author.staff else {})},
         "text": text,
         "html": html,
         "form_key": form_key,

@@ -123,7 +123,8 @@ def _post_comment(request, post):
     if form.is_valid():
         data = form.cleaned_data
         if form.is_member:
-            author = CommentAuthor(id=request.user.pk, name=summary_for(request.user).name)
+            author = CommentAuthor(id=request.user.pk, name=summary_for(request.user).name,
+                                   staff=request.user.is_staff)
         else:
             author = CommentAuthor(id=None, name=data["name"], email=data["email"])
         try:

@@ -1,0 +1,45 @@
+"""The names anonymous commenters may not take: those of the site's authors (the
+author copies its posts carry, so no query of Django's database), however spelled.
+Kept for NAMES_SECONDS in Django's cache, since every comment posted asks.
+
+(Staff comments carry a badge from `CommentAuthor.staff`, stored when they post.)"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from django.core.cache import cache
+
+from cms import posts
+
+NAMES_SECONDS = 60
+_KEY = "comments:author-names"
+TAKEN = (
+    "“{name}” is the name of one of this site's authors. Please choose another name, "
+    "or log in if it is yours."
+)
+
+
+def fold(name: str) -> str:
+    """A name reduced to what a reader would take for the same name: compatibility
+    forms folded (full-width letters, ligatures), accents, case, spaces and punctuation
+    dropped ("Ada  Lindqvist." and "ａｄａ lindqvist" are "adalindqvist")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return re.sub(r"[\W_]+", "", bare.casefold())
+
+
+def reserved() -> frozenset[str]:
+    """The folded display names of the authors of the site's posts (not their
+    usernames: "chen" is many people's name, "Chen Mei" one author's)."""
+    def read() -> list[str]:
+        return sorted({fold(a.name) for a in posts.distinct_authors() if fold(a.name)})
+
+    return frozenset(cache.get_or_set(_KEY, read, NAMES_SECONDS))
+
+
+def is_taken(name: str) -> bool:
+    """Whether an anonymous commenter's `name` would pass for an author's."""
+    folded = fold(name)
+    return bool(folded) and folded in reserved()
