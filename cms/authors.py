@@ -46,7 +46,6 @@ class PublicProfile:
     name: str
     bio: str
     avatar_url: str
-    user_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,6 @@ def _public(user, profile: AuthorProfile | None) -> PublicProfile:
         name=(profile.display_name if profile else "") or user.get_full_name() or user.get_username(),
         bio=profile.bio if profile else "",
         avatar_url=profile.avatar_url if profile else "",
-        user_id=user.pk,
     )
 
 
