@@ -6,16 +6,19 @@ from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
 from cms import posts
+from comments import changes
 
 PUBLISHED = "Published {count} scheduled post{s}."
 UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
+FINISHED = "Finished {count} moderation action(s) that had been cut short."
 BAD_EVERY = "--every takes a number of seconds above 0."
 
 
 class Command(BaseCommand):
     help = (
         "Publish the scheduled posts whose time has come. Safe to run from cron, and again. "
-        "With --loop, keep doing it every --every seconds until SIGTERM or Ctrl-C."
+        "With --loop, keep doing it every --every seconds until SIGTERM or Ctrl-C, and finish "
+        "any moderation action cut short (as repair_summaries --pending-only does)."
     )
 
     def add_arguments(self, parser):
@@ -41,11 +44,14 @@ class Command(BaseCommand):
         while not stop.is_set():
             try:
                 count = posts.publish_due()
+                finished = changes.finish_pending()
             except PyMongoError as exc:
                 self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=_first_line(exc), every=every))
             else:
                 if count:
                     self.stdout.write(f"{datetime.now():%H:%M:%S} {_published(count)}")
+                if finished:
+                    self.stdout.write(f"{datetime.now():%H:%M:%S} {FINISHED.format(count=finished)}")
             stop.wait(every)
 
 
