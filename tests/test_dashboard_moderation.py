@@ -298,13 +298,47 @@ def test_a_malformed_domain_is_refused(editor_client):
     assert blocklist.find_entries() == []
 
 
-def test_lifting_a_ban_lets_the_commenter_post_again(editor_client, discussion):
-    """Removing a ban entry from the blocklist page lifts it."""
+def test_lifting_a_ban_asks_first_then_lets_the_commenter_post_again(editor_client, discussion):
+    """Lifting a ban from the blocklist page shows what its ban changed and changes
+    nothing until confirmed; confirmed without restoring, the comments stay spam."""
     post, _, c = discussion
     act(editor_client, one=f"ban:{c['rosa2'].id}")
-    for entry in blocklist.find_entries():
-        editor_client.post(f"{BLOCKLIST}{entry.id}/remove/")
+    entry = blocklist.find_entries(kinds=blocklist.BANS)[0]
+    asked = editor_client.get(f"{BLOCKLIST}{entry.id}/remove/")
+    assert asked.status_code == 200 and "still spam" in asked.content.decode()
+    assert editor_client.post(f"{BLOCKLIST}{entry.id}/remove/").status_code == 200  # not confirmed
+    assert blocklist.find_entries(kinds=blocklist.BANS) == [entry]
+    assert editor_client.post(f"{BLOCKLIST}{entry.id}/remove/", {"confirmed": "yes"}).status_code == 303
+    assert blocklist.find_entries(kinds=blocklist.BANS) == []
+    assert status_of(c["rosa2"]) == SPAM
     assert not services.post_comment(post=post, text="Back", author=ROSA, ip="192.0.2.1").pending
+
+
+def test_lifting_a_ban_can_restore_the_comments_it_marked(editor_client, discussion):
+    """With "restore" ticked, every comment the ban marked as spam goes back to the
+    status it had (approved or pending), and the posts' counts follow."""
+    post, _, c = discussion
+    before = {key: status_of(comment) for key, comment in c.items()}
+    act(editor_client, one=f"ban:{c['rosa2'].id}")
+    changed = {key for key, comment in c.items() if status_of(comment) != before[key]}
+    assert changed and all(status_of(c[key]) == SPAM for key in changed)
+    entry = blocklist.find_entries(kinds=blocklist.BANS)[0]
+    page_text = editor_client.get(f"{BLOCKLIST}{entry.id}/remove/").content.decode()
+    assert f"{len(changed)} comment" in page_text
+    response = editor_client.post(f"{BLOCKLIST}{entry.id}/remove/", {"confirmed": "yes", "restore": "yes"},
+                                  follow=True)
+    assert f"{len(changed)} comment(s) it had marked as spam are back" in response.content.decode()
+    assert {key: status_of(comment) for key, comment in c.items()} == before
+    assert posts.get_by_id(post.id).comment_count == store.tally(discussion_id=post.id).comments
+
+
+def test_removing_a_word_needs_no_confirmation_and_a_get_changes_nothing(editor_client):
+    blocklist.add_entry(kind=blocklist.WORD, value="casino")
+    entry = blocklist.find_entries()[0]
+    assert editor_client.get(f"{BLOCKLIST}{entry.id}/remove/").status_code == 303
+    assert blocklist.find_entries() == [entry]
+    assert editor_client.post(f"{BLOCKLIST}{entry.id}/remove/").status_code == 303
+    assert blocklist.find_entries() == []
 
 
 # --- Opening and closing a post's comments --------------------------------------------------------

@@ -35,6 +35,9 @@ NOTHING_TO_CHANGE = "The chosen comments are already so; nothing was changed."
 TERM_ADDED = "Added “{value}” to the blocklist."
 TERM_THERE = "“{value}” is on the blocklist already."
 ENTRY_REMOVED = "Removed from the blocklist."
+ENTRY_GONE = "That blocklist entry no longer exists."
+BAN_LIFTED = "The ban is lifted."
+BAN_LIFTED_RESTORED = "The ban is lifted, and {count} comment(s) it had marked as spam are back as they were."
 COMMENTS_CLOSED = "Comments on this post are closed."
 COMMENTS_OPENED = "Comments on this post are open."
 QUEUE_FILTERS = ("tab", "post", "name", "email", "ip")
@@ -170,12 +173,28 @@ def blocklist_page(request):
 
 
 @editor_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def blocklist_remove(request, entry_id):
-    """Take a word, domain or ban off the blocklist."""
-    if not blocklist.remove_entry(entry_id=entry_id):
-        raise Http404(GONE)
-    messages.success(request, ENTRY_REMOVED)
+    """Take a word or domain off the blocklist; lift a ban. Lifting a ban asks first
+    (GET, or a POST without `confirmed`), saying how many comments its ban marked as
+    spam are still spam and offering to restore them to what they were."""
+    entry = blocklist.find_entry(entry_id=entry_id)
+    if entry is None:
+        raise Http404(ENTRY_GONE)
+    if entry.kind in blocklist.TERMS:
+        if request.method != "POST":
+            return _see_other(reverse("dashboard:blocklist"))
+        blocklist.remove_entry(entry_id=entry.id)
+        messages.success(request, ENTRY_REMOVED)
+        return _see_other(reverse("dashboard:blocklist"))
+    if request.method != "POST" or request.POST.get("confirmed") != "yes":
+        restorable = moderation.restorable_for(entry=entry)
+        context = {"entry": entry, "restorable": restorable[:10], "count": len(restorable),
+                   "more": max(0, len(restorable) - 10)}
+        return _render(request, "dashboard/blocklist_lift.html", context)
+    lifted = moderation.lift_ban(entry_id=entry.id, restore=request.POST.get("restore") == "yes",
+                                 editor=request.user.get_username())
+    messages.success(request, BAN_LIFTED_RESTORED.format(count=lifted.restored) if lifted.restored else BAN_LIFTED)
     return _see_other(reverse("dashboard:blocklist"))
 
 
