@@ -181,7 +181,14 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
     else:
         messages.info(request, POSTED_BEFORE)
     mine = replace(viewer, own=viewer.own | {posted.comment.id}) if owned else viewer
-    response = _see_other(location_url(post.slug, posted.comment, mine))
+    try:
+        location = location_url(post.slug, posted.comment, mine)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        # The comment is stored; finding its page ran out of time: its own page needs no query.
+        location = permalink_url(post.slug, posted.comment) + "#" + posted.comment.anchor
+    response = _see_other(location)
     if not owned:
         return response
     ownership.remember(request, response, posted.comment.id)

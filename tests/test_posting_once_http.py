@@ -6,14 +6,17 @@ different forms sent at once all land, and the post counts every one of them."""
 from __future__ import annotations
 
 import shutil
+import random
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
 
 from bench.harness import Reader, Site
+from bench.stores import insert_discussion
 from cms import posts
-from comments import services, store
+from comments import changes, ownership, services, store
 from tests.conftest import TEST_STORES
 from tests.threads import at_once
 
@@ -93,3 +96,85 @@ def test_different_forms_sent_at_once_all_land_and_are_counted(using, make_post)
     stored = {doc["slug"] for doc in store.iter_documents(discussion_id=post.id)}
     assert len(refreshed.latest_comments) == min(SENDS, services.LATEST_COUNT)
     assert {latest.slug for latest in refreshed.latest_comments} <= stored
+
+
+REPLIES = 30
+
+
+def test_thirty_replies_at_once_are_each_answered_as_stored(using, make_post, make_comment):
+    """Thirty readers reply to one comment at the same moment through four workers:
+    every reply that is stored is answered 303 with the browser's ownership of it (never
+    "cannot be saved"), and the post's count catches up with every one of them."""
+    post = make_post()
+    parent = make_comment(post, text="Reply to me")
+    readers = [Reader(using.url) for _ in range(REPLIES)]
+    forms = [_form(reader, post) for reader in readers]
+    answers = at_once([
+        lambda reader=reader, form=form, n=n: reader.post(form[0], {**form[1], "name": f"Replier {n}",
+                                                                  "parent": parent.slug,
+                                                                  "text": f"Reply number {n}."})
+        for n, (reader, form) in enumerate(zip(readers, forms))
+    ])
+    stored = {doc["text"] for doc in store.iter_documents(discussion_id=post.id)} - {"Reply to me"}
+    answered = {f"Reply number {n}." for n, answer in enumerate(answers) if answer.status == 303}
+    assert stored == answered, ([a.status for a in answers], using.log()[-3000:])
+    assert len(answered) == REPLIES, [a.status for a in answers]
+    for reader, answer in zip(readers, answers):
+        assert any(cookie.name == ownership.COOKIE for cookie in reader.jar), answer.status
+    changes.finish_pending(older_than=timedelta(0))  # what the background loop does
+    assert posts.get_by_id(post.id).comment_count == REPLIES + 1
+
+
+@pytest.fixture(scope="module")
+def tight_site(mongo_database):
+    """The documents store's site with a MongoDB budget of TIGHT_BUDGET_MS a request:
+    enough to store a comment, not always enough to also recount its discussion while
+    thirty others do."""
+    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
+    scratch.manage("migrate", "--noinput", "-v0")
+    scratch.start(COMMENTS_STORE="documents", COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0",
+                  MONGODB_REQUEST_BUDGET_MS=str(TIGHT_BUDGET_MS))
+    try:
+        yield scratch
+    finally:
+        scratch.stop()
+        shutil.rmtree(scratch.workdir, ignore_errors=True)
+
+
+TIGHT_BUDGET_MS = 250
+LONG = 10000
+
+
+def test_replies_whose_summary_runs_out_of_time_are_still_answered_as_stored(tight_site, make_post,
+                                                                              make_comment, settings):
+    """Thirty replies at once to a long discussion, on a tight budget: storing each fits,
+    recounting the discussion after it often does not. Every stored reply is answered
+    303 (never "cannot be saved"); one that was not stored may be refused."""
+    settings.COMMENTS_STORE = "documents"
+    post = make_post()
+    parent = make_comment(post, text="Reply to me")
+    readers = [Reader(tight_site.url) for _ in range(REPLIES)]
+    forms = [_warm_form(reader, post) for reader in readers]
+    # A long discussion: recounting it takes a good part of the budget.
+    insert_discussion(store.named("documents"), discussion_id=post.id, count=LONG, rng=random.Random(7),
+                      start=datetime.now(timezone.utc) - timedelta(days=30))
+    answers = at_once([
+        lambda reader=reader, form=form, n=n: reader.post(form[0], {**form[1], "name": f"Replier {n}",
+                                                                  "parent": parent.slug,
+                                                                  "text": f"Reply number {n}."})
+        for n, (reader, form) in enumerate(zip(readers, forms))
+    ])
+    stored = {doc["text"] for doc in store.iter_documents(discussion_id=post.id)
+              if doc["text"].startswith("Reply number")}
+    answered = {f"Reply number {n}." for n, answer in enumerate(answers) if answer.status == 303}
+    assert stored == answered, sorted(a.status for a in answers)
+
+
+def _warm_form(reader: Reader, post) -> tuple[str, dict]:
+    """The form, asked again while a worker still opens its connections (which a
+    tight budget does not always cover)."""
+    for _ in range(10):
+        answer, hidden = reader.comment_form(f"/posts/{post.slug}/")
+        if answer.status == 200 and hidden:
+            return f"/posts/{post.slug}/comments/", hidden
+    raise AssertionError(f"no form: {answer.status}")
