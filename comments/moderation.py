@@ -40,6 +40,8 @@ class Banned:
 
     keys: list[tuple[str, str]]
     marked: int
+    # False when the request's time ran out first: the rest is being finished.
+    done: bool = True
 
 
 def tab_counts(*, filters: QueueFilter) -> dict[str, int]:
@@ -54,8 +56,10 @@ def queue_page(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list
     return [QueueEntry(comment=c, flags=found.get(c.id, [])) for c in comments]
 
 
-def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") -> int:
-    """Approve, mark as spam or delete these comments (bulk); how many changed.
+def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") -> changes.Progress:
+    """Approve, mark as spam or delete these comments (bulk): how far it got (`total`:
+    how many it changes; `done`: False when the request's time ran out first and the
+    rest is being finished in the background).
 
     Approving also clears their flags: an editor has judged them, and readers'
     flags start counting again from none. Deleting keeps the text in the database
@@ -68,19 +72,18 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") 
     chosen = store.find_by_ids(ids=comment_ids)
     if action == "approve":
         chosen = [c for c in chosen if not changes.deleted_by_author(c)]
-    return changes.apply(action=action, status=status, comments=chosen, editor=editor).changed
+    return changes.apply(action=action, status=status, comments=chosen, editor=editor)
 
 
-def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> int:
-    """Delete a comment and every reply below it; how many comments it covered. No
+def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> changes.Progress:
+    """Delete a comment and every reply below it (`total`: how many it deletes). No
     placeholder is left inside it, and an ancestor that only stood for these replies
     loses its placeholder."""
     comment = store.find_by_id(comment_id)
     if comment is None:
-        return 0
+        return changes.NOTHING
     thread = store.find_subthread(comment=comment)
-    changes.apply(action="remove_thread", status=DELETED, comments=thread, editor=editor)
-    return len(thread)
+    return changes.apply(action="remove_thread", status=DELETED, comments=thread, editor=editor)
 
 
 def ban_keys(comment: Comment) -> list[tuple[str, str]]:
@@ -144,7 +147,7 @@ def ban_commenter(*, comment_id: ObjectId, editor: str) -> Banned | None:
         blocklist.add_entry(kind=kind, value=value, added_by=editor)
     progress = changes.apply(action="ban", status=SPAM, comments=preview.comments, editor=editor,
                              keys=preview.keys)
-    return Banned(keys=preview.keys, marked=progress.changed)
+    return Banned(keys=preview.keys, marked=progress.total, done=progress.done)
 
 
 @dataclass(frozen=True)
@@ -170,5 +173,5 @@ def lift_ban(*, entry_id, restore: bool, editor: str = "") -> Lifted:
     if restore:
         ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
         if ban is not None and not ban.get("restored"):
-            restored = changes.restore(ban=ban, editor=editor).changed
+            restored = changes.restore(ban=ban, editor=editor).total
     return Lifted(removed=blocklist.remove_entry(entry_id=entry.id), restored=restored)

@@ -105,7 +105,7 @@ def test_removing_a_subthread_hides_it_whole(make_post, make_comment):
     child = make_comment(post, text="Child", parent_slug=root.slug, at=BASE + timedelta(minutes=2))
     make_comment(post, text="Grandchild", parent_slug=child.slug, at=BASE + timedelta(minutes=3))
     sibling = make_comment(post, text="Sibling", parent_slug=keep.slug, at=BASE + timedelta(minutes=4))
-    assert moderation.remove_subthread(comment_id=root.id) == 3
+    assert moderation.remove_subthread(comment_id=root.id).total == 3
     assert texts(post) == ["Keep", "Sibling"]
     assert texts(post, EDITOR) == ["Keep", "Sibling"]
     assert store.find_by_id(sibling.id).status == APPROVED

@@ -465,7 +465,7 @@ def test_a_comment_its_author_deleted_is_never_approved_back(make_post):
     post = make_post()
     comment = post_as(post).comment
     services.delete_own_comment(comment=comment, viewer=owner_of(comment))
-    assert moderation.moderate(action="approve", comment_ids=[comment.id]) == 0
+    assert moderation.moderate(action="approve", comment_ids=[comment.id]).total == 0
     assert store.find_by_id(comment.id).status == DELETED
 
 
@@ -474,7 +474,7 @@ def test_an_editors_delete_can_be_undone_by_approving(make_post):
     post = make_post()
     comment = post_as(post, text="Worth keeping").comment
     moderation.moderate(action="delete", comment_ids=[comment.id])
-    assert moderation.moderate(action="approve", comment_ids=[comment.id]) == 1
+    assert moderation.moderate(action="approve", comment_ids=[comment.id]).total == 1
     restored = store.find_by_id(comment.id)
     assert restored.status == APPROVED and restored.text == "Worth keeping"
     assert posts.get_by_id(post.id).comment_count == 1

@@ -31,6 +31,10 @@ MODERATED = {
 BANNED = "Banned {who} and marked {count} comment(s) as spam."
 BANNED_NOBODY = "This comment had no e-mail or IP address to ban; it was marked as spam."
 GONE = "That comment no longer exists."
+STILL_APPLYING = (
+    "It is recorded and partly applied; the rest (and the posts' comment counts) is being "
+    "finished in the background within a minute."
+)
 NOTHING_TO_CHANGE = "The chosen comments are already so; nothing was changed."
 TERM_ADDED = "Added “{value}” to the blocklist."
 TERM_THERE = "“{value}” is on the blocklist already."
@@ -123,12 +127,18 @@ def moderate(request):
         else:
             who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
+        if banned is not None and not banned.done:
+            messages.info(request, STILL_APPLYING)
     elif action == "thread":
         removed = moderation.remove_subthread(comment_id=ids[0], editor=request.user.get_username())
-        messages.success(request, MODERATED["thread"].format(count=removed))
+        messages.success(request, MODERATED["thread"].format(count=removed.total))
+        if not removed.done:
+            messages.info(request, STILL_APPLYING)
     else:
         changed = moderation.moderate(action=action, comment_ids=ids, editor=request.user.get_username())
-        messages.success(request, MODERATED[action].format(count=changed))
+        messages.success(request, MODERATED[action].format(count=changed.total))
+        if not changed.done:
+            messages.info(request, STILL_APPLYING)
     return _see_other(_back(request, form.cleaned_data.get("next")))
 
 
