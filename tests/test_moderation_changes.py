@@ -213,3 +213,25 @@ def test_a_ban_that_outruns_the_request_budget_is_not_reported_as_failed(make_po
     assert late and STILL_APPLYING.split(";")[0] in shown, "the budget was not tight enough to test anything"
     changes.finish_pending(older_than=timedelta(0))
     assert [posts.get_by_id(p.id).comment_count for p in many] == [1] * 5 + [0] * 75
+
+
+def test_concurrent_actions_on_the_same_comments_leave_every_summary_right(make_post, make_comment):
+    """Editors approving and spamming the same comments at the same moment: neither
+    fails, and every post's count and latest comments match its comments afterwards."""
+    from tests.threads import at_once
+
+    few = [make_post() for _ in range(4)]
+    chosen = [make_comment(post, text=f"Disputed {n}") for n in range(3) for post in few]
+    ids = [c.id for c in chosen]
+    outcomes = at_once([
+        lambda: moderation.moderate(action="spam", comment_ids=ids, editor="edith"),
+        lambda: moderation.moderate(action="approve", comment_ids=ids, editor="bruno"),
+        lambda: moderation.moderate(action="delete", comment_ids=ids[:6], editor="ines"),
+    ])
+    assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
+    changes.finish_pending(older_than=timedelta(0))
+    for post in few:
+        summary = posts.get_by_id(post.id)
+        assert summary.comment_count == store.tally(discussion_id=post.id).comments
+        assert [c.slug for c in summary.latest_comments] == \
+            [c.slug for c in store.find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)]
