@@ -27,6 +27,12 @@ published), and posts are few and small next to their comments, which are what
 grows. A post page is then one targeted query to the primary shard plus the
 comment queries, each targeted by `discussion_id`.
 
+The small working collections stay unsharded on the primary shard too: the rate
+limit slots and the duplicate check's text claims (`comment_rate_slots`,
+`comment_recent_texts`) expire within minutes through their TTL indexes, and the
+moderation log (`comment_changes`), flags and blocklist grow with editors' and
+readers' actions, not with comments.
+
 FerretDB, the development database (v2 on PostgreSQL with DocumentDB), cannot shard (it is not a `mongos`), so the
 commands are built by a pure function, `shard_commands`, that the tests check, and
 `shard_collections` refuses any server whose `hello` does not say it is a `mongos`.
