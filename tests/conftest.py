@@ -98,8 +98,9 @@ def _empty_collections(mongo_database):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty Django cache: no rate-limit counts (comments/
-    antispam.py) or last good copies (cms/stale.py) carried over from another test."""
+    """Each test starts with an empty Django cache: no last good copies (cms/stale.py),
+    rendered comments or author names carried over from another test. (Rate limits
+    live in MongoDB, emptied by `_empty_collections`.)"""
     from django.core.cache import cache
 
     cache.clear()

@@ -30,5 +30,5 @@ class Command(BaseCommand):
             f"Seeded {seeded.authors} authors, {seeded.posts} posts and {seeded.comments} comments."
         ))
         self.stdout.write(
-            f"To log in as the demo editor, {demo.EDITOR}: python manage.py changepassword {demo.EDITOR}"
+            f"To log in as the demo editor, {demo.EDITOR}: .venv/bin/python manage.py demo_login"
         )
