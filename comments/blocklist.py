@@ -88,22 +88,24 @@ def add_entry(*, kind: str, value, added_by: str = "") -> bool:
     return True
 
 
+def _entry_id(value) -> ObjectId | None:
+    """An entry's id from a URL or form value; None if it is not one."""
+    try:
+        return ObjectId(value)
+    except (InvalidId, TypeError):
+        return None
+
+
 def remove_entry(*, entry_id) -> bool:
     """Remove an entry by id; False if there was none."""
-    try:
-        oid = ObjectId(entry_id)
-    except (InvalidId, TypeError):
-        return False
-    return get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
+    oid = _entry_id(entry_id)
+    return oid is not None and get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
 
 
 def find_entry(*, entry_id) -> Entry | None:
     """The entry with this id, or None (also for a malformed id)."""
-    try:
-        oid = ObjectId(entry_id)
-    except (InvalidId, TypeError):
-        return None
-    doc = get_db().comment_blocklist.find_one({"_id": oid})
+    oid = _entry_id(entry_id)
+    doc = get_db().comment_blocklist.find_one({"_id": oid}) if oid is not None else None
     return Entry.from_doc(doc) if doc else None
 
 
