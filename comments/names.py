@@ -11,7 +11,9 @@ import unicodedata
 
 from django.core.cache import cache
 
-from cms import posts
+from pymongo.errors import PyMongoError
+
+from cms import mongo, posts
 
 NAMES_SECONDS = 60
 _KEY = "comments:author-names"
@@ -32,11 +34,19 @@ def fold(name: str) -> str:
 
 def reserved() -> frozenset[str]:
     """The folded display names of the authors of the site's posts (not their
-    usernames: "chen" is many people's name, "Chen Mei" one author's)."""
-    def read() -> list[str]:
-        return sorted({fold(a.name) for a in posts.distinct_authors() if fold(a.name)})
-
-    return frozenset(cache.get_or_set(_KEY, read, NAMES_SECONDS))
+    usernames: "chen" is many people's name, "Chen Mei" one author's). Empty while
+    MongoDB is unreachable: the comment then cannot be stored either, and the form
+    comes back with the reader's text and the outage's message."""
+    names = cache.get(_KEY)
+    if names is None:
+        try:
+            names = sorted({fold(a.name) for a in posts.distinct_authors() if fold(a.name)})
+        except PyMongoError as exc:
+            if not mongo.is_outage(exc):
+                raise
+            return frozenset()
+        cache.set(_KEY, names, NAMES_SECONDS)
+    return frozenset(names)
 
 
 def is_taken(name: str) -> bool:
