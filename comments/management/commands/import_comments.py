@@ -1,29 +1,77 @@
 import sys
+from importlib import import_module
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comments import backup
+from comments import backup, importing
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
+FORMATS = ("jsonl", "disqus", "wordpress")
+NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
+NOT_AVAILABLE = "The WordPress importer is not available yet (comments/wxr.py is missing)."
+JSONL_ONLY = "{option} is for --format disqus or wordpress."
 
 
 class Command(BaseCommand):
     help = (
-        "Read comments written by export_comments (from --input FILE, else standard input) "
-        "into the comment store in batches, keeping their ids, slugs and times; comments "
-        "already there are skipped, so a rerun is safe. Refreshes each post's comment summary."
+        "Import comments. --format jsonl (the default) reads what export_comments wrote (from FILE or "
+        "--input FILE, else standard input), keeping ids, slugs and times. --format disqus reads a Disqus "
+        "XML export, --format wordpress a WordPress WXR export: streamed, threads matched to posts, "
+        "threading, times and statuses kept. Every format skips what is already there, so a rerun is safe, "
+        "and refreshes each post's comment summary."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--input", metavar="FILE", help="read here instead of standard input")
+        parser.add_argument("file", nargs="?", metavar="FILE", help="the file to import")
+        parser.add_argument("--input", metavar="FILE", help="the file to import (same as FILE)")
+        parser.add_argument("--format", choices=FORMATS, default="jsonl", help="the file's format (default jsonl)")
         parser.add_argument("--batch-size", type=int, default=backup.BATCH_SIZE, help="comments per insert")
+        parser.add_argument("--dry-run", action="store_true", help="read and report; write nothing")
+        parser.add_argument("--map", metavar="FILE",
+                            help="Disqus: a CSV of thread link or id, post slug (threads the site cannot match)")
+        parser.add_argument("--create-missing", action="store_true",
+                            help="make a draft post for each thread no post matches (else they are skipped)")
+        parser.add_argument("--comments-only", action="store_true",
+                            help="WordPress: import only the comments, onto existing posts matched by slug")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, input: str | None, batch_size: int, **options):
+    def handle(self, *args, file: str | None, input: str | None, format: str, batch_size: int, **options):
+        path = file or input
+        if format == "jsonl":
+            for option in ("dry_run", "map", "create_missing", "comments_only"):
+                if options[option]:
+                    raise CommandError(JSONL_ONLY.format(option="--" + option.replace("_", "-")))
+            self._jsonl(path, batch_size)
+            return
+        if not path:
+            raise CommandError(NEEDS_FILE.format(format=format))
         try:
-            if input is None:
+            if format == "disqus":
+                from comments import disqus
+
+                disqus.run(path=path, dry_run=options["dry_run"], mapping_path=options["map"],
+                           create_missing=options["create_missing"], progress=not options["no_progress"],
+                           stdout=self.stdout, batch_size=batch_size)
+            else:
+                self._wordpress().run(path=path, dry_run=options["dry_run"], comments_only=options["comments_only"],
+                                      create_missing=options["create_missing"], stdout=self.stdout)
+        except (importing.BadSource, OSError, ValueError) as exc:
+            raise CommandError(str(exc)) from exc
+
+    def _wordpress(self):
+        try:
+            return import_module("comments.wxr")
+        except ModuleNotFoundError as exc:
+            if exc.name != "comments.wxr":
+                raise
+            raise CommandError(NOT_AVAILABLE) from exc
+
+    def _jsonl(self, path: str | None, batch_size: int) -> None:
+        try:
+            if path is None:
                 done = backup.import_comments(lines=sys.stdin, batch_size=batch_size)
             else:
-                with open(input, encoding="utf-8") as lines:
+                with open(path, encoding="utf-8") as lines:
                     done = backup.import_comments(lines=lines, batch_size=batch_size)
         except backup.BadLine as exc:
             raise CommandError(str(exc)) from exc
