@@ -240,9 +240,11 @@ def link_slug(link: str) -> str | None:
 
 def draft_slug(thread: SourceThread) -> str:
     """The slug of the draft made for a thread no post matches: its link's last path
-    segment, else its identifier or title, as a slug; else `imported-<key>`."""
+    segment (without a file extension), else its identifier or title, as a slug;
+    else `imported-<key>`."""
     for candidate in (link_slug(thread.link), thread.slug,
-                      urlsplit(thread.link).path.rstrip("/").rpartition("/")[2], thread.identifier, thread.title):
+                      re.sub(r"\.[A-Za-z0-9]+$", "", urlsplit(thread.link).path.rstrip("/").rpartition("/")[2]),
+                      thread.identifier, thread.title):
         slug = re.sub(r"[^a-z0-9]+", "-", (candidate or "").lower()).strip("-")[:80]
         if slug:
             return slug
