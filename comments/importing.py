@@ -41,8 +41,9 @@ What the engine guarantees:
 - **Bodies**: the source's HTML is sanitised with the site's comment allow-lists
   (cms/markup.py) and turned into Markdown (links, emphasis, paragraphs, code) as the
   comment's `text`, which edits well; `html` is `render_comment(text)`.
-- **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`); an
-  author's web address, which comments do not store, is appended to nothing and lost.
+- **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
+  imported authors are anonymous commenters (`author.id` None). An author's web
+  address (`author_url`) is not kept: comments have no field for it.
 - **Every store**: comments are written as flat documents (`records.new_document`)
   through `store.insert_documents`, so each store keeps them its own way; post
   summaries are refreshed at the end (`summaries.refresh_summary`).
