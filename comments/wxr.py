@@ -706,8 +706,16 @@ def source_comment(
 class WordPressImport:
     """One run over an export: posts created or matched, comments to the engine."""
 
-    def __init__(self, *, dry_run: bool, comments_only: bool, create_missing: bool):
+    def __init__(
+        self,
+        *,
+        dry_run: bool,
+        comments_only: bool,
+        create_missing: bool,
+        batch_size: int = importing.BATCH_SIZE,
+    ):
         self.dry_run, self.comments_only, self.create_missing = dry_run, comments_only, create_missing
+        self.batch_size = batch_size
         self.channel = Channel()
         self.importer: importing.Importer | None = None
         self.outcome: Outcome | None = None
@@ -717,7 +725,9 @@ class WordPressImport:
     def engine(self) -> importing.Importer:
         """The engine, made at the first item (the site's name comes before it)."""
         if self.importer is None:
-            self.importer = importing.Importer(source=source_name(self.channel.site), dry_run=self.dry_run)
+            self.importer = importing.Importer(
+                source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size
+            )
             self.outcome = Outcome(report=self.importer.report)
         return self.importer
 
@@ -845,13 +855,16 @@ def run(
     create_missing: bool = False,
     stdout: TextIO | None = None,
     progress: bool = True,
+    batch_size: int = importing.BATCH_SIZE,
 ) -> Outcome:
     """`import_comments --format wordpress PATH`: import the export's posts with their
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
     the file read, then write the end summary to `stdout`. importing.BadSource for a
     malformed file, after writing the whole posts before the fault."""
-    job = WordPressImport(dry_run=dry_run, comments_only=comments_only, create_missing=create_missing)
+    job = WordPressImport(
+        dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size
+    )
     with importing.open_source(path, progress=progress) as stream:
         outcome = job.read(stream)
     if stdout is not None:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from cms import authors, posts
 from cms.markup import render_post
@@ -407,3 +408,26 @@ class TestImport:
         other.write_text(other.read_text().replace("notes.example.org", "elsewhere.example.com"))
         assert run(other).report.imported == 1
         assert len(list(store.iter_documents(discussion_id=posts.get_by_slug("one").id))) == 2
+
+    def test_post_statuses_map_to_scheduled_draft_or_are_left_out(self, tmp_path):
+        body = "".join(
+            post_item(post_id=str(n), slug=f"s-{status}", status=status)
+            for n, status in enumerate(("future", "private", "pending", "trash"), start=1)
+        )
+        outcome = run(write_export(tmp_path, body))
+        assert posts.get_by_slug("s-future").status == posts.SCHEDULED
+        assert posts.get_by_slug("s-future").published == datetime(2024, 1, 1, 10, 0, tzinfo=UTC)
+        assert posts.get_by_slug("s-private").status == posts.get_by_slug("s-pending").status == posts.DRAFT
+        assert posts.get_by_slug("s-trash") is None and outcome.items_skipped == {"posts in the trash": 1}
+
+    def test_the_command_imports_a_wordpress_export_and_prints_the_summary(self):
+        out = io.StringIO()
+        call_command("import_comments", "--format", "wordpress", str(BLOG), stdout=out)
+        assert "Posts: 2 created, 0 already here." in out.getvalue()
+        assert f"Comments: {len(IMPORTED_IDS)} imported" in out.getvalue()
+        assert set(by_source_id(posts.get_by_slug(SWIFTS))) == IMPORTED_IDS
+
+    def test_the_command_refuses_an_external_entity_with_its_line(self):
+        with pytest.raises(CommandError, match="Line 3: entity declarations are refused"):
+            call_command("import_comments", "--format", "wordpress", str(FIXTURES / "wordpress-xxe.xml"))
+        assert posts.is_empty()
