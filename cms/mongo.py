@@ -136,7 +136,7 @@ def reset_client() -> None:
 # and exposes `ensure_indexes(db)`.
 INDEX_OWNERS = (
     "cms.posts", "comments.store", "cms.versions", "comments.flags", "comments.blocklist",
-    "comments.limits", "comments.changes", "comments.recent_texts",
+    "comments.limits", "comments.changes", "comments.recent_texts", "comments.subscriptions", "comments.outbox",
 )
 
 

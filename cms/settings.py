@@ -238,6 +238,31 @@ COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
 # (comments/fragments.py). 0: off.
 COMMENTS_CACHE_SECONDS = env.int("COMMENTS_CACHE_SECONDS", default=300)
 
+# E-mail (reply notifications and subscriptions: comments/notify.py, outbox.py, mail.py).
+# EMAIL_URL in django-environ's form (smtp://user:pass@host:587, smtp+tls://…,
+# smtp+ssl://…); unset, mail is written as files under var/mail/ (development).
+# EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER/PASSWORD, EMAIL_USE_TLS/SSL,
+# EMAIL_FILE_PATH: django-environ's documented `vars().update(env.email_url())`.
+vars().update(env.email_url("EMAIL_URL", default=f"filemail:///{VAR_DIR / 'mail'}"))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Slugline <noreply@localhost>")
+# The site's address as links in mail spell it (mail is composed outside any request).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Replies (and new comments on a followed discussion) within this many seconds go out
+# as one mail; 0 sends each at once.
+NOTIFICATIONS_BATCH_SECONDS = env.int("NOTIFICATIONS_BATCH_SECONDS", default=120)
+# Post authors hear of new comments on their posts, editors of comments waiting in the
+# queue: one digest each at most every this many minutes (0, the default: no such mail).
+NOTIFICATIONS_AUTHOR_DIGEST_MINUTES = env.int("NOTIFICATIONS_AUTHOR_DIGEST_MINUTES", default=0)
+NOTIFICATIONS_QUEUE_DIGEST_MINUTES = env.int("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", default=0)
+# How long a confirmation link works (seconds).
+NOTIFICATIONS_CONFIRM_MAX_AGE = env.int("NOTIFICATIONS_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
+# Confirmation and "manage my subscriptions" mails per address and per client address
+# in each NOTIFICATIONS_CONFIRM_WINDOW seconds (counted in MongoDB, comments/limits.py).
+NOTIFICATIONS_CONFIRM_WINDOW = env.int("NOTIFICATIONS_CONFIRM_WINDOW", default=3600)
+NOTIFICATIONS_CONFIRM_PER_ADDRESS = env.int("NOTIFICATIONS_CONFIRM_PER_ADDRESS", default=2)
+NOTIFICATIONS_CONFIRM_PER_CLIENT = env.int("NOTIFICATIONS_CONFIRM_PER_CLIENT", default=10)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("posts/<slug:slug>/", views.post_detail, name="post"),
     path("posts/<slug:post_slug>/comments/", include("comments.urls")),
+    path("notifications/", include("comments.subscription_urls")),
     path("admin/", admin.site.urls),
     path("healthz/live", health.live, name="health_live"),
     path("healthz/ready", health.ready, name="health_ready"),

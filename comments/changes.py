@@ -35,7 +35,7 @@ from pymongo.errors import PyMongoError
 
 from cms import mongo
 from cms.mongo import get_db
-from comments import flags, store, summaries
+from comments import flags, notify, store, summaries
 from comments.store import APPROVED, DELETED, Comment
 
 BATCH = 500
@@ -111,6 +111,9 @@ def _apply_batch(doc: dict, batch: list[dict]) -> None:
         # An editor has judged them: readers' flags start counting again from none.
         flags.clear_flags(comment_ids=ids)
         store.set_flag_count(ids=ids, flag_count=0)
+        # Now visible to readers: their subscribers hear of them. Keyed by (subscription,
+        # comment) in the outbox, so a batch run again enqueues nothing twice.
+        notify.approved(comment_ids=ids)
 
 
 def run(doc: dict) -> Progress:

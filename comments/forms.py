@@ -14,6 +14,8 @@ HONEYPOT = (
 )
 BAD_REASON = "Choose why this comment should be looked at."
 NOTE_TOO_LONG = "Say it in at most %(limit_value)d characters; this has %(show_value)d."
+EMAIL_FOR_NOTICES = "Give your e-mail address to get replies by mail, or untick the box."
+NO_ACCOUNT_EMAIL = "Your account has no e-mail address, so no mail can be sent to you; untick the box."
 NAME_MAX_LENGTH = 80
 NOTE_MAX_LENGTH = 500
 # The honeypot: a field people never see (hidden by the stylesheet, skipped by the
@@ -46,6 +48,10 @@ class CommentForm(CommentTextMixin, forms.Form):
         required=False, label="Leave this empty",
         widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
     )
+    # Reply notifications by mail (comments/notify.py): an anonymous reader's address
+    # gets mail only once confirmed; a member's account address needs no confirming.
+    notify_replies = forms.BooleanField(required=False, label="E-mail me replies to my comment")
+    follow_discussion = forms.BooleanField(required=False, label="Follow this discussion (every new comment)")
     # Signed by the site for this post; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -86,7 +92,25 @@ class CommentForm(CommentTextMixin, forms.Form):
             raise forms.ValidationError(exc.message, code=exc.code) from None
         # Sent back by the browser the form was rendered for (not replayed by another).
         data["from_this_browser"] = tokens.issued_to(token, self.browser)
+        self._check_notice_address(data)
         return data
+
+    def _check_notice_address(self, data) -> None:
+        """Notices need an address: the typed one, or a member's account's."""
+        if not (data.get("notify_replies") or data.get("follow_discussion")):
+            return
+        if self.is_member:
+            if not self.user.email:
+                self.add_error("notify_replies", forms.ValidationError(NO_ACCOUNT_EMAIL, code="no_email"))
+        elif not data.get("email") and "email" not in self.errors:
+            self.add_error("email", forms.ValidationError(EMAIL_FOR_NOTICES, code="email_required"))
+
+    @property
+    def notice_address(self) -> str:
+        """Where this commenter's notices go: their account's address, or the typed one."""
+        if self.is_member:
+            return self.user.email
+        return self.cleaned_data.get("email", "")
 
     def renew_token(self) -> None:
         """Give a refused form a fresh token, so the reader can post what they wrote."""

@@ -12,7 +12,7 @@ from pymongo.errors import PyMongoError
 from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
-from comments import antispam, fragments, ownership, pages, services, slugs, store, store_switch
+from comments import antispam, fragments, notify, ownership, pages, services, slugs, store, store_switch
 from comments.forms import EditCommentForm, FlagForm, comment_form
 from comments.store import CommentAuthor
 
@@ -28,6 +28,15 @@ REATTACHED = (
 AWAITING = "Thank you! Your comment awaits moderation: only you can see it until an editor approves it."
 POSTED = "Thank you: your comment is posted."
 POSTED_BEFORE = "This comment was posted already; here it is."
+NOT_SUBSCRIBED = (
+    "Your comment is posted, but the database did not answer in time to record your mail "
+    "settings: please tick the box again on your next comment."
+)
+# The same words whether or not the address was confirmed before (nothing tells which).
+CHECK_YOUR_MAIL = (
+    "Mail goes only to confirmed addresses: if {email} is not confirmed yet, a message with a "
+    "link to confirm it is on its way. Nothing else is sent to it until then."
+)
 # A migration's last pass freezes writes for about this long (its message says "a minute").
 MOVING_RETRY_SECONDS = 60
 EDITED = "Your comment was changed."
@@ -147,6 +156,7 @@ def _post_comment(request, post):
             form.add_error(None, forms.ValidationError(CANNOT_POST_NOW, code="unavailable"))
             status = 503
         else:
+            _notify(request, post, posted, form=form, author=author, from_this_browser=data["from_this_browser"])
             return _posted(request, post, posted, viewer=viewer, author=author,
                            from_this_browser=data["from_this_browser"])
     if any(form.has_error(NON_FIELD_ERRORS, code) for code in RENEW_TOKEN):
@@ -162,6 +172,29 @@ def _post_comment(request, post):
     if form.has_error(NON_FIELD_ERRORS, "moving"):
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     return response
+
+
+def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_browser: bool) -> None:
+    """Enqueue the mail this comment causes and record its author's opt-ins (only for
+    a comment this request or this browser's form stored); mail is sent later, by
+    `send_notifications`, never in the request."""
+    notify.after_posting(posted.comment, post_author_id=post.author.id)
+    if posted.duplicate and not (posted.same_form and from_this_browser):
+        return
+    data = form.cleaned_data
+    try:
+        typed = notify.subscribe_after_posting(
+            comment=posted.comment, replies=data.get("notify_replies", False),
+            follow=data.get("follow_discussion", False), email=form.notice_address,
+            user_id=author.id, ip=client_ip(request),
+        )
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        typed = False
+        messages.warning(request, NOT_SUBSCRIBED)
+    if typed:
+        messages.info(request, CHECK_YOUR_MAIL.format(email=form.notice_address))
 
 
 def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):

@@ -1,0 +1,133 @@
+"""Composing notification mail from a claimed outbox batch (comments/outbox.py): plain
+text and HTML from templates/mail/, absolute links on SITE_URL, and the standard
+headers (List-Unsubscribe with its https link and mailto:, RFC 8058's one-click
+List-Unsubscribe-Post, Auto-Submitted, a Message-ID).
+
+`compose` checks again, at sending time, what the mail may say: replies deleted,
+held or marked as spam since they were enqueued are left out, a subscription ended
+or an address never confirmed sends nothing (None: drop the batch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from email.utils import parseaddr
+from urllib.parse import quote, urlsplit
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from cms import posts
+from comments import notify, store, subscriptions
+from comments.outbox import Item
+from comments.store import Comment
+
+SUBJECTS = {
+    notify.REPLY: ('{name} replied to your comment on "{title}"', '{count} replies to your comment on "{title}"'),
+    notify.FOLLOW: ('{name} commented on "{title}"', '{count} new comments on "{title}"'),
+    notify.AUTHOR: ('{name} commented on "{title}"', "{count} new comments on your posts"),
+    notify.QUEUE: ("A comment waits for moderation", "{count} comments wait for moderation"),
+}
+CONFIRM_SUBJECT = "Confirm your e-mail address for comment notifications"
+MANAGE_SUBJECT = "Your comment notifications"
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def _domain() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
+
+
+def message_id(items: list[Item]) -> str:
+    """The same for a batch sent again after a killed sender: receivers see one mail."""
+    digest = hashlib.sha256("\n".join(sorted(item.key for item in items)).encode()).hexdigest()[:32]
+    return f"<{digest}@{_domain()}>"
+
+
+def _message(*, to: str, subject: str, template: str, context: dict, items: list[Item],
+             unsubscribe: str | None = None) -> EmailMultiAlternatives:
+    context = {**context, "site_url": settings.SITE_URL, "unsubscribe_url": unsubscribe}
+    headers = {"Auto-Submitted": "auto-generated", "Message-ID": message_id(items)}
+    if unsubscribe:
+        mailbox = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"noreply@{_domain()}"
+        token = unsubscribe.rstrip("/").rpartition("/")[2]
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>, <mailto:{mailbox}?subject={quote('unsubscribe ' + token)}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        subject=subject, body=render_to_string(f"mail/{template}.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL, to=[to], headers=headers,
+    )
+    message.attach_alternative(render_to_string(f"mail/{template}.html", context), "text/html")
+    return message
+
+
+def comment_url(post: posts.Post, comment: Comment) -> str:
+    return absolute(reverse("comments:permalink", args=[post.slug, comment.slug]) + "#" + comment.anchor)
+
+
+def _entries(items: list[Item], *, status: str) -> list[dict]:
+    """The comments the items name that still have `status`, each with its post and
+    link, oldest first."""
+    comments = [c for c in store.find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
+    found = {p.id: p for p in posts.find_by_ids(ids=list({c.discussion_id for c in comments}))}
+    entries = [{"comment": c, "post": found[c.discussion_id], "url": comment_url(found[c.discussion_id], c)}
+               for c in comments if c.discussion_id in found]
+    return sorted(entries, key=lambda entry: entry["comment"].posted)
+
+
+def _subject(kind: str, entries: list[dict]) -> str:
+    one, many = SUBJECTS[kind]
+    first = entries[0]
+    return (one if len(entries) == 1 else many).format(
+        name=first["comment"].author.name, title=first["post"].title, count=len(entries))
+
+
+def compose(items: list[Item]) -> EmailMultiAlternatives | None:
+    """The mail for a claimed batch, or None when nothing of it is to be sent any more."""
+    kind, to = items[0].kind, items[0].to
+    if kind == notify.CONFIRM:
+        if subscriptions.is_confirmed(to):
+            return None
+        url = absolute(reverse("subscriptions:confirm", args=[subscriptions.confirm_token(to)]))
+        days = max(1, settings.NOTIFICATIONS_CONFIRM_MAX_AGE // 86400)
+        return _message(to=to, subject=CONFIRM_SUBJECT, template="confirm", items=items,
+                        context={"confirm_url": url, "days": days})
+    if kind == notify.MANAGE:
+        if not subscriptions.of_address(email=to):
+            return None
+        return _message(to=to, subject=MANAGE_SUBJECT, template="manage", items=items,
+                        context={"manage_url": _manage_url(to)})
+    if kind in (notify.REPLY, notify.FOLLOW):
+        return _subscription_mail(kind, items)
+    entries = _entries(items, status=store.PENDING if kind == notify.QUEUE else store.APPROVED)
+    if not entries:
+        return None
+    return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
+                    context={"entries": entries, "queue": kind == notify.QUEUE,
+                             "queue_url": absolute(reverse("dashboard:moderation"))})
+
+
+def _manage_url(email: str) -> str:
+    return absolute(reverse("subscriptions:manage", args=[subscriptions.manage_token(email)]))
+
+
+def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives | None:
+    subscription = subscriptions.find(items[0].data["subscription"])
+    if subscription is None or not subscriptions.deliverable(subscription):
+        return None
+    entries = [e for e in _entries(items, status=store.APPROVED) if not notify.is_authors(subscription, e["comment"])]
+    if not entries:
+        return None
+    parent = store.find_by_id(subscription.target) if kind == notify.REPLY else None
+    unsubscribe = absolute(reverse("subscriptions:unsubscribe",
+                                   args=[subscriptions.unsubscribe_token(subscription.id)]))
+    return _message(
+        to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
+        unsubscribe=unsubscribe,
+        context={"entries": entries, "post": entries[0]["post"], "parent": parent, "replies": kind == notify.REPLY,
+                 "manage_url": _manage_url(subscription.email)},
+    )

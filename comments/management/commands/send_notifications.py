@@ -1,0 +1,62 @@
+import signal
+import threading
+from datetime import datetime
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from pymongo.errors import PyMongoError
+
+from comments import sender
+
+SENT = "Sent {sent} notification mail(s); {dropped} no longer needed."
+NOT_SENT = "{at:%H:%M:%S} send_notifications: the mail server refused or did not answer; trying again at {retry:%H:%M:%S}."
+UNREACHABLE = "{at:%H:%M:%S} send_notifications: the database did not answer ({error}); trying again in {every:g} s."
+BAD_EVERY = "--every takes a number of seconds above 0."
+
+
+class Command(BaseCommand):
+    help = (
+        "Deliver the notification mail that is due from the outbox, then exit. Safe to run "
+        "from cron, and several at once. With --loop, keep doing it every --every seconds "
+        "until SIGTERM or Ctrl-C."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--loop", action="store_true", help="keep delivering what falls due")
+        parser.add_argument("--every", type=float, default=5.0,
+                            help="seconds between rounds with --loop (default 5)")
+
+    def handle(self, *args, loop: bool, every: float, **options):
+        if not loop:
+            delivery = sender.deliver_due()
+            self.stdout.write(SENT.format(sent=delivery.sent, dropped=delivery.dropped))
+            if delivery.failed:
+                self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
+            return
+        if every <= 0:
+            raise CommandError(BAD_EVERY)
+        self._loop(every)
+
+    def _loop(self, every: float) -> None:
+        """Deliver, sleep, repeat; says only when it sent something or something failed.
+        SIGTERM and SIGINT end it after the mail in progress."""
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+            self.stdout.write(f"Notification mail is written as files to {settings.EMAIL_FILE_PATH}.")
+        while not stop.is_set():
+            try:
+                delivery = sender.deliver_due(limit=100)
+            except PyMongoError as exc:
+                error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+                self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=error, every=every))
+            else:
+                if delivery.sent:
+                    self.stdout.write(f"{datetime.now():%H:%M:%S} " + SENT.format(sent=delivery.sent,
+                                                                                   dropped=delivery.dropped))
+                if delivery.failed:
+                    self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
+                if delivery.sent + delivery.dropped >= 100:
+                    continue  # More is due: no pause.
+            stop.wait(every)

@@ -1,0 +1,180 @@
+"""What posting and moderation put in the outbox (comments/outbox.py): plain
+functions, no request in sight, and nothing here waits for SMTP.
+
+- `subscribe_after_posting`: a commenter's opt-ins ("e-mail me replies", "follow this
+  discussion") and, for a typed address, a request for its confirmation mail.
+- `comment_visible`: a comment readers can now see (approved at once, or later by an
+  editor) tells the subscribers of its parent, the discussion's followers and the
+  post's author. Keyed by (subscription, comment), so running it again (a moderation
+  action re-run after an interruption) enqueues nothing twice.
+- `comment_held`: a comment waiting in the queue goes into the editors' digest.
+
+Whether mail really goes out is decided again when it is sent (comments/sender.py):
+a comment deleted meanwhile, an address not confirmed or unsubscribed sends nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from pymongo.errors import PyMongoError
+
+from cms import mongo
+from comments import limits, outbox, store, subscriptions
+from comments.store import Comment
+from comments.subscriptions import DISCUSSION, REPLIES
+
+REPLY, FOLLOW, CONFIRM, MANAGE, AUTHOR, QUEUE = "reply", "follow", "confirm", "manage", "author", "queue"
+# Rate-limit counts outlive their window by this much (app servers' clocks may differ).
+EXPIRY_MARGIN = 300
+
+logger = logging.getLogger(__name__)
+
+
+def _window_number(now: datetime) -> tuple[int, int, float]:
+    """(the confirmation window's number, its length, when its counts may go)."""
+    window = max(1, settings.NOTIFICATIONS_CONFIRM_WINDOW)
+    number = int(now.timestamp() // window)
+    return number, window, (number + 1) * window + EXPIRY_MARGIN
+
+
+def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime | None = None) -> None:
+    """Ask for a confirmation (`CONFIRM`) or a "manage your subscriptions" (`MANAGE`)
+    mail to `email`, within the limits per address and per client. The same work
+    whatever the address: whether it is known, confirmed or has subscriptions is
+    decided by the sender, so that neither the answer nor its timing tells."""
+    now = now or datetime.now(UTC)
+    email = subscriptions.normalise(email)
+    number, _, expires = _window_number(now)
+    admitted = True
+    for who, limit in ((f"addr:{email}", settings.NOTIFICATIONS_CONFIRM_PER_ADDRESS),
+                       (f"ip:{ip or 'unknown'}", settings.NOTIFICATIONS_CONFIRM_PER_CLIENT)):
+        if limit > 0:
+            admitted = limits.take_slot(key=f"mail-{kind}:{who}", window=number, limit=limit,
+                                        expires=expires) and admitted
+    if admitted:
+        outbox.enqueue(key=f"{kind}:{email}:{number}", batch=f"{kind}:{email}", kind=kind, to=email, now=now)
+
+
+def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, email: str,
+                            user_id: int | None, ip: str | None) -> bool:
+    """Record what a commenter opted into with `comment`; True when they typed their
+    address (not a member), so the page tells them to look for a confirmation mail
+    (it says so whether or not the address was confirmed before)."""
+    if not (replies or follow) or not email:
+        return False
+    if replies:
+        subscriptions.subscribe(kind=REPLIES, target=comment.id, discussion_id=comment.discussion_id,
+                                email=email, user_id=user_id)
+    if follow:
+        subscriptions.subscribe(kind=DISCUSSION, target=comment.discussion_id,
+                                discussion_id=comment.discussion_id, email=email, user_id=user_id)
+    if user_id is not None:
+        return False
+    request_address_mail(kind=CONFIRM, email=email, ip=ip)
+    return True
+
+
+def is_authors(subscription: subscriptions.Subscription, comment: Comment) -> bool:
+    """Whether the subscriber wrote `comment` (no mail about one's own words)."""
+    author = comment.author
+    if subscription.user_id is not None and subscription.user_id == author.id:
+        return True
+    return bool(author.email) and subscriptions.normalise(author.email) == subscription.email
+
+
+def comment_visible(comment: Comment, *, post_author_id: int | None = None) -> int:
+    """Enqueue what a comment that readers can now see tells: its parent's reply
+    subscribers, the discussion's followers (not twice for one address) and the
+    post's author. Idempotent; how many items were new."""
+    if not comment.approved:
+        return 0
+    window = settings.NOTIFICATIONS_BATCH_SECONDS
+    told: set[str] = set()
+    new = 0
+    groups = []
+    if comment.parent_id is not None:
+        groups.append((REPLY, subscriptions.active_for(kind=REPLIES, target=comment.parent_id)))
+    groups.append((FOLLOW, subscriptions.active_for(kind=DISCUSSION, target=comment.discussion_id)))
+    for kind, found in groups:
+        for subscription in found:
+            if subscription.email in told or is_authors(subscription, comment):
+                continue
+            told.add(subscription.email)
+            new += outbox.enqueue(key=f"{kind}:{subscription.id}:{comment.id}", batch=f"sub:{subscription.id}",
+                                  kind=kind, to=subscription.email,
+                                  data={"subscription": subscription.id, "comment": comment.id}, window=window)
+    new += _tell_author(comment, post_author_id=post_author_id, told=told)
+    return new
+
+
+def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]) -> int:
+    minutes = settings.NOTIFICATIONS_AUTHOR_DIGEST_MINUTES
+    if minutes <= 0 or post_author_id is None or comment.author.id == post_author_id:
+        return 0
+    user = get_user_model().objects.filter(pk=post_author_id, is_active=True).first()
+    if user is None or not user.email or subscriptions.normalise(user.email) in told:
+        return 0
+    return outbox.enqueue(key=f"{AUTHOR}:{user.pk}:{comment.id}", batch=f"{AUTHOR}:{user.pk}", kind=AUTHOR,
+                          to=subscriptions.normalise(user.email), data={"comment": comment.id},
+                          window=minutes * 60)
+
+
+def editors():
+    """The active editors with an address: the Editors group's staff, and superusers."""
+    from django.db.models import Q
+
+    from cms.dashboard.permissions import EDITORS_GROUP
+
+    users = get_user_model().objects.filter(is_active=True).exclude(email="")
+    return users.filter(Q(is_superuser=True) | Q(is_staff=True, groups__name=EDITORS_GROUP)).distinct()
+
+
+def comment_held(comment: Comment) -> int:
+    """A comment waiting in the queue goes into each editor's next digest."""
+    minutes = settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES
+    if minutes <= 0 or comment.status != store.PENDING:
+        return 0
+    return sum(
+        outbox.enqueue(key=f"{QUEUE}:{user.pk}:{comment.id}", batch=f"{QUEUE}:{user.pk}", kind=QUEUE,
+                       to=subscriptions.normalise(user.email), data={"comment": comment.id}, window=minutes * 60)
+        for user in editors()
+    )
+
+
+def post_author_id(discussion_id) -> int | None:
+    """The user id of the author of the post this discussion belongs to."""
+    from cms import posts
+
+    post = posts.get_by_id(discussion_id)
+    return post.author.id if post is not None else None
+
+
+def approved(*, comment_ids: Iterable) -> int:
+    """After an editor's action approved these comments: what each one tells now that
+    readers see it. Idempotent (comments/changes.py may run a batch again)."""
+    authors: dict = {}
+    new = 0
+    for comment in store.find_by_ids(ids=list(comment_ids)):
+        if comment.discussion_id not in authors:
+            authors[comment.discussion_id] = post_author_id(comment.discussion_id)
+        new += comment_visible(comment, post_author_id=authors[comment.discussion_id])
+    return new
+
+
+def after_posting(comment: Comment, *, post_author_id: int | None) -> None:
+    """After a comment is stored: tell who should hear of it. The comment is stored
+    whatever happens here: an outage only costs the notices (logged)."""
+    try:
+        if comment.approved:
+            comment_visible(comment, post_author_id=post_author_id)
+        else:
+            comment_held(comment)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        logger.warning("Notices about comment %s were not enqueued (%s).", comment.id, exc.__class__.__name__)

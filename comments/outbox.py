@@ -1,0 +1,166 @@
+"""The `notification_outbox` collection: mail to be sent, written by posting and
+moderation, delivered by `send_notifications`. The only module that touches it.
+
+    {_id: "<key>", batch: "<what goes out as one mail>", kind, to, data: {...},
+     status: "due" | "sending" | "sent" | "dropped", due, created, attempts,
+     claim, lease, sent_at, expires}
+
+One document per thing to tell (a reply for a subscription, a confirmation, ...);
+its `_id` is a key naming it (say `reply:<subscription>:<comment>`), so enqueueing
+the same thing twice (a moderation action re-run after an interruption, a form sent
+again) stores it once. Items of one `batch` share their `due` time: the first one
+opens the batch `window` seconds ahead and later ones join it, so they go out as one
+mail.
+
+No transactions: a sender claims a batch with single-document atomic updates
+(status due -> sending, with its own claim id and a lease), sends it, then marks
+what it claimed sent. A sender killed between sending and marking leaves a lease
+that expires, and the batch is claimed and sent again: at most one duplicate per
+kill, none otherwise. A failed send goes back to due, later each time (back-off).
+Sent and dropped items leave after KEEP (TTL on `expires`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from pymongo import ASCENDING, IndexModel, ReturnDocument
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from cms.mongo import get_db
+
+DUE, SENDING, SENT, DROPPED = "due", "sending", "sent", "dropped"
+# How long a claimed batch is a sender's before another may take it over.
+LEASE = timedelta(minutes=5)
+# Back-off after failed sends: BACKOFF_FIRST, doubled each time, at most BACKOFF_MOST.
+BACKOFF_FIRST = timedelta(seconds=30)
+BACKOFF_MOST = timedelta(hours=1)
+# Sent and dropped mail is kept this long (what was sent to whom, for a while).
+KEEP = timedelta(days=14)
+
+INDEXES = [
+    IndexModel([("status", ASCENDING), ("due", ASCENDING)], name="status_due"),
+    IndexModel([("batch", ASCENDING), ("status", ASCENDING)], name="batch_status"),
+    IndexModel([("claim", ASCENDING)], name="claim"),
+    IndexModel([("expires", ASCENDING)], expireAfterSeconds=0, name="expires"),
+]
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.notification_outbox.create_indexes(INDEXES)
+
+
+@dataclass(frozen=True)
+class Item:
+    key: str
+    batch: str
+    kind: str
+    to: str
+    data: dict
+    status: str
+    due: datetime
+    attempts: int
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> Item:
+        return cls(key=doc["_id"], batch=doc["batch"], kind=doc["kind"], to=doc["to"], data=doc.get("data") or {},
+                   status=doc["status"], due=doc["due"], attempts=doc.get("attempts", 0))
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A batch a sender holds: send it, then `mark_sent`, `drop` or `retry_later`."""
+
+    claim: str
+    items: list[Item]
+
+    @property
+    def attempts(self) -> int:
+        return max(item.attempts for item in self.items)
+
+
+def enqueue(*, key: str, batch: str, kind: str, to: str, data: dict | None = None, window: float = 0,
+            now: datetime | None = None) -> bool:
+    """Store one thing to tell `to`, due with its batch (or `window` seconds from now
+    when it opens one); False when `key` was enqueued before (nothing changes)."""
+    now = now or datetime.now(UTC)
+    outbox = get_db().notification_outbox
+    open_batch = outbox.find_one({"batch": batch, "status": DUE}, {"due": 1}, sort=[("due", ASCENDING)])
+    due = open_batch["due"] if open_batch else now + timedelta(seconds=max(0.0, window))
+    try:
+        outbox.insert_one({"_id": key, "batch": batch, "kind": kind, "to": to, "data": data or {},
+                           "status": DUE, "due": due, "created": now, "attempts": 0})
+    except DuplicateKeyError:
+        return False
+    return True
+
+
+def _takeable(now: datetime) -> dict:
+    """Due now, or claimed by a sender whose lease ran out (it was killed or stuck)."""
+    return {"$or": [{"status": DUE, "due": {"$lte": now}}, {"status": SENDING, "lease": {"$lte": now}}]}
+
+
+def claim_next(*, now: datetime | None = None) -> Claimed | None:
+    """Take the next batch that is due, whole (its items that are due or whose lease
+    ran out), for this sender alone; None when nothing is due."""
+    now = now or datetime.now(UTC)
+    outbox = get_db().notification_outbox
+    claim = uuid.uuid4().hex
+    taking = {"$set": {"status": SENDING, "claim": claim, "lease": now + LEASE}}
+    first = outbox.find_one_and_update(_takeable(now), taking, sort=[("due", ASCENDING), ("_id", ASCENDING)],
+                                       return_document=ReturnDocument.AFTER)
+    if first is None:
+        return None
+    # Each sibling is taken by one atomic update: another sender cannot take it too.
+    outbox.update_many(
+        {"batch": first["batch"], "$or": [{"status": DUE}, {"status": SENDING, "lease": {"$lte": now}}]}, taking
+    )
+    items = [Item.from_doc(doc) for doc in outbox.find({"claim": claim, "status": SENDING}).sort("_id", 1)]
+    return Claimed(claim=claim, items=items)
+
+
+def mark_sent(claimed: Claimed, *, now: datetime | None = None) -> int:
+    """The batch went out: never send it again. How many items this marked."""
+    return _finish(claimed, SENT, now)
+
+
+def drop(claimed: Claimed, *, now: datetime | None = None) -> int:
+    """Nothing of the batch is to be sent any more (deleted replies, an unsubscribed address)."""
+    return _finish(claimed, DROPPED, now)
+
+
+def _finish(claimed: Claimed, status: str, now: datetime | None) -> int:
+    now = now or datetime.now(UTC)
+    result = get_db().notification_outbox.update_many(
+        {"claim": claimed.claim, "status": SENDING},
+        {"$set": {"status": status, "sent_at": now, "expires": now + KEEP}, "$unset": {"lease": ""}},
+    )
+    return result.modified_count
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long to wait after the `attempts`-th failed send."""
+    return min(BACKOFF_MOST, BACKOFF_FIRST * (2 ** max(0, attempts - 1)))
+
+
+def retry_later(claimed: Claimed, *, now: datetime | None = None) -> datetime:
+    """Sending failed (the SMTP server down): due again after a back-off; when."""
+    now = now or datetime.now(UTC)
+    due = now + backoff(claimed.attempts + 1)
+    get_db().notification_outbox.update_many(
+        {"claim": claimed.claim, "status": SENDING},
+        {"$set": {"status": DUE, "due": due}, "$inc": {"attempts": 1}, "$unset": {"lease": "", "claim": ""}},
+    )
+    return due
+
+
+def find(key: str) -> Item | None:
+    doc = get_db().notification_outbox.find_one({"_id": str(key)})
+    return Item.from_doc(doc) if doc else None
+
+
+def count(*, status: str) -> int:
+    return get_db().notification_outbox.count_documents({"status": status})

@@ -1,0 +1,99 @@
+"""The pages behind the links in notification mail: confirming an address,
+one-click unsubscribe (RFC 8058: a POST with no login and no form token), and the
+list of an address's subscriptions. Thin: token -> comments/subscriptions.py -> page."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from cms import logins, posts
+from comments import notify, subscriptions
+
+BROKEN_LINK = "This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one."
+NO_SUCH_SUBSCRIPTION = "This unsubscribe link names no subscription."
+BAD_MANAGE_LINK = "This link is broken. Ask for a new one below."
+ASKED = (
+    "If this address has comment notifications, a mail with a link to them is on its way. "
+    "It may take a few minutes."
+)
+ADDRESS_REQUIRED = "Enter the e-mail address you get notifications at."
+BAD_ADDRESS = "Enter a whole e-mail address, such as name@example.com."
+
+
+class AddressForm(forms.Form):
+    email = forms.EmailField(label="E-mail address", max_length=254,
+                             error_messages={"required": ADDRESS_REQUIRED, "invalid": BAD_ADDRESS})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def confirm(request, token):
+    """GET asks (a mail program's link checker must not confirm); POST confirms."""
+    email = subscriptions.read_confirm_token(token, max_age=settings.NOTIFICATIONS_CONFIRM_MAX_AGE)
+    if email is None:
+        return render(request, "comments/subscriptions/broken.html", {"message": BROKEN_LINK}, status=400)
+    confirmed = request.method == "POST"
+    if confirmed:
+        subscriptions.confirm(email=email)
+    return render(request, "comments/subscriptions/confirm.html",
+                  {"email": email, "confirmed": confirmed,
+                   "manage_token": subscriptions.manage_token(email)})
+
+
+@csrf_exempt  # RFC 8058: mail programs POST `List-Unsubscribe=One-Click` with no form token.
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request, token):
+    """GET: a page with a button; POST (the button, or a mail program's one click): done."""
+    subscription_id = subscriptions.read_unsubscribe_token(token)
+    subscription = subscriptions.find(subscription_id) if subscription_id else None
+    if subscription is None:
+        raise Http404(NO_SUCH_SUBSCRIPTION)
+    if request.method == "POST":
+        subscription = subscriptions.unsubscribe(subscription.id)
+    context = {"subscription": _described([subscription])[0],
+               "manage_token": subscriptions.manage_token(subscription.email), "done": not subscription.active}
+    return render(request, "comments/subscriptions/unsubscribe.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage(request, token):
+    """Every active subscription of the address the link names, each with a Stop button,
+    and one to stop them all."""
+    email = subscriptions.read_manage_token(token)
+    if email is None:
+        return render(request, "comments/subscriptions/ask.html",
+                      {"form": AddressForm(), "message": BAD_MANAGE_LINK}, status=400)
+    stopped = 0
+    if request.method == "POST":
+        chosen = str(request.POST.get("subscription", ""))
+        if chosen == "all":
+            stopped = subscriptions.unsubscribe_all(email=email)
+        elif chosen in {s.id for s in subscriptions.of_address(email=email)}:
+            stopped = int(not subscriptions.unsubscribe(chosen).active)
+    context = {"email": email, "subscriptions": _described(subscriptions.of_address(email=email)),
+               "stopped": stopped, "posted": request.method == "POST"}
+    return render(request, "comments/subscriptions/manage.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def ask(request):
+    """Ask for a link to one's subscriptions by mail: the same answer for any address."""
+    if request.method != "POST":
+        return render(request, "comments/subscriptions/ask.html", {"form": AddressForm()})
+    form = AddressForm(request.POST)
+    if not form.is_valid():
+        return render(request, "comments/subscriptions/ask.html", {"form": form}, status=400)
+    notify.request_address_mail(kind=notify.MANAGE, email=form.cleaned_data["email"],
+                                ip=logins.client_ip(request))
+    return render(request, "comments/subscriptions/ask.html", {"form": form, "asked": ASKED})
+
+
+def _described(found: list[subscriptions.Subscription]) -> list[dict]:
+    """Each subscription with the post it is about (for its page)."""
+    titles = {p.id: p for p in posts.find_by_ids(ids=list({s.discussion_id for s in found}))}
+    return [{"subscription": s, "post": titles.get(s.discussion_id),
+             "replies": s.kind == subscriptions.REPLIES} for s in found]
