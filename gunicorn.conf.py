@@ -20,6 +20,9 @@
 - SLUGLINE_PUBLISH_EVERY=<seconds>: the master also runs
   `manage.py publish_scheduled --loop --every <seconds>` once it listens, and stops
   it when it stops (`make run` sets 15; unset, publish from cron instead).
+- SLUGLINE_NOTIFY_EVERY=<seconds>: likewise `manage.py send_notifications --loop
+  --every <seconds>`, notification mail from the outbox (`make run` sets 5; unset,
+  run it from cron or as a process of its own).
 """
 
 import multiprocessing
@@ -77,26 +80,33 @@ class EscapingLogger(Logger):
 logger_class = EscapingLogger
 
 _publisher = None
+_mailer = None
 
 
 def when_ready(server):
     """Print `make run`'s banner; start the publishing loop if asked to."""
-    global _publisher
+    global _publisher, _mailer
     every = os.environ.get("SLUGLINE_PUBLISH_EVERY")
+    manage = Path(__file__).resolve().with_name("manage.py")
     if every:
-        manage = Path(__file__).resolve().with_name("manage.py")
         # Its own process, not a worker: gunicorn reaps it like one but ignores it.
         _publisher = subprocess.Popen([sys.executable, str(manage), "publish_scheduled", "--loop",
                                        "--every", every], stdin=subprocess.DEVNULL)
+    mail_every = os.environ.get("SLUGLINE_NOTIFY_EVERY")
+    if mail_every:
+        # Notification mail from the outbox, the same way (send_notifications --loop).
+        _mailer = subprocess.Popen([sys.executable, str(manage), "send_notifications", "--loop",
+                                    "--every", mail_every], stdin=subprocess.DEVNULL)
     if os.environ.get("SLUGLINE_BANNER"):
         print(os.environ["SLUGLINE_BANNER"], flush=True)
 
 
 def on_exit(server):
-    """Stop the publishing loop (Ctrl-C reached it too; SIGTERM to the master did not)."""
-    if _publisher is not None and _publisher.poll() is None:
-        _publisher.terminate()
-        try:
-            _publisher.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            _publisher.kill()
+    """Stop the publishing and mail loops (Ctrl-C reached them too; SIGTERM to the master did not)."""
+    for loop in (_publisher, _mailer):
+        if loop is not None and loop.poll() is None:
+            loop.terminate()
+            try:
+                loop.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                loop.kill()

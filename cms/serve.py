@@ -10,7 +10,8 @@ GUNICORN_ACCESS_LOG), gunicorn and the site show warnings and errors only (unles
 GUNICORN_LOG_LEVEL / LOG_LEVEL say otherwise), and once it listens
 it prints a short banner. Scheduled posts go live while it runs: gunicorn starts
 `publish_scheduled --loop` beside its workers and stops it when it stops
-(SLUGLINE_PUBLISH_EVERY, gunicorn.conf.py).
+(SLUGLINE_PUBLISH_EVERY, gunicorn.conf.py), and so does notification mail
+(`send_notifications --loop`, SLUGLINE_NOTIFY_EVERY); the banner says where mail goes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ DEFAULT_PORT = 8000
 REPO = Path(__file__).resolve().parent.parent
 ACCESS_LOG = REPO / "var" / "log" / "access.log"
 PUBLISH_EVERY_SECONDS = "15"
+NOTIFY_EVERY_SECONDS = "5"
 PORT_TAKEN = (
     "serve: port {port} is already in use. Stop whatever uses it, or run "
     "`make run PORT={next}`."
@@ -64,6 +66,15 @@ def login_command(*, port: int, environ: dict) -> str:
     return " ".join(words)
 
 
+def mail_line() -> str:
+    """Where notification mail goes: the SMTP server of EMAIL_URL, or files under var/mail/."""
+    from django.conf import settings
+
+    if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+        return f"  Mail (no EMAIL_URL) is written as files to {settings.EMAIL_FILE_PATH}/."
+    return f"  Mail goes to the SMTP server at {settings.EMAIL_HOST}:{settings.EMAIL_PORT}."
+
+
 def banner(*, port: int, login: str, access_log: str, seeded: bool) -> str:
     from cms.demo import EDITOR
 
@@ -78,6 +89,7 @@ def banner(*, port: int, login: str, access_log: str, seeded: bool) -> str:
         "    (it sets a new password and prints it with the login address)",
         f"  Requests are logged to {where}; errors show here.",
         "  Scheduled posts go live on their own while this runs.",
+        mail_line(),
         "  Ctrl-C stops it.",
         "",
     ])
@@ -116,6 +128,7 @@ def main() -> int:
         Path(access_log).parent.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("GUNICORN_LOG_LEVEL", "warning")
     os.environ.setdefault("SLUGLINE_PUBLISH_EVERY", PUBLISH_EVERY_SECONDS)
+    os.environ.setdefault("SLUGLINE_NOTIFY_EVERY", NOTIFY_EVERY_SECONDS)
     os.environ["SLUGLINE_BANNER"] = banner(port=port, login=login, access_log=access_log, seeded=seeded)
     os.environ["GUNICORN_BIND"] = f"{BIND_HOST}:{port}"
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")

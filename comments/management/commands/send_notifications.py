@@ -2,7 +2,6 @@ import signal
 import threading
 from datetime import datetime
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
@@ -43,8 +42,6 @@ class Command(BaseCommand):
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
-        if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
-            self.stdout.write(f"Notification mail is written as files to {settings.EMAIL_FILE_PATH}.")
         while not stop.is_set():
             try:
                 delivery = sender.deliver_due(limit=100)
