@@ -6,7 +6,12 @@ mail's links. Against the real MongoDB-compatible server, once per comment store
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -336,3 +341,39 @@ def test_a_batch_claimed_by_a_sender_that_died_is_sent_once_its_lease_runs_out(
     assert sender.deliver_due(now=later()).sent == 0  # its lease still holds
     assert sender.deliver_due(now=later() + outbox.LEASE).sent == 1
     assert len(smtp_server.inbox.messages) == 1
+
+
+def test_a_sender_killed_mid_batch_sends_each_mail_once_but_the_one_in_flight_twice_at_most(
+    make_post, make_comment, smtp_server, settings, each_store
+):
+    """`send_notifications` in its own process, killed (SIGKILL) while the SMTP server
+    holds its second mail: the first is marked sent and never repeated, the one in
+    flight is sent again once its lease runs out (one duplicate for one kill), the
+    third goes out once."""
+    post = make_post()
+    for name in ("ann", "bea", "cy"):
+        parent = make_comment(post, author=CommentAuthor(id=None, name=name, email=f"{name}@example.com"))
+        subscribed(parent, f"{name}@example.com")
+        post_and_notify(post, text=f"Reply to {name}", author=OTTO, parent_slug=parent.slug)
+    smtp_server.inbox.hold_after = 1
+    env = {**os.environ, "MONGODB_URI": settings.MONGODB_URI, "MONGODB_NAME": settings.MONGODB_NAME,
+           "EMAIL_URL": smtp_server.url, "SITE_URL": SITE, "COMMENTS_STORE": each_store,
+           "NOTIFICATIONS_BATCH_SECONDS": "0", "DJANGO_SETTINGS_MODULE": "cms.settings"}
+    proc = subprocess.Popen([sys.executable, "manage.py", "send_notifications"], env=env,
+                            cwd=Path(__file__).resolve().parent.parent,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(smtp_server.inbox.messages) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(smtp_server.inbox.messages) == 2
+    finally:
+        proc.kill()
+        proc.wait()
+    smtp_server.inbox.hold_after = None
+    assert sender.deliver_due(now=later()).sent == 1  # the third; the dead sender's lease holds the second
+    assert sender.deliver_due(now=later() + outbox.LEASE).sent == 1
+    received = sorted(m["To"] for m in smtp_server.inbox.messages)
+    in_flight = smtp_server.inbox.messages[1]["To"]
+    assert received == sorted(["ann@example.com", "bea@example.com", "cy@example.com", in_flight])
+    assert outbox.count(status=outbox.SENT) == 3
