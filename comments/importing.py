@@ -87,7 +87,7 @@ from cms import markup, posts
 from cms.markup import render_comment
 from cms.mongo import get_db
 from comments import services, slugs, store, summaries
-from comments.records import APPROVED, STATUSES, CommentAuthor, new_document
+from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 
 BATCH_SIZE = 500
 # Recent comments kept in memory as possible parents; older ones are looked up.
@@ -383,6 +383,7 @@ class _Placed:
     ids: tuple[ObjectId, ...]  # the comment's own id last, its ancestors' before, root first
     slug: str
     full_slug: str
+    hidden: bool = False  # it or one of its ancestors is hidden (pending, spam, deleted)
 
     @property
     def comment_id(self) -> ObjectId:
@@ -496,19 +497,21 @@ class Importer:
         """Place each comment under its parent, parents first, and store them. A reply
         whose parent is not placed yet waits for it; with `orphans`, the comments
         given go to the top level when their parent is nowhere."""
-        queue, documents = deque(comments), []
+        queue, documents, here = deque(comments), [], {}
         while queue:
             comment = queue.popleft()
-            parent = self.known.get(comment.parent) if comment.parent else None
+            parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
             if comment.parent and parent is None and not orphans:
                 self.waiting.setdefault(comment.parent, []).append(comment)
                 continue
-            documents.append((comment, self._document(comment, parent)))
+            document, here[comment.id] = self._document(comment, parent)
+            documents.append((comment, document, here[comment.id]))
             queue.extend(self.waiting.pop(comment.id, []))
         self._store(documents)
 
-    def _document(self, comment: SourceComment, parent: _Placed | None) -> dict:
-        """The flat document of `comment` under `parent`, remembered as placed."""
+    def _document(self, comment: SourceComment, parent: _Placed | None) -> tuple[dict, _Placed]:
+        """The flat document of `comment` under `parent`, and where it is placed
+        (remembered)."""
         discussion_id = self.threads[comment.thread]
         if comment.parent and (parent is None or parent.discussion_id != discussion_id):
             why = ORPHAN_MISSING if parent is None else ORPHAN_ELSEWHERE
@@ -535,8 +538,10 @@ class Importer:
         document["parent_id"] = parent.comment_id if parent else None
         document["imported"] = {"source": self.source, "id": comment.id}
         ids = (parent.ids if parent else ()) + (document["_id"],)
-        self._remember(comment.id, _Placed(discussion_id, ids, slug, full_slug))
-        return document
+        hidden = comment.status in HIDDEN or bool(parent and parent.hidden)
+        where = _Placed(discussion_id, ids, slug, full_slug, hidden)
+        self._remember(comment.id, where)
+        return document, where
 
     def _within_depth(self, parent: _Placed) -> _Placed | None:
         """`parent`, or its ancestor at the deepest level a reply may have (None: the
@@ -549,44 +554,42 @@ class Importer:
             return None
         cut = slugs.SEPARATOR.join
         return _Placed(parent.discussion_id, parent.ids[:limit], cut(parent.slug.split(slugs.SEPARATOR)[:limit]),
-                       cut(parent.full_slug.split(slugs.SEPARATOR)[:limit]))
+                       cut(parent.full_slug.split(slugs.SEPARATOR)[:limit]), parent.hidden)
 
-    def _store(self, documents: list[tuple[SourceComment, dict]]) -> None:
-        """Store the documents of each discussion (not on a dry run)."""
-        if self.dry_run:
-            self.report.imported += len(documents)
+    def _store(self, placed: list[tuple[SourceComment, dict, _Placed]]) -> None:
+        """Store the documents (not on a dry run), record them in the ledger, and
+        repair the placeholders they may change. One insert for the batch; only when
+        some did not go in (a run stopped before recording them stored them, or their
+        slug is taken) are they looked for."""
+        if self.dry_run or not placed:
+            self.report.imported += len(placed) if self.dry_run else 0
             return
-        by_discussion: dict[ObjectId, list[tuple[SourceComment, dict]]] = {}
-        for comment, document in documents:
-            by_discussion.setdefault(document["discussion_id"], []).append((comment, document))
-        for discussion_id, group in by_discussion.items():
-            self._store_discussion(discussion_id, group)
-
-    def _store_discussion(self, discussion_id: ObjectId, group: list[tuple[SourceComment, dict]]) -> None:
-        """Insert the comments of one discussion not already there (a run stopped
-        before its ledger entries stored some), record them all in the ledger, and
-        repair their placeholders."""
-        there = {c.slug: c.id for c in store.find_by_slugs(discussion_id=discussion_id,
-                                                             slugs=[d["slug"] for _, d in group])}
-        new, entries = [], []
-        for comment, document in group:
-            if document["slug"] not in there:
-                new.append(document)
-            elif there[document["slug"]] == document["_id"]:
-                self.report.already += 1
-            else:
+        inserted = store.insert_documents(documents=[document for _, document, _ in placed])
+        missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
+        self.report.imported += inserted
+        self.report.already += len(placed) - inserted - len(missing)
+        entries, changed = [], {}
+        for comment, document, where in placed:
+            if document["_id"] in missing:
                 self.refuse(SLUG_TAKEN)
+                self.known.pop(comment.id, None)
                 continue
             entries.append(UpdateOne({"_id": _ledger_key(self.source, comment.id)}, {"$set": {
-                "discussion_id": discussion_id, "ids": list(self.known[comment.id].ids),
-                "slug": document["slug"], "full_slug": document["full_slug"],
+                "discussion_id": where.discussion_id, "ids": list(where.ids), "slug": where.slug,
+                "full_slug": where.full_slug, "hidden": where.hidden,
             }}, upsert=True))
-        store.insert_documents(documents=new)
-        self.report.imported += len(new)
+            if where.hidden:  # it, or a comment above it, is hidden: placeholders may change
+                changed.setdefault(where.discussion_id, []).append(where.slug)
+            self.touched.add(where.discussion_id)
         if entries:
             ledger().bulk_write(entries, ordered=False)
-        summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=[d["slug"] for _, d in group])
-        self.touched.add(discussion_id)
+        for discussion_id, changed_slugs in changed.items():
+            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=changed_slugs)
+
+    @staticmethod
+    def _missing(ids: list[ObjectId]) -> set[ObjectId]:
+        """Which of these comments the store does not hold."""
+        return set(ids) - {comment.id for comment in store.find_by_ids(ids=ids)}
 
     # Remembering where comments went.
 
@@ -607,7 +610,7 @@ class Importer:
             for entry in ledger().find({"_id": {"$in": keys}}):
                 source_id = entry["_id"].split(":", 1)[1]
                 found[source_id] = _Placed(entry["discussion_id"], tuple(entry["ids"]), entry["slug"],
-                                           entry["full_slug"])
+                                           entry["full_slug"], entry.get("hidden", True))
         return found
 
     # The end.
