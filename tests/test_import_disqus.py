@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from comments import disqus, importing, store
+from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -114,7 +115,7 @@ def test_post_summaries_are_right_after_the_import(targets):
     run(str(EXPORT))
     after = posts.get_by_id(hello.id)
     assert after.comment_count == 4  # 2001, 2003, 2005, 2011: approved
-    assert [c.author_name for c in after.latest_comments][0] == "Ed"
+    assert after.latest_comments[0].author_name == "Ed"
     assert posts.get_by_id(second.id).comment_count == 1
 
 
@@ -188,3 +189,12 @@ def test_a_malformed_file_fails_with_its_line_and_writes_nothing_past_it(targets
         run(str(FIXTURES / "disqus-broken.xml"))
     assert set(imported(hello)) == {"2001", "2002"}
     assert posts.get_by_id(hello.id).comment_count == 2
+
+
+def test_the_command_names_what_is_missing_or_misplaced(tmp_path):
+    with pytest.raises(CommandError, match=NEEDS_FILE.format(format="disqus").replace("(", r"\(").replace(")", r"\)")):
+        call_command("import_comments", "--format", "disqus")
+    with pytest.raises(CommandError, match=JSONL_ONLY.format(option="--dry-run")):
+        call_command("import_comments", "--dry-run", str(tmp_path / "x.jsonl"))
+    with pytest.raises(CommandError, match="No such file"):
+        run(str(tmp_path / "missing.xml"))

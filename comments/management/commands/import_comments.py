@@ -8,7 +8,7 @@ from comments import backup, importing
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
 FORMATS = ("jsonl", "disqus", "wordpress")
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
-NOT_AVAILABLE = "The WordPress importer is not available yet (comments/wxr.py is missing)."
+NOT_AVAILABLE = "The WordPress importer is not available yet (comments/wxr.py has no run())."
 JSONL_ONLY = "{option} is for --format disqus or wordpress."
 
 
@@ -59,12 +59,16 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
 
     def _wordpress(self):
+        """comments/wxr.py, whose `run` imports a WXR export, while it is being written."""
         try:
-            return import_module("comments.wxr")
+            module = import_module("comments.wxr")
         except ModuleNotFoundError as exc:
             if exc.name != "comments.wxr":
                 raise
             raise CommandError(NOT_AVAILABLE) from exc
+        if not callable(getattr(module, "run", None)):
+            raise CommandError(NOT_AVAILABLE)
+        return module
 
     def _jsonl(self, path: str | None, batch_size: int) -> None:
         try:
