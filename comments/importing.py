@@ -107,7 +107,7 @@ BAD_STATUS = "unknown status {status!r}"
 NAIVE_TIME = "its time has no time zone"
 SLUG_TAKEN = "another comment already has its slug"
 ORPHAN = "{source} comment {id} (line {line}): its parent {parent} {why}; imported at the top level"
-ORPHAN_MISSING = "is not in the file"
+ORPHAN_MISSING = "is not in the file (or was refused)"
 ORPHAN_ELSEWHERE = "is on another thread"
 POST_SLUG = re.compile(r"^/posts/(?P<slug>[^/]+)/?$")
 

@@ -78,7 +78,7 @@ def test_an_orphan_goes_to_the_top_level_and_is_reported(targets):
     out = run(str(EXPORT))
     orphan = imported(hello)["2005"]
     assert orphan["parent_id"] is None and "/" not in orphan["slug"]
-    assert "orphan: disqus comment 2005 (line" in out and "its parent 2999 is not in the file" in out
+    assert "orphan: disqus comment 2005 (line" in out and "its parent 2999 is not in the file (or was refused)" in out
 
 
 def test_bodies_are_sanitised_markdown_and_moderation_data_is_kept(targets):
