@@ -20,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from pymongo.errors import PyMongoError
 
 from cms import mongo
-from comments import limits, store
+from comments import limits, store, subscriptions
 from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
 
@@ -123,19 +123,24 @@ class Verdict:
     reason: str = ""
 
 
-def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = ()) -> bool:
+def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = (), confirmed: Iterable[str] = ()) -> bool:
     """Whether the "first" rule may let this commenter through: a member with an approved
-    comment, or an anonymous commenter whose browser carries, in its signed cookie
-    (`vouching`: the ids it lists), a comment that was approved. Never a typed e-mail
-    address: anyone can type a known commenter's."""
+    comment, or an anonymous commenter whose browser carries, in its signed cookies,
+    a comment that was approved (`vouching`: the ids it lists) or the confirmation of
+    the address they typed (`confirmed`: the addresses it confirmed by following their
+    link, which the address must still be on record as). Never a typed e-mail address
+    alone: anyone can type a known commenter's."""
     if author.id is not None:
         return store.has_approved_by(author_id=author.id)
+    email = subscriptions.normalise(author.email) if author.email else ""
+    if email and email in {subscriptions.normalise(a) for a in confirmed} and subscriptions.is_confirmed(email):
+        return True
     ids = list(vouching)
     return bool(ids) and any(comment.approved for comment in store.find_by_ids(ids=ids))
 
 
 def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, trusted: bool,
-          vouching: Iterable[ObjectId] = ()) -> Verdict:
+          vouching: Iterable[ObjectId] = (), confirmed: Iterable[str] = ()) -> Verdict:
     """The status a new or edited comment gets: approved, or pending (held for an
     editor) for a blocked word or e-mail domain or a pre-moderation rule. Editors'
     own comments (`trusted`) are approved. `vouching`: the comments this commenter's
@@ -151,6 +156,6 @@ def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, 
         return Verdict(PENDING, "pre-moderation")
     if "links" in rules and has_links(text, html):
         return Verdict(PENDING, "contains a link")
-    if "first" in rules and not is_known(author, vouching=vouching):
+    if "first" in rules and not is_known(author, vouching=vouching, confirmed=confirmed):
         return Verdict(PENDING, "first comment")
     return Verdict(APPROVED)

@@ -87,9 +87,39 @@ def remembered_author(request) -> dict[str, str]:
     return {key: values[key] for key in ("name", "email") if isinstance(values.get(key), str)}
 
 
+CONFIRMED_COOKIE = "comments_confirmed"
+CONFIRMED_SALT = "comments.confirmed"
+
+
+def remember_confirmed(request, response, email: str) -> None:
+    """Note in this browser (a signed cookie) that it confirmed `email` by following
+    the address's confirmation link: what lets pre-moderation trust that address when
+    this browser types it, and nobody else's."""
+    addresses = sorted(confirmed_here(request) | {email.strip().lower()})[-KEEP:]
+    response.set_cookie(
+        CONFIRMED_COOKIE, signing.dumps(addresses, salt=CONFIRMED_SALT, compress=True),
+        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def confirmed_here(request) -> frozenset[str]:
+    """The addresses this browser confirmed (`remember_confirmed`); none if its cookie
+    does not verify."""
+    token = request.COOKIES.get(CONFIRMED_COOKIE)
+    if not token:
+        return frozenset()
+    try:
+        values = signing.loads(token, salt=CONFIRMED_SALT, max_age=settings.SESSION_COOKIE_AGE)
+    except signing.BadSignature:
+        return frozenset()
+    return frozenset(v for v in values if isinstance(v, str)) if isinstance(values, list) else frozenset()
+
+
 def viewer_for(request) -> Viewer:
-    """Who is looking: their user id, the comments their browser posted, and whether
-    they are an editor (who sees what awaits moderation)."""
+    """Who is looking: their user id, the comments their browser posted, the addresses
+    it confirmed, and whether they are an editor (who sees what awaits moderation)."""
     user = request.user
     member = user.is_authenticated
-    return Viewer(user_id=user.pk if member else None, own=owned(request), editor=member and is_editor(user))
+    return Viewer(user_id=user.pk if member else None, own=owned(request), editor=member and is_editor(user),
+                  confirmed=confirmed_here(request))

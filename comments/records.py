@@ -65,6 +65,8 @@ class Viewer:
     user_id: int | None = None
     own: frozenset = field(default_factory=frozenset)
     editor: bool = False
+    # The e-mail addresses this browser confirmed by following their confirmation link.
+    confirmed: frozenset = field(default_factory=frozenset)
 
 
 READERS = Viewer()

@@ -125,6 +125,7 @@ def post_comment(
     ip: str | None = None,
     trusted: bool = False,
     vouching: Iterable[ObjectId] = (),
+    confirmed: Iterable[str] = (),
     at: datetime | None = None,
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
@@ -135,8 +136,8 @@ def post_comment(
 
     The comment is approved, or pending when the blocklist or a pre-moderation rule
     holds it (`antispam.judge`); `trusted` (editors) skips those checks, and
-    `vouching` (the comments the poster's browser wrote) may make them a known
-    commenter for the "first" rule.
+    `vouching` (the comments the poster's browser wrote) and `confirmed` (the
+    addresses it confirmed) may make them a known commenter for the "first" rule.
     With a `form_key` (from the form's token) posting is idempotent: the slug is
     derived from the key, so a second submit of the same form finds the first
     comment in the unique slug index and returns it (`duplicate=True`). The same
@@ -160,7 +161,7 @@ def post_comment(
         return Posted(comment=earlier, reattached=reattached, duplicate=True,
                       same_form=bool(form_key) and earlier.form_key == form_key)
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted,
-                             vouching=vouching)
+                             vouching=vouching, confirmed=confirmed)
     fields = {"discussion_id": post.id, "parent": parent, "author": author, "text": text, "html": html,
               "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
@@ -314,7 +315,8 @@ def edit_comment(
         return comment
     html = render_comment(text)
     verdict = antispam.judge(
-        author=comment.author, text=text, html=html, screening=screening, trusted=trusted, vouching=viewer.own
+        author=comment.author, text=text, html=html, screening=screening, trusted=trusted, vouching=viewer.own,
+        confirmed=viewer.confirmed,
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = store.update_text(comment_id=comment.id, text=text, html=html, status=status,

@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from cms import logins, posts
-from comments import notify, subscriptions
+from comments import notify, ownership, subscriptions
 
 BROKEN_LINK = "This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one."
 NO_SUCH_SUBSCRIPTION = "This unsubscribe link names no subscription."
@@ -39,9 +39,13 @@ def confirm(request, token):
     confirmed = request.method == "POST"
     if confirmed:
         subscriptions.confirm(email=email)
-    return render(request, "comments/subscriptions/confirm.html",
-                  {"email": email, "confirmed": confirmed,
-                   "manage_token": subscriptions.manage_token(email)})
+    response = render(request, "comments/subscriptions/confirm.html",
+                      {"email": email, "confirmed": confirmed,
+                       "manage_token": subscriptions.manage_token(email)})
+    if confirmed:
+        # This browser followed the address's link: it may now vouch for the address.
+        ownership.remember_confirmed(request, response, email)
+    return response
 
 
 @csrf_exempt  # RFC 8058: mail programs POST `List-Unsubscribe=One-Click` with no form token.

@@ -140,6 +140,7 @@ def _post_comment(request, post):
             posted = services.post_comment(
                 post=post, text=data["text"], author=author, parent_slug=data["parent"] or None,
                 form_key=data["form_key"], ip=client_ip(request), trusted=viewer.editor, vouching=viewer.own,
+                confirmed=viewer.confirmed,
             )
         except services.CommentError as exc:
             form.add_error("parent" if exc.code == "bad_parent" else None,

@@ -377,3 +377,23 @@ def test_a_sender_killed_mid_batch_sends_each_mail_once_but_the_one_in_flight_tw
     in_flight = smtp_server.inbox.messages[1]["To"]
     assert received == sorted(["ann@example.com", "bea@example.com", "cy@example.com", in_flight])
     assert outbox.count(status=outbox.SENT) == 3
+
+
+# --- A confirmed address and pre-moderation ---------------------------------------------
+
+
+def test_a_confirmed_address_vouches_only_in_the_browser_that_confirmed_it(make_post, settings):
+    """Under COMMENTS_MODERATION=first, the browser that followed an address's
+    confirmation link is a known commenter when it types that address; another browser
+    typing the same address (an impostor) is still held."""
+    settings.COMMENTS_MODERATION = ["first"]
+    post = make_post()
+    owner, impostor = Client(), Client()
+    assert owner.post(local(f"{SITE}/notifications/confirm/{subscriptions.confirm_token('rosa@example.com')}/"))\
+        .status_code == 200
+    assert subscriptions.is_confirmed("rosa@example.com")
+    for browser, text in ((owner, "From the owner"), (impostor, "From an impostor")):
+        assert submit(browser, post_url(post), text=text, email="rosa@example.com").status_code == 303
+    status = {c.text: c.status for c in services.store.find_by_ids(
+        ids=[d["_id"] for d in services.store.iter_documents(discussion_id=post.id)])}
+    assert status == {"From the owner": "approved", "From an impostor": "pending"}
