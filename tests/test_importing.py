@@ -12,7 +12,6 @@ from cms import posts
 from comments import importing, store
 from comments.importing import BadSource, Importer, SourceComment, SourceThread
 
-
 # --- Pure --------------------------------------------------------------------------------
 
 
@@ -227,3 +226,20 @@ def test_comments_with_a_bad_status_or_a_naive_time_are_refused(make_post):
     ])
     assert report.refused == {importing.BAD_STATUS.format(status="hidden"): 1, importing.NAIVE_TIME: 1}
     assert set(stored(post)) == {"0"}
+
+
+@pytest.mark.usefixtures("each_store")
+def test_a_hidden_comment_becomes_a_placeholder_when_its_reply_comes_batches_later(make_post, monkeypatch):
+    """Its reply is written after the deleted comment was stored and forgotten: the
+    ledger says a hidden comment is above it, so placeholders are repaired."""
+    monkeypatch.setattr(importing, "KNOWN_LIMIT", 1)
+    post = make_post()
+    deleted, other, reply = (
+        SourceComment(source="test", id="d", thread="t1", parent=None, posted=START, html="", status="deleted"),
+        SourceComment(source="test", id="o", thread="t1", parent=None, posted=START, html="<p>o</p>"),
+        SourceComment(source="test", id="r", thread="t1", parent="d", posted=START, html="<p>r</p>"),
+    )
+    run(post, [deleted, other, reply], batch_size=1)
+    shown = store.find_page(discussion_id=post.id, order="threaded", limit=10, viewer=store.READERS)
+    assert [(c.text, c.placeholder) for c in shown] == [("", True), ("r", False), ("o", False)]
+    assert posts.get_by_id(post.id).comment_count == 2
