@@ -54,7 +54,8 @@ class Command(BaseCommand):
                            stdout=self.stdout, batch_size=batch_size)
             else:
                 self._wordpress().run(path=path, dry_run=options["dry_run"], comments_only=options["comments_only"],
-                                      create_missing=options["create_missing"], stdout=self.stdout)
+                                      create_missing=options["create_missing"], progress=not options["no_progress"],
+                                      stdout=self.stdout, batch_size=batch_size)
         except (importing.BadSource, OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
 
