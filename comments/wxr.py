@@ -12,8 +12,8 @@ The file is streamed through the import engine's XML reader (comments/importing.
 `read_xml`): one item at a time, each dropped once handed on, so memory is that of
 the largest post with its comments, not of the file; no entity is ever resolved (a
 file that declares one, or names an external DTD, is refused). Each item's comments
-are written before the next item is read, so a malformed file stops with its line
-and reason, having written only whole posts.
+are handed to the engine together once the item is read, so a malformed file stops
+with its line and reason, having written only whole posts.
 
 What is imported, and why:
 - Only items of type `post`. Pages are a site's fixed pages (about, contact):
@@ -591,9 +591,11 @@ class Outcome:
 
 def source_name(site: str) -> str:
     """The namespace of a site's comment ids: WordPress numbers comments per site, so
-    two blogs' comment 7 must not be taken for one ("wordpress:notes.example.org")."""
+    two blogs' comment 7 must not be taken for one ("wordpress@notes.example.org").
+    No colon: the engine's ledger keys are "<source>:<id>", read up to the first one."""
     host = (urlsplit(site).hostname or "").removeprefix("www.")
-    return f"{SOURCE}:{host}" if host else SOURCE
+    host = re.sub(r"[^a-z0-9.-]+", "-", host)
+    return f"{SOURCE}@{host}" if host else SOURCE
 
 
 def post_slug(item: WxrItem) -> tuple[str, str | None]:
@@ -751,8 +753,9 @@ class WordPressImport:
         return self.outcome
 
     def take(self, item: WxrItem) -> None:
-        """One item: its post found or made, then its comments handed to the engine and
-        written (so a fault later in the file leaves only whole posts behind)."""
+        """One item: its post found or made, then all its comments handed to the engine,
+        which writes them in batches. Items are handed over whole, so a fault later in
+        the file (the engine then writes what it was given) leaves only whole posts."""
         engine, outcome = self.engine(), self.outcome
         if item.post_type != "post" or item.status in SKIPPED_POST_STATUSES:
             what = (
@@ -782,7 +785,6 @@ class WordPressImport:
                 engine.skip(handed)
             else:
                 engine.add(handed)
-        engine.flush()
 
     def _slug(self, item: WxrItem) -> str:
         slug, made_from = post_slug(item)

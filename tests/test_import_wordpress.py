@@ -24,7 +24,7 @@ from comments.records import APPROVED, DELETED, PENDING, SPAM
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 BLOG = FIXTURES / "wordpress-blog.xml"
 SWIFTS = "swifts-over-the-harbour"
-SOURCE = "wordpress:notes.example.org"
+SOURCE = "wordpress@notes.example.org"
 # The comments of the swifts post that are imported: all but the pingback and trackback.
 IMPORTED_IDS = {"101", "102", "103", "104", "105", "106", "107", "110", "111", "112"}
 
@@ -431,3 +431,20 @@ class TestImport:
         with pytest.raises(CommandError, match="Line 3: entity declarations are refused"):
             call_command("import_comments", "--format", "wordpress", str(FIXTURES / "wordpress-xxe.xml"))
         assert posts.is_empty()
+
+    def test_a_later_run_finds_a_replys_parent_from_an_earlier_run(self, tmp_path):
+        """The parent is looked up where the earlier run recorded it (a new run has
+        nothing in memory), so the reply is not taken for an orphan."""
+        run(write_export(tmp_path, post_item(post_id="1", slug="one", comments=comment("1"))))
+        later = write_export(
+            tmp_path, post_item(post_id="1", slug="one", comments=comment("2", parent="1")), "b.xml"
+        )
+        outcome = run(later)
+        stored = by_source_id(posts.get_by_slug("one"))
+        assert outcome.report.orphans == [] and stored["2"]["parent_id"] == stored["1"]["_id"]
+
+
+def test_a_sites_comment_ids_are_namespaced_by_its_host_without_a_colon():
+    assert wxr.source_name("https://www.notes.example.org/blog") == "wordpress@notes.example.org"
+    assert wxr.source_name("http://[::1]:8080/") == "wordpress@-1"
+    assert wxr.source_name("") == "wordpress"
