@@ -97,6 +97,8 @@ AS_UTC = "as UTC (its post gives no offset)"
 SLUG_MADE = "post {id} (line {line}): slug {slug!r} made from {source!r}"
 TAGS_DROPPED = "post {slug!r}: tags left out ({reason}): {tags}"
 AUTHOR_CREATED = "author {username!r} created (no password, no dashboard access)"
+NOTES_SHOWN = 20
+MORE_NOTES = "... and {more} more {kind}"
 NO_POSTS = "The file held no WordPress items: is it a WordPress export (WXR)?"
 
 
@@ -579,6 +581,15 @@ class Outcome:
     items_skipped: Counter = field(default_factory=Counter)  # "page items" -> how many
     authors_created: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # How many notes of each kind there were; past NOTES_SHOWN of a kind, only counted.
+    noted: Counter = field(default_factory=Counter)
+
+    def note(self, kind: str, text: str) -> None:
+        """Something the operator should know; a big export's thousands of notes of one
+        kind are counted rather than all kept and printed."""
+        self.noted[kind] += 1
+        if self.noted[kind] <= NOTES_SHOWN:
+            self.notes.append(text)
 
     def lines(self) -> list[str]:
         would = "would be " if self.report.dry_run else ""
@@ -586,6 +597,11 @@ class Outcome:
         out += [f"  skipped: {n} {what}" for what, n in sorted(self.items_skipped.items())]
         out += [f"  {AUTHOR_CREATED.format(username=name)}" for name in self.authors_created]
         out += [f"  {note}" for note in self.notes]
+        out += [
+            f"  {MORE_NOTES.format(more=n - NOTES_SHOWN, kind=kind)}"
+            for kind, n in self.noted.items()
+            if n > NOTES_SHOWN
+        ]
         return out + self.report.lines()
 
 
@@ -669,7 +685,7 @@ def _offset(offset: timedelta) -> str:
 
 
 def source_comment(
-    comment: WxrComment, item: WxrItem, *, source: str, thread: str, notes: list[str]
+    comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome
 ) -> importing.SourceComment | importing.Refusal | str:
     """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
     the name of what it is when it is skipped on purpose (pingbacks, trackbacks)."""
@@ -687,7 +703,7 @@ def source_comment(
     if posted is None:
         return importing.Refusal(NO_DATE, line=item.line, id=comment.id)
     if note:
-        notes.append(note)
+        outcome.note("comments timed by their local time", note)
     return importing.SourceComment(
         source=source,
         id=comment.id,
@@ -749,7 +765,7 @@ class WordPressImport:
             or self.outcome.items_skipped
             or engine.report.threads_skipped
         ):
-            self.outcome.notes.append(NO_POSTS)
+            self.outcome.note("warnings", NO_POSTS)
         return self.outcome
 
     def take(self, item: WxrItem) -> None:
@@ -778,9 +794,7 @@ class WordPressImport:
             outcome.posts_created += 1
         engine.add_thread(thread, post_id=post.id if post else None, created=created)
         for comment in item.comments:
-            handed = source_comment(
-                comment, item, source=engine.source, thread=thread.key, notes=outcome.notes
-            )
+            handed = source_comment(comment, item, source=engine.source, thread=thread.key, outcome=outcome)
             if isinstance(handed, str):
                 engine.skip(handed)
             else:
@@ -791,8 +805,8 @@ class WordPressImport:
         if self.slugs.setdefault(slug, item.post_id) != item.post_id:
             made_from, slug = slug, f"{slug[: SLUG_MAX_LENGTH - 12]}-{item.post_id}"
         if made_from is not None:
-            self.outcome.notes.append(
-                SLUG_MADE.format(id=item.post_id, line=item.line, slug=slug, source=made_from)
+            self.outcome.note(
+                "slugs made", SLUG_MADE.format(id=item.post_id, line=item.line, slug=slug, source=made_from)
             )
         return slug
 
@@ -801,12 +815,13 @@ class WordPressImport:
         when = utc(item.date_gmt) if item.date_gmt else (utc(item.date_local) if item.date_local else None)
         tags, left_out = post_tags(item)
         if left_out:
-            self.outcome.notes.append(
+            self.outcome.note(
+                "posts with tags left out",
                 TAGS_DROPPED.format(
                     slug=slug,
                     reason=f"at most {MAX_TAGS}, letters, digits, spaces and .+#-",
                     tags=", ".join(left_out),
-                )
+                ),
             )
         fields = {
             "title": item.title or slug,

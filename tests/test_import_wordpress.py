@@ -448,3 +448,15 @@ def test_a_sites_comment_ids_are_namespaced_by_its_host_without_a_colon():
     assert wxr.source_name("https://www.notes.example.org/blog") == "wordpress@notes.example.org"
     assert wxr.source_name("http://[::1]:8080/") == "wordpress@-1"
     assert wxr.source_name("") == "wordpress"
+
+
+def test_notes_of_one_kind_past_the_first_few_are_only_counted():
+    outcome = wxr.Outcome(report=importing.Report(source=SOURCE))
+    for n in range(wxr.NOTES_SHOWN + 5):
+        outcome.note("comments timed by their local time", f"comment {n}")
+    outcome.note("slugs made", "one slug")
+    lines = outcome.lines()
+    assert [line for line in lines if line.startswith("  comment ")] == [
+        f"  comment {n}" for n in range(wxr.NOTES_SHOWN)
+    ]
+    assert "  one slug" in lines and "  ... and 5 more comments timed by their local time" in lines
