@@ -49,6 +49,7 @@ from urllib.parse import unquote, urlsplit
 from xml.etree.ElementTree import Element
 
 from bson import ObjectId
+from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from cms import authors, posts
@@ -97,6 +98,9 @@ AS_UTC = "as UTC (its post gives no offset)"
 SLUG_MADE = "post {id} (line {line}): slug {slug!r} made from {source!r}"
 TAGS_DROPPED = "post {slug!r}: tags left out ({reason}): {tags}"
 AUTHOR_CREATED = "author {username!r} created (no password, no dashboard access)"
+AUTHOR_TAKEN = (
+    "author {login!r}: that username and wp-{login} are readers' accounts; posts signed as imported"
+)
 NOTES_SHOWN = 20
 MORE_NOTES = "... and {more} more {kind}"
 NO_POSTS = "The file held no WordPress items: is it a WordPress export (WXR)?"
@@ -844,24 +848,34 @@ class WordPressImport:
         return posts.create_post(**fields)
 
     def _author(self, item: WxrItem) -> posts.AuthorSummary:
-        """The post's author here: the Slugline author with its login, else one made
-        from the export's author list (not staff, no password: an editor may give them
-        access later); the engine's import author when the item names none."""
-        login = re.sub(r"[^\w.@+-]+", "-", item.creator).strip("-")[:150]
+        """The post's author here, by login: the Slugline author with that username,
+        else one made from the export's author list (not staff, no password: an editor
+        may give them access later). A reader's account is never made an author: when
+        the login is a reader's, the author is `wp-<login>`. The engine's import
+        author when the item names none."""
+        login = re.sub(r"[^\w.@+-]+", "-", item.creator).strip("-")[:140]
         if not login:
             return importing.IMPORT_AUTHOR
         if login not in self.authors:
-            user = authors.find_author(username=login)
-            if user is None:
-                self.outcome.authors_created.append(login)
-                if self.dry_run:
-                    self.authors[login] = posts.AuthorSummary(id=0, username=login, name=item.creator_name)
-                    return self.authors[login]
-                user = authors.create_author(
-                    username=login, display_name=item.creator_name or login, is_staff=False
-                )
-            self.authors[login] = authors.summary_for(user)
+            self.authors[login] = self._find_or_create_author(login, item.creator_name or login)
         return self.authors[login]
+
+    def _find_or_create_author(self, login: str, name: str) -> posts.AuthorSummary:
+        for username in (login, f"wp-{login}"):
+            user = authors.find_author(username=username)
+            if user is not None:
+                return authors.summary_for(user)
+            if not get_user_model().objects.filter(username=username).exists():
+                break
+        else:
+            self.outcome.note("warnings", AUTHOR_TAKEN.format(login=login))
+            return importing.IMPORT_AUTHOR
+        self.outcome.authors_created.append(username)
+        if self.dry_run:
+            return posts.AuthorSummary(id=0, username=username, name=name)
+        return authors.summary_for(
+            authors.create_author(username=username, display_name=name, is_staff=False)
+        )
 
 
 def run(

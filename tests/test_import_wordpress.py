@@ -283,6 +283,18 @@ class TestImport:
         run()
         assert posts.get_by_slug(SWIFTS).author == authors.summary_for(user)
 
+    def test_a_readers_account_with_the_authors_login_is_not_made_the_author(self, make_user):
+        reader = make_user("margit", role="reader")
+        run()
+        author = posts.get_by_slug(SWIFTS).author
+        assert (author.username, author.name) == (
+            "wp-margit",
+            "Margit Ö. Halvorsen",
+        ) and author.id != reader.pk
+        assert not authors.find_author(username="margit")
+        run()
+        assert len(posts.dashboard_page(skip=0, limit=10)) == 2
+
     def test_comments_keep_threading_times_statuses_and_moderation_data(self):
         outcome = run()
         stored = by_source_id(posts.get_by_slug(SWIFTS))
