@@ -54,6 +54,7 @@ from django.utils.text import slugify
 
 from cms import authors, posts
 from cms.dashboard.forms import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
+from cms.markup import NESTING_LIMIT
 from comments import importing
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 
@@ -381,7 +382,9 @@ class _Element:
 
 
 class _Tree(HTMLParser):
-    """HTML as a tree of _Element and text, forgiving as browsers are about end tags."""
+    """HTML as a tree of _Element and text, forgiving as browsers are about end tags.
+    Elements nested deeper than the post renderer shows (NESTING_LIMIT) are dropped,
+    their text kept: the tree is walked recursively, so it must stay shallow."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -392,12 +395,15 @@ class _Tree(HTMLParser):
         element = _Element(tag, {k: v or "" for k, v in attrs})
         if tag in ("p", "li") and self._open[-1].tag == tag:
             self._open.pop()
+        if len(self._open) > NESTING_LIMIT:
+            return
         self._open[-1].children.append(element)
         if tag not in _VOID:
             self._open.append(element)
 
     def handle_startendtag(self, tag, attrs):
-        self._open[-1].children.append(_Element(tag, {k: v or "" for k, v in attrs}))
+        if len(self._open) <= NESTING_LIMIT:
+            self._open[-1].children.append(_Element(tag, {k: v or "" for k, v in attrs}))
 
     def handle_endtag(self, tag):
         for depth in range(len(self._open) - 1, 0, -1):

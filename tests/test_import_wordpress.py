@@ -192,6 +192,11 @@ def test_a_numbered_list_keeps_its_first_number():
     assert wxr.html_to_markdown('<ol start="3"><li>three</li><li>four</li></ol>') == "3. three\n4. four\n"
 
 
+def test_html_nested_thousands_deep_keeps_its_text_without_recursing_that_deep():
+    markdown = wxr.html_to_markdown("<div><em>" * 5000 + "deep" + "</em></div>" * 5000 + "<p>after</p>")
+    assert "deep" in markdown and markdown.endswith("after\n")
+
+
 def test_a_table_stays_html_in_one_block_and_renders_as_a_table():
     markdown = wxr.html_to_markdown(
         "<p>Counts:</p><table><tr><td>swifts</td>\n\n<td>12</td></tr></table><p>End</p>"
