@@ -90,8 +90,9 @@ from comments import services, slugs, store, summaries
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 
 BATCH_SIZE = 500
-# Recent comments kept in memory as possible parents; older ones are looked up.
-KNOWN_LIMIT = 50_000
+# Recent comments kept in memory as possible parents (a few hundred bytes each); older
+# ones are looked up in the ledger.
+KNOWN_LIMIT = 20_000
 XML_CHUNK = 64 * 1024
 # Drafts made for threads no post matches (`create_draft`) are signed by this author.
 IMPORT_AUTHOR = posts.AuthorSummary(id=0, username="imported", name="Imported")
