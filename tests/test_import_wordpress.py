@@ -197,6 +197,28 @@ def test_html_nested_thousands_deep_keeps_its_text_without_recursing_that_deep()
     assert "deep" in markdown and markdown.endswith("after\n")
 
 
+def test_a_comment_nested_thousands_deep_becomes_text_the_engine_can_write():
+    swifts = items()[0]
+    deep = wxr.WxrComment(
+        id="9",
+        parent_id=None,
+        author_name="D",
+        author_email="",
+        author_url="",
+        ip="",
+        date_gmt=datetime(2024, 5, 7),
+        date_local=None,
+        approved="1",
+        type="",
+        line=1,
+        content="<em>" * 5000 + "deep" + "</em>" * 5000,
+    )
+    handed = wxr.source_comment(
+        deep, swifts, source=SOURCE, thread="10", outcome=wxr.Outcome(report=importing.Report(source=SOURCE))
+    )
+    assert "deep" in importing.comment_text(handed.html)
+
+
 def test_a_table_stays_html_in_one_block_and_renders_as_a_table():
     markdown = wxr.html_to_markdown(
         "<p>Counts:</p><table><tr><td>swifts</td>\n\n<td>12</td></tr></table><p>End</p>"
