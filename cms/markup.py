@@ -20,12 +20,12 @@ import nh3
 from cmarkgfm import _cmark
 from cmarkgfm.cmark import Options
 
-_TAGS = {
+COMMENT_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "del", "em", "h2", "h3", "h4",
     "hr", "i", "li", "ol", "p", "pre", "strong", "sub", "sup", "ul",
 }
-_POST_TAGS = _TAGS | {"h1", "h5", "h6", "img", "table", "thead", "tbody", "tr", "th", "td"}
-_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "img": {"src", "alt", "title"}}
+_POST_TAGS = COMMENT_TAGS | {"h1", "h5", "h6", "img", "table", "thead", "tbody", "tr", "th", "td"}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "img": {"src", "alt", "title"}}
 # A code block scrolls sideways rather than widen the page; tabindex lets a keyboard
 # reach it to scroll it (every browser, not only those that focus scrollers).
 _SET_ATTRIBUTES = {"pre": {"tabindex": "0"}}
@@ -43,8 +43,11 @@ GROWTH_LIMIT = 20
 COMMENT_RAW_TAG_LIMIT = 200
 POST_RAW_TAG_LIMIT = 2_000
 
-# cmark's own output: every tag in it is well formed (text and attributes are escaped).
-_TAG = re.compile(r"<(/?)[a-z][a-z0-9]*[^>]*?(/?)>")
+# cmark's own output, or the sanitiser's: every tag in it is well formed (text and
+# attributes are escaped).
+_TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^>]*?(/?)>")
+# Elements that never hold others (the sanitiser writes `<br>`, cmark `<br />`).
+_VOID = {"br", "hr", "img", "wbr", "input", "col", "area", "base", "embed", "source", "track", "link", "meta"}
 _START_TAG = re.compile(r"<[A-Za-z]")
 # Raw HTML is kept (the sanitiser decides what stays), as are unsafe URLs (the
 # sanitiser drops them from the link and keeps its text).
@@ -66,7 +69,7 @@ def render_post(text: str) -> str:
         text, options=0, extensions=_POST_EXTENSIONS, raw_tag_limit=POST_RAW_TAG_LIMIT
     )
     return nh3.clean(
-        html, tags=_POST_TAGS, attributes=_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
+        html, tags=_POST_TAGS, attributes=ALLOWED_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
         link_rel="noopener",
     )
 
@@ -78,7 +81,7 @@ def render_comment(text: str) -> str:
         text, options=_COMMENT_OPTIONS, extensions=(), raw_tag_limit=COMMENT_RAW_TAG_LIMIT
     )
     return nh3.clean(
-        html, tags=_TAGS, attributes=_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
+        html, tags=COMMENT_TAGS, attributes=ALLOWED_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
         link_rel="nofollow ugc noopener",
     )
 
@@ -87,7 +90,7 @@ def _bounded_html(text: str, *, options: int, extensions: tuple[str, ...], raw_t
     """The text's HTML, or the text as plain paragraphs when its Markdown nests too deep
     or grows too much, or it carries too many raw HTML tags."""
     markdown_only = _cmark_html(text, options=options, extensions=extensions)
-    if len(markdown_only) > GROWTH_LIMIT * len(text) + 1_000 or _depth(markdown_only) > NESTING_LIMIT:
+    if len(markdown_only) > GROWTH_LIMIT * len(text) + 1_000 or nesting_depth(markdown_only) > NESTING_LIMIT:
         return _as_plain_text(text)
     with_raw = _cmark_html(text, options=options | _RAW, extensions=extensions)
     raw_tags = len(_START_TAG.findall(with_raw)) - len(_START_TAG.findall(markdown_only))
@@ -96,14 +99,15 @@ def _bounded_html(text: str, *, options: int, extensions: tuple[str, ...], raw_t
     return with_raw.strip()
 
 
-def _depth(cmark_html: str) -> int:
-    """How deep the elements of cmark's HTML nest (raw HTML left out)."""
+def nesting_depth(html: str) -> int:
+    """How deep the elements of well-formed HTML nest (cmark's output, raw HTML left
+    out; or the sanitiser's)."""
     depth = deepest = 0
-    for match in _TAG.finditer(cmark_html):
-        closing, self_closing = match.groups()
+    for match in _TAG.finditer(html):
+        closing, name, self_closing = match.groups()
         if closing:
             depth -= 1
-        elif not self_closing:
+        elif not self_closing and name not in _VOID:
             depth += 1
             deepest = max(deepest, depth)
     return deepest

@@ -64,6 +64,7 @@ has seen, a few dozen bytes each, since it has no ledger to look them up in.
 from __future__ import annotations
 
 import csv
+import html as html_module
 import hashlib
 import os
 import re
@@ -213,7 +214,12 @@ def comment_text(html: str) -> str:
     """A source's HTML body as the Markdown a comment keeps: sanitised by the site's
     comment allow-lists first (scripts and styles go with their content), then
     written as Markdown, with every character Markdown would read as markup escaped."""
-    clean = nh3.clean(html or "", tags=markup._TAGS, attributes=markup._ATTRIBUTES, link_rel=None)
+    clean = nh3.clean(html or "", tags=markup.COMMENT_TAGS, attributes=markup.ALLOWED_ATTRIBUTES, link_rel=None)
+    if markup.nesting_depth(clean) > markup.NESTING_LIMIT:
+        # Deeper than a comment may nest (and than markdownify, which recurses, can
+        # walk): its text alone, as the site shows such a comment.
+        clean = nh3.clean(clean, tags=set())
+        return re.sub(r"\n{3,}", "\n\n", html_module.unescape(clean)).strip()
     text = markdownify(clean, heading_style="ATX", bullets="-", escape_misc=True, code_language="")
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
@@ -609,7 +615,7 @@ class Importer:
         for start in range(0, len(wanted), BATCH_SIZE):
             keys = [_ledger_key(self.source, i) for i in wanted[start:start + BATCH_SIZE]]
             for entry in ledger().find({"_id": {"$in": keys}}):
-                source_id = entry["_id"].split(":", 1)[1]
+                source_id = entry["_id"].removeprefix(f"{self.source}:")
                 found[source_id] = _Placed(entry["discussion_id"], tuple(entry["ids"]), entry["slug"],
                                            entry["full_slug"], entry.get("hidden", True))
         return found

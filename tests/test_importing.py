@@ -243,3 +243,13 @@ def test_a_hidden_comment_becomes_a_placeholder_when_its_reply_comes_batches_lat
     shown = store.find_page(discussion_id=post.id, order="threaded", limit=10, viewer=store.READERS)
     assert [(c.text, c.placeholder) for c in shown] == [("", True), ("r", False), ("o", False)]
     assert posts.get_by_id(post.id).comment_count == 2
+
+
+def test_a_comment_nested_thousands_deep_becomes_its_text_and_stops_nothing():
+    """markdownify walks HTML recursively: a body nested past the renderer's limit is
+    kept as its text instead of raising RecursionError mid-import."""
+    deep = "<blockquote>" * 5000 + "still <em>here</em>" + "</blockquote>" * 5000
+    assert importing.comment_text(deep) == "still here"
+    shallow = "<p>one<br>two<br>three</p>" * 50
+    assert importing.comment_text("<p>a <strong>b</strong></p>") == "a **b**"
+    assert importing.comment_text(shallow).count("one") == 50  # line breaks are not nesting
