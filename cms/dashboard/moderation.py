@@ -118,27 +118,27 @@ def moderate(request):
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
+    editor = request.user.get_username()
     if action == "ban":
-        banned = moderation.ban_commenter(comment_id=ids[0], editor=request.user.get_username())
+        banned = moderation.ban_commenter(comment_id=ids[0], editor=editor)
         if banned is None:
             messages.error(request, GONE)
-        elif not banned.keys:
+            return _see_other(_back(request, form.cleaned_data.get("next")))
+        if not banned.keys:
             messages.success(request, BANNED_NOBODY)
         else:
             who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
-        if banned is not None and not banned.done:
-            messages.info(request, STILL_APPLYING)
-    elif action == "thread":
-        removed = moderation.remove_subthread(comment_id=ids[0], editor=request.user.get_username())
-        messages.success(request, MODERATED["thread"].format(count=removed.total))
-        if not removed.done:
-            messages.info(request, STILL_APPLYING)
+        done = banned.done
     else:
-        changed = moderation.moderate(action=action, comment_ids=ids, editor=request.user.get_username())
-        messages.success(request, MODERATED[action].format(count=changed.total))
-        if not changed.done:
-            messages.info(request, STILL_APPLYING)
+        if action == "thread":
+            progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
+        else:
+            progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
+        messages.success(request, MODERATED[action].format(count=progress.total))
+        done = progress.done
+    if not done:
+        messages.info(request, STILL_APPLYING)
     return _see_other(_back(request, form.cleaned_data.get("next")))
 
 
