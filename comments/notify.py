@@ -24,22 +24,13 @@ from django.contrib.auth import get_user_model
 from pymongo.errors import PyMongoError
 
 from cms import mongo
-from comments import limits, outbox, store, subscriptions
+from comments import antispam, limits, outbox, store, subscriptions
 from comments.store import Comment
 from comments.subscriptions import DISCUSSION, REPLIES
 
 REPLY, FOLLOW, CONFIRM, MANAGE, AUTHOR, QUEUE = "reply", "follow", "confirm", "manage", "author", "queue"
-# Rate-limit counts outlive their window by this much (app servers' clocks may differ).
-EXPIRY_MARGIN = 300
 
 logger = logging.getLogger(__name__)
-
-
-def _window_number(now: datetime) -> tuple[int, int, float]:
-    """(the confirmation window's number, its length, when its counts may go)."""
-    window = max(1, settings.NOTIFICATIONS_CONFIRM_WINDOW)
-    number = int(now.timestamp() // window)
-    return number, window, (number + 1) * window + EXPIRY_MARGIN
 
 
 def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime | None = None) -> None:
@@ -49,7 +40,10 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
     decided by the sender, so that neither the answer nor its timing tells."""
     now = now or datetime.now(UTC)
     email = subscriptions.normalise(email)
-    number, _, expires = _window_number(now)
+    window = max(1, settings.NOTIFICATIONS_CONFIRM_WINDOW)
+    number = int(now.timestamp() // window)
+    # Counted as the posting rate limits are (comments/antispam.py), with their margin.
+    expires = (number + 1) * window + antispam.EXPIRY_MARGIN
     admitted = True
     for who, limit in ((f"addr:{email}", settings.NOTIFICATIONS_CONFIRM_PER_ADDRESS),
                        (f"ip:{ip or 'unknown'}", settings.NOTIFICATIONS_CONFIRM_PER_CLIENT)):
