@@ -89,10 +89,11 @@ def render_comment(text: str) -> str:
 def _bounded_html(text: str, *, options: int, extensions: tuple[str, ...], raw_tag_limit: int) -> str:
     """The text's HTML, or the text as plain paragraphs when its Markdown nests too deep
     or grows too much, or it carries too many raw HTML tags."""
-    markdown_only = _cmark_html(text, options=options, extensions=extensions)
+    # One parse, two renders: raw HTML is a render option. Depth is measured without
+    # it (raw tags may be malformed), and raw tags are counted as what it adds.
+    markdown_only, with_raw = _cmark_html(text, options=options, extensions=extensions)
     if len(markdown_only) > GROWTH_LIMIT * len(text) + 1_000 or nesting_depth(markdown_only) > NESTING_LIMIT:
         return _as_plain_text(text)
-    with_raw = _cmark_html(text, options=options | _RAW, extensions=extensions)
     raw_tags = len(_START_TAG.findall(with_raw)) - len(_START_TAG.findall(markdown_only))
     if raw_tags > raw_tag_limit:
         return _as_plain_text(text)
@@ -122,9 +123,10 @@ def _as_plain_text(text: str) -> str:
     )
 
 
-def _cmark_html(text: str, *, options: int, extensions: tuple[str, ...]) -> str:
-    """cmark-gfm's HTML for the text, freeing what cmark allocated."""
-    lib, ffi = _cmark.lib, _cmark.ffi
+def _cmark_html(text: str, *, options: int, extensions: tuple[str, ...]) -> tuple[str, str]:
+    """cmark-gfm's HTML for the text, parsed once and rendered twice: raw HTML left out,
+    then kept (`_RAW`). Frees what cmark allocated."""
+    lib = _cmark.lib
     source = text.encode("utf-8", "replace")
     parser = lib.cmark_parser_new(options)
     try:
@@ -133,15 +135,21 @@ def _cmark_html(text: str, *, options: int, extensions: tuple[str, ...]) -> str:
         lib.cmark_parser_feed(parser, source, len(source))
         root = lib.cmark_parser_finish(parser)
         try:
-            output = lib.cmark_render_html(root, options, lib.cmark_parser_get_syntax_extensions(parser))
-            try:
-                return ffi.string(output).decode("utf-8", "replace")
-            finally:
-                _free(_address(output))
+            found = lib.cmark_parser_get_syntax_extensions(parser)
+            markdown_only = _rendered(lib.cmark_render_html(root, options, found))
+            return markdown_only, _rendered(lib.cmark_render_html(root, options | _RAW, found))
         finally:
             _node_free(_address(root))
     finally:
         lib.cmark_parser_free(parser)
+
+
+def _rendered(output) -> str:
+    """The text of a buffer cmark rendered, which is then freed."""
+    try:
+        return _cmark.ffi.string(output).decode("utf-8", "replace")
+    finally:
+        _free(_address(output))
 
 
 def _extension(name: str):
