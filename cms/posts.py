@@ -149,11 +149,12 @@ ELLIPSIS = "\u2026"
 
 
 class _Paragraphs(HTMLParser):
-    """The text of each `<p>` of sanitised HTML, and the text of the whole."""
+    """The plain text of the first `<p>` of sanitised HTML that has any, and the text
+    of the whole (for HTML without one)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.paragraphs: list[str] = []
+        self.first: str | None = None
         self.everything: list[str] = []
         self._open: list[str] | None = None
 
@@ -165,7 +166,8 @@ class _Paragraphs(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag == "p" and self._open is not None:
-            self.paragraphs.append("".join(self._open))
+            if self.first is None:
+                self.first = plain("".join(self._open)) or None
             self._open = None
 
     def handle_data(self, data):
@@ -179,14 +181,21 @@ def plain(text: str) -> str:
     return " ".join(text.split())
 
 
+# How much of a post's HTML is parsed at a time while looking for its first paragraph:
+# lists summarise every post they show, and a long post need not be parsed whole.
+_CHUNK = 1024
+
+
 def first_paragraph(html: str) -> str:
     """The plain text of the first paragraph of `html` that has any (headings, images
     and code before it are passed over); without one, all of its text."""
     parser = _Paragraphs()
-    parser.feed(html)
+    for start in range(0, len(html), _CHUNK):
+        parser.feed(html[start:start + _CHUNK])
+        if parser.first is not None:
+            return parser.first
     parser.close()
-    found = next((p for p in map(plain, parser.paragraphs) if p), None)
-    return found if found is not None else plain("".join(parser.everything))
+    return parser.first if parser.first is not None else plain("".join(parser.everything))
 
 
 def shorten(text: str, *, limit: int = SUMMARY_LENGTH) -> str:

@@ -24,6 +24,19 @@ def test_without_a_paragraph_the_whole_text_is_used():
     assert first_paragraph(render_post("- one\n- two")) == "one two"
 
 
+def test_the_html_is_read_in_pieces_wherever_they_fall(monkeypatch):
+    """Long posts are parsed only up to their first paragraph, a piece at a time: a
+    piece's end inside a tag, an entity or the paragraph changes nothing."""
+    html = render_post("# " + "Heading " * 40 + "\n\nA *first* paragraph &amp; more, " * 20 + "\n\nThe second.")
+    whole = first_paragraph(html)
+    assert whole.startswith("A first paragraph & more,") and "second" not in whole
+    for size in (1, 7, 64, 500):
+        monkeypatch.setattr(posts, "_CHUNK", size)
+        assert first_paragraph(html) == whole
+    monkeypatch.setattr(posts, "_CHUNK", 16)
+    assert first_paragraph(render_post("- one &amp; two\n- three")) == "one & two three"
+
+
 def test_a_short_text_is_kept_whole():
     assert shorten("Short  and\nsweet.", limit=40) == "Short and sweet."
 
