@@ -1,5 +1,4 @@
 import sys
-from importlib import import_module
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -8,7 +7,6 @@ from comments import backup, importing
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
 FORMATS = ("jsonl", "disqus", "wordpress")
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
-NOT_AVAILABLE = "The WordPress importer is not available yet (comments/wxr.py has no run())."
 JSONL_ONLY = "{option} is for --format disqus or wordpress."
 
 
@@ -53,23 +51,13 @@ class Command(BaseCommand):
                            create_missing=options["create_missing"], progress=not options["no_progress"],
                            stdout=self.stdout, batch_size=batch_size)
             else:
-                self._wordpress().run(path=path, dry_run=options["dry_run"], comments_only=options["comments_only"],
-                                      create_missing=options["create_missing"], progress=not options["no_progress"],
-                                      stdout=self.stdout, batch_size=batch_size)
+                from comments import wxr
+
+                wxr.run(path=path, dry_run=options["dry_run"], comments_only=options["comments_only"],
+                        create_missing=options["create_missing"], progress=not options["no_progress"],
+                        stdout=self.stdout, batch_size=batch_size)
         except (importing.BadSource, OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
-
-    def _wordpress(self):
-        """comments/wxr.py, whose `run` imports a WXR export, while it is being written."""
-        try:
-            module = import_module("comments.wxr")
-        except ModuleNotFoundError as exc:
-            if exc.name != "comments.wxr":
-                raise
-            raise CommandError(NOT_AVAILABLE) from exc
-        if not callable(getattr(module, "run", None)):
-            raise CommandError(NOT_AVAILABLE)
-        return module
 
     def _jsonl(self, path: str | None, batch_size: int) -> None:
         try:
