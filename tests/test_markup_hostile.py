@@ -54,6 +54,16 @@ def assert_bounded(html: str, text: str):
     assert len(html) <= SIZE_FACTOR * len(text) + 1_000
 
 
+def assert_renders_sanitised_and_bounded(text: str):
+    """As a comment and as a post: quickly, to allowed inert HTML of bounded size."""
+    with cpu_guard():
+        comment, post = render_comment(text), render_post(text)
+    assert_allowed(comment, tags=COMMENT_TAGS, rel=COMMENT_REL)
+    assert_allowed(post, tags=POST_TAGS, rel="noopener")
+    assert_bounded(comment, text)
+    assert_bounded(post, text)
+
+
 CORPUS = corpus_bench.corpus(django_settings.COMMENTS_MAX_LENGTH)
 
 
@@ -63,12 +73,7 @@ def test_every_hostile_comment_of_the_longest_length_renders_sanitised_and_bound
     without error, to allowed inert HTML no more than a few times its size."""
     text = CORPUS[name]
     assert len(text) == django_settings.COMMENTS_MAX_LENGTH
-    with cpu_guard():
-        comment, post = render_comment(text), render_post(text)
-    assert_allowed(comment, tags=COMMENT_TAGS, rel=COMMENT_REL)
-    assert_allowed(post, tags=POST_TAGS, rel="noopener")
-    assert_bounded(comment, text)
-    assert_bounded(post, text)
+    assert_renders_sanitised_and_bounded(text)
 
 
 @settings(max_examples=150, deadline=None)
@@ -83,12 +88,7 @@ def test_any_mixture_of_hostile_shapes_renders_sanitised_and_bounded(units, word
     """Runs of the corpus's shapes in any order, with any text between, render without
     error to allowed inert HTML of bounded size."""
     text = words.join(unit * count for unit, count in units)
-    with cpu_guard():
-        comment, post = render_comment(text), render_post(text)
-    assert_allowed(comment, tags=COMMENT_TAGS, rel=COMMENT_REL)
-    assert_allowed(post, tags=POST_TAGS, rel="noopener")
-    assert_bounded(comment, text)
-    assert_bounded(post, text)
+    assert_renders_sanitised_and_bounded(text)
 
 
 def test_a_kilobyte_of_nested_list_markers_renders_its_text():
