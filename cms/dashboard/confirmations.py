@@ -101,14 +101,14 @@ def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
         status = SPAM if action == "spam" else DELETED
         found = store.find_by_ids(ids=comment_ids)
         return Impact(action=action, comments=[c for c in found if c.status != status], found=bool(found))
+    if action == "ban":
+        ban = moderation.preview_ban(comment_id=comment_ids[0])
+        if ban is None:
+            return Impact(action=action, comments=[], found=False)
+        newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
+        return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(ban.comment, ban.keys))
     comment = store.find_by_id(comment_ids[0])
     if comment is None:
         return Impact(action=action, comments=[], found=False)
-    if action == "thread":
-        below = [c for c in store.find_subthread(comment=comment) if c.status != DELETED]
-        return Impact(action=action, comments=below)
-    ban = moderation.preview_ban(comment_id=comment.id)
-    if ban is None:
-        return Impact(action=action, comments=[], found=False)
-    newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
-    return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(comment, ban.keys))
+    below = [c for c in store.find_subthread(comment=comment) if c.status != DELETED]
+    return Impact(action=action, comments=below)
