@@ -426,16 +426,6 @@ def html_to_markdown(html: str) -> str:
     return "\n\n".join(_blocks(tree.root.children)).strip() + "\n"
 
 
-def shallow_html(html: str) -> str:
-    """`html` with elements nested deeper than NESTING_LIMIT dropped (their text kept):
-    what the engine turns into Markdown is walked recursively, and a comment nested
-    thousands deep must not stop the import."""
-    tree = _Tree()
-    tree.feed(html)
-    tree.close()
-    return "".join(_raw(node) for node in tree.root.children)
-
-
 def _is_block(node) -> bool:
     return isinstance(node, _Element) and (node.tag in _BLOCK_TAGS or node.tag in _RAW_BLOCKS)
 
@@ -730,8 +720,9 @@ def source_comment(
         thread=thread,
         parent=comment.parent_id,
         posted=posted,
-        # WordPress stores comments as typed and adds paragraphs when it shows them.
-        html=shallow_html(autop(comment.content)),
+        # WordPress stores comments as typed and adds paragraphs when it shows them (the
+        # engine sanitises the HTML and keeps a body nested too deep as its text).
+        html=autop(comment.content),
         status=STATUSES[comment.approved],
         author_name=comment.author_name,
         author_email=comment.author_email,
