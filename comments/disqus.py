@@ -138,7 +138,7 @@ def run(
         try:
             for item in parse(stream):
                 if isinstance(item, SourceThread):
-                    _add_thread(importer, item, mapping=mapping, create_missing=create_missing)
+                    importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
                     importer.add(item)
         except importing.BadSource:
@@ -148,12 +148,3 @@ def run(
     stdout.write("\n".join(report.lines()) + "\n")
     return report
 
-
-def _add_thread(importer: importing.Importer, thread: SourceThread, *, mapping: dict[str, str],
-                create_missing: bool) -> None:
-    post = importing.match_post(thread, mapping=mapping)
-    if post is None and create_missing:
-        post = importing.create_draft(thread, dry_run=importer.dry_run)
-        importer.add_thread(thread, post_id=post.id, created=True)
-    else:
-        importer.add_thread(thread, post_id=post.id if post else None)

@@ -8,12 +8,8 @@ The interface (stable; both importers build on it):
     importer = importing.Importer(source="disqus", dry_run=False)
     for item in parse(stream):                    # the source's parser
         if isinstance(item, importing.SourceThread):
-            post = importing.match_post(item, mapping=mapping)
-            if post is None and create_missing:
-                post = importing.create_draft(item, dry_run=importer.dry_run)
-                importer.add_thread(item, post_id=post.id, created=True)
-            else:
-                importer.add_thread(item, post_id=post.id if post else None)
+            importer.match_thread(item, mapping=mapping, create_missing=create_missing)
+            # (or importer.add_thread(item, post_id=...) when the source finds its posts)
         else:
             importer.add(item)                    # a SourceComment or a Refusal
         # optionally importer.flush() at the end of each thread of the source
@@ -439,6 +435,16 @@ class Importer:
             self.report.threads_created += 1
         else:
             self.report.threads_matched += 1
+
+    def match_thread(self, thread: SourceThread, *, mapping: dict[str, str] | None = None,
+                     create_missing: bool = False) -> None:
+        """Record the post `match_post` finds for a thread; with `create_missing`, a
+        draft (`create_draft`) when none matches, else its comments are skipped."""
+        post = match_post(thread, mapping=mapping)
+        if post is None and create_missing:
+            self.add_thread(thread, post_id=create_draft(thread, dry_run=self.dry_run).id, created=True)
+        else:
+            self.add_thread(thread, post_id=post.id if post else None)
 
     def add(self, item: SourceComment | Refusal) -> None:
         """Take a comment (written with its batch) or a refusal (counted)."""
