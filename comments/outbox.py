@@ -26,9 +26,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from pymongo import ASCENDING, IndexModel, ReturnDocument
+from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import BulkWriteError
 
 from cms.mongo import get_db
 
@@ -40,6 +40,8 @@ BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MOST = timedelta(hours=1)
 # Sent and dropped mail is kept this long (what was sent to whom, for a while).
 KEEP = timedelta(days=14)
+# MongoDB's error code for a key stored already.
+DUPLICATE_KEY = 11000
 
 INDEXES = [
     IndexModel([("status", ASCENDING), ("due", ASCENDING)], name="status_due"),
@@ -86,16 +88,33 @@ def enqueue(*, key: str, batch: str, kind: str, to: str, data: dict | None = Non
             now: datetime | None = None) -> bool:
     """Store one thing to tell `to`, due with its batch (or `window` seconds from now
     when it opens one); False when `key` was enqueued before (nothing changes)."""
+    return enqueue_all([{"key": key, "batch": batch, "kind": kind, "to": to, "data": data}],
+                       window=window, now=now) == 1
+
+
+def enqueue_all(entries: list[dict], *, window: float = 0, now: datetime | None = None) -> int:
+    """`enqueue` for several things at once (each a dict of its key, batch, kind, to
+    and data), in two round trips however many: posting a comment tells every
+    follower of its discussion. How many were new."""
+    if not entries:
+        return 0
     now = now or datetime.now(UTC)
     outbox = get_db().notification_outbox
-    open_batch = outbox.find_one({"batch": batch, "status": DUE}, {"due": 1}, sort=[("due", ASCENDING)])
-    due = open_batch["due"] if open_batch else now + timedelta(seconds=max(0.0, window))
+    opens = now + timedelta(seconds=max(0.0, window))
+    due = {entry["batch"]: opens for entry in entries}
+    # The open batches' due times, earliest last so that it is the one kept.
+    for doc in outbox.find({"batch": {"$in": list(due)}, "status": DUE}, {"batch": 1, "due": 1},
+                           sort=[("due", DESCENDING)]):
+        due[doc["batch"]] = doc["due"]
+    docs = [{"_id": e["key"], "batch": e["batch"], "kind": e["kind"], "to": e["to"], "data": e.get("data") or {},
+             "status": DUE, "due": due[e["batch"]], "created": now, "attempts": 0} for e in entries]
     try:
-        outbox.insert_one({"_id": key, "batch": batch, "kind": kind, "to": to, "data": data or {},
-                           "status": DUE, "due": due, "created": now, "attempts": 0})
-    except DuplicateKeyError:
-        return False
-    return True
+        return len(outbox.insert_many(docs, ordered=False).inserted_ids)
+    except BulkWriteError as exc:
+        # Keys enqueued before are kept as they are; any other refusal is a bug.
+        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
+            raise
+        return exc.details.get("nInserted", 0)
 
 
 def _takeable(now: datetime) -> dict:
