@@ -10,6 +10,7 @@ time; a draft without a slug; a page and an attachment.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -234,39 +235,13 @@ def test_slugs_are_kept_made_url_safe_or_made_for_a_post_without_one():
     swifts, owls = items()[:2]
     assert wxr.post_slug(swifts) == (SWIFTS, None)
     assert wxr.post_slug(owls) == ("half-written-owls-11", "Half-written: owls")
-    encoded = wxr.WxrItem(
-        line=1,
-        post_id="7",
-        post_type="post",
-        title="Café",
-        post_name="caf%c3%a9-cr%c3%a8me",
-        status="publish",
-        content="",
-        excerpt="",
-        creator="",
-        creator_name="",
-        date_gmt=None,
-        date_local=None,
-    )
+    encoded = replace(swifts, post_id="7", title="Café", post_name="caf%c3%a9-cr%c3%a8me")
     assert wxr.post_slug(encoded) == ("cafe-creme", "caf%c3%a9-cr%c3%a8me")
 
 
 def test_tags_are_tags_then_categories_made_to_fit_the_dashboard_rules():
-    item = wxr.WxrItem(
-        line=1,
-        post_id="7",
-        post_type="post",
-        title="",
-        post_name="x",
-        status="publish",
-        content="",
-        excerpt="",
-        creator="",
-        creator_name="",
-        date_gmt=None,
-        date_local=None,
-        tags=("C/C++", "birds", "Birds", "—"),
-        categories=tuple(f"c{n}" for n in range(12)),
+    item = replace(
+        items()[0], tags=("C/C++", "birds", "Birds", "—"), categories=tuple(f"c{n}" for n in range(12))
     )
     kept, left_out = wxr.post_tags(item)
     assert kept == ("C C++", "birds", *(f"c{n}" for n in range(8)))
