@@ -274,6 +274,7 @@ def test_an_editors_approval_later_sends_the_mail_once_even_when_the_action_runs
     # An interrupted action is run again from its record: nothing is enqueued twice.
     record = mongo_db.comment_changes.find_one({"action": "approve"})
     services.changes.run({**record, "applied": 0, "settled": []})
+    assert notify.approved(comment_ids=[held.id]) == 0
     assert sender.deliver_due(now=later()).sent == 1
     assert sender.deliver_due(now=later()).sent == 0
     [mail] = smtp_server.inbox.messages
