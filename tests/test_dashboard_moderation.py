@@ -306,6 +306,7 @@ def test_lifting_a_ban_asks_first_then_lets_the_commenter_post_again(editor_clie
     entry = blocklist.find_entries(kinds=blocklist.BANS)[0]
     asked = editor_client.get(f"{BLOCKLIST}{entry.id}/remove/")
     assert asked.status_code == 200 and "still spam" in asked.content.decode()
+    assert "Rosa two" in asked.content.decode()  # the comments its ban marked are listed
     assert editor_client.post(f"{BLOCKLIST}{entry.id}/remove/").status_code == 200  # not confirmed
     assert blocklist.find_entries(kinds=blocklist.BANS) == [entry]
     assert editor_client.post(f"{BLOCKLIST}{entry.id}/remove/", {"confirmed": "yes"}).status_code == 303

@@ -199,8 +199,9 @@ def blocklist_remove(request, entry_id):
         return _see_other(reverse("dashboard:blocklist"))
     if request.method != "POST" or request.POST.get("confirmed") != "yes":
         restorable = moderation.restorable_for(entry=entry)
-        context = {"entry": entry, "restorable": restorable[:10], "count": len(restorable),
-                   "more": max(0, len(restorable) - 10)}
+        shown = confirmations.SHOWN
+        context = {"entry": entry, "restorable": restorable[:shown], "count": len(restorable),
+                   "more": max(0, len(restorable) - shown)}
         return _render(request, "dashboard/blocklist_lift.html", context)
     lifted = moderation.lift_ban(entry_id=entry.id, restore=request.POST.get("restore") == "yes",
                                  editor=request.user.get_username())
