@@ -65,15 +65,14 @@ class TooMany(Exception):
 
 @dataclass(frozen=True)
 class Progress:
-    """Where an action stands after a request's share of the work."""
+    """Where an action stands after a request's share of the work: how many comments it
+    changes, and whether it is done (False: the rest is being finished)."""
 
-    id: ObjectId | None
     total: int
-    applied: int
     done: bool
 
 
-NOTHING = Progress(id=None, total=0, applied=0, done=True)
+NOTHING = Progress(total=0, done=True)
 
 
 def _entry(comment: Comment) -> dict:
@@ -144,8 +143,8 @@ def run(doc: dict) -> Progress:
             raise
         logger.warning("Moderation action %s stopped after %d of %d comments (%s); it will be finished.",
                        doc["_id"], applied, len(changes), exc.__class__.__name__)
-        return Progress(id=doc["_id"], total=len(changes), applied=applied, done=False)
-    return Progress(id=doc["_id"], total=len(changes), applied=len(changes), done=True)
+        return Progress(total=len(changes), done=False)
+    return Progress(total=len(changes), done=True)
 
 
 def apply(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
@@ -225,13 +224,10 @@ def restore(*, ban: dict, editor: str = "") -> Progress:
     groups: dict[str, list[Comment]] = {}
     for comment in restorable(ban):
         groups.setdefault(was[comment.id], []).append(comment)
-    total = applied = 0
-    done = True
-    for status, comments in groups.items():
-        progress = apply(action="restore", status=status, comments=comments, editor=editor)
-        total, applied, done = total + progress.total, applied + progress.applied, done and progress.done
+    parts = [apply(action="restore", status=status, comments=comments, editor=editor)
+             for status, comments in groups.items()]
     get_db().comment_changes.update_one({"_id": ban["_id"]}, {"$set": {"restored": True}})
-    return Progress(id=ban["_id"], total=total, applied=applied, done=done)
+    return Progress(total=sum(p.total for p in parts), done=all(p.done for p in parts))
 
 
 def deleted_by_author(comment: Comment) -> bool:
