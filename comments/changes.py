@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
@@ -189,14 +188,6 @@ def finish_pending(*, older_than: timedelta = STALE_AFTER) -> int:
     for doc in unfinished(older_than=older_than):
         finished += run(doc).done
     return finished
-
-
-def find(change_id) -> dict | None:
-    try:
-        oid = ObjectId(change_id)
-    except (InvalidId, TypeError):
-        return None
-    return get_db().comment_changes.find_one({"_id": oid})
 
 
 def latest_ban(*, keys: Iterable[tuple[str, str]]) -> dict | None:
