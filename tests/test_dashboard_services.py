@@ -76,6 +76,7 @@ def edit(post, **overrides) -> posts.Post:
         "title": post.title,
         "slug": post.slug,
         "content": post.content,
+        "excerpt": post.excerpt,
         "tags": post.tags,
         "status": post.status,
         "publish_at": post.published,

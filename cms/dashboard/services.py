@@ -139,7 +139,7 @@ def edit_post(
     tags: tuple[str, ...],
     status: str,
     publish_at: datetime | None,
-    excerpt: str = "",
+    excerpt: str,
     now: datetime | None = None,
 ) -> Post:
     """Save an editor's changes to `post` (as opened at `revision`), keeping the
