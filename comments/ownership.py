@@ -34,54 +34,55 @@ AUTHOR_COOKIE = "comments_author"
 AUTHOR_SALT = "comments.author"
 
 
+def _signed_value(request, cookie: str, salt: str):
+    """What this browser's signed `cookie` holds, or None if it has none or it does not
+    verify (altered, or older than SESSION_COOKIE_AGE)."""
+    token = request.COOKIES.get(cookie)
+    if not token:
+        return None
+    try:
+        return signing.loads(token, salt=salt, max_age=settings.SESSION_COOKIE_AGE)
+    except signing.BadSignature:
+        return None
+
+
+def _set_signed(response, cookie: str, salt: str, value) -> None:
+    """Send this browser `value` in a signed `cookie` that lives as long as a session."""
+    response.set_cookie(
+        cookie, signing.dumps(value, salt=salt, compress=True),
+        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def _owned_ids(request) -> list[str]:
+    """The ids in this browser's token, oldest first; none if it does not verify."""
+    try:
+        return [str(ObjectId(value)) for value in _signed_value(request, COOKIE, SALT) or ()]
+    except (InvalidId, TypeError, ValueError):
+        return []
+
+
 def owned(request) -> frozenset[ObjectId]:
     """The ids of the comments this browser posted; none if its token does not verify."""
-    token = request.COOKIES.get(COOKIE)
-    if not token:
-        return frozenset()
-    try:
-        values = signing.loads(token, salt=SALT, max_age=settings.SESSION_COOKIE_AGE)
-        return frozenset(ObjectId(value) for value in values)
-    except (signing.BadSignature, InvalidId, TypeError, ValueError):
-        return frozenset()
+    return frozenset(ObjectId(value) for value in _owned_ids(request))
 
 
 def remember(request, response, comment_id: ObjectId) -> None:
     """Add `comment_id` to this browser's token, sent back with `response`."""
-    token = request.COOKIES.get(COOKIE)
-    ids: list[str] = []
-    if token:
-        try:
-            ids = [str(ObjectId(value)) for value in signing.loads(token, salt=SALT)]
-        except (signing.BadSignature, InvalidId, TypeError, ValueError):
-            ids = []
-    ids = [i for i in ids if i != str(comment_id)] + [str(comment_id)]
-    response.set_cookie(
-        COOKIE, signing.dumps(ids[-KEEP:], salt=SALT, compress=True),
-        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
+    ids = [i for i in _owned_ids(request) if i != str(comment_id)] + [str(comment_id)]
+    _set_signed(response, COOKIE, SALT, ids[-KEEP:])
 
 
 def remember_author(response, *, name: str, email: str) -> None:
     """Keep an anonymous commenter's name and e-mail in this browser for their next comment."""
-    response.set_cookie(
-        AUTHOR_COOKIE, signing.dumps({"name": name, "email": email}, salt=AUTHOR_SALT, compress=True),
-        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
+    _set_signed(response, AUTHOR_COOKIE, AUTHOR_SALT, {"name": name, "email": email})
 
 
 def remembered_author(request) -> dict[str, str]:
     """The name and e-mail this browser last posted with (`remember_author`); empty if
     it has none or its cookie does not verify."""
-    token = request.COOKIES.get(AUTHOR_COOKIE)
-    if not token:
-        return {}
-    try:
-        values = signing.loads(token, salt=AUTHOR_SALT, max_age=settings.SESSION_COOKIE_AGE)
-    except signing.BadSignature:
-        return {}
+    values = _signed_value(request, AUTHOR_COOKIE, AUTHOR_SALT)
     if not isinstance(values, dict):
         return {}
     return {key: values[key] for key in ("name", "email") if isinstance(values.get(key), str)}
@@ -96,23 +97,13 @@ def remember_confirmed(request, response, email: str) -> None:
     the address's confirmation link: what lets pre-moderation trust that address when
     this browser types it, and nobody else's."""
     addresses = sorted(confirmed_here(request) | {email.strip().lower()})[-KEEP:]
-    response.set_cookie(
-        CONFIRMED_COOKIE, signing.dumps(addresses, salt=CONFIRMED_SALT, compress=True),
-        max_age=settings.SESSION_COOKIE_AGE, httponly=True, samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
+    _set_signed(response, CONFIRMED_COOKIE, CONFIRMED_SALT, addresses)
 
 
 def confirmed_here(request) -> frozenset[str]:
     """The addresses this browser confirmed (`remember_confirmed`); none if its cookie
     does not verify."""
-    token = request.COOKIES.get(CONFIRMED_COOKIE)
-    if not token:
-        return frozenset()
-    try:
-        values = signing.loads(token, salt=CONFIRMED_SALT, max_age=settings.SESSION_COOKIE_AGE)
-    except signing.BadSignature:
-        return frozenset()
+    values = _signed_value(request, CONFIRMED_COOKIE, CONFIRMED_SALT)
     return frozenset(v for v in values if isinstance(v, str)) if isinstance(values, list) else frozenset()
 
 
