@@ -156,11 +156,17 @@ class Lifted:
     restored: int
 
 
+def _unrestored_ban(entry: blocklist.Entry) -> dict | None:
+    """The latest recorded ban with this blocklist entry, unless it was restored."""
+    ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
+    return ban if ban is not None and not ban.get("restored") else None
+
+
 def restorable_for(*, entry: blocklist.Entry) -> list[Comment]:
     """The comments the latest ban with this blocklist entry marked as spam and that
     are still spam: what lifting it may restore."""
-    ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
-    return changes.restorable(ban) if ban and not ban.get("restored") else []
+    ban = _unrestored_ban(entry)
+    return changes.restorable(ban) if ban is not None else []
 
 
 def lift_ban(*, entry_id, restore: bool, editor: str = "") -> Lifted:
@@ -169,9 +175,6 @@ def lift_ban(*, entry_id, restore: bool, editor: str = "") -> Lifted:
     entry = blocklist.find_entry(entry_id=entry_id)
     if entry is None:
         return Lifted(removed=False, restored=0)
-    restored = 0
-    if restore:
-        ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
-        if ban is not None and not ban.get("restored"):
-            restored = changes.restore(ban=ban, editor=editor).total
+    ban = _unrestored_ban(entry) if restore else None
+    restored = changes.restore(ban=ban, editor=editor).total if ban is not None else 0
     return Lifted(removed=blocklist.remove_entry(entry_id=entry.id), restored=restored)
