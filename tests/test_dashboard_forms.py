@@ -220,7 +220,7 @@ def test_other_time_formats_are_refused_with_the_format_named(typed):
     """Day-first dates, a 12-hour clock, words or impossible times: the error shows the format."""
     form = post_form(published=typed)
     assert codes(form) == {"published": ["invalid"]}
-    assert "2026-05-01 09:30" in forms.BAD_PUBLISH_TIME
+    assert form.errors["published"] == [forms.BAD_PUBLISH_TIME] and "2026-05-01 09:30" in forms.BAD_PUBLISH_TIME
 
 
 def test_a_publish_time_is_shown_in_the_sites_zone_to_the_minute_or_second(settings):
