@@ -176,10 +176,5 @@ def retry_later(claimed: Claimed, *, now: datetime | None = None) -> datetime:
     return due
 
 
-def find(key: str) -> Item | None:
-    doc = get_db().notification_outbox.find_one({"_id": str(key)})
-    return Item.from_doc(doc) if doc else None
-
-
 def count(*, status: str) -> int:
     return get_db().notification_outbox.count_documents({"status": status})
