@@ -29,7 +29,7 @@ MODERATED = {
     "thread": "Removed the thread: {count} comment(s).",
 }
 BANNED = "Banned {who} and marked {count} comment(s) as spam."
-BANNED_NOBODY = "This comment had no e-mail or IP address to ban; it was marked as spam."
+BANNED_NOBODY = "This comment had no account or IP address to ban by; it was marked as spam."
 GONE = "That comment no longer exists."
 STILL_APPLYING = (
     "It is recorded and partly applied; the rest (and the posts' comment counts) is being "
