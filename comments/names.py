@@ -40,13 +40,13 @@ def reserved() -> frozenset[str]:
     names = cache.get(_KEY)
     if names is None:
         try:
-            names = sorted({fold(a.name) for a in posts.distinct_authors() if fold(a.name)})
+            names = frozenset(filter(None, (fold(a.name) for a in posts.distinct_authors())))
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise
             return frozenset()
         cache.set(_KEY, names, NAMES_SECONDS)
-    return frozenset(names)
+    return names
 
 
 def is_taken(name: str) -> bool:
