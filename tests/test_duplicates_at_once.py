@@ -49,8 +49,9 @@ def test_different_authors_sending_the_same_text_at_once_each_get_their_comment(
     assert len(list(store.iter_documents(discussion_id=post.id))) == 4
 
 
-def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monkeypatch):
-    """The claim on a text is given up when its comment is not stored."""
+def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monkeypatch, mongo_db):
+    """The claim on a text is given up when its comment is not stored (else the next try
+    would wait for a comment that never comes)."""
     settings.COMMENTS_DUPLICATE_WINDOW = 60
     post = make_post()
     real = store.named(settings.COMMENTS_STORE).insert_comment
@@ -61,6 +62,7 @@ def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monk
     monkeypatch.setattr(store.named(settings.COMMENTS_STORE), "insert_comment", refuse)
     with pytest.raises(RuntimeError):
         services.post_comment(post=post, text="Second try", author=SAM)
+    assert mongo_db.comment_recent_texts.count_documents({}) == 0
     monkeypatch.setattr(store.named(settings.COMMENTS_STORE), "insert_comment", real)
     again = services.post_comment(post=post, text="Second try", author=SAM)
     assert not again.duplicate and store.find_by_id(again.comment.id).text == "Second try"
