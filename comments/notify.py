@@ -134,10 +134,10 @@ def comment_held(comment: Comment) -> int:
     minutes = settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES
     if minutes <= 0 or comment.status != store.PENDING:
         return 0
-    return sum(
-        outbox.enqueue(key=f"{QUEUE}:{user.pk}:{comment.id}", batch=f"{QUEUE}:{user.pk}", kind=QUEUE,
-                       to=subscriptions.normalise(user.email), data={"comment": comment.id}, window=minutes * 60)
-        for user in editors()
+    return outbox.enqueue_all(
+        [{"key": f"{QUEUE}:{user.pk}:{comment.id}", "batch": f"{QUEUE}:{user.pk}", "kind": QUEUE,
+          "to": subscriptions.normalise(user.email), "data": {"comment": comment.id}} for user in editors()],
+        window=minutes * 60,
     )
 
 
