@@ -268,7 +268,7 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
         "comment": comment,
         "ancestors": thread.ancestors,
         "listing": replies,
-        "discussion_url": location_url(post.slug, comment, viewer).partition("#")[0],
+        "discussion_url": location_url(post.slug, comment, viewer),
         "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),
     }
