@@ -79,14 +79,19 @@ def _entry(comment: Comment) -> dict:
             "was": comment.status}
 
 
+def check_size(count: int) -> None:
+    """TooMany if one action would change `count` comments, more than MAX_CHANGES."""
+    if count > MAX_CHANGES:
+        raise TooMany(count)
+
+
 def record(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
            keys: Iterable[tuple[str, str]] = ()) -> dict | None:
     """Record an action that gives `comments` `status` (those that have it already are
     left out); the record, or None when there is nothing to change. TooMany when it
     would change more than MAX_CHANGES comments (then nothing is recorded)."""
     changes = [_entry(c) for c in comments if c.status != status]
-    if len(changes) > MAX_CHANGES:
-        raise TooMany(len(changes))
+    check_size(len(changes))
     if not changes:
         return None
     doc = {"action": action, "editor": str(editor), "at": datetime.now(timezone.utc), "status": status,

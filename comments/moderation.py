@@ -143,6 +143,7 @@ def ban_commenter(*, comment_id: ObjectId, editor: str) -> Banned | None:
     preview = preview_ban(comment_id=comment_id)
     if preview is None:
         return None
+    changes.check_size(preview.count)  # Before the ban is recorded: all or nothing.
     for kind, value in preview.keys:
         blocklist.add_entry(kind=kind, value=value, added_by=editor)
     progress = changes.apply(action="ban", status=SPAM, comments=preview.comments, editor=editor,

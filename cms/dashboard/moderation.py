@@ -18,7 +18,7 @@ from cms.dashboard import confirmations
 from cms.dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
 from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from cms.pagination import get_page
-from comments import blocklist, moderation, services
+from comments import blocklist, changes, moderation, services
 from comments.store import QueueFilter
 
 NO_SUCH_POST = "There is no post at this address."
@@ -118,28 +118,37 @@ def moderate(request):
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
+    try:
+        done = _apply(request, action=action, ids=ids)
+    except changes.TooMany as exc:
+        messages.error(request, exc.message)
+        return _see_other(_back(request, form.cleaned_data.get("next")))
+    if not done:
+        messages.info(request, STILL_APPLYING)
+    return _see_other(_back(request, form.cleaned_data.get("next")))
+
+
+def _apply(request, *, action: str, ids: list) -> bool:
+    """Carry out a confirmed action and say what it did; whether it is all applied
+    (False: the rest is being finished in the background)."""
     editor = request.user.get_username()
     if action == "ban":
         banned = moderation.ban_commenter(comment_id=ids[0], editor=editor)
         if banned is None:
             messages.error(request, GONE)
-            return _see_other(_back(request, form.cleaned_data.get("next")))
+            return True
         if not banned.keys:
             messages.success(request, BANNED_NOBODY)
         else:
             who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
-        done = banned.done
+        return banned.done
+    if action == "thread":
+        progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
     else:
-        if action == "thread":
-            progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
-        else:
-            progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
-        messages.success(request, MODERATED[action].format(count=progress.total))
-        done = progress.done
-    if not done:
-        messages.info(request, STILL_APPLYING)
-    return _see_other(_back(request, form.cleaned_data.get("next")))
+        progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
+    messages.success(request, MODERATED[action].format(count=progress.total))
+    return progress.done
 
 
 def _confirm(request, form: ModerationForm):
