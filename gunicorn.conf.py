@@ -79,32 +79,29 @@ class EscapingLogger(Logger):
 
 logger_class = EscapingLogger
 
-_publisher = None
-_mailer = None
+# The loops the master runs beside its workers: each command, while its setting
+# gives the seconds between rounds.
+_LOOPS = {"SLUGLINE_PUBLISH_EVERY": "publish_scheduled", "SLUGLINE_NOTIFY_EVERY": "send_notifications"}
+_loops: list[subprocess.Popen] = []
 
 
 def when_ready(server):
-    """Print `make run`'s banner; start the publishing loop if asked to."""
-    global _publisher, _mailer
-    every = os.environ.get("SLUGLINE_PUBLISH_EVERY")
+    """Start the publishing and mail loops asked for; print `make run`'s banner."""
     manage = Path(__file__).resolve().with_name("manage.py")
-    if every:
-        # Its own process, not a worker: gunicorn reaps it like one but ignores it.
-        _publisher = subprocess.Popen([sys.executable, str(manage), "publish_scheduled", "--loop",
-                                       "--every", every], stdin=subprocess.DEVNULL)
-    mail_every = os.environ.get("SLUGLINE_NOTIFY_EVERY")
-    if mail_every:
-        # Notification mail from the outbox, the same way (send_notifications --loop).
-        _mailer = subprocess.Popen([sys.executable, str(manage), "send_notifications", "--loop",
-                                    "--every", mail_every], stdin=subprocess.DEVNULL)
+    for setting, command in _LOOPS.items():
+        every = os.environ.get(setting)
+        if every:
+            # Its own process, not a worker: gunicorn reaps it like one but ignores it.
+            _loops.append(subprocess.Popen([sys.executable, str(manage), command, "--loop", "--every", every],
+                                           stdin=subprocess.DEVNULL))
     if os.environ.get("SLUGLINE_BANNER"):
         print(os.environ["SLUGLINE_BANNER"], flush=True)
 
 
 def on_exit(server):
     """Stop the publishing and mail loops (Ctrl-C reached them too; SIGTERM to the master did not)."""
-    for loop in (_publisher, _mailer):
-        if loop is not None and loop.poll() is None:
+    for loop in _loops:
+        if loop.poll() is None:
             loop.terminate()
             try:
                 loop.wait(timeout=10)
