@@ -646,15 +646,6 @@ def set_flag_count(*, ids: Iterable[ObjectId], flag_count: int) -> None:
         )
 
 
-def set_status_by_commenter(*, commenter: Commenter, status: str) -> int:
-    """Give every comment of `commenter` `status`: one change per condition that finds
-    them (a comment two conditions find changes, and counts, once)."""
-    return sum(
-        change(condition={field: condition}, fields={"status": status})
-        for field, condition in commenter_conditions(commenter)
-    )
-
-
 def set_author_name(*, author_id: int, name: str) -> int:
     """Give every comment by this user `name`; return how many changed. Only copies
     that disagree are written, so a rerun writes nothing; majority write concern."""

@@ -355,11 +355,6 @@ def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None
     return [Comment.from_doc(doc) for doc in get_db().comments.find(query)]
 
 
-def set_status_by_commenter(*, commenter: Commenter, status: str) -> int:
-    """Give every comment of `commenter` `status`, in one update_many."""
-    return get_db().comments.update_many(_commenter_query(commenter), {"$set": {"status": status}}).modified_count
-
-
 def _queue(tab: str, filters: QueueFilter) -> tuple[dict, list[tuple[str, int]]]:
     """The query and sort of a queue tab (indexes: status_posted, flagged, posted)."""
     if tab == "pending":

@@ -673,12 +673,6 @@ def set_flag_count(*, ids: Iterable[ObjectId], flag_count: int) -> None:
         _change(query=query, wanted=lambda c: c.id in ids, changes={"flag_count": flag_count})
 
 
-def set_status_by_commenter(*, commenter: Commenter, status: str) -> int:
-    """Give every comment of `commenter` `status`."""
-    return _change(query=_commenter_query(commenter), wanted=commenter.matches,
-                   changes={"status": status})
-
-
 def set_author_name(*, author_id: int, name: str) -> int:
     """Give every comment by this user `name`; return how many changed. Only copies
     that disagree are written, so a rerun writes nothing; majority write concern."""

@@ -48,7 +48,7 @@ OPERATIONS = (
     "find_by_id", "find_by_ids", "find_by_keys", "has_approved_by", "find_latest_by_author",
     # moderation
     "set_status", "set_subthread_status", "set_placeholder", "update_text", "set_flag_count",
-    "find_by_commenter", "set_status_by_commenter", "find_queue", "count_queue",
+    "find_by_commenter", "find_queue", "count_queue",
     # author copies
     "find_member_authors", "find_discussion_ids_by_author", "set_author_name",
     # export, import and migration: comments as flat documents, whatever the store
@@ -57,7 +57,7 @@ OPERATIONS = (
 # The operations that change comments: refused while a migration's last pass runs.
 WRITES = frozenset({
     "insert_comment", "set_status", "set_subthread_status", "set_placeholder", "update_text", "set_flag_count",
-    "set_status_by_commenter", "set_author_name", "insert_documents", "drop_discussion",
+    "set_author_name", "insert_documents", "drop_discussion",
 })
 
 
