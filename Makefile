@@ -9,18 +9,18 @@ export PORT
 .PHONY: run test devdb devdb-stop venv clean
 
 run: $(STAMP)
-	@$(PY) -m cms.devdb run -- $(PY) -m cms.serve
+	@$(PY) -m infra.devdb run -- $(PY) -m slugline.serve
 
 test: $(STAMP)
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
-	@$(PY) -m cms.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m infra.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
 
 devdb: $(STAMP)
-	@$(PY) -m cms.devdb start
+	@$(PY) -m infra.devdb start
 
 devdb-stop: $(STAMP)
-	@$(PY) -m cms.devdb stop
+	@$(PY) -m infra.devdb stop
 
 venv: $(STAMP)
 

@@ -10,7 +10,7 @@
 - Workers are recycled after GUNICORN_MAX_REQUESTS (with jitter, so they do not all
   restart at once).
 - Logs: each request is one logfmt line with its request id (set by
-  cms.middleware.RequestIdMiddleware and sent back as X-Request-Id), status and
+  slugline.middleware.RequestIdMiddleware and sent back as X-Request-Id), status and
   duration, written to GUNICORN_ACCESS_LOG: `-` (the default) is stdout, anything
   else a file (its folder is created); `make run` uses var/log/access.log. Every
   value taken from the request is escaped (backslash, quote and control characters

@@ -36,7 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
 
 import django  # noqa: E402
 
@@ -50,10 +50,11 @@ from pymongo import monitoring  # noqa: E402
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from bench.stores import insert_discussion  # noqa: E402
-from cms import mongo, posts  # noqa: E402
+from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import cursors, services, store  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
+from infra import mongo
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 FILLER_SIZE = 5_000

@@ -73,7 +73,7 @@ class Site:
             DATABASE_URL=f"sqlite:///{self.workdir / 'db.sqlite3'}",
             GUNICORN_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY=str(self.workers),
-            DJANGO_SETTINGS_MODULE="cms.settings",
+            DJANGO_SETTINGS_MODULE="slugline.settings",
             STATIC_ROOT=str(self.workdir / "static"),
         )
         env.update(extra)
@@ -95,7 +95,7 @@ class Site:
         self.manage("collectstatic", "--noinput", "-v0")  # as the release step does
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            [GUNICORN, "--config", "gunicorn.conf.py", "cms.wsgi"],
+            [GUNICORN, "--config", "gunicorn.conf.py", "slugline.wsgi"],
             cwd=REPO, env=self.env(**extra_env), stdout=log, stderr=log, start_new_session=True,
         )
         deadline = time.monotonic() + 30

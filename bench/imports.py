@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
 
 import django
 
@@ -40,8 +40,9 @@ django.setup()
 
 from django.conf import settings
 
-from cms import mongo, posts
+from cms import posts
 from comments import disqus
+from infra import mongo
 
 START = datetime(2014, 1, 1, tzinfo=UTC)
 HEAD = ('<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns="http://disqus.com" '

@@ -4,7 +4,7 @@ Comments are rendered once, when they are posted, inside the request, so whateve
 stranger can type must render quickly. This builds texts of the greatest length a
 comment may have (COMMENTS_MAX_LENGTH) in every shape known to make Markdown parsers
 slow or deep (nesting, unclosed openers, reference definitions, entity floods, raw
-HTML, each block construct, mixtures) and times cms.markup.render_comment on each,
+HTML, each block construct, mixtures) and times infra.markup.render_comment on each,
 beside an ordinary comment of the same length measured in the same run. Posts
 (render_post, at the editor's CONTENT_MAX_LENGTH) are timed too with --posts.
 
@@ -249,14 +249,14 @@ def report(render, length: int, repeat: int, label: str) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
     import django
 
     django.setup()
     from django.conf import settings
 
-    from cms.dashboard.forms import CONTENT_MAX_LENGTH
-    from cms.markup import render_comment, render_post
+    from dashboard.forms import CONTENT_MAX_LENGTH
+    from infra.markup import render_comment, render_post
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)

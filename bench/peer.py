@@ -50,7 +50,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
 
 import django  # noqa: E402
 
@@ -59,9 +59,10 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
-from cms import demo, mongo, posts  # noqa: E402
-from cms.devdb import DevDB  # noqa: E402
+from cms import demo, posts  # noqa: E402
 from comments import store  # noqa: E402
+from infra import mongo
+from infra.devdb import DevDB  # noqa: E402
 
 XTD_VERSION = "2.10.13"
 PEER_VENV = REPO / "var" / "peer-venv"
@@ -561,11 +562,11 @@ def contenders_for(
         **gunicorn_env(),
         "MONGODB_URI": uri,
         "MONGODB_NAME": data.mongodb_name,
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DJANGO_SETTINGS_MODULE": "slugline.settings",
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
         "STATIC_ROOT": str(workdir / "static"),
     }
-    slugline = [GUNICORN, "--config", str(GUNICORN_CONF), "cms.wsgi"]
+    slugline = [GUNICORN, "--config", str(GUNICORN_CONF), "slugline.wsgi"]
     contenders = []
     for name, seconds in (("slugline-cold", "0"), ("slugline-warm", "300")):
         if name in plan.servers:
@@ -626,7 +627,7 @@ def prepare_slugline(workdir: Path, uri: str) -> None:
         "MONGODB_URI": uri,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
         "STATIC_ROOT": str(workdir / "static"),
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DJANGO_SETTINGS_MODULE": "slugline.settings",
     }
     for args in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         done = subprocess.run(

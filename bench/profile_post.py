@@ -25,21 +25,22 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
 
 import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 import django.urls  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
 from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.static import collect_static  # noqa: E402
-from cms import demo, mongo, posts  # noqa: E402
+from cms import demo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
+from infra import mongo
 
 
 class UrlTags:

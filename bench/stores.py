@@ -39,9 +39,9 @@ from django.conf import settings
 from pymongo import monitoring
 
 from bench.metering import Meter, median_and_p95_ms
-from cms import mongo
 from comments import pages, slugs, store, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
+from infra import mongo
 
 OPERATIONS = ("post a reply", "threaded page 1", "deep page", "permalink", "sub-thread", "count")
 NAMES = ("Ada", "Bo", "Chen", "Dara", "Eli", "Fen", "Gus", "Hana")

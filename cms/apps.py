@@ -2,8 +2,14 @@ from django.apps import AppConfig
 
 
 class CmsConfig(AppConfig):
+    """The blog: posts, authors, their pages and feeds; the comments app's host."""
+
     name = "cms"
-    verbose_name = "Slugline CMS"
+    verbose_name = "Slugline blog"
 
     def ready(self):
-        from cms import checks  # noqa: F401 (registers the checks)
+        from cms import posts, versions
+        from infra import mongo
+
+        mongo.register_indexes(posts.ensure_indexes)
+        mongo.register_indexes(versions.ensure_indexes)

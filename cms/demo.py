@@ -23,9 +23,9 @@ from pymongo.errors import DuplicateKeyError
 
 from cms import posts
 from cms.authors import create_author, summary_for
-from cms.dashboard.permissions import EDITORS_GROUP
 from comments import services, slugs
 from comments.store import CommentAuthor
+from dashboard.permissions import EDITORS_GROUP
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"

@@ -1,4 +1,4 @@
-"""The reader's forms (the dashboard's are in cms/dashboard/forms.py)."""
+"""The reader's forms (the dashboard's are in dashboard/forms.py)."""
 
 from django import forms
 

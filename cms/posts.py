@@ -23,8 +23,8 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
-from cms.markup import render_post
-from cms.mongo import get_db
+from infra.markup import render_post
+from infra.mongo import get_db
 
 DRAFT, PUBLISHED = "draft", "published"
 SCHEDULED = "scheduled"

@@ -23,8 +23,8 @@ from bson.errors import InvalidId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
-from cms.mongo import get_db
 from cms.posts import Post, to_millisecond
+from infra.mongo import get_db
 
 INDEXES = [IndexModel([("post_id", ASCENDING), ("saved", DESCENDING)], name="post_saved")]
 # The dashboard lists this many of a post's versions (older ones stay stored).

@@ -9,13 +9,15 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from cms import authors, posts, stale
+from cms import authors, posts
 from cms.forms import SearchForm
-from cms.pagination import get_page, parse_page_number
-from comments import fragments, ownership, services as comment_services
+from comments import fragments, ownership
+from comments import services as comment_services
 from comments import store as comment_store
 from comments.forms import comment_form
 from comments.store import Comment
+from infra import stale
+from infra.pagination import get_page, parse_page_number
 
 NO_SUCH_POST = "There is no published post at this address."
 

@@ -1,6 +1,4 @@
-import os
+"""The old name of the WSGI module, kept so that `gunicorn cms.wsgi` in an existing
+deployment keeps working. The application lives in `slugline/wsgi.py`."""
 
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
-application = get_wsgi_application()
+from slugline.wsgi import application  # noqa: F401

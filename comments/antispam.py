@@ -19,10 +19,10 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from pymongo.errors import PyMongoError
 
-from cms import mongo
 from comments import limits, store, subscriptions
 from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
+from infra import mongo
 
 RATE_LIMITED = (
     "You are posting too often. Please wait a few minutes, then send it again: "

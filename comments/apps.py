@@ -2,4 +2,24 @@ from django.apps import AppConfig
 
 
 class CommentsConfig(AppConfig):
+    """Threaded comments on discussions known by id, in one of three MongoDB stores."""
+
     name = "comments"
+    verbose_name = "Comments"
+
+    def ready(self):
+        from comments import (  # noqa: F401
+            blocklist,
+            changes,
+            checks,
+            flags,
+            limits,
+            outbox,
+            recent_texts,
+            store,
+            subscriptions,
+        )
+        from infra import mongo
+
+        for owner in (store, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox):
+            mongo.register_indexes(owner.ensure_indexes)

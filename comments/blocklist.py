@@ -29,7 +29,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import get_db
+from infra.mongo import get_db
 
 WORD, DOMAIN = "word", "domain"
 BAN_USER, BAN_EMAIL, BAN_IP = "user", "email", "ip"

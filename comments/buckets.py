@@ -68,12 +68,30 @@ from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.write_concern import WriteConcern
 
 from cms import posts
-from cms.mongo import get_db
 from comments import keyset, slugs
 from comments.records import (
-    APPROVED, DELETED, HIDDEN, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, Comment, CommentAuthor,
-    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, new_document, queue_order, visible_to,
+    APPROVED,
+    DELETED,
+    HIDDEN,
+    ORDERS,
+    PENDING,
+    QUEUE_TABS,
+    READERS,
+    SPAM,
+    Comment,
+    CommentAuthor,
+    Commenter,
+    QueueFilter,
+    SlugTaken,
+    Tally,
+    Viewer,
+    commenter_conditions,
+    filter_conditions,
+    new_document,
+    queue_order,
+    visible_to,
 )
+from infra.mongo import get_db
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
@@ -86,7 +104,7 @@ PUSH_BACKOFF_SECONDS = 0.002
 NO_PAGE = "Could not add a comment to page {page} of discussion {discussion_id}."
 
 INDEXES = [
-    # One bucket per page; it starts with the shard key (cms/sharding.py).
+    # One bucket per page; it starts with the shard key (infra/sharding.py).
     IndexModel([("discussion_id", ASCENDING), ("page", ASCENDING)], unique=True, name="discussion_page"),
     # Permalinks, replies' parents, slug checks.
     IndexModel([("discussion_id", ASCENDING), ("comments.slug", ASCENDING)], name="discussion_comment_slug"),

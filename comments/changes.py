@@ -32,10 +32,10 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from cms import mongo
-from cms.mongo import get_db
 from comments import flags, notify, store, summaries
 from comments.store import APPROVED, DELETED, Comment
+from infra import mongo
+from infra.mongo import get_db
 
 BATCH = 500
 # More than this in one action is refused before anything changes (the record is one

@@ -41,8 +41,7 @@ sharding on `{discussion_id, slug}`):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -53,12 +52,29 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from cms.mongo import get_db
 from comments import keyset, slugs
 from comments.records import (
-    APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor,
-    Commenter, QueueFilter, SlugTaken, Tally, Viewer, commenter_conditions, filter_conditions, new_document, visible_to,
+    APPROVED,
+    DELETED,
+    HIDDEN,
+    NEWEST,
+    ORDERS,
+    PENDING,
+    READERS,
+    SPAM,
+    Comment,
+    CommentAuthor,
+    Commenter,
+    QueueFilter,
+    SlugTaken,
+    Tally,
+    Viewer,
+    commenter_conditions,
+    filter_conditions,
+    new_document,
+    visible_to,
 )
+from infra.mongo import get_db
 
 INDEXES = [
     IndexModel([("discussion_id", ASCENDING), ("slug", ASCENDING)], unique=True, name="discussion_slug"),

@@ -78,12 +78,26 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from cms.mongo import get_db, max_document_bytes
 from comments import listing, slugs
 from comments.records import (
-    APPROVED, HIDDEN, ORDERS, READERS, Comment, CommentAuthor, Commenter, DiscussionFull, QueueFilter,
-    SlugTaken, Tally, Viewer, commenter_conditions, in_queue, new_document, queue_order,
+    APPROVED,
+    HIDDEN,
+    ORDERS,
+    READERS,
+    Comment,
+    CommentAuthor,
+    Commenter,
+    DiscussionFull,
+    QueueFilter,
+    SlugTaken,
+    Tally,
+    Viewer,
+    commenter_conditions,
+    in_queue,
+    new_document,
+    queue_order,
 )
+from infra.mongo import get_db, max_document_bytes
 
 REPLIES = "replies"
 # Room left under the server's document limit when COMMENTS_EMBEDDED_MAX_BYTES is 0:

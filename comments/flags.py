@@ -22,7 +22,7 @@ from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import get_db
+from infra.mongo import get_db
 
 REASONS = {
     "spam": "Spam or advertising",

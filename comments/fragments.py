@@ -34,9 +34,10 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from pymongo.errors import PyMongoError
 
-from cms import mongo, posts
+from cms import posts
 from comments import pages, services, store_switch
 from comments.store import Tally, Viewer
+from infra import mongo
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)

@@ -35,7 +35,7 @@ What the engine guarantees:
 - **Statuses**: approved, pending, spam, deleted; a hidden comment with approved
   replies becomes a placeholder (comments/summaries.py `repair_placeholders`).
 - **Bodies**: the source's HTML is sanitised with the site's comment allow-lists
-  (cms/markup.py) and turned into Markdown (links, emphasis, paragraphs, code) as the
+  (infra/markup.py) and turned into Markdown (links, emphasis, paragraphs, code) as the
   comment's `text`, which edits well; `html` is `render_comment(text)`.
 - **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
   imported authors are anonymous commenters (`author.id` None). An author's web
@@ -60,8 +60,8 @@ has seen, a few dozen bytes each, since it has no ledger to look them up in.
 from __future__ import annotations
 
 import csv
-import html as html_module
 import hashlib
+import html as html_module
 import os
 import re
 import xml.parsers.expat
@@ -80,11 +80,12 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from cms import markup, posts
-from cms.markup import render_comment
-from cms.mongo import get_db
+from cms import posts
 from comments import services, slugs, store, summaries
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
+from infra import markup
+from infra.markup import render_comment
+from infra.mongo import get_db
 
 BATCH_SIZE = 500
 # Recent comments kept in memory as possible parents (a few hundred bytes each); older

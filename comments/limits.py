@@ -28,7 +28,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import get_db
+from infra.mongo import get_db
 
 KEY_WINDOW_SLOT = "key_window_slot"
 INDEXES = [

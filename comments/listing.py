@@ -19,8 +19,18 @@ from typing import Any
 from bson import ObjectId
 
 from comments.records import (
-    DELETED, HIDDEN, ORDERS, SPAM, Comment, QueueFilter, Tally, Viewer, in_queue, is_listed_for,
-    is_placeholder_for, queue_order,
+    DELETED,
+    HIDDEN,
+    ORDERS,
+    SPAM,
+    Comment,
+    QueueFilter,
+    Tally,
+    Viewer,
+    in_queue,
+    is_listed_for,
+    is_placeholder_for,
+    queue_order,
 )
 
 Order = Sequence[tuple[str, int]]

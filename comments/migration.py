@@ -27,9 +27,9 @@ from types import ModuleType
 
 from bson import ObjectId
 
-from cms.mongo import get_db
 from comments import store, store_switch
 from comments.records import ORDERS, READERS, Comment, Viewer
+from infra.mongo import get_db
 
 BATCH = 500
 EDITORS = Viewer(editor=True)

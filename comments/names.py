@@ -10,10 +10,10 @@ import re
 import unicodedata
 
 from django.core.cache import cache
-
 from pymongo.errors import PyMongoError
 
-from cms import mongo, posts
+from cms import posts
+from infra import mongo
 
 NAMES_SECONDS = 60
 _KEY = "comments:author-names"

@@ -23,10 +23,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from pymongo.errors import PyMongoError
 
-from cms import mongo
 from comments import antispam, limits, outbox, store, subscriptions
 from comments.store import Comment
 from comments.subscriptions import DISCUSSION, REPLIES
+from infra import mongo
 
 REPLY, FOLLOW, CONFIRM, MANAGE, AUTHOR, QUEUE = "reply", "follow", "confirm", "manage", "author", "queue"
 
@@ -123,7 +123,7 @@ def editors():
     """The active editors with an address: the Editors group's staff, and superusers."""
     from django.db.models import Q
 
-    from cms.dashboard.permissions import EDITORS_GROUP
+    from dashboard.permissions import EDITORS_GROUP
 
     users = get_user_model().objects.filter(is_active=True).exclude(email="")
     return users.filter(Q(is_superuser=True) | Q(is_staff=True, groups__name=EDITORS_GROUP)).distinct()

@@ -30,7 +30,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError
 
-from cms.mongo import get_db
+from infra.mongo import get_db
 
 DUE, SENDING, SENT, DROPPED = "due", "sending", "sent", "dropped"
 # How long a claimed batch is a sender's before another may take it over.

@@ -23,8 +23,8 @@ from bson.errors import InvalidId
 from django.conf import settings
 from django.core import signing
 
-from cms.dashboard.permissions import is_editor
 from comments.store import Viewer
+from dashboard.permissions import is_editor
 
 COOKIE = "comments_own"
 SALT = "comments.own"

@@ -13,10 +13,10 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from pymongo.errors import PyMongoError
 
-from cms import mongo
-from cms.pagination import get_page
 from comments import cursors, services, slugs, store
 from comments.store import DELETED, HIDDEN, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from infra import mongo
+from infra.pagination import get_page
 
 VIEWS = {
     "threaded": "Threaded",

@@ -22,8 +22,8 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from cms.mongo import get_db
 from comments.store import CommentAuthor
+from infra.mongo import get_db
 
 INDEXES = [IndexModel([("expires", ASCENDING)], expireAfterSeconds=0, name="expires_ttl")]
 # Takeovers of an expired claim that another poster takes over at the same moment.

@@ -13,16 +13,22 @@ from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
 from django.conf import settings
-
 from pymongo.errors import PyMongoError
 
-from cms import mongo, posts
-from cms.markup import render_comment
+from cms import posts
 from comments import antispam, blocklist, changes, flags, recent_texts, slugs, store
-from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
-    EXCERPT_LENGTH, LATEST_COUNT, SUMMARY_ATTEMPTS, excerpt, refresh_summary, repair_placeholders, settle,
-)
 from comments.store import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
+from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
+    EXCERPT_LENGTH,
+    LATEST_COUNT,
+    SUMMARY_ATTEMPTS,
+    excerpt,
+    refresh_summary,
+    repair_placeholders,
+    settle,
+)
+from infra import mongo
+from infra.markup import render_comment
 
 PARENT_NOT_FOUND = "The comment you replied to does not exist on this post."
 CLOSED = "Comments are closed on this post, so yours was not posted."

@@ -25,9 +25,27 @@ from types import ModuleType
 
 from comments import store_switch
 from comments.records import (  # noqa: F401  (re-exported: the store's vocabulary)
-    APPROVED, DELETED, HIDDEN, NEWEST, ORDERS, PENDING, QUEUE_TABS, READERS, SPAM, STATUSES, Comment,
-    CommentAuthor, Commenter, DiscussionFull, QueueFilter, SlugTaken, Tally, Viewer, by_commenter,
-    is_listed_for, is_placeholder_for,
+    APPROVED,
+    DELETED,
+    HIDDEN,
+    NEWEST,
+    ORDERS,
+    PENDING,
+    QUEUE_TABS,
+    READERS,
+    SPAM,
+    STATUSES,
+    Comment,
+    CommentAuthor,
+    Commenter,
+    DiscussionFull,
+    QueueFilter,
+    SlugTaken,
+    Tally,
+    Viewer,
+    by_commenter,
+    is_listed_for,
+    is_placeholder_for,
 )
 
 STORES = {

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 
 from django.conf import settings
 
-from cms.mongo import Unavailable, get_db
+from infra.mongo import Unavailable, get_db
 
 RECORD = "in_use"
 MOVING = "Comments are being moved to another store; try again in a minute."

@@ -4,7 +4,7 @@ from comments import subscription_views as views
 
 app_name = "subscriptions"
 
-# Mounted at notifications/ (cms/urls.py): the links in notification mail.
+# Mounted at notifications/ (slugline/urls.py): the links in notification mail.
 urlpatterns = [
     path("", views.ask, name="ask"),
     path("confirm/<str:token>/", views.confirm, name="confirm"),

@@ -11,8 +11,9 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from cms import logins, posts
+from cms import posts
 from comments import notify, ownership, subscriptions
+from infra import clients
 
 BROKEN_LINK = "This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one."
 NO_SUCH_SUBSCRIPTION = "This unsubscribe link names no subscription."
@@ -92,7 +93,7 @@ def ask(request):
     if not form.is_valid():
         return render(request, "comments/subscriptions/ask.html", {"form": form}, status=400)
     notify.request_address_mail(kind=notify.MANAGE, email=form.cleaned_data["email"],
-                                ip=logins.client_ip(request))
+                                ip=clients.client_ip(request))
     return render(request, "comments/subscriptions/ask.html", {"form": form, "asked": ASKED})
 
 

@@ -25,7 +25,7 @@ from django.core import signing
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 
-from cms.mongo import get_db
+from infra.mongo import get_db
 
 REPLIES, DISCUSSION = "replies", "discussion"
 KINDS = (REPLIES, DISCUSSION)

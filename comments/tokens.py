@@ -20,8 +20,8 @@ import secrets
 import time
 
 from django.core import signing
-from django.utils.crypto import constant_time_compare, salted_hmac
 from django.middleware.csrf import get_token
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 SALT = "comments.form"
 TAMPERED = "This form was altered or is not from this page. Please reload the page and post again."

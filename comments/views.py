@@ -9,12 +9,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
-from cms import logins, mongo
 from cms.authors import summary_for
 from cms.views import post_detail, published_post_or_404
 from comments import antispam, fragments, notify, ownership, pages, services, slugs, store, store_switch
 from comments.forms import EditCommentForm, FlagForm, comment_form
 from comments.store import CommentAuthor
+from infra import clients, mongo
 
 NO_SUCH_COMMENT = "There is no such comment on this post."
 CANNOT_POST_NOW = (
@@ -74,7 +74,7 @@ def client_ip(request) -> str:
     """The address rate limits, flags and bans count against and moderators see (never
     readers): the login throttle's, which trusts the proxy's X-Forwarded-For only with
     BEHIND_PROXY (behind nginx every REMOTE_ADDR would be the proxy's)."""
-    return logins.client_ip(request)
+    return clients.client_ip(request)
 
 
 def _see_other(url: str) -> HttpResponseRedirect:

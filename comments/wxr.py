@@ -53,10 +53,10 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from cms import authors, posts
-from cms.dashboard.forms import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
-from cms.markup import NESTING_LIMIT
 from comments import importing
 from comments.records import APPROVED, DELETED, PENDING, SPAM
+from dashboard.forms import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
+from infra.markup import NESTING_LIMIT
 
 SOURCE = "wordpress"
 # What the export writes for a time it does not have (drafts, some old comments).

@@ -15,10 +15,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from pymongo import MongoClient, monitoring
 
-from cms import mongo, posts
+from cms import posts
 from cms.posts import AuthorSummary
 from comments import services
 from comments.store import CommentAuthor
+from infra import mongo
 
 
 class CommandCounter(monitoring.CommandListener):
@@ -58,7 +59,7 @@ def mongo_database():
 
     started = None
     if not os.environ.get("MONGODB_URI"):
-        from cms.devdb import DevDB
+        from infra.devdb import DevDB
 
         devdb = DevDB()
         server, we_started = devdb.start()
@@ -98,7 +99,7 @@ def _empty_collections(mongo_database):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty Django cache: no last good copies (cms/stale.py),
+    """Each test starts with an empty Django cache: no last good copies (infra/stale.py),
     rendered comments or author names carried over from another test. (Rate limits
     live in MongoDB, emptied by `_empty_collections`.)"""
     from django.core.cache import cache
@@ -253,7 +254,7 @@ def make_user(db):
     from django.contrib.auth.models import Group
 
     from cms.authors import create_author
-    from cms.dashboard.permissions import EDITORS_GROUP
+    from dashboard.permissions import EDITORS_GROUP
 
     def build(username: str, *, role: str = "author", display_name: str | None = None):
         if role == "reader":

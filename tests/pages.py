@@ -7,7 +7,6 @@ from collections import defaultdict
 from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlsplit
 
-
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 

@@ -16,11 +16,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from cms import mongo
 from comments import backup, cursors
 from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
 from comments.store import CommentAuthor
+from infra import mongo
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

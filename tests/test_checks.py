@@ -1,6 +1,7 @@
-"""Slugline's own system checks (cms/checks.py)."""
+"""Slugline's own system checks (slugline/checks.py)."""
 
-from cms import checks
+from comments import checks as comment_checks
+from slugline import checks
 
 
 def test_a_per_process_cache_is_a_deploy_warning(settings):
@@ -20,7 +21,7 @@ def test_a_shared_cache_passes(settings):
 def test_an_unknown_comment_store_is_an_error_naming_the_stores(settings):
     """A typo in COMMENTS_STORE stops `check` (and so the site's start) with the known names."""
     settings.COMMENTS_STORE = "bucket"
-    [error] = checks.known_comment_store(None)
+    [error] = comment_checks.known_comment_store(None)
     assert error.id == "cms.E001"
     assert error.msg == "COMMENTS_STORE is 'bucket'; the comment stores are: documents, embedded, buckets."
 
@@ -28,4 +29,4 @@ def test_an_unknown_comment_store_is_an_error_naming_the_stores(settings):
 def test_each_comment_store_passes(settings):
     for name in ("documents", "embedded", "buckets"):
         settings.COMMENTS_STORE = name
-        assert checks.known_comment_store(None) == []
+        assert comment_checks.known_comment_store(None) == []

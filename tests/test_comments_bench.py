@@ -10,8 +10,8 @@ from bson import ObjectId
 from django.core.management import call_command
 
 from bench import stores as bench
-from cms import mongo
 from comments import slugs, store
+from infra import mongo
 
 
 def test_sizes_form_a_long_tail_from_the_largest_discussion():

@@ -12,7 +12,6 @@ import pytest
 from django.test import Client
 from pymongo import monitoring
 
-from cms.pagination import BAD_PAGE, NO_SUCH_PAGE
 from cms.views import NO_SUCH_POST
 from comments import services, store
 from comments.cursors import BAD_CURSOR
@@ -21,6 +20,7 @@ from comments.pages import BAD_VIEW, NO_MORE
 from comments.services import PARENT_NOT_FOUND
 from comments.store import CommentAuthor
 from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
+from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
 from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")

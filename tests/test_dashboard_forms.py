@@ -7,8 +7,8 @@ import pytest
 
 from cms import posts
 from cms.authors import USERNAME_TAKEN
-from cms.dashboard import forms
-from cms.dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard import forms
+from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
 
 
 def post_form(**overrides) -> PostForm:
@@ -168,8 +168,12 @@ def test_usernames_follow_djangos_rules():
 
 from bson import ObjectId  # noqa: E402
 
-from cms.dashboard.forms import (  # noqa: E402
-    BAD_CHOICE, BAD_DOMAIN, NOTHING_CHOSEN, BlocklistForm, ModerationForm,
+from dashboard.forms import (  # noqa: E402
+    BAD_CHOICE,
+    BAD_DOMAIN,
+    NOTHING_CHOSEN,
+    BlocklistForm,
+    ModerationForm,
 )
 
 

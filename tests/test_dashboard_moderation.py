@@ -1,4 +1,4 @@
-"""The dashboard's moderation pages (cms/dashboard/moderation.py) through the test
+"""The dashboard's moderation pages (dashboard/moderation.py) through the test
 client: the queue's tabs, counts and filters, bulk approve / spam / delete, removing
 a thread, banning a commenter, the blocklist, closing a post's comments, and forged
 requests that change nothing."""
@@ -13,11 +13,11 @@ from django.test import Client
 
 from cms import posts
 from cms.posts import AuthorSummary
-from cms.dashboard import moderation as views
-from cms.dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
-from cms.errors import CSRF_FAILED
 from comments import blocklist, services, store
 from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
+from dashboard import moderation as views
+from dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
+from slugline.errors import CSRF_FAILED
 from tests.pages import Page, page
 
 pytestmark = pytest.mark.usefixtures("each_store")

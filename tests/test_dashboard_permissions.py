@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from cms import authors, posts, versions
-from cms.dashboard.permissions import EDITORS_ONLY, NOT_STAFF, NOT_YOUR_POST, can_edit_post, is_editor
-from cms.errors import CSRF_FAILED
+from dashboard.permissions import EDITORS_ONLY, NOT_STAFF, NOT_YOUR_POST, can_edit_post, is_editor
+from slugline.errors import CSRF_FAILED
 
 ROLES = ["anonymous", "reader", "author", "editor"]
 
@@ -187,6 +187,6 @@ def test_migrations_create_the_editors_group():
     """Every installation has the Editors group; admins add members."""
     from django.contrib.auth.models import Group
 
-    from cms.dashboard.permissions import EDITORS_GROUP
+    from dashboard.permissions import EDITORS_GROUP
 
     assert Group.objects.filter(name=EDITORS_GROUP).exists()

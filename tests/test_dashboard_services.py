@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from cms import posts, versions
-from cms.dashboard import services
-from cms.dashboard.services import RESTORE_SLUG_TAKEN, SLUG_TAKEN, STALE_EDIT, PostError
+from dashboard import services
+from dashboard.services import RESTORE_SLUG_TAKEN, SLUG_TAKEN, STALE_EDIT, PostError
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
 ADA = posts.AuthorSummary(id=41, username="ada", name="Ada")

@@ -12,8 +12,8 @@ from django.test import Client
 
 from cms import authors, posts, versions
 from cms.authors import USERNAME_TAKEN
-from cms.dashboard import forms, services, views
 from cms.models import AuthorProfile
+from dashboard import forms, services, views
 
 FORMAT = "%Y-%m-%dT%H:%M:%S"
 

@@ -207,7 +207,7 @@ def test_seed_demo_refuses_a_non_empty_database(make_post):
 @pytest.mark.django_db
 def test_demo_bruno_is_an_editor_and_the_others_are_authors(mongo_db):
     """Demo content has one editor; nobody gets a password (README says how to set one)."""
-    from cms.dashboard.permissions import is_editor
+    from dashboard.permissions import is_editor
 
     demo.seed(num_posts=0)
     users = {u.username: u for u in get_user_model().objects.all()}

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from pymongo import MongoClient
 
-from cms import devdb, devdb_build
-from cms.devdb import DevDB, DevDBError
+from infra import devdb, devdb_build
+from infra.devdb import DevDB, DevDBError
 
 pytestmark = pytest.mark.lifecycle
 

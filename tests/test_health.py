@@ -3,7 +3,7 @@
 import pytest
 from django.db.utils import OperationalError
 
-from cms import health
+from slugline import health
 
 
 def test_live_answers_without_any_database(client, mongodb_down, commands):

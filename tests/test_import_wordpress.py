@@ -18,9 +18,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import authors, posts
-from cms.markup import render_post
 from comments import importing, store, wxr
 from comments.records import APPROVED, DELETED, PENDING, SPAM
+from infra.markup import render_post
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 BLOG = FIXTURES / "wordpress-blog.xml"

@@ -1,4 +1,4 @@
-"""Login throttling (django-axes on Django's database, cms/logins.py): too many bad
+"""Login throttling (django-axes on Django's database, slugline/logins.py): too many bad
 passwords for one account from one address pause logging in as it from there for a
 while, and the login page says so in the site's layout. Other addresses are not
 paused. tests/test_limits_http.py checks the pause across gunicorn workers and a
@@ -14,7 +14,8 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from cms import logins
+from infra import clients
+from slugline import logins
 
 PASSWORD = "correct horse battery staple"
 
@@ -130,15 +131,15 @@ def test_client_ip_is_the_remote_address_unless_behind_a_proxy(rf, settings):
     """Without BEHIND_PROXY a client's X-Forwarded-For is ignored."""
     settings.BEHIND_PROXY = False
     request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9")
-    assert logins.client_ip(request) == "127.0.0.1"
+    assert clients.client_ip(request) == "127.0.0.1"
 
 
 def test_behind_a_proxy_client_ip_is_the_address_the_proxy_appended(rf, settings):
     """Addresses a client put in X-Forwarded-For itself cannot dodge the count."""
     settings.BEHIND_PROXY = True
     request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.9")
-    assert logins.client_ip(request) == "203.0.113.9"
-    assert logins.client_ip(rf.post("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"
+    assert clients.client_ip(request) == "203.0.113.9"
+    assert clients.client_ip(rf.post("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"
 
 
 def test_an_operator_can_lift_a_pause_early(ada):

@@ -1,4 +1,4 @@
-"""cms/markup.py: Markdown to sanitised HTML for comments (anyone) and posts (authors)."""
+"""infra/markup.py: Markdown to sanitised HTML for comments (anyone) and posts (authors)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cms.markup import render_comment, render_post
+from infra.markup import render_comment, render_post
 
 COMMENT_REL = "nofollow ugc noopener"
 COMMENT_TAGS = {

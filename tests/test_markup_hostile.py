@@ -1,4 +1,4 @@
-"""cms/markup.py against hostile text: whatever a stranger sends renders, sanitised, at
+"""infra/markup.py against hostile text: whatever a stranger sends renders, sanitised, at
 a bounded size, without recursion, without leaking memory. Timings live in
 bench/markup.py; the CPU guard here only catches a render gone catastrophic."""
 
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench import markup as corpus_bench
-from cms.markup import COMMENT_RAW_TAG_LIMIT, GROWTH_LIMIT, NESTING_LIMIT, render_comment, render_post
+from infra.markup import COMMENT_RAW_TAG_LIMIT, GROWTH_LIMIT, NESTING_LIMIT, render_comment, render_post
 from tests.test_markup import COMMENT_REL, COMMENT_TAGS, Elements, assert_inert
 
 POST_TAGS = COMMENT_TAGS | {"h1", "h5", "h6", "img", "table", "thead", "tbody", "tr", "th", "td"}
@@ -171,7 +171,7 @@ def _resident_bytes() -> int:
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's /proc")
 def test_rendering_frees_what_the_parser_allocates():
     """cmarkgfm's own wrappers leak the HTML and the document tree of every call (over
-    100 MB for these renders); cms.markup frees them, so memory stays flat."""
+    100 MB for these renders); infra.markup frees them, so memory stays flat."""
     text = corpus_bench.ordinary(10_000)
     render_comment(text), render_post(text)
     before = _resident_bytes()

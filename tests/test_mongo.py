@@ -2,7 +2,7 @@
 
 import os
 
-from cms import mongo
+from infra import mongo
 
 
 def test_ensure_indexes_can_run_again(mongo_db):
@@ -37,4 +37,4 @@ def test_the_client_has_explicit_time_budgets(settings):
 def test_each_index_owner_creates_its_indexes_in_one_command(mongo_db, commands):
     """One createIndexes per collection, however many indexes it declares."""
     mongo.ensure_all_indexes(mongo_db)
-    assert commands.names.count("createIndexes") == len(mongo.INDEX_OWNERS)
+    assert commands.names.count("createIndexes") == len(mongo._INDEX_OWNERS)

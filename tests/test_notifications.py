@@ -359,7 +359,7 @@ def test_a_sender_killed_mid_batch_sends_each_mail_once_but_the_one_in_flight_tw
     smtp_server.inbox.hold_after = 1
     env = {**os.environ, "MONGODB_URI": settings.MONGODB_URI, "MONGODB_NAME": settings.MONGODB_NAME,
            "EMAIL_URL": smtp_server.url, "SITE_URL": SITE, "COMMENTS_STORE": each_store,
-           "NOTIFICATIONS_BATCH_SECONDS": "0", "DJANGO_SETTINGS_MODULE": "cms.settings"}
+           "NOTIFICATIONS_BATCH_SECONDS": "0", "DJANGO_SETTINGS_MODULE": "slugline.settings"}
     proc = subprocess.Popen([sys.executable, "manage.py", "send_notifications"], env=env,
                             cwd=Path(__file__).resolve().parent.parent,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

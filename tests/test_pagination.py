@@ -1,4 +1,4 @@
-"""cms/pagination.py: page numbers from the query string, and Django's Paginator
+"""infra/pagination.py: page numbers from the query string, and Django's Paginator
 over a fetch callback that is asked for exactly one slice."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.http import Http404
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cms.pagination import BAD_PAGE, NO_SUCH_PAGE, LazyPage, get_page, parse_page_number
+from infra.pagination import BAD_PAGE, NO_SUCH_PAGE, LazyPage, get_page, parse_page_number
 
 SLICES_ONLY = "LazyPage only supports slices"
 

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cms import posts
-from cms.markup import render_post
 from cms.posts import ELLIPSIS, first_paragraph, shorten, summarise
+from infra.markup import render_post
 
 
 def test_the_first_paragraph_comes_without_markdown_or_html():

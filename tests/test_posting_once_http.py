@@ -5,8 +5,8 @@ different forms sent at once all land, and the post counts every one of them."""
 
 from __future__ import annotations
 
-import shutil
 import random
+import shutil
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 

@@ -54,7 +54,7 @@ def start_loop(*, every: str = "0.2", **env) -> subprocess.Popen:
     from django.conf import settings
 
     env = {**os.environ, "MONGODB_URI": settings.MONGODB_URI, "MONGODB_NAME": settings.MONGODB_NAME,
-           "DJANGO_SETTINGS_MODULE": "cms.settings", **env}
+           "DJANGO_SETTINGS_MODULE": "slugline.settings", **env}
     return subprocess.Popen([sys.executable, "manage.py", "publish_scheduled", "--loop", "--every", every],
                             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -1,4 +1,4 @@
-"""`make run` (cms/serve.py with gunicorn.conf.py): the port check, and the whole
+"""`make run` (slugline/serve.py with gunicorn.conf.py): the port check, and the whole
 start as a newcomer meets it: a banner, a quiet terminal with requests in a log
 file, a login command that works as printed from a second terminal, scheduled
 posts going live, and Ctrl-C leaving nothing running."""
@@ -21,8 +21,9 @@ import pytest
 from django.conf import settings
 
 from bench.harness import Reader, free_port
-from cms import posts, serve
+from cms import posts
 from cms.demo import EDITOR
+from slugline import serve
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -68,17 +69,17 @@ def test_a_port_left_in_time_wait_after_a_stop_is_free():
 
 @pytest.fixture
 def started(tmp_path, mongo_database):
-    """`python -m cms.serve` as `make run` starts it (MONGODB_URI given, an empty
+    """`python -m slugline.serve` as `make run` starts it (MONGODB_URI given, an empty
     database), in its own process group like a terminal's foreground job."""
     port = free_port()
     env = dict(
         os.environ, PORT=str(port), MONGODB_URI=settings.MONGODB_URI, MONGODB_NAME=settings.MONGODB_NAME,
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"),
         GUNICORN_ACCESS_LOG=str(tmp_path / "log" / "access.log"), WEB_CONCURRENCY="2",
-        SLUGLINE_PUBLISH_EVERY="0.5", DJANGO_SETTINGS_MODULE="cms.settings",
+        SLUGLINE_PUBLISH_EVERY="0.5", DJANGO_SETTINGS_MODULE="slugline.settings",
     )
     out = open(tmp_path / "terminal.txt", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "cms.serve"], cwd=REPO, env=env, stdout=out,
+    proc = subprocess.Popen([sys.executable, "-m", "slugline.serve"], cwd=REPO, env=env, stdout=out,
                             stderr=subprocess.STDOUT, process_group=0)
     try:
         _wait_for(lambda: "Ctrl-C stops it." in _read(tmp_path / "terminal.txt"), 90, proc)

@@ -43,7 +43,7 @@ PRODUCTION = {
 
 def clean_env(**env) -> dict:
     clean = {k: v for k, v in os.environ.items() if k not in NAMES}
-    clean.update(env, DJANGO_SETTINGS_MODULE="cms.settings")
+    clean.update(env, DJANGO_SETTINGS_MODULE="slugline.settings")
     return clean
 
 

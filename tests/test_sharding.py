@@ -1,4 +1,4 @@
-"""Sharding (cms/sharding.py and `shard_collections`): the commands are built by a pure
+"""Sharding (infra/sharding.py and `shard_collections`): the commands are built by a pure
 function and checked here; the dev server, which is not a mongos, is refused."""
 
 import os
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cms import mongo, sharding
 from comments.store import named as store_module
+from infra import mongo, sharding
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -91,7 +91,7 @@ def test_the_dev_server_is_refused_and_nothing_is_sent(commands):
 def test_the_refusal_exits_non_zero(settings):
     """Run as a program, the refusal is an error exit with the explanation."""
     env = dict(os.environ, MONGODB_URI=mongo.server_uri(), MONGODB_NAME=settings.MONGODB_NAME,
-               DJANGO_SETTINGS_MODULE="cms.settings")
+               DJANGO_SETTINGS_MODULE="slugline.settings")
     done = subprocess.run([sys.executable, "manage.py", "shard_collections"], cwd=REPO, env=env,
                           capture_output=True, text=True, check=False)
     assert done.returncode != 0

@@ -1,9 +1,9 @@
 """The "Editors" group: its members edit every post, moderate and rename authors
-(cms/dashboard/permissions.py). Membership is managed in Django's admin."""
+(dashboard/permissions.py). Membership is managed in Django's admin."""
 
 from django.db import migrations
 
-EDITORS_GROUP = "Editors"  # cms.dashboard.permissions.EDITORS_GROUP, frozen here
+EDITORS_GROUP = "Editors"  # dashboard.permissions.EDITORS_GROUP, frozen here
 
 
 def create_group(apps, schema_editor):

@@ -114,7 +114,7 @@ def editor(site) -> Editor:
         "import json\n"
         "from django.contrib.auth.models import Group\n"
         "from cms.authors import create_author\n"
-        "from cms.dashboard.permissions import EDITORS_GROUP\n"
+        "from dashboard.permissions import EDITORS_GROUP\n"
         f"u = create_author(username={EDITOR['username']!r}, display_name={EDITOR['name']!r},"
         f" password={EDITOR['password']!r}, bio='Edits Slugline.')\n"
         "u.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])\n"

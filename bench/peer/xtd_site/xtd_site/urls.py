@@ -1,6 +1,5 @@
-from django.urls import include, path
-
 from blog import views
+from django.urls import include, path
 
 urlpatterns = [
     path("posts/<slug:slug>/", views.post_detail, name="post"),

@@ -1,4 +1,4 @@
-"""Slugline's own system checks, registered in `CmsConfig.ready()`."""
+"""Slugline's own system checks, registered in `SluglineConfig.ready()`."""
 
 from django.conf import settings
 from django.core import checks
@@ -20,20 +20,4 @@ def shared_cache(app_configs, **kwargs):
     """A deployment's workers share one cache (pages' last good copies, rendered comments)."""
     if settings.CACHES["default"]["BACKEND"] in PER_PROCESS_CACHES:
         return [checks.Warning(CACHE_PER_PROCESS, hint=CACHE_HINT, id="cms.W001")]
-    return []
-
-
-UNKNOWN_STORE = "COMMENTS_STORE is {name!r}; the comment stores are: {known}."
-
-
-@checks.register()
-def known_comment_store(app_configs, **kwargs):
-    """COMMENTS_STORE names one of the comment stores (comments/store.py), so a typo
-    stops the site at start-up instead of failing every page of comments."""
-    from comments.store import STORES
-
-    if settings.COMMENTS_STORE not in STORES:
-        known = ", ".join(STORES)
-        return [checks.Error(UNKNOWN_STORE.format(name=settings.COMMENTS_STORE, known=known),
-                             hint=f"Set COMMENTS_STORE to one of: {known}.", id="cms.E001")]
     return []

@@ -14,12 +14,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
-from cms.dashboard import confirmations
-from cms.dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
-from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
-from cms.pagination import get_page
 from comments import blocklist, changes, moderation, services
 from comments.store import QueueFilter
+from dashboard import confirmations
+from dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
+from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from infra.pagination import get_page
 
 NO_SUCH_POST = "There is no post at this address."
 MODERATED = {

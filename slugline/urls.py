@@ -3,9 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
-from cms import feeds, health
-from cms import views
+from cms import feeds, views
 from cms.sitemaps import SITEMAPS
+from slugline import health
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,11 +28,11 @@ urlpatterns = [
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("robots.txt", views.robots, name="robots"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("dashboard/", include("cms.dashboard.urls")),
+    path("dashboard/", include("dashboard.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
-handler400 = "cms.errors.bad_request"
-handler403 = "cms.errors.permission_denied"
-handler404 = "cms.errors.page_not_found"
+handler400 = "slugline.errors.bad_request"
+handler403 = "slugline.errors.permission_denied"
+handler404 = "slugline.errors.page_not_found"

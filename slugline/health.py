@@ -13,7 +13,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from pymongo.errors import PyMongoError
 
-from cms import mongo
+from infra import mongo
 
 READY_BUDGET_MS = 1000
 

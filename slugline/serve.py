@@ -3,7 +3,7 @@
 Checks that the port is free, migrates Django's database, collects static files,
 creates MongoDB indexes, adds demo content to an empty database, and replaces
 itself with gunicorn (so Ctrl-C reaches gunicorn directly). Expects MONGODB_URI set
-(cms.devdb does that).
+(infra.devdb does that).
 
 Under `make run` the terminal stays quiet: requests go to var/log/access.log (or
 GUNICORN_ACCESS_LOG), gunicorn and the site show warnings and errors only (unless
@@ -98,7 +98,7 @@ def banner(*, port: int, login: str, access_log: str, seeded: bool) -> str:
 def prepare() -> bool:
     """Migrate, collect static files, ensure indexes, seed an empty database;
     whether it was empty (and now holds the demo content)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
     import django
     from django.core.management import call_command
 
@@ -132,7 +132,7 @@ def main() -> int:
     os.environ["SLUGLINE_BANNER"] = banner(port=port, login=login, access_log=access_log, seeded=seeded)
     os.environ["GUNICORN_BIND"] = f"{BIND_HOST}:{port}"
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    os.execv(gunicorn, [gunicorn, "--config", "gunicorn.conf.py", "cms.wsgi"])
+    os.execv(gunicorn, [gunicorn, "--config", "gunicorn.conf.py", "slugline.wsgi"])
 
 
 if __name__ == "__main__":

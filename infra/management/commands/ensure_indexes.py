@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from cms.mongo import ensure_all_indexes
+from infra.mongo import ensure_all_indexes
 
 
 class Command(BaseCommand):

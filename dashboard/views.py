@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import authors, diffs, posts, versions
-from cms.dashboard import moderation, services
-from cms.dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
-from cms.dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
-from cms.markup import render_post
-from cms.pagination import get_page
+from dashboard import moderation, services
+from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from infra.markup import render_post
+from infra.pagination import get_page
 
 NO_SUCH_POST = "There is no post at this address."
 NO_SUCH_VERSION = "This post has no such version."

@@ -2,7 +2,7 @@ from bson import json_util
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from cms import mongo, sharding
+from infra import mongo, sharding
 
 
 class Command(BaseCommand):

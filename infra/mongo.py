@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.conf import settings
 import pymongo
+from django.conf import settings
 from pymongo import MongoClient
-from pymongo.errors import ConnectionFailure, PyMongoError
 from pymongo.database import Database
+from pymongo.errors import ConnectionFailure, PyMongoError
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -29,7 +29,7 @@ def server_uri() -> str:
     """MONGODB_URI, or the dev database's (started if need be) when it is not set."""
     if settings.MONGODB_URI:
         return settings.MONGODB_URI
-    from cms.devdb import DevDB
+    from infra.devdb import DevDB
 
     return DevDB().start()[0].uri
 
@@ -132,20 +132,22 @@ def reset_client() -> None:
         _client, _client_pid = None, None
 
 
-# The modules that own a collection; each declares its indexes next to its queries
-# and exposes `ensure_indexes(db)`.
-INDEX_OWNERS = (
-    "cms.posts", "comments.store", "cms.versions", "comments.flags", "comments.blocklist",
-    "comments.limits", "comments.changes", "comments.recent_texts", "comments.subscriptions", "comments.outbox",
-)
+# What each app registers from its AppConfig.ready(): functions that create the
+# indexes of the collections they own (declared next to their queries) and return
+# their names. The platform knows no app by name.
+_INDEX_OWNERS: list[Callable[[Database], list[str]]] = []
+
+
+def register_indexes(ensure: Callable[[Database], list[str]]) -> None:
+    """Add an owner's `ensure_indexes(db)` to what `ensure_all_indexes` runs."""
+    if ensure not in _INDEX_OWNERS:
+        _INDEX_OWNERS.append(ensure)
 
 
 def ensure_all_indexes(db: Database | None = None) -> list[str]:
-    """Create every owner's indexes (idempotent); return their names."""
-    from importlib import import_module
-
+    """Create every registered owner's indexes (idempotent); return their names."""
     db = db if db is not None else get_db()
     names = []
-    for owner in INDEX_OWNERS:
-        names += import_module(owner).ensure_indexes(db)
+    for ensure in _INDEX_OWNERS:
+        names += ensure(db)
     return names

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cms.dashboard import moderation, views
+from dashboard import moderation, views
 
 app_name = "dashboard"
 
@@ -18,7 +18,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("authors/", views.author_list, name="authors"),
     path("authors/<str:username>/", views.author_edit, name="author_edit"),
-    # Moderation (cms/dashboard/moderation.py).
+    # Moderation (dashboard/moderation.py).
     path("posts/<str:post_id>/comments/", moderation.post_comments, name="post_comments"),
     path("moderation/", moderation.queue, name="moderation"),
     path("moderation/actions/", moderation.moderate, name="moderate"),

@@ -1,12 +1,12 @@
 """The development database: FerretDB v2 on PostgreSQL 15 with DocumentDB, under `var/`.
 
-This is the one module that starts, finds and stops it (cms/devdb_build.py builds
+This is the one module that starts, finds and stops it (infra/devdb_build.py builds
 what it needs, once); `make run`, `make devdb`, the test suite and `.ci/run` all go
 through it. It does not import Django, so it works before the project is configured.
 
-    python -m cms.devdb start   # build if need be, start (or reuse); print MONGODB_URI=...
-    python -m cms.devdb stop    # stop FerretDB and PostgreSQL
-    python -m cms.devdb run -- CMD ...   # run CMD with MONGODB_URI set; stop after
+    python -m infra.devdb start   # build if need be, start (or reuse); print MONGODB_URI=...
+    python -m infra.devdb stop    # stop FerretDB and PostgreSQL
+    python -m infra.devdb run -- CMD ...   # run CMD with MONGODB_URI set; stop after
 
 When `MONGODB_URI` is set, `run` starts nothing and passes that server on.
 
@@ -33,7 +33,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cms.devdb_build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress, build_all
+from infra.devdb_build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress, build_all
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "var" / "devdb"
@@ -165,7 +165,7 @@ class DevDB:
     def _settings(self, port: int) -> str:
         socket_dir = self.socket_dir
         return f"""
-# Slugline's dev database (cms/devdb.py; docs/dev-database.md)
+# Slugline's dev database (infra/devdb.py; docs/dev-database.md)
 listen_addresses = '127.0.0.1'
 port = {port}
 unix_socket_directories = '{socket_dir}'
@@ -407,7 +407,7 @@ def run(command: list[str], devdb: DevDB | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cms.devdb", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m infra.devdb", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="action", required=True)
     sub.add_parser("build", help="build what the dev database needs, if anything is missing")
     sub.add_parser("start", help="start (or reuse) the dev database; print MONGODB_URI=...")

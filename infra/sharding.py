@@ -94,7 +94,7 @@ def shard_collections(*, client: MongoClient, db_name: str, store: str) -> list[
     if not is_mongos(client.admin.command("hello")):
         host, port = client.address or ("?", "?")
         raise ShardingError(NOT_A_MONGOS.format(address=f"{host}:{port}"))
-    from cms.mongo import ensure_all_indexes
+    from infra.mongo import ensure_all_indexes
 
     ensure_all_indexes(client[db_name])
     for command in commands:

@@ -6,7 +6,7 @@ import pymongo
 from django.conf import settings
 from django.shortcuts import render
 
-from cms import mongo
+from infra import mongo
 
 logger = logging.getLogger(__name__)
 

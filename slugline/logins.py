@@ -30,20 +30,6 @@ LOCKED_OUT = (
 )
 
 
-def client_ip(request: HttpRequest) -> str:
-    """The address failures count against.
-
-    REMOTE_ADDR, or, with BEHIND_PROXY, the last address in X-Forwarded-For: the one
-    our own proxy appended. Addresses before it were sent by the client and prove
-    nothing (an attacker would rotate them to dodge the count).
-    """
-    if settings.BEHIND_PROXY:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        if forwarded[-1]:
-            return forwarded[-1]
-    return request.META.get("REMOTE_ADDR", "")
-
-
 def seconds_locked(request: HttpRequest, credentials: dict | None) -> int:
     """How long the pause on this request's username and address has left (at least a
     second, at most the cool-off)."""

@@ -14,7 +14,7 @@ from typing import TypeVar
 from django.core.cache import cache
 from pymongo.errors import PyMongoError
 
-from cms import mongo
+from infra import mongo
 
 T = TypeVar("T")
 PREFIX = "stale:"

@@ -1,0 +1,301 @@
+"""Slugline's settings. Every value comes from the environment (see `.env.example`).
+
+Nothing here differs between development and production except through the
+environment, and nothing here connects to a database.
+"""
+
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+from csp.constants import NONCE, NONE, SELF
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+
+def _local_secret_key() -> str:
+    """A key generated once into var/ for local runs; production sets SECRET_KEY."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="") or _local_secret_key()
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS and security headers (docs/deploy.md). HTTPS=true (production) turns on the
+# redirect to https, secure cookies and HSTS; off by default so that `make run` works
+# over plain http on 127.0.0.1. `manage.py check --deploy` passes with HTTPS=true.
+HTTPS = env.bool("HTTPS", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+# Load balancers probe health over plain http; a redirect would read as "down".
+SECURE_REDIRECT_EXEMPT = [r"^healthz/"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Opt-in: only behind a reverse proxy that sets X-Forwarded-Proto and appends the
+# client's address to X-Forwarded-For (docs/deploy.md has nginx's lines). Without such
+# a proxy, clients could send these headers themselves.
+BEHIND_PROXY = env.bool("BEHIND_PROXY", default=False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+
+# Content-Security-Policy (django-csp): scripts only from this site, and inline scripts
+# only with the request's nonce (`<script nonce="{{ CSP_NONCE }}">`); no plugins, no
+# framing, forms post only here. Pictures in posts and profiles may come from anywhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "https:", "http:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django.contrib.sitemaps",
+    "axes",
+    "csp",
+    "slugline",
+    "infra",
+    "comments",
+    "cms",
+    "dashboard",
+]
+
+MIDDLEWARE = [
+    "slugline.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "slugline.middleware.MongoBudgetMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into slugline.logins.locked_out.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "slugline.urls"
+WSGI_APPLICATION = "slugline.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
+            ],
+        },
+    },
+]
+
+# Django's own database: users, sessions, permissions. Posts and comments live in MongoDB.
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Django's cache: infra/stale.py's last good copies of pages and rendered pages of
+# comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several
+# gunicorn workers or machines set CACHE_URL (redis://host:6379/0) so that they share
+# one (Django's own Redis backend). No limit counts here: the login throttle counts in
+# Django's database, the comment rate limits in MongoDB.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+# MongoDB. An empty MONGODB_URI means "the dev database" (see infra/devdb.py).
+MONGODB_URI = env.str("MONGODB_URI", default="")
+MONGODB_NAME = env.str("MONGODB_NAME", default="slugline")
+# Time budgets: a page never waits for pymongo's 30-second defaults. A request's
+# MongoDB work as a whole gets MONGODB_REQUEST_BUDGET_MS (slugline.middleware); past it,
+# or with the server unreachable, pages degrade instead of tying up a worker.
+MONGODB_CONNECT_TIMEOUT_MS = env.int("MONGODB_CONNECT_TIMEOUT_MS", default=1000)
+MONGODB_SERVER_SELECTION_TIMEOUT_MS = env.int("MONGODB_SERVER_SELECTION_TIMEOUT_MS", default=1000)
+# pymongo retries a read until its budget runs out, so the budget (not the server
+# selection timeout) bounds how long a request waits for a database that is down.
+# MONGODB_TIMEOUT_MS bounds every operation, in requests and commands alike (0: no
+# such bound, so batch commands such as seed_demo may take their time). Web requests
+# are bounded by MONGODB_REQUEST_BUDGET_MS whatever it is; sockets by the other.
+MONGODB_TIMEOUT_MS = env.int("MONGODB_TIMEOUT_MS", default=0)
+MONGODB_SOCKET_TIMEOUT_MS = env.int("MONGODB_SOCKET_TIMEOUT_MS", default=60_000)
+MONGODB_REQUEST_BUDGET_MS = env.int("MONGODB_REQUEST_BUDGET_MS", default=1500)
+MONGODB_HEARTBEAT_MS = env.int("MONGODB_HEARTBEAT_MS", default=1000)
+
+# The blog.
+POSTS_PER_PAGE = env.int("POSTS_PER_PAGE", default=10)
+DASHBOARD_POSTS_PER_PAGE = env.int("DASHBOARD_POSTS_PER_PAGE", default=25)
+FEED_ITEMS = env.int("FEED_ITEMS", default=20)
+
+# Logging in (Django's auth views, in the site's layout) and the dashboard.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard:posts"
+LOGOUT_REDIRECT_URL = "home"
+# A refused CSRF check is a 403 in the site's layout, like every other refusal.
+CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
+
+# Login throttling (django-axes, counting in Django's database, so every worker and
+# machine shares the counts and a restart keeps them; slugline/logins.py): after
+# LOGIN_FAILURE_LIMIT bad passwords for one username from one address, logging in as
+# them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
+# address together, so failures from elsewhere never lock a user out. Tries sent all
+# at once may have up to (requests served at once - 1) more passwords checked before
+# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/test_limits_http.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+# A lock ends LOGIN_COOLOFF_MINUTES after it began; further tries do not extend it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "infra.clients.client_ip"
+AXES_LOCKOUT_CALLABLE = "slugline.logins.locked_out"
+# The admin lists the failed attempts; deleting one lifts its pause.
+AXES_ENABLE_ADMIN = True
+# Successful log-ins are not recorded (a table that would grow with every log-in).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+# Axes records failures from every worker at once. On SQLite (DATABASE_URL's default)
+# each transaction then takes the write lock as it begins, so that two workers
+# recording at once wait their turn instead of failing with "database is locked".
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+
+# Comments (app-prefixed, documented in README.md).
+# The comment store (comments/store.py): "documents" (one document per comment),
+# "embedded" (the tree inside one document per discussion) or "buckets" (pages of
+# about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate
+# has moved the comments, the store it recorded in MongoDB is the one in use.
+COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
+# How often each process rereads which store is in use after comments_migrate (seconds).
+COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)
+# The largest discussion document the embedded store writes, in bytes; a post past it
+# is refused (comments/embedded.py). 0: the server's document limit (16 MB on MongoDB)
+# minus a safety margin of 512 KiB.
+COMMENTS_EMBEDDED_MAX_BYTES = env.int("COMMENTS_EMBEDDED_MAX_BYTES", default=0)
+COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
+COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
+COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)
+COMMENTS_MAX_LENGTH = env.int("COMMENTS_MAX_LENGTH", default=10_000)
+# How long a rendered comment form may be used to post (seconds).
+COMMENTS_FORM_MAX_AGE = env.int("COMMENTS_FORM_MAX_AGE", default=2 * 24 * 3600)
+# Moderation and abuse defences (comments/antispam.py, comments/moderation.py).
+# "post": comments show at once; or hold back for an editor "all", "first" (first-time
+# commenters) and/or "links" (comments with a link), e.g. COMMENTS_MODERATION=first,links.
+COMMENTS_MODERATION = env.list("COMMENTS_MODERATION", default=["post"])
+# Seconds an author may edit or delete their own comment after posting it.
+COMMENTS_EDIT_WINDOW = env.int("COMMENTS_EDIT_WINDOW", default=15 * 60)
+# Readers' flags that send an approved comment to pending (0: flags never hide).
+COMMENTS_FLAGS_TO_HOLD = env.int("COMMENTS_FLAGS_TO_HOLD", default=3)
+# Seconds an anonymous reader's form must be open before posting (0: off).
+COMMENTS_MIN_FILL_SECONDS = env.int("COMMENTS_MIN_FILL_SECONDS", default=0)
+# Posts, edits and flags per COMMENTS_RATE_WINDOW seconds, per IP address and per
+# logged-in user (0: no limit), counted in MongoDB (comments/limits.py), exactly and
+# shared by every worker and machine; editors are exempt.
+COMMENTS_RATE_WINDOW = env.int("COMMENTS_RATE_WINDOW", default=600)
+COMMENTS_RATE_PER_IP = env.int("COMMENTS_RATE_PER_IP", default=20)
+COMMENTS_RATE_PER_USER = env.int("COMMENTS_RATE_PER_USER", default=30)
+# The same text by the same author in the same place within this many seconds is
+# the same comment (0: off).
+COMMENTS_DUPLICATE_WINDOW = env.int("COMMENTS_DUPLICATE_WINDOW", default=600)
+# Discussions close this many days after the post was published (0: never).
+COMMENTS_CLOSE_AFTER_DAYS = env.int("COMMENTS_CLOSE_AFTER_DAYS", default=0)
+# Comments per page of the dashboard's moderation queue.
+COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
+# Seconds a rendered page of comments stays in Django's cache (CACHES) for readers who
+# see what everyone sees; every change to a discussion's comments gives it a new key
+# (comments/fragments.py). 0: off.
+COMMENTS_CACHE_SECONDS = env.int("COMMENTS_CACHE_SECONDS", default=300)
+
+# E-mail (reply notifications and subscriptions: comments/notify.py, outbox.py, mail.py).
+# EMAIL_URL in django-environ's form (smtp://user:pass@host:587, smtp+tls://…,
+# smtp+ssl://…); unset, mail is written as files under var/mail/ (development).
+# EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER/PASSWORD, EMAIL_USE_TLS/SSL,
+# EMAIL_FILE_PATH: django-environ's documented `vars().update(env.email_url())`.
+vars().update(env.email_url("EMAIL_URL", default=f"filemail:///{VAR_DIR / 'mail'}"))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Slugline <noreply@localhost>")
+# The site's address as links in mail spell it (mail is composed outside any request).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Replies (and new comments on a followed discussion) within this many seconds go out
+# as one mail; 0 sends each at once.
+NOTIFICATIONS_BATCH_SECONDS = env.int("NOTIFICATIONS_BATCH_SECONDS", default=120)
+# Post authors hear of new comments on their posts, editors of comments waiting in the
+# queue: one digest each at most every this many minutes (0, the default: no such mail).
+NOTIFICATIONS_AUTHOR_DIGEST_MINUTES = env.int("NOTIFICATIONS_AUTHOR_DIGEST_MINUTES", default=0)
+NOTIFICATIONS_QUEUE_DIGEST_MINUTES = env.int("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", default=0)
+# How long a confirmation link works (seconds).
+NOTIFICATIONS_CONFIRM_MAX_AGE = env.int("NOTIFICATIONS_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
+# Confirmation and "manage my subscriptions" mails per address and per client address
+# in each NOTIFICATIONS_CONFIRM_WINDOW seconds (counted in MongoDB, comments/limits.py).
+NOTIFICATIONS_CONFIRM_WINDOW = env.int("NOTIFICATIONS_CONFIRM_WINDOW", default=3600)
+NOTIFICATIONS_CONFIRM_PER_ADDRESS = env.int("NOTIFICATIONS_CONFIRM_PER_ADDRESS", default=2)
+NOTIFICATIONS_CONFIRM_PER_CLIENT = env.int("NOTIFICATIONS_CONFIRM_PER_CLIENT", default=10)
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env.str("TIME_ZONE", default="UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "staticfiles")))
+# WhiteNoise serves what `collectstatic` gathered into STATIC_ROOT, compressed and
+# under content-hashed names (cached for a year). The release step, `make run` and
+# the test session (tests/conftest.py) collect them first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # 4xx answers are the site working as meant (a bad page number, a missing post):
+    # gunicorn's access log records them; Django would add a traceback for each.
+    "loggers": {"django.request": {"level": "ERROR"}},
+}
