@@ -9,7 +9,9 @@ class CmsConfig(AppConfig):
 
     def ready(self):
         from cms import posts, versions
+        from comments import importing
         from infra import mongo
 
         mongo.register_indexes(posts.ensure_indexes)
         mongo.register_indexes(versions.ensure_indexes)
+        importing.register_format("wordpress", "cms.wxr.run", options=("comments_only",))

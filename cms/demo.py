@@ -25,7 +25,7 @@ from cms import posts
 from cms.authors import create_author, summary_for
 from comments import services, slugs
 from comments.store import CommentAuthor
-from dashboard.permissions import EDITORS_GROUP
+from cms.roles import EDITORS_GROUP
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"

@@ -23,6 +23,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
+from comments.host import LatestComment
 from infra.markup import render_post
 from infra.mongo import get_db
 
@@ -45,6 +46,15 @@ def ensure_indexes(db: Database) -> list[str]:
     return db.posts.create_indexes(INDEXES)
 
 
+# The rules a post's fields keep, whoever writes them (the dashboard's form, imports).
+SLUG_MAX_LENGTH = 80
+SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
+TAG_MAX_LENGTH = 40
+TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
+MAX_TAGS = 10
+EXCERPT_MAX_LENGTH = 300
+
+
 @dataclass(frozen=True)
 class AuthorSummary:
     """The author fields a post embeds: enough to display it, not the profile."""
@@ -56,16 +66,6 @@ class AuthorSummary:
 
     def as_doc(self) -> dict:
         return {"id": self.id, "username": self.username, "name": self.name, "picture": self.picture}
-
-
-@dataclass(frozen=True)
-class LatestComment:
-    """One of the few latest comments a post carries for list pages."""
-
-    slug: str
-    author_name: str
-    posted: datetime
-    excerpt: str
 
 
 def _latest_comment(doc: dict) -> LatestComment:

@@ -67,7 +67,6 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.write_concern import WriteConcern
 
-from cms import posts
 from comments import keyset, slugs
 from comments.records import (
     APPROVED,
@@ -91,6 +90,7 @@ from comments.records import (
     queue_order,
     visible_to,
 )
+from comments.host import get_host
 from infra.mongo import get_db
 
 # A page takes new comments until its count passes this (it may end a few over).
@@ -338,7 +338,7 @@ def advance_page(*, discussion_id: ObjectId, page: int, count: int) -> bool:
     this call advanced it (of two writers past the limit, exactly one does)."""
     if count <= PAGE_SIZE:
         return False
-    return posts.advance_comment_pages(post_id=discussion_id, from_page=page)
+    return get_host().advance_comment_pages(discussion_id, from_page=page)
 
 
 def insert_comment(
@@ -374,7 +374,7 @@ def insert_comment(
     )
     if slug_in_use(discussion_id=discussion_id, slug=slug):
         raise SlugTaken(slug)
-    page = claim_page(discussion_id=discussion_id, slug=slug, page=posts.comment_pages(post_id=discussion_id))
+    page = claim_page(discussion_id=discussion_id, slug=slug, page=get_host().comment_pages(discussion_id))
     bucket = push_comment(discussion_id=discussion_id, page=page, document=doc)
     advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
     return Comment.from_doc(doc)
@@ -807,7 +807,7 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
              **_head(chunk), "ordered": True}
             for n, chunk in enumerate(chunks, start=1)
         ])
-    posts.set_comment_pages(post_id=discussion_id, num_pages=max(page + len(chunks), 1))
+    get_host().set_comment_pages(discussion_id, num_pages=max(page + len(chunks), 1))
     return len(comments)
 
 
@@ -822,5 +822,5 @@ def drop_discussion(*, discussion_id: ObjectId) -> int:
     went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
     _pages().delete_many({"discussion_id": discussion_id})
     _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
-    posts.set_comment_pages(post_id=discussion_id, num_pages=1)
+    get_host().set_comment_pages(discussion_id, num_pages=1)
     return went

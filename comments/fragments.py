@@ -6,7 +6,7 @@ default cache (CACHES; local memory by default, Redis when CACHE_URL names it) f
 COMMENTS_CACHE_SECONDS, under a key made of everything it depends on, the post's
 `comments_version` first. Every change to a discussion's comments (a comment, an
 edit, a delete, flags that hold one, moderation, a rename, an import) ends by giving
-the post a fresh version (`cms.posts.set_comment_summary`, `bump_comments_version`),
+the post a fresh version (the host's `set_comment_summary`),
 so a list cached before the change is never read again: a reader sees their own
 comment at once, and a hit costs no comment query at all (the post, read anyway,
 carries the version).
@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from pymongo.errors import PyMongoError
 
-from cms import posts
+from comments.host import Discussion
 from comments import pages, services, store_switch
 from comments.store import Tally, Viewer
 from infra import mongo
@@ -64,15 +64,8 @@ def cache_seconds() -> int:
     return max(0, settings.COMMENTS_CACHE_SECONDS)
 
 
-def is_shared(viewer: Viewer) -> bool:
-    """Whether `viewer` sees what every reader sees: not an editor (who sees what awaits
-    moderation), not logged in and without comments of their own from this browser
-    (who may see their pending comments and Edit links)."""
-    return not viewer.editor and viewer.user_id is None and not viewer.own
-
-
 def fragment_key(
-    *, post: posts.Post, view: str, page: str | None = None, after: str | None = None,
+    *, post: Discussion, view: str, page: str | None = None, after: str | None = None,
     before: str | None = None,
 ) -> str:
     """The cache key of one page of one discussion: everything the fragment depends on."""
@@ -96,7 +89,7 @@ def fragment_key(
     return f"{KEY_PREFIX}{post.id}:{digest}"
 
 
-def readers_tally(post: posts.Post) -> Tally | None:
+def readers_tally(post: Discussion) -> Tally | None:
     """What a reader's listing of the whole discussion holds, as the post stores it
     with its comment count (comments.services.refresh_summary, after every write): a
     reader's page then costs one comment query, not two (plus one naming the parents
@@ -130,7 +123,7 @@ def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
     return max(MIN_SECONDS, min(seconds, int(age // 10)))
 
 
-def render_listing(*, post: posts.Post, listing: pages.Listing | None) -> SafeString:
+def render_listing(*, post: Discussion, listing: pages.Listing | None) -> SafeString:
     """The comments part of a page: heading, order links, the comments and the page
     links (or, for None, the notice that comments are unavailable)."""
     context = {
@@ -143,7 +136,7 @@ def render_listing(*, post: posts.Post, listing: pages.Listing | None) -> SafeSt
 
 
 def comments_fragment(
-    *, post: posts.Post, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
+    *, post: Discussion, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
     before: str | None = None, degrade: bool = False,
 ) -> Fragment:
     """A page of `post`'s comments as `viewer` sees it, rendered, from the cache when
@@ -151,13 +144,13 @@ def comments_fragment(
     instead of an error (the post page). BadRequest and Http404 as `pages.list_comments`."""
     seconds = cache_seconds()
     key = None
-    if seconds and is_shared(viewer):
+    if seconds and viewer.shared:
         key = fragment_key(post=post, view=view, page=page, after=after, before=before)
         kept = cache.get(key)
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
     query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
-                 tally=readers_tally(post) if is_shared(viewer) else None)
+                 tally=readers_tally(post) if viewer.shared else None)
     listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
     html = render_listing(post=post, listing=listing)
     number = listing.number if listing else 1

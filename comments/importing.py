@@ -1,5 +1,5 @@
 """Importing comments from other systems: the engine the Disqus importer
-(comments/disqus.py) and the WordPress one (comments/wxr.py) share. A parser turns a
+(comments/disqus.py) and the WordPress one (cms/wxr.py) share. A parser turns a
 file into the records below; the engine matches threads to posts and writes comments
 faithfully, once, into whichever comment store is in use.
 
@@ -80,8 +80,8 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from cms import posts
 from comments import services, slugs, store, summaries
+from comments.host import Discussion, get_host
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from infra import markup
 from infra.markup import render_comment
@@ -92,9 +92,18 @@ BATCH_SIZE = 500
 # ones are looked up in the ledger.
 KNOWN_LIMIT = 20_000
 XML_CHUNK = 64 * 1024
-# Drafts made for threads no post matches (`create_draft`) are signed by this author.
-IMPORT_AUTHOR = posts.AuthorSummary(id=0, username="imported", name="Imported")
 ANONYMOUS = "Anonymous"
+
+# The formats `import_comments --format` reads besides JSON Lines: name -> the dotted
+# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`,
+# and the options only that format takes. A host adds its own (the blog: WordPress).
+FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {"disqus": ("comments.disqus.run", ("mapping_path",))}
+
+
+def register_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> None:
+    """Let `import_comments --format name` call `run` (a dotted path, imported when used)."""
+    FORMATS[name] = (run, options)
+
 
 BAD_SOURCE = "Line {line}: {reason}"
 ENTITY_REFUSED = "entity declarations are refused (entity {name!r}); nothing was resolved"
@@ -256,29 +265,25 @@ def draft_slug(thread: SourceThread) -> str:
     return f"imported-{re.sub(r'[^a-z0-9]+', '-', thread.key.lower())}"
 
 
-def match_post(thread: SourceThread, *, mapping: dict[str, str] | None = None) -> posts.Post | None:
+def match_post(thread: SourceThread, *, mapping: dict[str, str] | None = None) -> Discussion | None:
     """The post a thread belongs to: by the mapping (its link or its ids), by the
     slug it names, by its link's path (`/posts/<slug>/`), by its identifier taken as
     a slug, or by the slug a draft for it would have (one an earlier run created)."""
     mapping = mapping or {}
     for key in (thread.link, thread.identifier, thread.key):
         if key and key in mapping:
-            return posts.get_by_slug(mapping[key])
+            return get_host().get_by_slug(mapping[key])
     for slug in (thread.slug, link_slug(thread.link), thread.identifier, draft_slug(thread)):
-        if slug and (post := posts.get_by_slug(slug)) is not None:
+        if slug and (post := get_host().get_by_slug(slug)) is not None:
             return post
     return None
 
 
-def create_draft(thread: SourceThread, *, dry_run: bool = False) -> posts.Post:
-    """A draft post for a thread no post matches (`--create-missing`), by IMPORT_AUTHOR,
-    titled as the thread; not stored on a dry run."""
+def create_draft(thread: SourceThread, *, dry_run: bool = False) -> Discussion:
+    """A draft discussion (the host's: a draft post) for a thread nothing matches
+    (`--create-missing`), titled as the thread; not stored on a dry run."""
     title, slug = thread.title.strip() or draft_slug(thread), draft_slug(thread)
-    if dry_run:
-        now = datetime.now(UTC)
-        return posts.Post(id=ObjectId(), title=title, slug=slug, content="", content_html="", created=now,
-                          published=None, status=posts.DRAFT, author=IMPORT_AUTHOR)
-    return posts.create_post(title=title, slug=slug, content="", author=IMPORT_AUTHOR, status=posts.DRAFT)
+    return get_host().create_draft(title=title, slug=slug, dry_run=dry_run)
 
 
 # --- Reading XML safely ----------------------------------------------------------------

@@ -19,7 +19,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from cms import posts
+from comments.host import Discussion, get_host
 from comments import notify, store, subscriptions
 from comments.outbox import Item
 from comments.store import Comment
@@ -65,7 +65,7 @@ def _message(*, to: str, subject: str, template: str, context: dict, items: list
     return message
 
 
-def comment_url(post: posts.Post, comment: Comment) -> str:
+def comment_url(post: Discussion, comment: Comment) -> str:
     return absolute(reverse("comments:permalink", args=[post.slug, comment.slug]) + "#" + comment.anchor)
 
 
@@ -73,7 +73,7 @@ def _entries(items: list[Item], *, status: str) -> list[dict]:
     """The comments the items name that still have `status`, each with its post and
     link, oldest first."""
     comments = [c for c in store.find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
-    found = {p.id: p for p in posts.find_by_ids(ids=list({c.discussion_id for c in comments}))}
+    found = {p.id: p for p in get_host().get_many(list({c.discussion_id for c in comments}))}
     entries = [{"comment": c, "post": found[c.discussion_id], "url": comment_url(found[c.discussion_id], c)}
                for c in comments if c.discussion_id in found]
     return sorted(entries, key=lambda entry: entry["comment"].posted)

@@ -12,7 +12,7 @@ import unicodedata
 from django.core.cache import cache
 from pymongo.errors import PyMongoError
 
-from cms import posts
+from comments.host import get_host
 from infra import mongo
 
 NAMES_SECONDS = 60
@@ -40,7 +40,7 @@ def reserved() -> frozenset[str]:
     names = cache.get(_KEY)
     if names is None:
         try:
-            names = frozenset(filter(None, (fold(a.name) for a in posts.distinct_authors())))
+            names = frozenset(filter(None, (fold(name) for name in get_host().author_names())))
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise

@@ -25,6 +25,7 @@ from pymongo.errors import PyMongoError
 
 from comments import antispam, limits, outbox, store, subscriptions
 from comments.store import Comment
+from comments.host import get_host
 from comments.subscriptions import DISCUSSION, REPLIES
 from infra import mongo
 
@@ -119,16 +120,6 @@ def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]
                           window=minutes * 60)
 
 
-def editors():
-    """The active editors with an address: the Editors group's staff, and superusers."""
-    from django.db.models import Q
-
-    from dashboard.permissions import EDITORS_GROUP
-
-    users = get_user_model().objects.filter(is_active=True).exclude(email="")
-    return users.filter(Q(is_superuser=True) | Q(is_staff=True, groups__name=EDITORS_GROUP)).distinct()
-
-
 def comment_held(comment: Comment) -> int:
     """A comment waiting in the queue goes into each editor's next digest."""
     minutes = settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES
@@ -136,16 +127,14 @@ def comment_held(comment: Comment) -> int:
         return 0
     return outbox.enqueue_all(
         [{"key": f"{QUEUE}:{user.pk}:{comment.id}", "batch": f"{QUEUE}:{user.pk}", "kind": QUEUE,
-          "to": subscriptions.normalise(user.email), "data": {"comment": comment.id}} for user in editors()],
+          "to": subscriptions.normalise(user.email), "data": {"comment": comment.id}} for user in get_host().moderators()],
         window=minutes * 60,
     )
 
 
 def post_author_id(discussion_id) -> int | None:
     """The user id of the author of the post this discussion belongs to."""
-    from cms import posts
-
-    post = posts.get_by_id(discussion_id)
+    post = get_host().get(discussion_id)
     return post.author.id if post is not None else None
 
 

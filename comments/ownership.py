@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core import signing
 
 from comments.store import Viewer
-from dashboard.permissions import is_editor
+from comments.host import get_host
 
 COOKIE = "comments_own"
 SALT = "comments.own"
@@ -112,5 +112,5 @@ def viewer_for(request) -> Viewer:
     it confirmed, and whether they are an editor (who sees what awaits moderation)."""
     user = request.user
     member = user.is_authenticated
-    return Viewer(user_id=user.pk if member else None, own=owned(request), editor=member and is_editor(user),
+    return Viewer(user_id=user.pk if member else None, own=owned(request), editor=member and get_host().can_moderate(user),
                   confirmed=confirmed_here(request))

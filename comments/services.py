@@ -15,7 +15,7 @@ from bson import ObjectId
 from django.conf import settings
 from pymongo.errors import PyMongoError
 
-from cms import posts
+from comments.host import Discussion
 from comments import antispam, blocklist, changes, flags, recent_texts, slugs, store
 from comments.store import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
 from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
@@ -79,7 +79,7 @@ def _to_millisecond(moment: datetime) -> datetime:
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
-def comments_closed(*, post: posts.Post, now: datetime | None = None) -> bool:
+def comments_closed(*, post: Discussion, now: datetime | None = None) -> bool:
     """Whether `post` takes no more comments: closed by hand, or published more than
     COMMENTS_CLOSE_AFTER_DAYS days ago (0: never by age)."""
     if post.comments_closed:
@@ -123,7 +123,7 @@ def _screen(*, author: CommentAuthor, ip: str | None) -> blocklist.Screening:
 
 def post_comment(
     *,
-    post: posts.Post,
+    post: Discussion,
     text: str,
     author: CommentAuthor,
     parent_slug: str | None = None,
@@ -230,7 +230,7 @@ CLAIM_WAIT, CLAIM_POLL = 2.0, 0.05
 
 
 def _claim_text(
-    *, post: posts.Post, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
+    *, post: Discussion, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
     at: datetime | None,
 ) -> tuple[Comment | None, str | None]:
     """(the earlier comment to give back, None) when this text was posted here by this
@@ -258,7 +258,7 @@ def _claim_text(
 
 
 def _recent_duplicate(
-    *, post: posts.Post, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
+    *, post: Discussion, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
     at: datetime | None,
 ) -> Comment | None:
     """The same text by the same author under the same parent, posted within
@@ -280,22 +280,15 @@ def edit_window() -> timedelta:
     return timedelta(seconds=max(0, settings.COMMENTS_EDIT_WINDOW))
 
 
-def is_own(comment: Comment, viewer: Viewer) -> bool:
-    """Whether `viewer` wrote `comment`: their user id, or their browser's token."""
-    if viewer.user_id is not None and comment.author.id == viewer.user_id:
-        return True
-    return comment.id in viewer.own
-
-
 def can_change(comment: Comment, viewer: Viewer, now: datetime | None = None) -> bool:
     """Whether `viewer` may still edit or delete `comment` (theirs, within the window)."""
-    return comment.status in (APPROVED, PENDING) and is_own(comment, viewer) and (
+    return comment.status in (APPROVED, PENDING) and viewer.owns(comment) and (
         (now or datetime.now(timezone.utc)) - comment.posted <= edit_window()
     )
 
 
 def _check_can_change(comment: Comment, viewer: Viewer, now: datetime) -> None:
-    if not is_own(comment, viewer):
+    if not viewer.owns(comment):
         raise CommentError(NOT_YOURS, code="not_yours")
     if comment.status not in (APPROVED, PENDING):
         raise CommentError(CANNOT_CHANGE, code="cannot_change")
@@ -305,7 +298,7 @@ def _check_can_change(comment: Comment, viewer: Viewer, now: datetime) -> None:
 
 
 def edit_comment(
-    *, post: posts.Post, comment: Comment, viewer: Viewer, text: str, ip: str | None = None,
+    *, post: Discussion, comment: Comment, viewer: Viewer, text: str, ip: str | None = None,
     trusted: bool = False, now: datetime | None = None,
 ) -> Comment:
     """An author's edit of their own comment within COMMENTS_EDIT_WINDOW. It passes

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from cms import posts
+from comments.host import get_host
 from comments import notify, ownership, subscriptions
 from infra import clients
 
@@ -99,6 +99,6 @@ def ask(request):
 
 def _described(found: list[subscriptions.Subscription]) -> list[dict]:
     """Each subscription with the post it is about (for its page)."""
-    titles = {p.id: p for p in posts.find_by_ids(ids=list({s.discussion_id for s in found}))}
+    titles = {p.id: p for p in get_host().get_many(list({s.discussion_id for s in found}))}
     return [{"subscription": s, "post": titles.get(s.discussion_id),
              "replies": s.kind == subscriptions.REPLIES} for s in found]

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from bson import ObjectId
 
-from cms import posts
+from comments.host import LatestComment, get_host
 from comments import slugs, store
 from comments.store import HIDDEN
 
@@ -78,18 +78,18 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     after the change (comments/fragments.py).
     """
     for _ in range(SUMMARY_ATTEMPTS):
-        version = posts.read_comments_version(post_id=post_id)
+        version = get_host().read_comments_version(post_id)
         tally = store.tally(discussion_id=post_id)
         if version is None:
             return tally.comments  # No such post: nothing to store the summary on.
         latest = [
-            posts.LatestComment(
+            LatestComment(
                 slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text)
             )
             for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
         ]
-        if posts.set_comment_summary(
-            post_id=post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
+        if get_host().set_comment_summary(
+            post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
         ):
             return tally.comments
     logger.warning("The comment summary of post %s was overtaken %d times; the next write stores it.",
@@ -101,7 +101,7 @@ def repair_all() -> int:
     """Recompute the summary of every post that has comments or whose summary says it
     has (some may all have been removed since); how many summaries were refreshed."""
     post_ids = set(store.discussion_ids())
-    post_ids.update(post_id for post_id, _ in posts.find_comment_summaries())
+    post_ids.update(post_id for post_id, _ in get_host().comment_summaries())
     for post_id in sorted(post_ids):
         refresh_summary(post_id=post_id)
     return len(post_ids)

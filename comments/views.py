@@ -9,9 +9,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
-from cms.authors import summary_for
-from cms.views import post_detail, published_post_or_404
 from comments import antispam, fragments, notify, ownership, pages, services, slugs, store, store_switch
+from comments.host import get_host
 from comments.forms import EditCommentForm, FlagForm, comment_form
 from comments.store import CommentAuthor
 from infra import clients, mongo
@@ -105,7 +104,7 @@ def _too_many(request, context: dict, refusal: antispam.RateLimited):
 @require_http_methods(["GET", "HEAD", "POST"])
 def discussion(request, post_slug):
     """GET: a page of comments in the chosen view. POST: a new comment or reply."""
-    post = published_post_or_404(post_slug)
+    post = get_host().published_or_404(post_slug)
     if request.method == "POST":
         return _post_comment(request, post)
     fragment = fragments.comments_fragment(
@@ -132,7 +131,7 @@ def _post_comment(request, post):
     if form.is_valid():
         data = form.cleaned_data
         if form.is_member:
-            author = CommentAuthor(id=request.user.pk, name=summary_for(request.user).name,
+            author = CommentAuthor(id=request.user.pk, name=get_host().commenter_name(request.user),
                                    staff=request.user.is_staff)
         else:
             author = CommentAuthor(id=None, name=data["name"], email=data["email"])
@@ -167,9 +166,9 @@ def _post_comment(request, post):
     parent_slug = form.data.get("parent", "").strip()
     if status == 400 and parent_slug and slugs.is_slug_path(parent_slug) and "parent" not in form.errors:
         parent = store.find_by_slug(discussion_id=post.id, slug=parent_slug)
-        if parent is not None and pages.can_see(parent, viewer):
+        if parent is not None and viewer.sees(parent):
             return _render_permalink(request, post, parent, form=form, status=status, viewer=viewer)
-    response = post_detail(request, post.slug, form=form, status=status)
+    response = get_host().discussion_page(request, post, form=form, status=status)
     if form.has_error(NON_FIELD_ERRORS, "moving"):
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     return response
@@ -237,7 +236,7 @@ def _visible_comment(request, post, comment_path: str, viewer):
     if not slugs.is_slug_path(comment_path):
         raise Http404(NO_SUCH_COMMENT)
     comment = store.find_by_slug(discussion_id=post.id, slug=comment_path)
-    if comment is None or not pages.can_see(comment, viewer):
+    if comment is None or not viewer.sees(comment):
         raise Http404(NO_SUCH_COMMENT)
     return comment
 
@@ -245,7 +244,7 @@ def _visible_comment(request, post, comment_path: str, viewer):
 @require_http_methods(["GET", "HEAD"])
 def permalink(request, post_slug, comment_path):
     """One comment with its ancestors for context and its replies, paginated."""
-    post = published_post_or_404(post_slug)
+    post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
     comment = _visible_comment(request, post, comment_path, viewer)
     return _render_permalink(request, post, comment, viewer=viewer)
@@ -287,7 +286,7 @@ def _edit_page(request, post, comment, form, *, status=200):
 @require_http_methods(["GET", "HEAD", "POST"])
 def edit(request, post_slug, comment_path):
     """An author changes their own comment within the edit window."""
-    post = published_post_or_404(post_slug)
+    post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
     comment = _visible_comment(request, post, comment_path, viewer)
     if request.method != "POST":
@@ -322,14 +321,14 @@ def edit(request, post_slug, comment_path):
 def delete(request, post_slug, comment_path):
     """An author deletes their own comment within the edit window, after confirming:
     GET (or a POST without `confirm`, as the edit page's older forms send) asks first."""
-    post = published_post_or_404(post_slug)
+    post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
     comment = _visible_comment(request, post, comment_path, viewer)
     if request.method != "POST" or request.POST.get("confirm") != CONFIRM:
         if not services.can_change(comment, viewer):
             if request.method != "POST":
                 raise Http404(NO_SUCH_COMMENT)
-            raise PermissionDenied(services.NOT_YOURS if not services.is_own(comment, viewer)
+            raise PermissionDenied(services.NOT_YOURS if not viewer.owns(comment)
                                    else services.CANNOT_CHANGE)
         return _delete_page(request, post, comment, viewer=viewer)
     try:
@@ -355,7 +354,7 @@ def _delete_page(request, post, comment, *, viewer):
 @require_http_methods(["GET", "HEAD", "POST"])
 def flag(request, post_slug, comment_path):
     """A reader reports a comment to the editors, with a reason."""
-    post = published_post_or_404(post_slug)
+    post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
     comment = _visible_comment(request, post, comment_path, viewer)
     if request.method != "POST":

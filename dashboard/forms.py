@@ -11,16 +11,13 @@ from django.core.validators import URLValidator
 from django.utils import timezone
 
 from cms import posts
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE  # noqa: F401
 from cms.authors import USERNAME_TAKEN
 
 TITLE_MAX_LENGTH = 200
-SLUG_MAX_LENGTH = 80
 CONTENT_MAX_LENGTH = 100_000
-TAG_MAX_LENGTH = 40
-MAX_TAGS = 10
 TAGS_MAX_LENGTH = 500
 SEARCH_MAX_LENGTH = 100
-EXCERPT_MAX_LENGTH = 300
 
 EMPTY_TITLE = "Give the post a title."
 TOO_LONG = "This can be at most %(limit_value)d characters; it has %(show_value)d."
@@ -44,8 +41,6 @@ BAD_POST_STATUS = "Choose Draft or Publish."
 DISPLAY_NAME_REQUIRED = "Give the name readers will see."
 BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
 
-SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
-TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
 # The publish time is typed and shown as PUBLISH_FORMAT (with seconds when a stored
 # time has them); the "T" forms are what browsers' datetime-local fields send.
 PUBLISH_FORMAT = "%Y-%m-%d %H:%M"

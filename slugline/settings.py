@@ -200,6 +200,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # "embedded" (the tree inside one document per discussion) or "buckets" (pages of
 # about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate
 # has moved the comments, the store it recorded in MongoDB is the one in use.
+# The site the comments app runs in (comments/host.py): the blog.
+COMMENTS_HOST = "cms.comments_host.BlogHost"
 COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
 # How often each process rereads which store is in use after comments_migrate (seconds).
 COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)

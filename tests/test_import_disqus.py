@@ -10,6 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import posts
+from cms.comments_host import IMPORT_AUTHOR
 from comments import disqus, importing, store
 from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
@@ -156,7 +157,7 @@ def test_create_missing_makes_a_draft_once(targets):
     run("--create-missing", str(EXPORT))
     draft = posts.get_by_slug("lost-article")
     assert draft.status == posts.DRAFT and draft.title == "A lost article"
-    assert draft.author == importing.IMPORT_AUTHOR and set(imported(draft)) == {"2008"}
+    assert draft.author == IMPORT_AUTHOR and set(imported(draft)) == {"2008"}
     out = run("--create-missing", str(EXPORT))
     assert "3 matched, 0 created" in out
 

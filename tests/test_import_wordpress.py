@@ -1,4 +1,4 @@
-"""Importing a WordPress export (WXR): comments/wxr.py, on the import engine.
+"""Importing a WordPress export (WXR): cms/wxr.py, on the import engine.
 
 The exports under tests/fixtures/imports/ were written by hand from the format's
 description: wordpress-blog.xml has a published post with a nested thread, a trashed
@@ -18,7 +18,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import authors, posts
-from comments import importing, store, wxr
+from cms import wxr
+from comments import importing, store
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import render_post
 

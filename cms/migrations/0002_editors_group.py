@@ -3,7 +3,7 @@
 
 from django.db import migrations
 
-EDITORS_GROUP = "Editors"  # dashboard.permissions.EDITORS_GROUP, frozen here
+EDITORS_GROUP = "Editors"  # cms.roles.EDITORS_GROUP, frozen here
 
 
 def create_group(apps, schema_editor):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from cms import posts
+from comments.host import get_host
 from comments import backup
 
 NO_SUCH_POST = "No post has the slug {slug!r}."
@@ -19,7 +19,7 @@ class Command(BaseCommand):
     def handle(self, *args, post: str | None, output: str | None, **options):
         discussion_id = None
         if post is not None:
-            found = posts.get_by_slug(post)
+            found = get_host().get_by_slug(post)
             if found is None:
                 raise CommandError(NO_SUCH_POST.format(slug=post))
             discussion_id = found.id

@@ -1,13 +1,15 @@
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.module_loading import import_string
 
 from comments import backup, importing
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
-FORMATS = ("jsonl", "disqus", "wordpress")
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
 JSONL_ONLY = "{option} is for --format disqus or wordpress."
+NOT_FOR_FORMAT = "{option} is not for --format {format}."
+OPTIONS = {"mapping_path": "map", "comments_only": "comments_only"}
 
 
 class Command(BaseCommand):
@@ -22,7 +24,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", nargs="?", metavar="FILE", help="the file to import")
         parser.add_argument("--input", metavar="FILE", help="the file to import (same as FILE)")
-        parser.add_argument("--format", choices=FORMATS, default="jsonl", help="the file's format (default jsonl)")
+        parser.add_argument("--format", choices=("jsonl", *importing.FORMATS), default="jsonl", help="the file's format (default jsonl)")
         parser.add_argument("--batch-size", type=int, default=backup.BATCH_SIZE, help="comments per insert")
         parser.add_argument("--dry-run", action="store_true", help="read and report; write nothing")
         parser.add_argument("--map", metavar="FILE",
@@ -43,19 +45,15 @@ class Command(BaseCommand):
             return
         if not path:
             raise CommandError(NEEDS_FILE.format(format=format))
+        run, takes = importing.FORMATS[format]
+        extra = {name: options[option] for name, option in OPTIONS.items() if name in takes}
+        for name, option in OPTIONS.items():
+            if name not in takes and options[option]:
+                raise CommandError(NOT_FOR_FORMAT.format(option="--" + option.replace("_", "-"), format=format))
         try:
-            if format == "disqus":
-                from comments import disqus
-
-                disqus.run(path=path, dry_run=options["dry_run"], mapping_path=options["map"],
-                           create_missing=options["create_missing"], progress=not options["no_progress"],
-                           stdout=self.stdout, batch_size=batch_size)
-            else:
-                from comments import wxr
-
-                wxr.run(path=path, dry_run=options["dry_run"], comments_only=options["comments_only"],
-                        create_missing=options["create_missing"], progress=not options["no_progress"],
-                        stdout=self.stdout, batch_size=batch_size)
+            import_string(run)(path=path, dry_run=options["dry_run"], create_missing=options["create_missing"],
+                               progress=not options["no_progress"], stdout=self.stdout, batch_size=batch_size,
+                               **extra)
         except (importing.BadSource, OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
 

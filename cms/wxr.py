@@ -55,7 +55,8 @@ from django.utils.text import slugify
 from cms import authors, posts
 from comments import importing
 from comments.records import APPROVED, DELETED, PENDING, SPAM
-from dashboard.forms import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
+from cms.comments_host import IMPORT_AUTHOR
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
 from infra.markup import NESTING_LIMIT
 
 SOURCE = "wordpress"
@@ -862,7 +863,7 @@ class WordPressImport:
         author when the item names none."""
         login = re.sub(r"[^\w.@+-]+", "-", item.creator).strip("-")[:140]
         if not login:
-            return importing.IMPORT_AUTHOR
+            return IMPORT_AUTHOR
         if login not in self.authors:
             self.authors[login] = self._find_or_create_author(login, item.creator_name or login)
         return self.authors[login]
@@ -876,7 +877,7 @@ class WordPressImport:
                 break
         else:
             self.outcome.note("warnings", AUTHOR_TAKEN.format(login=login))
-            return importing.IMPORT_AUTHOR
+            return IMPORT_AUTHOR
         self.outcome.authors_created.append(username)
         if self.dry_run:
             return posts.AuthorSummary(id=0, username=username, name=name)

@@ -1,0 +1,78 @@
+"""The blog as the comments app's host (`COMMENTS_HOST`, see comments/host.py): each
+discussion is a published post, its id the post's `_id`, its page the post's page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+
+from bson import ObjectId
+
+from cms import authors, posts, roles
+from comments.host import LatestComment
+
+# Drafts made for imported threads that no post matches are signed by this author.
+IMPORT_AUTHOR = posts.AuthorSummary(id=0, username="imported", name="Imported")
+
+
+class BlogHost:
+    def get(self, discussion_id: ObjectId | str) -> posts.Post | None:
+        return posts.get_by_id(discussion_id)
+
+    def get_many(self, ids: Iterable[ObjectId]) -> list[posts.Post]:
+        return posts.find_by_ids(ids=ids)
+
+    def get_by_slug(self, slug: str) -> posts.Post | None:
+        return posts.get_by_slug(slug)
+
+    def published_or_404(self, slug: str) -> posts.Post:
+        from cms.views import published_post_or_404
+
+        return published_post_or_404(slug)
+
+    def create_draft(self, *, title: str, slug: str, dry_run: bool = False) -> posts.Post:
+        """A draft post for an imported thread; not stored on a dry run."""
+        if dry_run:
+            return posts.Post(id=ObjectId(), title=title, slug=slug, content="", content_html="",
+                              created=datetime.now(UTC), published=None, status=posts.DRAFT,
+                              author=IMPORT_AUTHOR)
+        return posts.create_post(title=title, slug=slug, content="", author=IMPORT_AUTHOR, status=posts.DRAFT)
+
+    def discussion_page(self, request, discussion: posts.Post, *, form, status: int):
+        from cms.views import post_detail
+
+        return post_detail(request, discussion.slug, form=form, status=status)
+
+    def read_comments_version(self, discussion_id: ObjectId) -> str | None:
+        return posts.read_comments_version(post_id=discussion_id)
+
+    def set_comment_summary(self, discussion_id: ObjectId, *, if_version: str, count: int, listed: int,
+                            latest: list[LatestComment]) -> bool:
+        return posts.set_comment_summary(post_id=discussion_id, if_version=if_version, count=count,
+                                         listed=listed, latest=latest)
+
+    def comment_summaries(self, ids: list[ObjectId] | None = None
+                          ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
+        return posts.find_comment_summaries(post_ids=ids)
+
+    def comment_pages(self, discussion_id: ObjectId) -> int:
+        return posts.comment_pages(post_id=discussion_id)
+
+    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool:
+        return posts.advance_comment_pages(post_id=discussion_id, from_page=from_page)
+
+    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None:
+        posts.set_comment_pages(post_id=discussion_id, num_pages=num_pages)
+
+    def author_names(self) -> list[str]:
+        """The display names of the authors of the site's posts."""
+        return [author.name for author in posts.distinct_authors()]
+
+    def commenter_name(self, user) -> str:
+        return authors.summary_for(user).name
+
+    def can_moderate(self, user) -> bool:
+        return roles.is_editor(user)
+
+    def moderators(self):
+        return roles.editors()
