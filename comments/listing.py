@@ -28,8 +28,6 @@ from comments.records import (
     Tally,
     Viewer,
     in_queue,
-    is_listed_for,
-    is_placeholder_for,
     queue_order,
 )
 
@@ -88,7 +86,7 @@ def subthread(comments: Iterable[Comment], comment: Comment) -> list[Comment]:
 
 def listed(comments: Iterable[Comment], *, parent: Comment | None, viewer: Viewer) -> list[Comment]:
     """What a listing of the discussion (or of the replies under `parent`) shows `viewer`."""
-    return [c for c in below(comments, parent) if is_listed_for(viewer, c)]
+    return [c for c in below(comments, parent) if viewer.sees(c)]
 
 
 def page(
@@ -108,7 +106,7 @@ def page(
 
 def tally(comments: Iterable[Comment], *, parent: Comment | None, viewer: Viewer) -> Tally:
     rows = listed(comments, parent=parent, viewer=viewer)
-    placeholders = sum(is_placeholder_for(viewer, status=c.status, placeholder=c.placeholder) for c in rows)
+    placeholders = sum(viewer.sees_placeholder(status=c.status, placeholder=c.placeholder) for c in rows)
     return Tally(total=len(rows), placeholders=placeholders)
 
 

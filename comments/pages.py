@@ -14,7 +14,7 @@ from django.http import Http404
 from pymongo.errors import PyMongoError
 
 from comments import cursors, services, slugs, store
-from comments.store import DELETED, HIDDEN, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments.store import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from infra import mongo
 from infra.pagination import get_page
 
@@ -95,23 +95,11 @@ def indent_limit() -> int:
     return max(0, min(settings.COMMENTS_INDENT_LIMIT, INDENT_CEILING))
 
 
-def can_see(comment: Comment, viewer: Viewer) -> bool:
-    """Whether `viewer` may open this comment's page: it is approved, stands as a
-    placeholder for its replies, or is pending and theirs (or they are an editor)."""
-    if comment.status not in HIDDEN or comment.placeholder:
-        return True
-    return comment.status == PENDING and (viewer.editor or services.is_own(comment, viewer))
-
-
 def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **placing) -> Shown:
     """`comment` as `viewer` may see it. A hidden comment shown only for its place
     (a placeholder, or an ancestor of the viewer's own pending reply) loses its text
     and author; what is for moderation only (e-mail, IP) never reaches a page."""
-    hidden = comment.status in HIDDEN
-    whole = not store.is_placeholder_for(viewer, status=comment.status, placeholder=comment.placeholder) and (
-        not hidden or (comment.status == PENDING and (viewer.editor or services.is_own(comment, viewer)))
-    )
-    if not whole:
+    if not viewer.sees_whole(comment):
         blank = replace(
             comment, text="", html="", author=CommentAuthor(id=None, name=""), ip=None, form_key=None
         )

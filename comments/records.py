@@ -58,15 +58,62 @@ class CommentAuthor:
 
 @dataclass(frozen=True)
 class Viewer:
-    """Whose eyes a listing is for. Everyone sees approved comments and placeholders;
-    a commenter also sees their own pending comments (by the ids their browser session
-    holds, or by their user id when logged in); editors see every pending comment."""
+    """Whose eyes a listing is for, and the one place that says who sees what.
+    Everyone sees approved comments and placeholders; a commenter also sees their own
+    pending comments (by the ids their browser session holds, or by their user id when
+    logged in); editors see every pending comment. Spam and deleted comments are never
+    shown whole, only as placeholders for their approved replies.
+
+    The stores that keep comments inside bigger documents apply `sees` to the
+    comments they unpack; the one-document store's query (`visible_to`) says the
+    same with `sees_status` and the viewer's own ids and user id (tests/test_viewer.py
+    holds the rule, the store tests check that the query agrees)."""
 
     user_id: int | None = None
     own: frozenset = field(default_factory=frozenset)
     editor: bool = False
     # The e-mail addresses this browser confirmed by following their confirmation link.
     confirmed: frozenset = field(default_factory=frozenset)
+
+    @property
+    def shared(self) -> bool:
+        """Whether this viewer sees what every reader sees: not an editor (who sees what
+        awaits moderation), not logged in and without comments of their own from this
+        browser (who may see their pending comments and Edit links)."""
+        return not self.editor and self.user_id is None and not self.own
+
+    def owns(self, comment: Comment) -> bool:
+        """Whether this viewer wrote `comment`: their user id, or their browser's token."""
+        if self.user_id is not None and comment.author.id == int(self.user_id):
+            return True
+        return comment.id in self.own
+
+    def sees_status(self, status: str) -> bool:
+        """Whether this viewer sees comments of `status` whoever wrote them: those not
+        hidden, and for an editor pending ones too."""
+        return status not in HIDDEN or (self.editor and status == PENDING)
+
+    def sees(self, comment: Comment) -> bool:
+        """Whether a listing shows `comment` to this viewer, and whether they may open
+        its page: its status is seen (`sees_status`), it stands as a placeholder for
+        its replies, or it is pending and theirs."""
+        if self.sees_status(comment.status) or comment.placeholder:
+            return True
+        return comment.status == PENDING and self.owns(comment)
+
+    def sees_placeholder(self, *, status: str, placeholder: bool) -> bool:
+        """Whether a listed comment is drawn as a placeholder for this viewer: a hidden
+        one with approved replies, except a pending one for an editor, who sees it whole."""
+        return placeholder and status in HIDDEN and not (self.editor and status == PENDING)
+
+    def sees_whole(self, comment: Comment) -> bool:
+        """Whether this viewer sees `comment`'s text and author, not only its place (a
+        placeholder, or an ancestor of their own pending reply)."""
+        if self.sees_placeholder(status=comment.status, placeholder=comment.placeholder):
+            return False
+        return comment.status not in HIDDEN or (
+            comment.status == PENDING and (self.editor or self.owns(comment))
+        )
 
 
 READERS = Viewer()
@@ -181,30 +228,13 @@ class Tally:
         for group in groups:
             total += group["n"]
             status = group["_id"].get("s") or APPROVED
-            if is_placeholder_for(viewer, status=status, placeholder=bool(group["_id"].get("p"))):
+            if viewer.sees_placeholder(status=status, placeholder=bool(group["_id"].get("p"))):
                 placeholders += group["n"]
         return cls(total=total, placeholders=placeholders)
 
     @property
     def comments(self) -> int:
         return self.total - self.placeholders
-
-
-def is_placeholder_for(viewer: Viewer, *, status: str, placeholder: bool) -> bool:
-    """Whether a listed comment is drawn as a placeholder for `viewer`: a hidden one
-    with approved replies, except a pending one for an editor, who sees it whole."""
-    return placeholder and status in HIDDEN and not (viewer.editor and status == PENDING)
-
-
-def is_listed_for(viewer: Viewer, comment: Comment) -> bool:
-    """Whether a listing shows `comment` to `viewer` (see Viewer)."""
-    if comment.status not in HIDDEN or comment.placeholder:
-        return True
-    if comment.status != PENDING:
-        return False
-    return viewer.editor or comment.id in viewer.own or (
-        viewer.user_id is not None and comment.author.id == int(viewer.user_id)
-    )
 
 
 @dataclass(frozen=True)
@@ -252,9 +282,10 @@ def exactly(value: str) -> dict:
 
 
 def visible_to(viewer: Viewer) -> dict:
-    """The condition a comment meets to be listed for `viewer` (see Viewer)."""
+    """The condition a comment meets to be listed for `viewer`: `Viewer.sees` as a
+    MongoDB query (pending comments it owns by id or by its user id)."""
     shown: list[dict] = [{"status": {"$nin": list(HIDDEN)}}, {"placeholder": True}]
-    if viewer.editor:
+    if viewer.sees_status(PENDING):
         shown.append({"status": PENDING})
     else:
         if viewer.own:

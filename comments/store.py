@@ -44,8 +44,6 @@ from comments.records import (  # noqa: F401  (re-exported: the store's vocabula
     Tally,
     Viewer,
     by_commenter,
-    is_listed_for,
-    is_placeholder_for,
 )
 
 STORES = {

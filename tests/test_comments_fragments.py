@@ -21,7 +21,7 @@ from django.test import Client
 from cms import authors, posts
 from cms.models import AuthorProfile
 from comments import backup, fragments, moderation, pages
-from comments.store import READERS, CommentAuthor, Viewer
+from comments.store import CommentAuthor
 from tests.pages import page, permalink_url, post_url, submit
 
 REDIS_MISSING = (
@@ -111,16 +111,6 @@ def test_the_key_changes_with_everything_the_fragment_depends_on(change, setting
 
 def test_the_key_is_the_same_for_the_same_page():
     assert fragments.fragment_key(post=_post(), view="threaded") == fragments.fragment_key(post=_post(), view="threaded")
-
-
-@pytest.mark.parametrize("viewer,shared", [
-    (READERS, True),
-    (Viewer(editor=True, user_id=3), False),
-    (Viewer(user_id=3), False),
-    (Viewer(own=frozenset({ObjectId()})), False),
-])
-def test_only_readers_who_see_what_everyone_sees_share_cached_pages(viewer, shared):
-    assert fragments.is_shared(viewer) is shared
 
 
 def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, settings):

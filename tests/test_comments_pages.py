@@ -169,16 +169,16 @@ def test_moderation_only_fields_never_reach_a_shown_comment(make_post, make_comm
         assert item.comment.ip is None and item.comment.author.email == "" and item.comment.form_key is None
 
 
-def test_can_see_follows_the_listing_rules(trio):
+def test_a_comments_page_opens_to_whom_the_listing_shows_it(trio):
     """A comment's own page is open exactly to those who would see it listed."""
     post, made = trio
     middle = made[1]
     store.set_status(ids=[middle.id], status=PENDING)
     pending = store.find_by_id(middle.id)
-    assert not pages.can_see(pending, READERS)
-    assert pages.can_see(pending, Viewer(own=frozenset({middle.id}))) and pages.can_see(pending, EDITOR)
+    assert not READERS.sees(pending)
+    assert Viewer(own=frozenset({middle.id})).sees(pending) and EDITOR.sees(pending)
     store.set_status(ids=[middle.id], status=SPAM)
-    assert not pages.can_see(store.find_by_id(middle.id), EDITOR)
+    assert not EDITOR.sees(store.find_by_id(middle.id))
 
 
 def test_each_moderation_transition_changes_who_sees_the_comment(make_post, make_comment, settings):
