@@ -18,12 +18,12 @@ from datetime import datetime, timezone
 from html.parser import HTMLParser
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
 from comments.host import LatestComment
+from comments.ids import parse_id
 from infra.markup import render_post
 from infra.mongo import get_db
 
@@ -281,9 +281,8 @@ def get_published(slug: str) -> Post | None:
 
 
 def get_by_id(post_id: ObjectId | str) -> Post | None:
-    try:
-        oid = ObjectId(post_id)
-    except (InvalidId, TypeError):
+    oid = parse_id(post_id)
+    if oid is None:
         return None
     doc = get_db().posts.find_one({"_id": oid})
     return Post.from_doc(doc) if doc else None

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
 from cms.posts import Post, to_millisecond
+from comments.ids import parse_id
 from infra.mongo import get_db
 
 INDEXES = [IndexModel([("post_id", ASCENDING), ("saved", DESCENDING)], name="post_saved")]
@@ -103,9 +103,8 @@ def find_versions(*, post_id: ObjectId, limit: int = SHOWN) -> list[Version]:
 
 def get_version(*, post_id: ObjectId, version_id: ObjectId | str) -> Version | None:
     """One version of this post, or None (also for a malformed id or another post's)."""
-    try:
-        oid = ObjectId(version_id)
-    except (InvalidId, TypeError):
+    oid = parse_id(version_id)
+    if oid is None:
         return None
     doc = get_db().post_versions.find_one({"_id": oid, "post_id": post_id})
     return Version.from_doc(doc) if doc else None

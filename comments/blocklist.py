@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
+from comments.ids import parse_id
 from infra.mongo import get_db
 
 WORD, DOMAIN = "word", "domain"
@@ -90,10 +90,7 @@ def add_entry(*, kind: str, value, added_by: str = "") -> bool:
 
 def _entry_id(value) -> ObjectId | None:
     """An entry's id from a URL or form value; None if it is not one."""
-    try:
-        return ObjectId(value)
-    except (InvalidId, TypeError):
-        return None
+    return parse_id(value)
 
 
 def remove_entry(*, entry_id) -> bool:

@@ -1,19 +1,57 @@
-"""The comments app's system checks, registered in `CommentsConfig.ready()`."""
+"""The comments app's system checks, registered in `CommentsConfig.ready()`: a bad
+value of one of its settings (comments/conf.py) stops `check`, and so the site's
+start, with a message that names the setting and what it takes."""
 
-from django.conf import settings
 from django.core import checks
 
+from comments import conf
+
 UNKNOWN_STORE = "COMMENTS_STORE is {name!r}; the comment stores are: {known}."
+WRONG_TYPE = "{name} is {value!r}; it takes {kind}."
+TOO_SMALL = "{name} is {value!r}; it takes {bound} or more."
+TOO_LARGE = "{name} is {value!r}; comments go no further than {bound}, so {bound} is used."
+MODERATION_HINT = "For example: COMMENTS_MODERATION=first,links."
+KINDS = {int: "a whole number", float: "a number", str: "a text", tuple: "a list of words"}
 
 
 @checks.register()
 def known_comment_store(app_configs, **kwargs):
-    """COMMENTS_STORE names one of the comment stores (comments/store.py), so a typo
+    """COMMENTS_STORE names one of the comment stores (comments/stores/), so a typo
     stops the site at start-up instead of failing every page of comments."""
-    from comments.store import STORES
+    from comments.stores import STORES
 
-    if settings.COMMENTS_STORE not in STORES:
+    name = conf.get().store
+    if name not in STORES:
         known = ", ".join(STORES)
-        return [checks.Error(UNKNOWN_STORE.format(name=settings.COMMENTS_STORE, known=known),
+        return [checks.Error(UNKNOWN_STORE.format(name=name, known=known),
                              hint=f"Set COMMENTS_STORE to one of: {known}.", id="cms.E001")]
     return []
+
+
+@checks.register()
+def comment_settings_in_bounds(app_configs, **kwargs):
+    """Each comments setting has its type and lies within its bounds: a wrong type or a
+    value too small (a negative time, no comments per page) is an error; a value past
+    what comments support (indent, depth) is a warning, since the largest is used."""
+    found = []
+    for problem in conf.problems():
+        if problem.kind == "type":
+            kind = KINDS[type(problem.default)]
+            found.append(checks.Error(WRONG_TYPE.format(name=problem.name, value=problem.value, kind=kind),
+                                      hint=f"The default is {problem.default!r}.", id="comments.E002"))
+        elif problem.kind == "minimum":
+            message = TOO_SMALL.format(name=problem.name, value=problem.value, bound=problem.bound)
+            found.append(checks.Error(message, id="comments.E003"))
+        else:
+            found.append(checks.Warning(TOO_LARGE.format(name=problem.name, value=problem.value,
+                                                         bound=problem.bound), id="comments.W001"))
+    return found
+
+
+@checks.register()
+def known_moderation_rules(app_configs, **kwargs):
+    """COMMENTS_MODERATION names only known rules, so a typo does not leave comments
+    unmoderated (or every post failing) until someone notices."""
+    unknown = sorted(conf.get().moderation_rules - set(conf.PREMODERATION_RULES))
+    return [checks.Error(conf.BAD_MODERATION.format(value=rule), hint=MODERATION_HINT, id="comments.E004")
+            for rule in unknown]

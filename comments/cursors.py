@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bson import ObjectId
-from bson.errors import InvalidId
 from django.core import signing
 
-from comments.store import ORDERS
+from comments.ids import parse_id
+from comments.records import ORDERS
 
 SALT = "comments.cursor"
 BAD_CURSOR = "This page link is damaged or belongs to another page. Start again from the first page."
@@ -42,13 +41,16 @@ def _encode_value(field: str, value):
 def _decode_value(field: str, value):
     if not isinstance(value, str):
         raise BadCursor(BAD_CURSOR)
-    try:
-        if field == "_id":
-            return ObjectId(value)
-        if field == "posted":
+    if field == "_id":
+        oid = parse_id(value)
+        if oid is None:
+            raise BadCursor(BAD_CURSOR)
+        return oid
+    if field == "posted":
+        try:
             return datetime.fromisoformat(value)
-    except (InvalidId, ValueError):
-        raise BadCursor(BAD_CURSOR) from None
+        except ValueError:
+            raise BadCursor(BAD_CURSOR) from None
     return value
 
 

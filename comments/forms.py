@@ -1,8 +1,7 @@
 from django import forms
-from django.conf import settings
 from django.core.validators import MaxLengthValidator
 
-from comments import flags, names, ownership, slugs, tokens
+from comments import conf, flags, names, ownership, slugs, tokens
 
 EMPTY_TEXT = "Write something before posting."
 TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
@@ -27,7 +26,7 @@ class CommentTextMixin:
     """The comment's text, validated the same way for new comments and edits."""
 
     def _set_up_text(self) -> None:
-        limit = settings.COMMENTS_MAX_LENGTH
+        limit = conf.get().max_length
         text = self.fields["text"]
         text.validators.append(MaxLengthValidator(limit, message=TOO_LONG))
         text.error_messages["required"] = EMPTY_TEXT
@@ -84,10 +83,10 @@ class CommentForm(CommentTextMixin, forms.Form):
         token = data.get("token") or ""
         try:
             data["form_key"] = tokens.read(
-                token, discussion_id=self.discussion_id, max_age=settings.COMMENTS_FORM_MAX_AGE,
+                token, discussion_id=self.discussion_id, max_age=conf.get().form_max_age,
             )
             if not self.is_member:
-                tokens.check_fill_time(token, min_seconds=settings.COMMENTS_MIN_FILL_SECONDS)
+                tokens.check_fill_time(token, min_seconds=conf.get().min_fill_seconds)
         except tokens.TokenError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
         # Sent back by the browser the form was rendered for (not replayed by another).

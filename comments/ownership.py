@@ -19,11 +19,11 @@ long as Django's session cookie would (SESSION_COOKIE_AGE).
 from __future__ import annotations
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from django.conf import settings
 from django.core import signing
 
-from comments.store import Viewer
+from comments.ids import parse_id
+from comments.records import Viewer
 from comments.host import get_host
 
 COOKIE = "comments_own"
@@ -57,10 +57,9 @@ def _set_signed(response, cookie: str, salt: str, value) -> None:
 
 def _owned_ids(request) -> list[str]:
     """The ids in this browser's token, oldest first; none if it does not verify."""
-    try:
-        return [str(ObjectId(value)) for value in _signed_value(request, COOKIE, SALT) or ()]
-    except (InvalidId, TypeError, ValueError):
-        return []
+    values = _signed_value(request, COOKIE, SALT) or []
+    ids = [parse_id(value) for value in values] if isinstance(values, list) else [None]
+    return [] if None in ids else [str(oid) for oid in ids]
 
 
 def owned(request) -> frozenset[ObjectId]:

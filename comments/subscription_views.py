@@ -5,14 +5,13 @@ list of an address's subscriptions. Thin: token -> comments/subscriptions.py -> 
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from comments.host import get_host
-from comments import notify, ownership, subscriptions
+from comments import conf, notify, ownership, subscriptions
 from infra import clients
 
 BROKEN_LINK = "This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one."
@@ -34,7 +33,7 @@ class AddressForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def confirm(request, token):
     """GET asks (a mail program's link checker must not confirm); POST confirms."""
-    email = subscriptions.read_confirm_token(token, max_age=settings.NOTIFICATIONS_CONFIRM_MAX_AGE)
+    email = subscriptions.read_confirm_token(token, max_age=conf.get().notifications_confirm_max_age)
     if email is None:
         return render(request, "comments/subscriptions/broken.html", {"message": BROKEN_LINK}, status=400)
     confirmed = request.method == "POST"

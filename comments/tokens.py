@@ -23,6 +23,8 @@ from django.core import signing
 from django.middleware.csrf import get_token
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from comments.errors import Refused
+
 SALT = "comments.form"
 TAMPERED = "This form was altered or is not from this page. Please reload the page and post again."
 EXPIRED = "This form is too old. Please reload the page and post again (your text is kept below)."
@@ -32,10 +34,8 @@ TOO_FAST = (
 )
 
 
-class TokenError(Exception):
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.message, self.code = message, code
+class TokenError(Refused):
+    """A comment form's token that does not let it post; the message is for the reader."""
 
 
 def browser_key(request) -> str:

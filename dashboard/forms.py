@@ -13,6 +13,7 @@ from django.utils import timezone
 from cms import posts
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE  # noqa: F401
 from cms.authors import USERNAME_TAKEN
+from comments.ids import parse_id
 
 TITLE_MAX_LENGTH = 200
 CONTENT_MAX_LENGTH = 100_000
@@ -288,16 +289,13 @@ class ObjectIdsField(forms.Field):
     widget = forms.MultipleHiddenInput
 
     def to_python(self, value) -> list:
-        from bson import ObjectId
-        from bson.errors import InvalidId
-
         values = value if isinstance(value, (list, tuple)) else ([value] if value else [])
         if len(values) > MAX_CHOSEN:
             raise forms.ValidationError(BAD_CHOICE, code="too_many")
-        try:
-            return [ObjectId(str(v)) for v in values]
-        except (InvalidId, TypeError):
-            raise forms.ValidationError(BAD_CHOICE, code="bad_id") from None
+        ids = [parse_id(v) for v in values]
+        if None in ids:
+            raise forms.ValidationError(BAD_CHOICE, code="bad_id")
+        return ids
 
 
 class ModerationForm(forms.Form):

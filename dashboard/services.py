@@ -12,6 +12,7 @@ from pymongo.errors import DuplicateKeyError
 from cms import posts, versions
 from cms.posts import AuthorSummary, Post
 from cms.versions import Version
+from comments.errors import Refused
 
 SLUG_TAKEN = "Another post already has this slug."
 STALE_EDIT = (
@@ -25,12 +26,12 @@ SLUG_SUFFIXES = 100
 GENERATED_SLUG_LENGTH = 72
 
 
-class PostError(Exception):
+class PostError(Refused):
     """A post that cannot be saved as given; `field` is the form field to blame."""
 
     def __init__(self, message: str, code: str, field: str | None = None):
-        super().__init__(message)
-        self.message, self.code, self.field = message, code, field
+        super().__init__(message, code)
+        self.field = field
 
 
 def schedule(*, wanted: str, publish_at: datetime | None, now: datetime) -> tuple[str, datetime | None]:

@@ -14,7 +14,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from cms import demo, posts
-from comments import services, store
+from comments import conf
+
+from comments.stores import get_store
 
 MENTION_RE = re.compile(r"^@(\w+) ")
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"])")
@@ -25,7 +27,7 @@ def all_posts() -> list[posts.Post]:
 
 
 def discussion(post: posts.Post) -> list:
-    return store.find_page(discussion_id=post.id, order="threaded", limit=0)
+    return get_store().find_page(discussion_id=post.id, order="threaded", limit=0)
 
 
 def snapshot() -> list:
@@ -92,7 +94,7 @@ def test_the_default_discussions_have_varied_shapes_and_are_partly_live(mongo_db
     assert counts.count(0) >= 2
     assert max(counts) > settings.COMMENTS_PER_PAGE
     depths = [c.depth for _, comments in found.values() for c in comments]
-    assert max(depths) == services.max_depth() > settings.COMMENTS_INDENT_LIMIT
+    assert max(depths) == conf.get().max_depth > settings.COMMENTS_INDENT_LIMIT
     newest = max(c.posted for _, comments in found.values() for c in comments)
     assert timedelta(0) <= now - newest < timedelta(hours=1)
     for post, comments in found.values():
@@ -123,7 +125,7 @@ def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(
                 parent = by_slug[c.slug.rpartition("/")[0]]
                 thread = {d.author.name.split()[0] for d in comments if d.slug.startswith(c.slug.split("/")[0])}
                 assert parent.author.name.split()[0] == mention[1] or (
-                    c.depth == services.max_depth() and mention[1] in thread
+                    c.depth == conf.get().max_depth and mention[1] in thread
                 )
         assert [s for s, n in sentences.items() if n > 1] == [], post.slug
 
@@ -179,8 +181,8 @@ def test_demo_threads_have_depth_and_right_summaries(mongo_db):
     demo.seed(num_posts=1, comments_per_post=60, seed=3)
     post = posts.published_page(page=1, per_page=1)[0]
     assert max(c.depth for c in discussion(post)) >= 3
-    assert post.comment_count == 60 == store.count(discussion_id=post.id)
-    latest = store.find_latest(discussion_id=post.id, limit=3)
+    assert post.comment_count == 60 == get_store().tally_listing(discussion_id=post.id).total
+    latest = get_store().find_latest(discussion_id=post.id, limit=3)
     assert [c.slug for c in post.latest_comments] == [c.slug for c in latest]
 
 

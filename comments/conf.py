@@ -1,0 +1,139 @@
+"""The comments app's settings, read in one place: `conf.get()` gives them typed, with
+their documented defaults (a setting missing from the project's settings takes its
+default here) and within the bounds the app works in.
+
+Read on each call, never at import time, so tests that change a setting see it at
+once. A value of the wrong type, or out of its bounds, is reported by the system
+checks (comments/checks.py, `bad_settings`) when the site starts; until it is fixed
+the app uses the default for a wrong type and the nearest bound for a value out of
+bounds, as each module did before it read its settings from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from django.conf import settings as django_settings
+
+from comments import slugs
+
+# COMMENTS_MODERATION: "post" (nothing held back), or any of these rules.
+PREMODERATION_RULES = ("all", "first", "links")
+BAD_MODERATION = "COMMENTS_MODERATION takes post, or any of all, first and links; not {value!r}."
+# The stylesheet has indent classes up to this many levels.
+INDENT_CEILING = 8
+# The deepest reply level slugs allow: full_slug stays well under 1 KB.
+MAX_DEPTH_CEILING = slugs.DEPTH_CEILING - 1
+
+
+def _setting(name: str, default: Any, *, minimum: float | None = None, ceiling: float | None = None) -> Any:
+    """A field read from the Django setting `name`: below `minimum` is an error,
+    above `ceiling` is used as `ceiling` (a warning)."""
+    return field(default=default, metadata={"name": name, "minimum": minimum, "ceiling": ceiling})
+
+
+@dataclass(frozen=True)
+class CommentsSettings:
+    """Every setting of the comments app (README.md, "Settings", says what each does)."""
+
+    # Which comment store: "documents", "embedded" or "buckets" (comments/store.py).
+    store: str = _setting("COMMENTS_STORE", "documents")
+    # How often each process rereads which store comments_migrate switched to (seconds).
+    store_recheck_seconds: float = _setting("COMMENTS_STORE_RECHECK_SECONDS", 5.0, minimum=0)
+    # The largest discussion document the embedded store writes (0: the server's limit).
+    embedded_max_bytes: int = _setting("COMMENTS_EMBEDDED_MAX_BYTES", 0, minimum=0)
+    per_page: int = _setting("COMMENTS_PER_PAGE", 50, minimum=1)
+    # The deepest reply level (top-level comments are level 0).
+    max_depth: int = _setting("COMMENTS_MAX_DEPTH", 8, minimum=0, ceiling=MAX_DEPTH_CEILING)
+    # Levels indented on a page before "Continue this thread".
+    indent_limit: int = _setting("COMMENTS_INDENT_LIMIT", 5, minimum=0, ceiling=INDENT_CEILING)
+    max_length: int = _setting("COMMENTS_MAX_LENGTH", 10_000, minimum=1)
+    # How long a rendered comment form may be used to post (seconds).
+    form_max_age: int = _setting("COMMENTS_FORM_MAX_AGE", 2 * 24 * 3600, minimum=1)
+    # "post", or any of PREMODERATION_RULES (read by `moderation_rules`).
+    moderation: tuple[str, ...] = _setting("COMMENTS_MODERATION", ("post",))
+    # Seconds an author may edit or delete their own comment.
+    edit_window: int = _setting("COMMENTS_EDIT_WINDOW", 15 * 60, minimum=0)
+    # Readers' flags that send an approved comment to pending (0: never).
+    flags_to_hold: int = _setting("COMMENTS_FLAGS_TO_HOLD", 3, minimum=0)
+    # Seconds an anonymous reader's form must be open before posting (0: off).
+    min_fill_seconds: int = _setting("COMMENTS_MIN_FILL_SECONDS", 0, minimum=0)
+    # Posts, edits and flags per rate window, per IP address and per member (0: no limit).
+    rate_window: int = _setting("COMMENTS_RATE_WINDOW", 600, minimum=1)
+    rate_per_ip: int = _setting("COMMENTS_RATE_PER_IP", 20, minimum=0)
+    rate_per_user: int = _setting("COMMENTS_RATE_PER_USER", 30, minimum=0)
+    # The same text by the same author in the same place within this many seconds (0: off).
+    duplicate_window: int = _setting("COMMENTS_DUPLICATE_WINDOW", 600, minimum=0)
+    # Discussions close this many days after the post was published (0: never).
+    close_after_days: int = _setting("COMMENTS_CLOSE_AFTER_DAYS", 0, minimum=0)
+    queue_per_page: int = _setting("COMMENTS_QUEUE_PER_PAGE", 50, minimum=1)
+    # Seconds a rendered page of comments stays cached for readers (0: off).
+    cache_seconds: int = _setting("COMMENTS_CACHE_SECONDS", 300, minimum=0)
+    # Replies within this many seconds go out as one mail (0: each at once).
+    notifications_batch_seconds: int = _setting("NOTIFICATIONS_BATCH_SECONDS", 120, minimum=0)
+    # One digest each at most every this many minutes (0: no such mail).
+    notifications_author_digest_minutes: int = _setting("NOTIFICATIONS_AUTHOR_DIGEST_MINUTES", 0, minimum=0)
+    notifications_queue_digest_minutes: int = _setting("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", 0, minimum=0)
+    # How long an address confirmation link works (seconds).
+    notifications_confirm_max_age: int = _setting("NOTIFICATIONS_CONFIRM_MAX_AGE", 3 * 24 * 3600, minimum=1)
+    # Confirmation and "manage" mails per address and per client in each window (0: no limit).
+    notifications_confirm_window: int = _setting("NOTIFICATIONS_CONFIRM_WINDOW", 3600, minimum=1)
+    notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)
+    notifications_confirm_per_client: int = _setting("NOTIFICATIONS_CONFIRM_PER_CLIENT", 10, minimum=0)
+
+    @property
+    def moderation_rules(self) -> frozenset[str]:
+        """The COMMENTS_MODERATION rules that hold comments back, lower case; empty for
+        post-moderation. May hold unknown rules (the checks report them)."""
+        return frozenset(rule.strip().lower() for rule in self.moderation) - {"", "post"}
+
+
+def _type_ok(default: Any, value: Any) -> bool:
+    """Whether `value` has the type of the setting whose default is `default`."""
+    if isinstance(default, tuple):
+        return isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+    if isinstance(value, bool):
+        return False
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A setting's value the app cannot use as given: `kind` is "type", "minimum" or
+    "ceiling" (the system checks word it)."""
+
+    name: str
+    value: Any
+    kind: str
+    bound: Any = None
+    default: Any = None
+
+
+def _read(spec) -> tuple[Any, Problem | None]:
+    """The value one field takes from the project's settings, and what is wrong with it."""
+    name, minimum, ceiling = spec.metadata["name"], spec.metadata["minimum"], spec.metadata["ceiling"]
+    value = getattr(django_settings, name, spec.default)
+    if not _type_ok(spec.default, value):
+        return spec.default, Problem(name, value, "type", default=spec.default)
+    if isinstance(spec.default, tuple):
+        return tuple(value), None
+    if isinstance(spec.default, float):
+        value = float(value)
+    if minimum is not None and value < minimum:
+        return type(spec.default)(minimum), Problem(name, value, "minimum", bound=minimum)
+    if ceiling is not None and value > ceiling:
+        return type(spec.default)(ceiling), Problem(name, value, "ceiling", bound=ceiling)
+    return value, None
+
+
+def problems() -> list[Problem]:
+    """What is wrong with the comments app's settings as the project gives them."""
+    return [problem for spec in fields(CommentsSettings) if (problem := _read(spec)[1]) is not None]
+
+
+def get() -> CommentsSettings:
+    """The comments app's settings now (see the module's docstring for bad values)."""
+    return CommentsSettings(**{spec.name: _read(spec)[0] for spec in fields(CommentsSettings)})
