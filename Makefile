@@ -6,12 +6,16 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 export PORT
 
-.PHONY: run test devdb devdb-stop venv clean
+.PHONY: run test typecheck devdb devdb-stop venv clean
 
 run: $(STAMP)
 	@$(PY) -m infra.devdb run -- $(PY) -m slugline.serve
 
-test: $(STAMP)
+# mypy over what pyproject.toml's [tool.mypy] names (the comment stores, strictly).
+typecheck: $(STAMP)
+	@$(PY) -m mypy
+
+test: $(STAMP) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
 	@$(PY) -m infra.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)

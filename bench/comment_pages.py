@@ -9,7 +9,7 @@ measures:
 - threaded page 1 and page 100 reached by cursor (`?after=`; the last page of a
   smaller discussion), requested through Django's test client with the comments cache
   off: what a cold reader's page costs;
-- the count of a reader's listing (`store.tally`), what paging and summaries need;
+- the count of a reader's listing (`get_store().tally_listing`), what paging and summaries need;
 - a post: `services.post_comment` of a reply, with the post's summary refresh.
 
 For each: the median and p95 time, the time spent waiting for MongoDB (server time
@@ -52,8 +52,9 @@ from bench.static import collect_static  # noqa: E402
 from bench.stores import insert_discussion  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import cursors, services, store  # noqa: E402
+from comments import cursors, services  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
+from comments.stores import get_store  # noqa: E402
 from infra import mongo
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -88,7 +89,7 @@ def page(client: Client, url: str):
 def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
     """One post per size with that many comments, plus filler discussions."""
     rng = random.Random(seed)
-    active = store.active()
+    active = get_store()
     built: dict[int, posts.Post] = {}
     for size in sizes:
         post = posts.create_post(
@@ -115,7 +116,7 @@ def cursor_url(post: posts.Post, per_page: int, base: str) -> tuple[str, int]:
     """The URL of page 100 reached by cursor (or the last page, if fewer)."""
     listed = posts.get_by_id(post.id).comment_count
     target = max(2, min(100, -(-listed // per_page)))
-    before = store.find_page(discussion_id=post.id, order="threaded", limit=1, skip=(target - 1) * per_page - 1)[0]
+    before = get_store().find_page(discussion_id=post.id, order="threaded", limit=1, skip=(target - 1) * per_page - 1)[0]
     cursor = cursors.encode(view="threaded", scope=str(post.id), key=before.key("threaded"), page=target)
     return f"{base}&after={cursor}", target
 
@@ -126,7 +127,7 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
     client = Client()
     client.get(base)  # warm up the process
     deep, number = cursor_url(post, per_page, base)
-    parent = store.find_page(discussion_id=post.id, order="threaded", limit=1)[0]
+    parent = get_store().find_page(discussion_id=post.id, order="threaded", limit=1)[0]
     replies = iter(range(10**6))
 
     def reply():
@@ -136,7 +137,7 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
     return [
         ("threaded page 1", timed(page(client, base), meter, repeat)),
         (f"page {number} by cursor", timed(page(client, deep), meter, repeat)),
-        ("the count", timed(lambda: store.tally(discussion_id=post.id, viewer=READERS), meter, repeat)),
+        ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
 
@@ -169,7 +170,7 @@ def main() -> int:
     mongo.reset_client()
     mongo.ensure_all_indexes()
     print(f"Building {', '.join(f'{s:,}' for s in sizes)} comments and filler up to "
-          f"{args.collection:,} in {settings.MONGODB_NAME} ({store.active().__name__})…", flush=True)
+          f"{args.collection:,} in {settings.MONGODB_NAME} ({get_store().name})…", flush=True)
     try:
         built = build(sizes, args.collection, args.seed)
         results = {size: measure_size(post, meter, args.repeat) for size, post in built.items()}
@@ -179,7 +180,7 @@ def main() -> int:
     server = mongo.get_client().server_info()
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
-          + f"; store {store.active().__name__}; collection of at least {args.collection:,} comments"
+          + f"; store {get_store().name}; collection of at least {args.collection:,} comments"
           + f"; {args.repeat} runs each; "
           f"COMMENTS_CACHE_SECONDS={args.cache_seconds}; {settings.COMMENTS_PER_PAGE} per page.")
     print(f"{'comments':>9}  {'work':<22}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"

@@ -60,7 +60,8 @@ from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
 from cms import demo, posts  # noqa: E402
-from comments import store  # noqa: E402
+from comments import records  # noqa: E402
+from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from infra.devdb import DevDB  # noqa: E402
 
@@ -287,7 +288,7 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     finally:
         stop.set()
         progress.join()
-    comments = store.find_page(discussion_id=post.id, order="threaded", limit=0)
+    comments = get_store().find_page(discussion_id=post.id, order="threaded", limit=0)
     print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
     export = export_tree(posts.get_published(SLUG), comments, size)
     return Dataset(size, settings.MONGODB_NAME, post, len(comments), export)
@@ -295,11 +296,11 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
 
 def _report_seeding(post: posts.Post, size: int, started: float, stop: threading.Event) -> None:
     while not stop.wait(15):
-        done = store.count(discussion_id=post.id)
+        done = get_store().tally_listing(discussion_id=post.id).total
         print(f"    {done:,}/{size:,} comments after {time.perf_counter() - started:.0f} s", flush=True)
 
 
-def export_tree(post: posts.Post, comments: list[store.Comment], size: int) -> Path:
+def export_tree(post: posts.Post, comments: list[records.Comment], size: int) -> Path:
     """The post and its comments, threaded, as bench/peer/xtd_site's import_comments reads them."""
     PEER_VAR.mkdir(parents=True, exist_ok=True)
     path = PEER_VAR / f"export-{size}.json"

@@ -5,7 +5,7 @@ discussions with a long-tailed number of comments (the largest has --max-comment
 the i-th about max / i^tail, at least one), threaded as readers thread them (most
 replies go to recent comments; depth capped by COMMENTS_MAX_DEPTH). Then, store by
 store, it times what the site does with them, through the store interface the site
-uses (comments/store.py, and comments/pages.py for whole pages):
+uses (comments.stores.get_store(), and comments/pages.py for whole pages):
 
   post a reply     find the parent by its slug, insert the reply
   threaded page 1  pages.list_comments: the tally and the first page
@@ -39,8 +39,9 @@ from django.conf import settings
 from pymongo import monitoring
 
 from bench.metering import Meter, median_and_p95_ms
-from comments import pages, slugs, store, store_switch
+from comments import pages, slugs, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
+from comments.stores import CommentStore, get_store
 from infra import mongo
 
 OPERATIONS = ("post a reply", "threaded page 1", "deep page", "permalink", "sub-thread", "count")
@@ -103,25 +104,25 @@ def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Ran
     return docs
 
 
-def insert_discussion(module, *, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> int:
-    """Insert `count` comments of one new discussion through store `module`, in
+def insert_discussion(store: CommentStore, *, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> int:
+    """Insert `count` comments of one new discussion into `store`, in
     batches of 1,000 (the documents every store imports); how many went in."""
-    return insert_batches(module, discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start))
+    return insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start))
 
 
-def insert_batches(module, docs: list[dict], size: int = 1000) -> int:
-    """Insert flat comment documents through store `module`, `size` at a time (the
+def insert_batches(store: CommentStore, docs: list[dict], size: int = 1000) -> int:
+    """Insert flat comment documents into `store`, `size` at a time (the
     server refuses very large write batches); how many went in."""
-    return sum(module.insert_documents(documents=docs[i:i + size]) for i in range(0, len(docs), size))
+    return sum(store.insert_documents(documents=docs[i:i + size]) for i in range(0, len(docs), size))
 
 
 def build(*, name: str, data: dict[ObjectId, list[dict]]) -> float:
     """Put the same comments into store `name`; returns the seconds it took."""
-    module = store.named(name)
-    module.ensure_indexes(mongo.get_db())
+    store = get_store(name)
+    store.ensure_indexes(mongo.get_db())
     began = time.perf_counter()
     for docs in data.values():
-        insert_batches(module, docs)
+        insert_batches(store, docs)
     return time.perf_counter() - began
 
 
@@ -142,7 +143,7 @@ def run_store(
     settings.COMMENTS_STORE = name
     settings.COMMENTS_STORE_RECHECK_SECONDS = 24 * 3600  # read once, here, not inside a timed operation
     store_switch.forget()
-    store_switch.recorded()
+    store = get_store()
     largest = max(data, key=lambda d: len(data[d]))
     docs = data[largest]
     roots = [d for d in docs if "/" not in d["slug"]]

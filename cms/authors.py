@@ -23,7 +23,7 @@ from cms import posts
 from cms.models import AuthorProfile
 from cms.posts import AuthorSummary
 from comments import services as comment_services
-from comments import store as comment_store
+from comments.stores import get_store
 
 USERNAME_TAKEN = "Another account already has this username."
 # Posts whose comment summaries are checked against the comments per query.
@@ -151,7 +151,7 @@ def sync_author(*, user) -> Repaired:
     """Make every copy of this user's author fields agree with the profile."""
     summary = summary_for(user)
     repaired_posts = posts.set_author(author=summary)
-    commented_on = comment_store.find_discussion_ids_by_author(author_id=user.pk)
+    commented_on = get_store().find_discussion_ids_by_author(author_id=user.pk)
     return Repaired(
         posts=repaired_posts,
         comments=_rename_in_comments(author_id=user.pk, name=summary.name, post_ids=commented_on),
@@ -163,10 +163,10 @@ def _rename_in_comments(*, author_id: int, name: str, post_ids: list | None = No
     """Give this user's comments `name`; when any changed, give the posts they are on
     (`post_ids`, looked up when not given) a new comments version, so that no cached
     comment list shows the old name. Returns how many comments changed."""
-    changed = comment_store.set_author_name(author_id=author_id, name=name)
+    changed = get_store().set_author_name(author_id=author_id, name=name)
     if changed:
         if post_ids is None:
-            post_ids = comment_store.find_discussion_ids_by_author(author_id=author_id)
+            post_ids = get_store().find_discussion_ids_by_author(author_id=author_id)
         posts.bump_comments_version(post_ids=post_ids)
     return changed
 
@@ -178,7 +178,7 @@ def sync_all_authors() -> Repaired:
     Copies of users that no longer exist are left as they are.
     """
     post_copies = posts.distinct_authors()
-    comment_copies = comment_store.find_member_authors()
+    comment_copies = get_store().find_member_authors()
     ids = {c.id for c in [*post_copies, *comment_copies] if isinstance(c.id, int)}
     expected = {pk: summary_for(user) for pk, user in get_user_model().objects.in_bulk(ids).items()}
     stale_posts = {c.id for c in post_copies if c.id in expected and c != expected[c.id]}
@@ -208,7 +208,7 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
     stale = []
     for chunk in _chunks(posts.find_comment_summaries(post_ids=post_ids), SUMMARY_BATCH):
         keys = [(post_id, c.slug) for post_id, latest in chunk for c in latest]
-        names = {(c.discussion_id, c.slug): c.author.name for c in comment_store.find_by_keys(keys=keys)}
+        names = {(c.discussion_id, c.slug): c.author.name for c in get_store().find_by_keys(keys=keys)}
         stale += [
             post_id
             for post_id, latest in chunk

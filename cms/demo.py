@@ -23,8 +23,8 @@ from pymongo.errors import DuplicateKeyError
 
 from cms import posts
 from cms.authors import create_author, summary_for
-from comments import services, slugs
-from comments.store import CommentAuthor
+from comments import conf, services, slugs
+from comments.records import CommentAuthor
 from cms.roles import EDITORS_GROUP
 
 # The demo editor (in the Editors group); the others are authors.

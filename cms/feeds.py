@@ -11,8 +11,8 @@ from django.utils.feedgenerator import Atom1Feed
 
 from cms import posts
 from cms.views import NO_SUCH_TAG, published_post_or_404
-from comments import store as comment_store
-from comments.store import Comment
+from comments.records import Comment
+from comments.stores import get_store
 
 
 class LatestPostsFeed(Feed):
@@ -112,7 +112,7 @@ class PostCommentsFeed(Feed):
         return reverse("post", args=[post.slug])
 
     def items(self, post: posts.Post) -> list[PostComment]:
-        latest = comment_store.find_latest(discussion_id=post.id, limit=settings.FEED_ITEMS)
+        latest = get_store().find_latest(discussion_id=post.id, limit=settings.FEED_ITEMS)
         return [PostComment(post.slug, comment) for comment in latest]
 
     def item_title(self, item: PostComment) -> str:

@@ -13,9 +13,9 @@ from cms import authors, posts
 from cms.forms import SearchForm
 from comments import fragments, ownership
 from comments import services as comment_services
-from comments import store as comment_store
 from comments.forms import comment_form
-from comments.store import Comment
+from comments.records import Comment
+from comments.stores import get_store
 from infra import stale
 from infra.pagination import get_page, parse_page_number
 
@@ -87,7 +87,7 @@ def with_latest_comments(page_posts: list[posts.Post]) -> list[Entry]:
     """
     named = {post.id: [(post.id, latest.slug) for latest in post.latest_comments] for post in page_posts}
     keys = [key for post_keys in named.values() for key in post_keys]
-    found = {(c.discussion_id, c.slug): c for c in comment_store.find_by_keys(keys=keys)}
+    found = {(c.discussion_id, c.slug): c for c in get_store().find_by_keys(keys=keys)}
     return [Entry(post, [found[key] for key in named[post.id] if key in found]) for post in page_posts]
 
 
@@ -132,7 +132,7 @@ class Written:
 def comments_written(*, user_id: int, limit: int = AUTHOR_COMMENTS) -> list[Written]:
     """The newest comments this member wrote that readers can see (approved, on a
     published post), newest first: two commands (the comments, their posts by `$in`)."""
-    comments = comment_store.find_latest_by_author(author_id=user_id, limit=limit)
+    comments = get_store().find_latest_by_author(author_id=user_id, limit=limit)
     found = posts.find_by_ids(ids={c.discussion_id for c in comments}) if comments else []
     on = {post.id: post for post in found}
     return [Written(on[c.discussion_id], c) for c in comments

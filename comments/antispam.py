@@ -19,9 +19,10 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from pymongo.errors import PyMongoError
 
-from comments import limits, store, subscriptions
+from comments import conf, limits, subscriptions
 from comments.blocklist import Screening
-from comments.store import APPROVED, PENDING, CommentAuthor
+from comments.records import APPROVED, PENDING, CommentAuthor
+from comments.stores import get_store
 from infra import mongo
 
 RATE_LIMITED = (
@@ -131,12 +132,12 @@ def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = (), confir
     link, which the address must still be on record as). Never a typed e-mail address
     alone: anyone can type a known commenter's."""
     if author.id is not None:
-        return store.has_approved_by(author_id=author.id)
+        return get_store().has_approved_by(author_id=author.id)
     email = subscriptions.normalise(author.email) if author.email else ""
     if email and email in {subscriptions.normalise(a) for a in confirmed} and subscriptions.is_confirmed(email):
         return True
     ids = list(vouching)
-    return bool(ids) and any(comment.approved for comment in store.find_by_ids(ids=ids))
+    return bool(ids) and any(comment.approved for comment in get_store().find_by_ids(ids=ids))
 
 
 def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, trusted: bool,

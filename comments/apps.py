@@ -16,10 +16,11 @@ class CommentsConfig(AppConfig):
             limits,
             outbox,
             recent_texts,
-            store,
+            stores,
             subscriptions,
         )
-        from infra import mongo
+        from infra import mongo, sharding
 
-        for owner in (store, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox):
+        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox):
             mongo.register_indexes(owner.ensure_indexes)
+        sharding.register_shard_keys(stores.shard_keys)

@@ -26,7 +26,8 @@ from typing import TextIO
 from bson import ObjectId, json_util
 from bson.errors import InvalidId
 
-from comments import services, store
+from comments import services
+from comments.stores import get_store
 
 JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED, tz_aware=True, tzinfo=timezone.utc)
 BATCH_SIZE = 500
@@ -57,7 +58,7 @@ def export_comments(
     line, in discussion and posting order, fetching `batch_size` at a time; return
     how many."""
     written = 0
-    for document in store.iter_documents(discussion_id=discussion_id, batch_size=batch_size):
+    for document in get_store().iter_documents(discussion_id=discussion_id, batch_size=batch_size):
         out.write(json_util.dumps(document, json_options=JSON_OPTIONS) + "\n")
         written += 1
     return written
@@ -95,9 +96,9 @@ def import_comments(*, lines: Iterable[str], batch_size: int = BATCH_SIZE) -> Im
         discussions.add(document["discussion_id"])
         read += 1
         if len(batch) >= batch_size:
-            inserted += store.insert_documents(documents=batch)
+            inserted += get_store().insert_documents(documents=batch)
             batch = []
-    inserted += store.insert_documents(documents=batch)
+    inserted += get_store().insert_documents(documents=batch)
     for discussion_id in discussions:
         services.refresh_summary(post_id=discussion_id)
     return Imported(read=read, inserted=inserted, discussions=len(discussions))

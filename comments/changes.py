@@ -32,8 +32,9 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from comments import flags, notify, store, summaries
-from comments.store import APPROVED, DELETED, Comment
+from comments import flags, notify, summaries
+from comments.records import APPROVED, DELETED, Comment
+from comments.stores import get_store
 from infra import mongo
 from infra.mongo import get_db
 
@@ -106,14 +107,14 @@ def record(*, action: str, status: str, comments: Iterable[Comment], editor: str
 def _apply_batch(doc: dict, batch: list[dict]) -> None:
     ids = [c["id"] for c in batch]
     status = doc["status"]
-    store.set_status(ids=ids, status=status)
+    get_store().set_status(ids=ids, status=status)
     if doc["action"] == "remove_thread":
         # The whole sub-thread goes: nothing inside it stands as a placeholder.
-        store.set_placeholder(ids=ids, placeholder=False)
+        get_store().set_placeholder(ids=ids, placeholder=False)
     if status == APPROVED:
         # An editor has judged them: readers' flags start counting again from none.
         flags.clear_flags(comment_ids=ids)
-        store.set_flag_count(ids=ids, flag_count=0)
+        get_store().set_flag_count(ids=ids, flag_count=0)
         # Now visible to readers: their subscribers hear of them. Keyed by (subscription,
         # comment) in the outbox, so a batch run again enqueues nothing twice.
         notify.approved(comment_ids=ids)
@@ -209,7 +210,7 @@ def restorable(ban: dict) -> list[Comment]:
     """The comments a ban changed that still have the status it gave them, each to go
     back to the status it had (a comment an editor changed since is left alone)."""
     was = {c["id"]: c["was"] for c in ban["changes"]}
-    current = store.find_by_ids(ids=list(was))
+    current = get_store().find_by_ids(ids=list(was))
     return [c for c in current if c.status == ban["status"] and was[c.id] != ban["status"]]
 
 

@@ -32,12 +32,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from pymongo.errors import PyMongoError
 
 from comments.host import Discussion
-from comments import pages, services, store_switch
-from comments.store import Tally, Viewer
-from infra import mongo
+from comments import conf, pages, services, store_switch
+from comments.records import Tally, Viewer
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
@@ -104,12 +102,7 @@ def store_in_use() -> str:
     """The comment store pages are read from (COMMENTS_STORE until `comments_migrate`
     records a switch); while MongoDB is unreachable, the setting, so that a cached page
     can still be served."""
-    try:
-        return store_switch.in_use()
-    except PyMongoError as exc:
-        if not mongo.is_outage(exc):
-            raise
-        return settings.COMMENTS_STORE
+    return store_switch.in_use()
 
 
 def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:

@@ -80,9 +80,10 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from comments import services, slugs, store, summaries
+from comments import services, slugs, summaries
 from comments.host import Discussion, get_host
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
+from comments.stores import get_store
 from infra import markup
 from infra.markup import render_comment
 from infra.mongo import get_db
@@ -583,7 +584,7 @@ class Importer:
         if self.dry_run or not placed:
             self.report.imported += len(placed) if self.dry_run else 0
             return
-        inserted = store.insert_documents(documents=[document for _, document, _ in placed])
+        inserted = get_store().insert_documents(documents=[document for _, document, _ in placed])
         missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
         self.report.imported += inserted
         self.report.already += len(placed) - inserted - len(missing)
@@ -608,7 +609,7 @@ class Importer:
     @staticmethod
     def _missing(ids: list[ObjectId]) -> set[ObjectId]:
         """Which of these comments the store does not hold."""
-        return set(ids) - {comment.id for comment in store.find_by_ids(ids=ids)}
+        return set(ids) - {comment.id for comment in get_store().find_by_ids(ids=ids)}
 
     # Remembering where comments went.
 

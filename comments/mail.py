@@ -20,9 +20,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from comments.host import Discussion, get_host
-from comments import notify, store, subscriptions
+from comments import notify, records, subscriptions
 from comments.outbox import Item
-from comments.store import Comment
+from comments.records import Comment
+from comments.stores import get_store
 
 SUBJECTS = {
     notify.REPLY: ('{name} replied to your comment on "{title}"', '{count} replies to your comment on "{title}"'),
@@ -72,7 +73,7 @@ def comment_url(post: Discussion, comment: Comment) -> str:
 def _entries(items: list[Item], *, status: str) -> list[dict]:
     """The comments the items name that still have `status`, each with its post and
     link, oldest first."""
-    comments = [c for c in store.find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
+    comments = [c for c in get_store().find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
     found = {p.id: p for p in get_host().get_many(list({c.discussion_id for c in comments}))}
     entries = [{"comment": c, "post": found[c.discussion_id], "url": comment_url(found[c.discussion_id], c)}
                for c in comments if c.discussion_id in found]
@@ -103,7 +104,7 @@ def compose(items: list[Item]) -> EmailMultiAlternatives | None:
                         context={"manage_url": _manage_url(to)})
     if kind in (notify.REPLY, notify.FOLLOW):
         return _subscription_mail(kind, items)
-    entries = _entries(items, status=store.PENDING if kind == notify.QUEUE else store.APPROVED)
+    entries = _entries(items, status=records.PENDING if kind == notify.QUEUE else records.APPROVED)
     if not entries:
         return None
     return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
@@ -119,10 +120,10 @@ def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives |
     subscription = subscriptions.find(items[0].data["subscription"])
     if subscription is None or not subscriptions.deliverable(subscription):
         return None
-    entries = [e for e in _entries(items, status=store.APPROVED) if not notify.is_authors(subscription, e["comment"])]
+    entries = [e for e in _entries(items, status=records.APPROVED) if not notify.is_authors(subscription, e["comment"])]
     if not entries:
         return None
-    parent = store.find_by_id(subscription.target) if kind == notify.REPLY else None
+    parent = get_store().find_by_id(subscription.target) if kind == notify.REPLY else None
     unsubscribe = absolute(reverse("subscriptions:unsubscribe",
                                    args=[subscriptions.unsubscribe_token(subscription.id)]))
     return _message(

@@ -23,12 +23,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from types import ModuleType
 
 from bson import ObjectId
 
-from comments import store, store_switch
+from comments import store_switch
 from comments.records import ORDERS, READERS, Comment, Viewer
+from comments.stores import CommentStore, get_store
 from infra.mongo import get_db
 
 BATCH = 500
@@ -60,18 +60,18 @@ def _key(source: str, target: str, discussion_id: ObjectId) -> str:
     return f"{source}:{target}:{discussion_id}"
 
 
-def snapshot(module: ModuleType, discussion_id: ObjectId) -> list[Comment]:
+def snapshot(store: CommentStore, discussion_id: ObjectId) -> list[Comment]:
     """Every comment of one discussion in a store, in posting order, as records (so
     that stores which leave out empty fields compare equal)."""
-    return [Comment.from_doc(doc) for doc in module.iter_documents(discussion_id=discussion_id)]
+    return [Comment.from_doc(doc) for doc in store.iter_documents(discussion_id=discussion_id)]
 
 
-def listings(module: ModuleType, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
+def listings(store: CommentStore, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
     """The slugs of every view of one discussion, for readers and for editors."""
     views = {}
     for order in ORDERS:
         for who, viewer in (("readers", READERS), ("editors", EDITORS)):
-            page = module.find_page(discussion_id=discussion_id, order=order, limit=size + 1, viewer=viewer)
+            page = store.find_page(discussion_id=discussion_id, order=order, limit=size + 1, viewer=viewer)
             views[f"{order} view for {who}"] = [c.slug for c in page]
     return views
 
@@ -82,7 +82,7 @@ def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
     return ["comments"] if wanted != got else []
 
 
-def differences(source: ModuleType, target: ModuleType, discussion_id: ObjectId) -> list[str]:
+def differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[str]:
     """What differs between the two stores' copies of one discussion (nothing: []).
     Exact: for a discussion nobody writes to (the frozen last pass)."""
     before, after = snapshot(source, discussion_id), snapshot(target, discussion_id)
@@ -93,7 +93,7 @@ def differences(source: ModuleType, target: ModuleType, discussion_id: ObjectId)
     return [view for view in wanted if wanted[view] != got[view]]
 
 
-def copy_differences(source: ModuleType, target: ModuleType, discussion_id: ObjectId,
+def copy_differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
                      copied: list[dict]) -> list[str]:
     """What differs between the comments `copied` (as read from the source) and the
     target's copy of them, while readers may go on writing to the source.
@@ -117,7 +117,7 @@ def copy_differences(source: ModuleType, target: ModuleType, discussion_id: Obje
     return [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
 
 
-def copy_discussion(source: ModuleType, target: ModuleType, discussion_id: ObjectId) -> list[dict]:
+def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[dict]:
     """Copy one discussion, replacing whatever part of it the target holds; returns
     the comment documents that went in."""
     target.drop_discussion(discussion_id=discussion_id)
@@ -173,7 +173,7 @@ def migrate(
     source = source or store_switch.in_use()
     if source == target:
         raise MigrationError(SAME_STORE.format(name=target))
-    old, new = store.named(source), store.named(target)
+    old, new = get_store(source), get_store(target)
     new.ensure_indexes(get_db())
     ids = list(discussions) if discussions is not None else old.discussion_ids()
     report = Report(source=source, target=target, discussions=len(ids))
@@ -191,7 +191,7 @@ def migrate(
     return report
 
 
-def _last_pass(old: ModuleType, new: ModuleType, report: Report, sleep) -> None:
+def _last_pass(old: CommentStore, new: CommentStore, report: Report, sleep) -> None:
     """Freeze writes, wait until every process has seen it, recopy what changed since
     its copy (and any discussion that got its first comment meanwhile), switch."""
     store_switch.freeze(source=report.source, target=report.target)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from bson import ObjectId
 
-from comments import blocklist, changes, flags, store
-from comments.store import APPROVED, DELETED, SPAM, Comment, QueueFilter
+from comments import blocklist, changes, flags, records
+from comments.records import APPROVED, DELETED, SPAM, Comment, QueueFilter
+from comments.stores import get_store
 
 ACTIONS = ("approve", "spam", "delete")
 STATUS_OF_ACTION = {"approve": APPROVED, "spam": SPAM, "delete": DELETED}
@@ -46,12 +47,12 @@ class Banned:
 
 def tab_counts(*, filters: QueueFilter) -> dict[str, int]:
     """How many comments each queue tab holds under these filters."""
-    return {tab: store.count_queue(tab=tab, filters=filters) for tab in store.QUEUE_TABS}
+    return {tab: get_store().count_queue(tab=tab, filters=filters) for tab in records.QUEUE_TABS}
 
 
 def queue_page(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[QueueEntry]:
     """A page of a queue tab, each comment with its flags (one more query in all)."""
-    comments = store.find_queue(tab=tab, filters=filters, skip=skip, limit=limit)
+    comments = get_store().find_queue(tab=tab, filters=filters, skip=skip, limit=limit)
     found = flags.find_flags(comment_ids=[c.id for c in comments])
     return [QueueEntry(comment=c, flags=found.get(c.id, [])) for c in comments]
 
@@ -69,7 +70,7 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") 
     finished later (comments/changes.py).
     """
     status = STATUS_OF_ACTION[action]
-    chosen = store.find_by_ids(ids=comment_ids)
+    chosen = get_store().find_by_ids(ids=comment_ids)
     if action == "approve":
         chosen = [c for c in chosen if not changes.deleted_by_author(c)]
     return changes.apply(action=action, status=status, comments=chosen, editor=editor)
@@ -79,10 +80,10 @@ def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> changes.Progr
     """Delete a comment and every reply below it (`total`: how many it deletes). No
     placeholder is left inside it, and an ancestor that only stood for these replies
     loses its placeholder."""
-    comment = store.find_by_id(comment_id)
+    comment = get_store().find_by_id(comment_id)
     if comment is None:
         return changes.NOTHING
-    thread = store.find_subthread(comment=comment)
+    thread = get_store().find_subthread(comment=comment)
     return changes.apply(action="remove_thread", status=DELETED, comments=thread, editor=editor)
 
 
@@ -114,10 +115,10 @@ def _banned_comments(comment: Comment, keys: list[tuple[str, str]]) -> list[Comm
     comment from the address (an address ban never reaches members or editors)."""
     if not keys:
         return [comment] if comment.status != SPAM else []
-    commenter = store.by_commenter(
+    commenter = records.by_commenter(
         user_id=comment.author.id, ips=[v for k, v in keys if k == blocklist.BAN_IP],
     )
-    found = store.find_by_commenter(commenter=commenter, exclude_status=SPAM)
+    found = get_store().find_by_commenter(commenter=commenter, exclude_status=SPAM)
     if comment.author.id is None:
         found = [c for c in found if c.author.id is None]
     return found
@@ -125,7 +126,7 @@ def _banned_comments(comment: Comment, keys: list[tuple[str, str]]) -> list[Comm
 
 def preview_ban(*, comment_id: ObjectId) -> BanPreview | None:
     """What banning this comment's author would change; None if the comment is gone."""
-    comment = store.find_by_id(comment_id)
+    comment = get_store().find_by_id(comment_id)
     if comment is None:
         return None
     keys = ban_keys(comment)

@@ -23,8 +23,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from pymongo.errors import PyMongoError
 
-from comments import antispam, limits, outbox, store, subscriptions
-from comments.store import Comment
+from comments import antispam, conf, limits, outbox, records, subscriptions
+from comments.records import Comment
+from comments.stores import get_store
 from comments.host import get_host
 from comments.subscriptions import DISCUSSION, REPLIES
 from infra import mongo
@@ -122,8 +123,8 @@ def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]
 
 def comment_held(comment: Comment) -> int:
     """A comment waiting in the queue goes into each editor's next digest."""
-    minutes = settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES
-    if minutes <= 0 or comment.status != store.PENDING:
+    minutes = conf.get().notifications_queue_digest_minutes
+    if minutes <= 0 or comment.status != records.PENDING:
         return 0
     return outbox.enqueue_all(
         [{"key": f"{QUEUE}:{user.pk}:{comment.id}", "batch": f"{QUEUE}:{user.pk}", "kind": QUEUE,
@@ -143,7 +144,7 @@ def approved(*, comment_ids: Iterable) -> int:
     readers see it. Idempotent (comments/changes.py may run a batch again)."""
     authors: dict = {}
     new = 0
-    for comment in store.find_by_ids(ids=list(comment_ids)):
+    for comment in get_store().find_by_ids(ids=list(comment_ids)):
         if comment.discussion_id not in authors:
             authors[comment.discussion_id] = post_author_id(comment.discussion_id)
         new += comment_visible(comment, post_author_id=authors[comment.discussion_id])

@@ -13,8 +13,9 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from pymongo.errors import PyMongoError
 
-from comments import cursors, services, slugs, store
-from comments.store import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments import conf, cursors, services, slugs
+from comments.records import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments.stores import get_store
 from infra import mongo
 from infra.pagination import get_page
 
@@ -164,7 +165,7 @@ def name_parents(
     by_slug = {c.slug: c for c in known} | {item.comment.slug: item.comment for item in shown}
     missing = sorted({item.comment.parent_slug for item in shown if item.comment.parent_slug} - set(by_slug))
     if missing:
-        by_slug |= {c.slug: c for c in store.find_by_slugs(discussion_id=discussion_id, slugs=missing)}
+        by_slug |= {c.slug: c for c in get_store().find_by_slugs(discussion_id=discussion_id, slugs=missing)}
     named = []
     for item in shown:
         parent = by_slug.get(item.comment.parent_slug or "")
@@ -218,7 +219,7 @@ def list_comments(
     per_page = settings.COMMENTS_PER_PAGE
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
     if tally is None:
-        tally = store.tally(discussion_id=discussion_id, below=below, viewer=viewer)
+        tally = get_store().tally_listing(discussion_id=discussion_id, below=below, viewer=viewer)
     total = tally.total
     num_pages = max(1, -(-total // per_page))
     query = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below, viewer=viewer)
@@ -231,12 +232,12 @@ def list_comments(
         # One comment more than a page tells whether there is another page beyond
         # and which comment opens it.
         if after:
-            comments = store.find_page(**{**query, "limit": per_page + 1}, after=cursor.key)
+            comments = get_store().find_page(**{**query, "limit": per_page + 1}, after=cursor.key)
             has_next, has_prev = len(comments) > per_page, True
             comments, beyond = comments[:per_page], comments[per_page:]
             next_slug = beyond[0].slug if beyond else None
         else:
-            comments = store.find_page(**{**query, "limit": per_page + 1}, before=cursor.key)
+            comments = get_store().find_page(**{**query, "limit": per_page + 1}, before=cursor.key)
             has_next, has_prev = True, len(comments) > per_page
             comments = comments[-per_page:]
             # The cursor's key is the first comment of the page we came back from.
@@ -248,7 +249,7 @@ def list_comments(
         beyond = []
 
         def fetch(skip: int, limit: int) -> list[Comment]:
-            found = store.find_page(**{**query, "limit": limit + 1}, skip=skip)
+            found = get_store().find_page(**{**query, "limit": limit + 1}, skip=skip)
             beyond[:] = found[limit:]
             return found[:limit]
 
@@ -296,7 +297,7 @@ def list_comments_if_available(**query) -> Listing | None:
 def thread_of(comment: Comment, viewer: Viewer) -> Thread:
     """`comment` and its ancestors as `viewer` may see them, each naming the comment
     it answers: one query (the ancestors)."""
-    ancestors = store.find_ancestors(comment=comment)
+    ancestors = get_store().find_ancestors(comment=comment)
     shown = [present(c, viewer) for c in [*ancestors, comment]]
     shown = name_parents(shown, discussion_id=comment.discussion_id, viewer=viewer, known=ancestors)
     return Thread(focus=shown[-1], ancestors=shown[:-1])
@@ -312,10 +313,10 @@ def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
     if holder_depth < 0:
         return Location(holder=None, page=page_of(comment, viewer))
     holder_slug = slugs.SEPARATOR.join(comment.slug.split(slugs.SEPARATOR)[: holder_depth + 1])
-    holder = store.find_by_slug(discussion_id=comment.discussion_id, slug=holder_slug)
+    holder = get_store().find_by_slug(discussion_id=comment.discussion_id, slug=holder_slug)
     if holder is None:
         return Location(holder=None, page=page_of(comment, viewer))
-    earlier = store.count_before(
+    earlier = get_store().count_before(
         discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), below=holder,
         viewer=viewer,
     )
@@ -324,7 +325,7 @@ def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
 
 def page_of(comment: Comment, viewer: Viewer = READERS) -> int:
     """The threaded page of the whole discussion on which `comment` appears for `viewer`."""
-    earlier = store.count_before(
+    earlier = get_store().count_before(
         discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), viewer=viewer
     )
     return earlier // settings.COMMENTS_PER_PAGE + 1

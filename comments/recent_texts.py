@@ -22,7 +22,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 from infra.mongo import get_db
 
 INDEXES = [IndexModel([("expires", ASCENDING)], expireAfterSeconds=0, name="expires_ttl")]

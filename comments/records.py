@@ -264,7 +264,7 @@ class Commenter:
         )
 
 
-def by_commenter(*, user_id: int | None = None, emails=(), ips=()) -> Commenter:
+def by_commenter(*, user_id: int | None = None, emails: Iterable[str] = (), ips: Iterable[str] = ()) -> Commenter:
     """Comments by a member, or by any of these e-mail addresses or IP addresses."""
     commenter = Commenter(
         user_id=int(user_id) if user_id is not None else None,

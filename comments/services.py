@@ -14,10 +14,12 @@ from datetime import datetime, timedelta, timezone
 from bson import ObjectId
 from django.conf import settings
 from pymongo.errors import PyMongoError
+from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, slugs
+from comments.errors import Refused
 
 from comments.host import Discussion
-from comments import antispam, blocklist, changes, flags, recent_texts, slugs, store
-from comments.store import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
+from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
+from comments.stores import get_store
 from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
     EXCERPT_LENGTH,
     LATEST_COUNT,
@@ -95,7 +97,7 @@ def find_parent(*, discussion_id: ObjectId, parent_slug: str) -> Comment:
     not shown to readers (a reply to a "[deleted]" placeholder is fine)."""
     if not slugs.is_slug_path(parent_slug):
         raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
-    parent = store.find_by_slug(discussion_id=discussion_id, slug=parent_slug)
+    parent = get_store().find_by_slug(discussion_id=discussion_id, slug=parent_slug)
     if parent is None or not (parent.approved or parent.placeholder):
         raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
     return parent
@@ -110,7 +112,7 @@ def _attach_point(parent: Comment) -> tuple[Comment, bool]:
     if limit == 0:
         return None, True
     slug = slugs.ancestor_slugs(parent.slug)[limit - 1]
-    return store.find_by_slug(discussion_id=parent.discussion_id, slug=slug), True
+    return get_store().find_by_slug(discussion_id=parent.discussion_id, slug=slug), True
 
 
 def _screen(*, author: CommentAuthor, ip: str | None) -> blocklist.Screening:
@@ -198,13 +200,13 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
         try:
-            return store.insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields), False
-        except store.DiscussionFull as exc:
+            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields), False
+        except records.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
             raise CommentError(DISCUSSION_FULL, code="discussion_full") from exc
-        except store.SlugTaken:
-            earlier = store.find_by_slug(discussion_id=fields["discussion_id"], slug=slug) if form_key else None
+        except records.SlugTaken:
+            earlier = get_store().find_by_slug(discussion_id=fields["discussion_id"], slug=slug) if form_key else None
             if earlier is not None and earlier.form_key == form_key:
                 return earlier, True
     raise RuntimeError("could not draw a free comment slug")  # pragma: no cover - 5 collisions at 40 bits
@@ -267,7 +269,7 @@ def _recent_duplicate(
     if window <= 0:
         return None
     since = (at or datetime.now(timezone.utc)) - timedelta(seconds=window)
-    return store.find_duplicate(
+    return get_store().find_duplicate(
         discussion_id=post.id, parent_id=parent.id if parent else None, author=author, ip=ip or None,
         text=text, since=since,
     )
@@ -318,7 +320,7 @@ def edit_comment(
         confirmed=viewer.confirmed,
     )
     status = PENDING if comment.status == PENDING else verdict.status
-    edited = store.update_text(comment_id=comment.id, text=text, html=html, status=status,
+    edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
                                edited=_to_millisecond(now))
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     return edited
@@ -329,7 +331,7 @@ def delete_own_comment(*, comment: Comment, viewer: Viewer, now: datetime | None
     and its text emptied (their words are gone, also from the database); with
     replies, readers see a "[deleted]" placeholder in its place."""
     _check_can_change(comment, viewer, now or datetime.now(timezone.utc))
-    store.set_status(ids=[comment.id], status=DELETED, blank=True)
+    get_store().set_status(ids=[comment.id], status=DELETED, blank=True)
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
 
 
@@ -363,8 +365,8 @@ def flag_comment(
         return False
     count = flags.add_flag_count(comment_id=comment.id)
     _store_flag_count(comment_id=comment.id, count=count)
-    if count == settings.COMMENTS_FLAGS_TO_HOLD:
-        store.set_status(ids=[comment.id], status=PENDING)
+    if count == conf.get().flags_to_hold:
+        get_store().set_status(ids=[comment.id], status=PENDING)
         settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     return True
 
@@ -376,7 +378,7 @@ def _store_flag_count(*, comment_id: ObjectId, count: int) -> None:
     a read of the final count, which it equals. Bounded: under a flood of flags the
     next flagger's write carries the count on."""
     for _ in range(FLAG_COUNT_ATTEMPTS):
-        store.set_flag_count(ids=[comment_id], flag_count=count)
+        get_store().set_flag_count(ids=[comment_id], flag_count=count)
         latest = flags.flag_count(comment_id=comment_id)
         if latest == count:
             return

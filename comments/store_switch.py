@@ -1,5 +1,7 @@
-"""Which comment store is in use: the setting COMMENTS_STORE, until `comments_migrate`
-has moved the comments to another store and recorded the switch in MongoDB.
+"""Which comment store is in use, the one place that says it (`in_use()`): the
+setting COMMENTS_STORE, until `comments_migrate` has moved the comments to another
+store and recorded the switch in MongoDB. comments.stores.get_store(), the page cache,
+sharding, the system checks and migrations all ask here.
 
 The record is the one document of the collection `comment_store`:
 
@@ -20,7 +22,9 @@ import time
 from datetime import datetime, timezone
 
 from django.conf import settings
+from pymongo.errors import PyMongoError
 
+from infra import mongo
 from infra.mongo import Unavailable, get_db
 
 RECORD = "in_use"
@@ -57,17 +61,23 @@ def forget() -> None:
 
 
 def in_use() -> str:
-    """The name of the store the site reads and writes."""
-    record = recorded()
+    """The name of the store the site reads and writes. While MongoDB is unreachable,
+    the setting: nothing can be read or written then, but a cached page can be served."""
+    try:
+        record = recorded()
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return settings.COMMENTS_STORE
     return record["store"] if record else settings.COMMENTS_STORE
 
 
-def for_writing() -> str:
-    """The store to write to; Moving while a migration's last pass runs."""
+def check_writable(name: str) -> None:
+    """Moving if the store `name` is frozen for a migration's last pass (the
+    migration's target takes its copies meanwhile)."""
     record = recorded()
-    if record and record.get("frozen"):
+    if record and record.get("frozen") and record.get("store") == name:
         raise Moving()
-    return in_use()
 
 
 def grace_seconds() -> float:

@@ -9,9 +9,10 @@ from collections.abc import Iterable
 
 from bson import ObjectId
 
+from comments import slugs
 from comments.host import LatestComment, get_host
-from comments import slugs, store
-from comments.store import HIDDEN
+from comments.records import HIDDEN
+from comments.stores import get_store
 
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
@@ -32,12 +33,12 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
         wanted.add(slug)
         wanted.update(slugs.ancestor_slugs(slug))
     on, off = [], []
-    for comment in store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
-        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
+    for comment in get_store().find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
+        should = comment.status in HIDDEN and get_store().has_approved_reply(comment=comment)
         if should != comment.placeholder:
             (on if should else off).append(comment.id)
-    store.set_placeholder(ids=on, placeholder=True)
-    store.set_placeholder(ids=off, placeholder=False)
+    get_store().set_placeholder(ids=on, placeholder=True)
+    get_store().set_placeholder(ids=off, placeholder=False)
 
 
 def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
@@ -79,14 +80,14 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     """
     for _ in range(SUMMARY_ATTEMPTS):
         version = get_host().read_comments_version(post_id)
-        tally = store.tally(discussion_id=post_id)
+        tally = get_store().tally_listing(discussion_id=post_id)
         if version is None:
             return tally.comments  # No such post: nothing to store the summary on.
         latest = [
             LatestComment(
                 slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text)
             )
-            for c in store.find_latest(discussion_id=post_id, limit=LATEST_COUNT)
+            for c in get_store().find_latest(discussion_id=post_id, limit=LATEST_COUNT)
         ]
         if get_host().set_comment_summary(
             post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
@@ -100,7 +101,7 @@ def refresh_summary(*, post_id: ObjectId) -> int:
 def repair_all() -> int:
     """Recompute the summary of every post that has comments or whose summary says it
     has (some may all have been removed since); how many summaries were refreshed."""
-    post_ids = set(store.discussion_ids())
+    post_ids = set(get_store().discussion_ids())
     post_ids.update(post_id for post_id, _ in get_host().comment_summaries())
     for post_id in sorted(post_ids):
         refresh_summary(post_id=post_id)

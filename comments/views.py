@@ -9,10 +9,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
-from comments import antispam, fragments, notify, ownership, pages, services, slugs, store, store_switch
-from comments.host import get_host
+from comments import antispam, fragments, notify, ownership, pages, records, services, slugs, store_switch
 from comments.forms import EditCommentForm, FlagForm, comment_form
-from comments.store import CommentAuthor
+from comments.host import get_host
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from infra import clients, mongo
 
 NO_SUCH_COMMENT = "There is no such comment on this post."
@@ -165,7 +166,7 @@ def _post_comment(request, post):
         form.clear_honeypot()
     parent_slug = form.data.get("parent", "").strip()
     if status == 400 and parent_slug and slugs.is_slug_path(parent_slug) and "parent" not in form.errors:
-        parent = store.find_by_slug(discussion_id=post.id, slug=parent_slug)
+        parent = get_store().find_by_slug(discussion_id=post.id, slug=parent_slug)
         if parent is not None and viewer.sees(parent):
             return _render_permalink(request, post, parent, form=form, status=status, viewer=viewer)
     response = get_host().discussion_page(request, post, form=form, status=status)
@@ -235,7 +236,7 @@ def _visible_comment(request, post, comment_path: str, viewer):
     any query, for a path that is not a slug path)."""
     if not slugs.is_slug_path(comment_path):
         raise Http404(NO_SUCH_COMMENT)
-    comment = store.find_by_slug(discussion_id=post.id, slug=comment_path)
+    comment = get_store().find_by_slug(discussion_id=post.id, slug=comment_path)
     if comment is None or not viewer.sees(comment):
         raise Http404(NO_SUCH_COMMENT)
     return comment
@@ -313,7 +314,7 @@ def edit(request, post_slug, comment_path):
         response = _edit_page(request, post, comment, form, status=503)
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
         return response
-    messages.success(request, EDITED_AWAITING if edited.status == store.PENDING else EDITED)
+    messages.success(request, EDITED_AWAITING if edited.status == records.PENDING else EDITED)
     return _see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 
@@ -341,7 +342,7 @@ def delete(request, post_slug, comment_path):
 
 def _delete_page(request, post, comment, *, viewer):
     """What will be deleted and what becomes of its replies, with Delete and Keep it."""
-    replies = store.tally(discussion_id=post.id, below=comment, viewer=viewer)
+    replies = get_store().tally_listing(discussion_id=post.id, below=comment, viewer=viewer)
     context = {"post": post, "focus": pages.present(comment, viewer), "comment": comment,
                "replies": replies.comments, "confirm": CONFIRM,
                "keep_url": permalink_url(post.slug, comment) + "#" + comment.anchor}

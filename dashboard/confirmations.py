@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 from bson import ObjectId
 
-from comments import blocklist, moderation, store
-from comments.store import DELETED, SPAM, Comment
+from comments import blocklist, moderation
+from comments.records import DELETED, SPAM, Comment
+from comments.stores import get_store
 
 # The actions the dashboard asks an editor to confirm.
 ASKED = ("spam", "delete", "thread", "ban")
@@ -99,7 +100,7 @@ def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
     mark (moderation.preview_ban). Not `found` when none of the ids exists any more."""
     if action in ("spam", "delete"):
         status = SPAM if action == "spam" else DELETED
-        found = store.find_by_ids(ids=comment_ids)
+        found = get_store().find_by_ids(ids=comment_ids)
         return Impact(action=action, comments=[c for c in found if c.status != status], found=bool(found))
     if action == "ban":
         ban = moderation.preview_ban(comment_id=comment_ids[0])
@@ -107,8 +108,8 @@ def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
             return Impact(action=action, comments=[], found=False)
         newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
         return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(ban.comment, ban.keys))
-    comment = store.find_by_id(comment_ids[0])
+    comment = get_store().find_by_id(comment_ids[0])
     if comment is None:
         return Impact(action=action, comments=[], found=False)
-    below = [c for c in store.find_subthread(comment=comment) if c.status != DELETED]
+    below = [c for c in get_store().find_subthread(comment=comment) if c.status != DELETED]
     return Impact(action=action, comments=below)

@@ -14,8 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
-from comments import blocklist, changes, moderation, services
-from comments.store import QueueFilter
+from comments import blocklist, changes, conf, moderation, services
+from comments.records import QueueFilter
 from dashboard import confirmations
 from dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required

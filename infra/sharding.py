@@ -1,6 +1,8 @@
 """Sharding Slugline's MongoDB data on a sharded cluster (storage-patterns.md,
-"Scaling out"): which collection is sharded on which key, and the admin commands
-that do it through a `mongos`.
+"Scaling out"): the admin commands that shard, through a `mongos`, the collections
+the apps register with their keys (`register_shard_keys` from AppConfig.ready(), as
+indexes are registered): the comments app registers those of the comment store in
+use (comments/stores/, each store's `shard_keys`), whichever a migration switched to.
 
 Every comment store keeps `discussion_id` in its shard key, so the reads of one
 discussion go to one shard:
@@ -40,19 +42,13 @@ commands are built by a pure function, `shard_commands`, that the tests check, a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pymongo import MongoClient
 
-SHARD_KEYS: dict[str, dict[str, dict[str, Any]]] = {
-    "documents": {"comments": {"discussion_id": 1, "slug": 1}},
-    "buckets": {"comment_pages": {"discussion_id": 1, "page": 1}, "comment_claims": {"_id": "hashed"}},
-    "embedded": {"discussions": {"_id": "hashed"}},
-}
-# Collections whose shard key index is also their unique index.
-UNIQUE_KEYS = {"comments", "comment_pages"}
-
-UNKNOWN_STORE = "COMMENTS_STORE is {store!r}; shard keys are known for: {known}."
+NOTHING_TO_SHARD = "No app registered collections to shard."
 NOT_A_MONGOS = (
     "The server at {address} is not a mongos (its hello answer lacks msg: isdbgrid), "
     "so it cannot shard collections. Run shard_collections with MONGODB_URI naming a "
@@ -64,14 +60,39 @@ class ShardingError(Exception):
     """The collections cannot be sharded here; the message says why."""
 
 
-def shard_commands(*, db_name: str, store: str) -> list[dict[str, Any]]:
-    """The admin commands that shard `store`'s collections in `db_name`, in order."""
-    if store not in SHARD_KEYS:
-        raise ShardingError(UNKNOWN_STORE.format(store=store, known=", ".join(sorted(SHARD_KEYS))))
+@dataclass(frozen=True)
+class ShardKey:
+    """One collection's shard key; `unique` when the key is also its unique index
+    (MongoDB then keeps it unique across shards)."""
+
+    collection: str
+    key: dict[str, Any]
+    unique: bool = False
+
+
+_providers: list[Callable[[], tuple[ShardKey, ...]]] = []
+
+
+def register_shard_keys(provider: Callable[[], tuple[ShardKey, ...]]) -> None:
+    """Register an app's shard keys: `provider()` gives them when the collections are
+    sharded (so that an app can name those it uses then)."""
+    if provider not in _providers:
+        _providers.append(provider)
+
+
+def shard_keys() -> list[ShardKey]:
+    """Every registered shard key, in registration order."""
+    return [key for provider in _providers for key in provider()]
+
+
+def shard_commands(*, db_name: str, keys: list[ShardKey]) -> list[dict[str, Any]]:
+    """The admin commands that shard these collections of `db_name`, in order."""
+    if not keys:
+        raise ShardingError(NOTHING_TO_SHARD)
     commands: list[dict[str, Any]] = [{"enableSharding": db_name}]
-    for collection, key in SHARD_KEYS[store].items():
-        command = {"shardCollection": f"{db_name}.{collection}", "key": dict(key)}
-        if collection in UNIQUE_KEYS:
+    for key in keys:
+        command = {"shardCollection": f"{db_name}.{key.collection}", "key": dict(key.key)}
+        if key.unique:
             command["unique"] = True
         commands.append(command)
     return commands
@@ -82,7 +103,7 @@ def is_mongos(hello: dict) -> bool:
     return hello.get("msg") == "isdbgrid"
 
 
-def shard_collections(*, client: MongoClient, db_name: str, store: str) -> list[dict[str, Any]]:
+def shard_collections(*, client: MongoClient, db_name: str, keys: list[ShardKey]) -> list[dict[str, Any]]:
     """Send `shard_commands` through `client`, which must be connected to a mongos;
     ShardingError (with nothing sent) otherwise. Returns the commands sent.
 
@@ -90,7 +111,7 @@ def shard_collections(*, client: MongoClient, db_name: str, store: str) -> list[
     one the store declares (with its name and uniqueness) rather than one the server
     makes up, which a later `ensure_indexes` would collide with.
     """
-    commands = shard_commands(db_name=db_name, store=store)
+    commands = shard_commands(db_name=db_name, keys=keys)
     if not is_mongos(client.admin.command("hello")):
         host, port = client.address or ("?", "?")
         raise ShardingError(NOT_A_MONGOS.format(address=f"{host}:{port}"))

@@ -18,7 +18,7 @@ from pymongo import MongoClient, monitoring
 from cms import posts
 from cms.posts import AuthorSummary
 from comments import services
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 from infra import mongo
 
 
@@ -132,10 +132,10 @@ def pytest_collection_modifyitems(config, items):
 def each_store(request, settings, mongo_database):
     """Runs the test once per comment store: a module opts in with
     `pytestmark = pytest.mark.usefixtures("each_store")`. Gives the store's name."""
-    from comments import store
+    from comments.stores import get_store
 
     settings.COMMENTS_STORE = request.param
-    store.named(request.param).ensure_indexes(mongo_database)
+    get_store(request.param).ensure_indexes(mongo_database)
     return request.param
 
 

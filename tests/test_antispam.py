@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from comments import antispam, limits
 from comments.antispam import RATE_LIMITED, RateLimited
 from comments.blocklist import Screening
-from comments.store import APPROVED, PENDING, CommentAuthor
+from comments.records import APPROVED, PENDING, CommentAuthor
 from tests.threads import at_once, split
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -4,8 +4,8 @@ author pages): find by (discussion, slug) keys, distinct member authors, and ren
 import pytest
 from bson import ObjectId
 
-from comments import store
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
+from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -18,11 +18,11 @@ def test_find_by_keys_returns_exactly_the_named_comments(make_post, make_comment
     a = make_comment(first, new_part=lambda: "aaaaaaaa")
     make_comment(first, new_part=lambda: "bbbbbbbb")
     c = make_comment(second, new_part=lambda: "bbbbbbbb")
-    found = store.find_by_keys(keys=[(first.id, a.slug), (second.id, c.slug)])
+    found = get_store().find_by_keys(keys=[(first.id, a.slug), (second.id, c.slug)])
     assert sorted((x.discussion_id, x.slug) for x in found) == sorted(
         [(first.id, "aaaaaaaa"), (second.id, "bbbbbbbb")]
     )
-    assert store.find_by_keys(keys=[]) == []
+    assert get_store().find_by_keys(keys=[]) == []
 
 
 def test_member_authors_leave_out_anonymous_commenters(make_post, make_comment):
@@ -31,7 +31,7 @@ def test_member_authors_leave_out_anonymous_commenters(make_post, make_comment):
     make_comment(post, author=MEMBER)
     make_comment(post, author=MEMBER)
     make_comment(post)  # anonymous: id None
-    assert store.find_member_authors() == [MEMBER]
+    assert get_store().find_member_authors() == [MEMBER]
 
 
 def test_discussion_ids_by_author(make_post, make_comment):
@@ -41,8 +41,8 @@ def test_discussion_ids_by_author(make_post, make_comment):
     make_comment(first, author=MEMBER)
     make_comment(second, author=MEMBER)
     make_comment(third)
-    assert sorted(store.find_discussion_ids_by_author(author_id=MEMBER.id)) == sorted([first.id, second.id])
-    assert store.find_discussion_ids_by_author(author_id=999) == []
+    assert sorted(get_store().find_discussion_ids_by_author(author_id=MEMBER.id)) == sorted([first.id, second.id])
+    assert get_store().find_discussion_ids_by_author(author_id=999) == []
 
 
 def test_set_author_name_renames_only_that_users_comments_and_only_once(make_post, make_comment):
@@ -50,12 +50,12 @@ def test_set_author_name_renames_only_that_users_comments_and_only_once(make_pos
     post = make_post()
     mine = make_comment(post, author=MEMBER)
     namesake = make_comment(post, author=CommentAuthor(id=None, name="Member Name"))
-    assert store.set_author_name(author_id=MEMBER.id, name="New Name") == 1
-    assert store.set_author_name(author_id=MEMBER.id, name="New Name") == 0
-    assert store.find_by_slug(discussion_id=post.id, slug=mine.slug).author.name == "New Name"
-    assert store.find_by_slug(discussion_id=post.id, slug=namesake.slug).author.name == "Member Name"
+    assert get_store().set_author_name(author_id=MEMBER.id, name="New Name") == 1
+    assert get_store().set_author_name(author_id=MEMBER.id, name="New Name") == 0
+    assert get_store().find_by_slug(discussion_id=post.id, slug=mine.slug).author.name == "New Name"
+    assert get_store().find_by_slug(discussion_id=post.id, slug=namesake.slug).author.name == "Member Name"
 
 
 def test_find_by_keys_ignores_unknown_discussions():
     """Keys of discussions that do not exist find nothing."""
-    assert store.find_by_keys(keys=[(ObjectId(), "aaaaaaaa")]) == []
+    assert get_store().find_by_keys(keys=[(ObjectId(), "aaaaaaaa")]) == []

@@ -19,7 +19,7 @@ from django.urls import reverse
 from comments import backup, cursors
 from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 from infra import mongo
 
 pytestmark = pytest.mark.usefixtures("each_store")

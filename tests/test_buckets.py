@@ -14,9 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cms import posts
-from comments import buckets, documents, slugs
+from comments import slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
+from comments.stores import buckets, get_store
 
+DOCUMENTS = get_store("documents")
+BUCKETS = get_store("buckets")
 READER = CommentAuthor(id=None, name="Reader", email="reader@example.com")
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -25,7 +28,7 @@ START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 def bucket_store(settings, mongo_db):
     """The buckets store in use, with its indexes."""
     settings.COMMENTS_STORE = "buckets"
-    buckets.ensure_indexes(mongo_db)
+    BUCKETS.ensure_indexes(mongo_db)
     return mongo_db
 
 
@@ -49,12 +52,12 @@ def insert(discussion_id: ObjectId, n: int, **extra):
     """Comment number `n` through the store's insert_comment."""
     doc = new_comment(discussion_id, n, **extra)
     fields = {k: doc[k] for k in ("slug", "full_slug", "posted", "text", "html", "status")}
-    return buckets.insert_comment(discussion_id=discussion_id, parent=extra.get("parent"), author=READER, **fields)
+    return BUCKETS.insert_comment(discussion_id=discussion_id, parent=extra.get("parent"), author=READER, **fields)
 
 
 def fill(discussion_id: ObjectId, how_many: int, *, first: int = 0) -> None:
     """`how_many` comments in one fast migration (whole pages, num_pages set)."""
-    assert buckets.insert_documents(
+    assert BUCKETS.insert_documents(
         documents=[new_comment(discussion_id, first + n) for n in range(how_many)]
     ) == how_many
 
@@ -202,7 +205,7 @@ def test_a_slug_used_on_an_earlier_page_is_taken(bucket_store, make_post):
     fill(post.id, 150)
     first = bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["comments"][0]
     with pytest.raises(SlugTaken):
-        buckets.insert_comment(
+        BUCKETS.insert_comment(
             discussion_id=post.id, parent=None, slug=first["slug"], full_slug=first["full_slug"],
             posted=START, author=READER, text="Again", html="",
         )
@@ -230,12 +233,12 @@ def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(b
     insert(post.id, 101)
     assert posts.comment_pages(post_id=post.id) == 2
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-    b = buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
+    b = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
     with pytest.raises(SlugTaken):
         buckets.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
     assert bucket_store.comment_pages.find_one({"comments.slug": raced["slug"]})["page"] == 1
     assert [c["_id"] for c in bucket_store.comment_pages.find_one({"page": 1})["comments"]].count(b.id) == 1
-    assert sum(d["slug"] == raced["slug"] for d in buckets.iter_documents(discussion_id=post.id)) == 1
+    assert sum(d["slug"] == raced["slug"] for d in BUCKETS.iter_documents(discussion_id=post.id)) == 1
 
 
 def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store, make_post):
@@ -245,10 +248,10 @@ def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store
     raced = new_comment(post.id, 1)
     buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-    stored = buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
-    assert buckets.find_by_slug(discussion_id=post.id, slug=raced["slug"]) == stored
+    stored = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+    assert BUCKETS.find_by_slug(discussion_id=post.id, slug=raced["slug"]) == stored
     with pytest.raises(SlugTaken):
-        buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+        BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
 
 
 def test_a_claim_names_the_first_claimers_page_only(bucket_store, make_post):
@@ -266,13 +269,13 @@ def test_a_permalink_finds_a_reply_inside_a_later_bucket(bucket_store, make_post
     """find_by_slug goes through comments.slug to the bucket, then into it."""
     post = make_post()
     fill(post.id, 120)
-    root = buckets.find_by_slug(discussion_id=post.id, slug=new_comment(post.id, 3)["slug"])
+    root = BUCKETS.find_by_slug(discussion_id=post.id, slug=new_comment(post.id, 3)["slug"])
     reply = insert(post.id, 500, parent=root)
-    found = buckets.find_by_slug(discussion_id=post.id, slug=reply.slug)
+    found = BUCKETS.find_by_slug(discussion_id=post.id, slug=reply.slug)
     assert found == reply and found.slug.startswith(root.slug + "/")
     assert bucket_store.comment_pages.find_one({"comments.slug": reply.slug})["page"] == 2
-    assert buckets.find_by_slug(discussion_id=post.id, slug="nosuchsl") is None
-    assert buckets.find_by_slug(discussion_id=ObjectId(), slug=reply.slug) is None
+    assert BUCKETS.find_by_slug(discussion_id=post.id, slug="nosuchsl") is None
+    assert BUCKETS.find_by_slug(discussion_id=ObjectId(), slug=reply.slug) is None
 
 
 def heads(mongo_db, discussion_id: ObjectId) -> list[dict]:
@@ -287,7 +290,7 @@ def test_a_chronological_page_by_position_reads_only_its_buckets(bucket_store, m
     fill(post.id, 250)
     assert buckets.in_posting_order(heads(bucket_store, post.id))
     commands.reset()
-    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=95, limit=10)
+    page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=95, limit=10)
     assert [c.text for c in page] == [f"Comment {n}" for n in range(95, 105)]
     assert commands.names == ["find", "find", "find", "find"]
 
@@ -313,7 +316,7 @@ def test_comments_pushed_out_of_posting_order_are_kept_in_posting_order(bucket_s
     stored = bucket_store.comment_pages.find_one({"discussion_id": post.id})
     assert [c["text"] for c in stored["comments"]] == ["Comment 1", "Comment 3", "Comment 5", "Comment 9"]
     assert buckets.in_posting_order(heads(bucket_store, post.id))
-    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
+    page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
     assert [c.text for c in page] == ["Comment 3", "Comment 5"]
 
 
@@ -327,7 +330,7 @@ def test_a_bucket_stored_without_the_ordered_marker_is_never_walked(bucket_store
         "comments": [{k: v for k, v in d.items() if k != "discussion_id"} for d in documents_in_push_order],
     })
     assert not buckets.in_posting_order(heads(bucket_store, post.id))
-    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
+    page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=1, limit=2)
     assert [c.text for c in page] == ["Comment 3", "Comment 5"]
 
 
@@ -340,9 +343,9 @@ def test_a_late_comment_on_an_earlier_page_stops_the_walk(bucket_store, make_pos
     buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
     assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["ordered"] is True
     assert not buckets.in_posting_order(heads(bucket_store, post.id))
-    page = buckets.find_page(discussion_id=post.id, order="chronological", skip=98, limit=4)
+    page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=98, limit=4)
     assert [c.text for c in page] == ["Comment 98", "Comment 99", "Comment 100", "Comment 101"]
-    last = buckets.find_page(discussion_id=post.id, order="chronological", skip=150, limit=4)
+    last = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=150, limit=4)
     assert [c.text for c in last] == ["Comment 500"]
 
 
@@ -352,11 +355,11 @@ def test_a_pending_comment_is_skipped_for_readers_and_listed_for_editors(bucket_
     insert(post.id, 1)
     insert(post.id, 2, status=PENDING)
     insert(post.id, 3)
-    readers = buckets.find_page(discussion_id=post.id, order="chronological", limit=10)
-    editors = buckets.find_page(discussion_id=post.id, order="chronological", limit=10, viewer=Viewer(editor=True))
+    readers = BUCKETS.find_page(discussion_id=post.id, order="chronological", limit=10)
+    editors = BUCKETS.find_page(discussion_id=post.id, order="chronological", limit=10, viewer=Viewer(editor=True))
     assert [c.text for c in readers] == ["Comment 1", "Comment 3"]
     assert [c.text for c in editors] == ["Comment 1", "Comment 2", "Comment 3"]
-    assert buckets.count(discussion_id=post.id) == 2 and buckets.count_approved(discussion_id=post.id) == 2
+    assert BUCKETS.tally_listing(discussion_id=post.id).total == 2 and BUCKETS.count_approved(discussion_id=post.id) == 2
 
 
 def test_every_view_and_cursor_matches_the_documents_store(bucket_store, mongo_db, make_post):
@@ -367,19 +370,19 @@ def test_every_view_and_cursor_matches_the_documents_store(bucket_store, mongo_d
     replies = [insert(post.id, 10 + n, parent=roots[n % 3]) for n in range(6)]
     insert(post.id, 30, parent=replies[0], status=PENDING)
     fill(post.id, 130, first=100)
-    documents.insert_documents(documents=list(buckets.iter_documents(discussion_id=post.id)))
+    DOCUMENTS.insert_documents(documents=list(BUCKETS.iter_documents(discussion_id=post.id)))
     for order in ("threaded", "chronological", "newest"):
         for viewer in (READERS, Viewer(editor=True)):
             for skip in (0, 3, 100, 137):
                 query = {"discussion_id": post.id, "order": order, "limit": 7, "skip": skip, "viewer": viewer}
-                expected = documents.find_page(**query)
-                assert buckets.find_page(**query) == expected
+                expected = DOCUMENTS.find_page(**query)
+                assert BUCKETS.find_page(**query) == expected
             key = expected[0].key(order) if expected else None
             if key:
                 for side in ("after", "before"):
                     query = dict(discussion_id=post.id, order=order, limit=5, viewer=viewer, **{side: key})
-                    assert buckets.find_page(**query) == documents.find_page(**query)
-            assert buckets.tally(discussion_id=post.id, viewer=viewer) == documents.tally(
+                    assert BUCKETS.find_page(**query) == DOCUMENTS.find_page(**query)
+            assert BUCKETS.tally_listing(discussion_id=post.id, viewer=viewer) == DOCUMENTS.tally_listing(
                 discussion_id=post.id, viewer=viewer)
 
 
@@ -404,19 +407,19 @@ def test_an_export_imported_again_is_the_same_documents(bucket_store, make_post)
     root = insert(post.id, 300)
     for n in range(301, 305):
         insert(post.id, n, parent=root)
-    exported = list(buckets.iter_documents(discussion_id=post.id))
+    exported = list(BUCKETS.iter_documents(discussion_id=post.id))
     assert len(exported) == 205 and all(d["discussion_id"] == post.id for d in exported)
     assert [d["posted"] for d in exported] == sorted(d["posted"] for d in exported)
-    assert buckets.discussion_ids() == [post.id]
+    assert BUCKETS.discussion_ids() == [post.id]
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 5
-    assert buckets.drop_discussion(discussion_id=post.id) == 205
+    assert BUCKETS.drop_discussion(discussion_id=post.id) == 205
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 0
-    assert buckets.discussion_ids() == [] and posts.comment_pages(post_id=post.id) == 1
-    assert buckets.insert_documents(documents=exported) == 205
-    assert list(buckets.iter_documents(discussion_id=post.id)) == exported
+    assert BUCKETS.discussion_ids() == [] and posts.comment_pages(post_id=post.id) == 1
+    assert BUCKETS.insert_documents(documents=exported) == 205
+    assert list(BUCKETS.iter_documents(discussion_id=post.id)) == exported
     assert page_numbers(bucket_store, post.id) == [1, 2, 3]
     assert posts.comment_pages(post_id=post.id) == 3
-    assert buckets.insert_documents(documents=exported) == 0
+    assert BUCKETS.insert_documents(documents=exported) == 0
     insert(post.id, 999)
     assert len(stored_ids(bucket_store, post.id)) == 206 and page_numbers(bucket_store, post.id) == [1, 2, 3]
 
@@ -427,7 +430,7 @@ def test_documents_imported_into_a_discussion_with_comments_fill_its_last_page(b
     post = make_post()
     fill(post.id, 60)
     more = [new_comment(post.id, n) for n in range(50, 160)]  # 10 slugs it has, 100 new
-    assert buckets.insert_documents(documents=more) == 100
+    assert BUCKETS.insert_documents(documents=more) == 100
     counts = [b["count"] for b in bucket_store.comment_pages.find({"discussion_id": post.id}).sort("page", 1)]
     assert counts == [100, 60] and posts.comment_pages(post_id=post.id) == 2
 
@@ -440,6 +443,6 @@ def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(
     post = make_post()
     fill(post.id, 100)
     results = post_at_once(post, times=4, form_key="k" * 22, author=READER)
-    raced = [d for d in buckets.iter_documents(discussion_id=post.id) if d["text"] == "Raced"]
+    raced = [d for d in BUCKETS.iter_documents(discussion_id=post.id) if d["text"] == "Raced"]
     assert len(raced) == 1 and len({r.comment.slug for r in results}) == 1
     assert sorted(r.duplicate for r in results) == [False, True, True, True]

@@ -11,18 +11,19 @@ import pytest
 from bson import ObjectId
 
 from cms import posts
-from comments import buckets
 from comments.records import PENDING, SPAM, CommentAuthor, SlugTaken
+from comments.stores import buckets, get_store
 from tests.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
 from tests.threads import at_once
 
+BUCKETS = get_store("buckets")
 ROUNDS = 3
 
 
 @pytest.fixture
 def bucket_store(settings, mongo_db):
     settings.COMMENTS_STORE = "buckets"
-    buckets.ensure_indexes(mongo_db)
+    BUCKETS.ensure_indexes(mongo_db)
     return mongo_db
 
 
@@ -52,7 +53,7 @@ def test_eight_submits_of_one_form_store_one_comment_as_the_page_rolls_over(
         fill(post.id, before)
         key = f"{round_number}".rjust(22, "k")
         results = post_at_once(post, times=8, form_key=key, author=READER)
-        raced = [d for d in buckets.iter_documents(discussion_id=post.id) if d["text"] == "Raced"]
+        raced = [d for d in BUCKETS.iter_documents(discussion_id=post.id) if d["text"] == "Raced"]
         assert len(raced) == 1 and raced[0]["form_key"] == key
         assert {r.comment.slug for r in results} == {raced[0]["slug"]}
         assert sorted(r.duplicate for r in results) == [False] + [True] * 7
@@ -70,14 +71,14 @@ def test_one_slug_sent_by_eight_writers_among_sixteen_others_is_stored_once(buck
 
         def send(document: dict) -> Callable[[], object]:
             fields = {k: document[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-            return lambda: buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+            return lambda: BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
 
         jobs = [send(raced) for _ in range(8)] + [send(new_comment(post.id, 6000 + n)) for n in range(16)]
         results = at_once(jobs)
         raced_results = results[:8]
         assert sum(isinstance(r, SlugTaken) for r in raced_results) == 7
         assert all(not isinstance(r, Exception) for r in results[8:])
-        stored = list(buckets.iter_documents(discussion_id=post.id))
+        stored = list(BUCKETS.iter_documents(discussion_id=post.id))
         assert len(stored) == 100 + 1 + 16
         assert sum(d["slug"] == raced["slug"] for d in stored) == 1
         assert_buckets_sound(bucket_store, post.id)
@@ -94,13 +95,13 @@ def test_eight_writers_of_twenty_five_comments_each_lose_no_count(bucket_store, 
             for n in range(first, first + 25):
                 document = new_comment(post.id, n)
                 fields = {k: document[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-                buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+                BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
         return run
 
     assert at_once([writer(1000 * (w + 1)) for w in range(8)]) == [None] * 8
     ids = stored_ids(bucket_store, post.id)
     assert len(ids) == len(set(ids)) == 210
-    assert buckets.count(discussion_id=post.id) == 210
+    assert BUCKETS.tally_listing(discussion_id=post.id).total == 210
     assert_buckets_sound(bucket_store, post.id)
 
 
@@ -109,19 +110,19 @@ def test_changes_to_different_comments_of_one_bucket_at_once_all_land(bucket_sto
     flag counts through arrayFilters): no change overwrites another."""
     post = make_post()
     fill(post.id, 40)
-    comments = buckets.find_page(discussion_id=post.id, order="chronological", limit=40)
+    comments = BUCKETS.find_page(discussion_id=post.id, order="chronological", limit=40)
     jobs = [
-        (lambda c=c: buckets.set_status(ids=[c.id], status=SPAM)) for c in comments[:8]
+        (lambda c=c: BUCKETS.set_status(ids=[c.id], status=SPAM)) for c in comments[:8]
     ] + [
-        (lambda c=c, n=n: buckets.set_flag_count(ids=[c.id], flag_count=n + 1)) for n, c in enumerate(comments[8:16])
+        (lambda c=c, n=n: BUCKETS.set_flag_count(ids=[c.id], flag_count=n + 1)) for n, c in enumerate(comments[8:16])
     ]
     results = at_once(jobs)
     assert results[:8] == [1] * 8
-    after = {c.id: c for c in buckets.find_by_ids(ids=[c.id for c in comments])}
+    after = {c.id: c for c in BUCKETS.find_by_ids(ids=[c.id for c in comments])}
     assert [after[c.id].status for c in comments[:8]] == [SPAM] * 8
     assert [after[c.id].flag_count for c in comments[8:16]] == list(range(1, 9))
     assert all(after[c.id].status != SPAM and after[c.id].flag_count == 0 for c in comments[16:])
-    assert buckets.count(discussion_id=post.id) == 32
+    assert BUCKETS.tally_listing(discussion_id=post.id).total == 32
 
 
 def test_a_moderator_and_a_commenter_changing_one_comment_at_once_leave_one_status(bucket_store, make_post):
@@ -129,10 +130,10 @@ def test_a_moderator_and_a_commenter_changing_one_comment_at_once_leave_one_stat
     the two, the others of its bucket untouched."""
     post = make_post()
     fill(post.id, 5)
-    target = buckets.find_page(discussion_id=post.id, order="chronological", limit=1)[0]
-    at_once([(lambda s=s: buckets.set_status(ids=[target.id], status=s)) for s in [PENDING, SPAM] * 4])
-    assert buckets.find_by_id(target.id).status in (PENDING, SPAM)
-    assert buckets.count(discussion_id=post.id) == 4
+    target = BUCKETS.find_page(discussion_id=post.id, order="chronological", limit=1)[0]
+    at_once([(lambda s=s: BUCKETS.set_status(ids=[target.id], status=s)) for s in [PENDING, SPAM] * 4])
+    assert BUCKETS.find_by_id(target.id).status in (PENDING, SPAM)
+    assert BUCKETS.tally_listing(discussion_id=post.id).total == 4
 
 
 def test_member_comments_renamed_while_others_are_posted_keep_both(bucket_store, make_post):
@@ -143,15 +144,15 @@ def test_member_comments_renamed_while_others_are_posted_keep_both(bucket_store,
     for n in range(5):
         document = new_comment(post.id, n)
         fields = {k: document[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-        buckets.insert_comment(discussion_id=post.id, parent=None, author=member, **fields)
+        BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=member, **fields)
 
     def post_one(n: int) -> Callable[[], object]:
         document = new_comment(post.id, 100 + n)
         fields = {k: document[k] for k in ("slug", "full_slug", "posted", "text", "html")}
-        return lambda: buckets.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
+        return lambda: BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
 
-    results = at_once([lambda: buckets.set_author_name(author_id=42, name="New")] + [post_one(n) for n in range(8)])
+    results = at_once([lambda: BUCKETS.set_author_name(author_id=42, name="New")] + [post_one(n) for n in range(8)])
     assert results[0] == 5
-    stored = list(buckets.iter_documents(discussion_id=post.id))
+    stored = list(BUCKETS.iter_documents(discussion_id=post.id))
     assert len(stored) == 13
     assert [d["author"]["name"] for d in stored if d["author"]["id"] == 42] == ["New"] * 5

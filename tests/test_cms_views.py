@@ -133,8 +133,9 @@ from django.test import Client  # noqa: E402
 from cms import authors  # noqa: E402
 from cms.forms import SEARCH_TOO_LONG  # noqa: E402
 from cms.views import NO_SUCH_AUTHOR, NO_SUCH_TAG  # noqa: E402
-from comments import store  # noqa: E402
-from comments.store import CommentAuthor  # noqa: E402
+from comments import records
+from comments.records import CommentAuthor  # noqa: E402
+from comments.stores import get_store  # noqa: E402
 
 
 @pytest.fixture
@@ -196,7 +197,7 @@ def test_author_page_lists_the_comments_the_author_wrote(client, ada, make_post,
                           at=datetime.now(timezone.utc) - timedelta(hours=1))
     make_comment(draft, author=ada_says, text="Ada on a draft")
     held = make_comment(theirs, author=ada_says, text="Ada, held back")
-    store.set_status(ids=[held.id], status=store.PENDING)
+    get_store().set_status(ids=[held.id], status=records.PENDING)
     html = client.get("/authors/ada/").content.decode()
     section = html[html.index('id="author-comments-title"'):]
     assert section.index("Ada answering on her own post") < section.index("Ada on Chen&#x27;s post")

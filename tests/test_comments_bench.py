@@ -10,7 +10,8 @@ from bson import ObjectId
 from django.core.management import call_command
 
 from bench import stores as bench
-from comments import slugs, store
+from comments import slugs
+from comments.stores import STORES
 from infra import mongo
 
 
@@ -41,9 +42,9 @@ def test_comments_bench_prints_one_row_per_operation_and_one_column_per_store():
     call_command("comments_bench", "--discussions", "3", "--max-comments", "30", "--repeat", "2",
                  "--deep-page", "2", stdout=out)
     text = out.getvalue()
-    assert f"| operation | {' | '.join(store.STORES)} |" in text
+    assert f"| operation | {' | '.join(STORES)} |" in text
     for operation in bench.OPERATIONS:
         row = next(line for line in text.splitlines() if line.startswith(f"| {operation} |"))
-        assert row.count(" / ") == 3 * len(store.STORES), row
+        assert row.count(" / ") == 3 * len(STORES), row
     assert "3 discussions, 55 comments per store (largest 30" in text
     assert set(mongo.get_client().list_database_names()) <= before

@@ -21,7 +21,7 @@ from django.test import Client
 from cms import authors, posts
 from cms.models import AuthorProfile
 from comments import backup, fragments, moderation, pages
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 from tests.pages import page, permalink_url, post_url, submit
 
 REDIS_MISSING = (

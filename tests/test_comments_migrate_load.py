@@ -12,8 +12,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments import migration, services, store, store_switch
-from comments.store import CommentAuthor
+from comments import migration, services, store_switch
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from tests.conftest import TEST_STORES
 
 PAIRS = list(itertools.permutations(TEST_STORES, 2))
@@ -33,7 +34,7 @@ def no_grace(settings):
 
 def use_store(name: str, settings, mongo_database) -> None:
     settings.COMMENTS_STORE = name
-    store.named(name).ensure_indexes(mongo_database)
+    get_store(name).ensure_indexes(mongo_database)
 
 
 class Poster:
@@ -108,7 +109,7 @@ def test_a_migration_finishes_while_readers_post_and_loses_no_comment(
     # Readers really posted while discussions were being copied, and after the switch.
     assert copied_while_posting[-1] > copied_while_posting[0] >= 3
     assert len(poster.posted) >= posted_during_copies
-    new = store.named(target)
+    new = get_store(target)
     for post in made:
         slugs = {c.slug for c in migration.snapshot(new, post.id)}
         mine = {done.comment.slug for q, done in poster.posted if q.id == post.id}
@@ -125,7 +126,7 @@ def test_a_real_difference_still_stops_a_busy_migration(
     naming the discussion, with readers posting all along; nothing is switched."""
     use_store(source, settings, mongo_database)
     made = busy_site(make_post, make_comment, posts=2, comments=10)
-    new = store.named(target)
+    new = get_store(target)
     real = new.insert_documents
 
     def garbling(*, documents):

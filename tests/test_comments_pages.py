@@ -9,8 +9,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.core.exceptions import BadRequest
 
-from comments import moderation, pages, store
-from comments.store import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
+from comments import moderation, pages
+from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
+from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -46,7 +47,7 @@ def test_each_status_is_listed_for_reader_author_and_editor_as_designed(trio, st
     """Approved: everyone; pending: its author and editors; spam and deleted (without replies): nobody."""
     post, made = trio
     middle = made[1]
-    store.set_status(ids=[middle.id], status=status)
+    get_store().set_status(ids=[middle.id], status=status)
     own = Viewer(own=frozenset({middle.id}))
     for viewer, expected in [(READERS, reader), (own, author), (EDITOR, editor)]:
         listed = texts(post, viewer)
@@ -56,7 +57,7 @@ def test_each_status_is_listed_for_reader_author_and_editor_as_designed(trio, st
 def test_a_pending_comment_carries_the_awaiting_notice_only_where_shown(trio):
     """The author and editors see a pending comment marked as awaiting moderation."""
     post, made = trio
-    store.set_status(ids=[made[1].id], status=PENDING)
+    get_store().set_status(ids=[made[1].id], status=PENDING)
     for viewer in (Viewer(own=frozenset({made[1].id})), EDITOR):
         items = shown(post, viewer)
         assert [item.awaiting for item in items] == [False, True, False]
@@ -66,7 +67,7 @@ def test_a_member_sees_their_own_pending_comment_by_user_id(make_post, make_comm
     """A logged-in author sees their pending comment on any device (by user id)."""
     post = make_post()
     mine = make_comment(post, author=CommentAuthor(id=12, name="Twelve"))
-    store.set_status(ids=[mine.id], status=PENDING)
+    get_store().set_status(ids=[mine.id], status=PENDING)
     assert texts(post, Viewer(user_id=12)) == [mine.text]
     assert texts(post, Viewer(user_id=13)) == []
 
@@ -74,8 +75,8 @@ def test_a_member_sees_their_own_pending_comment_by_user_id(make_post, make_comm
 def test_counts_match_what_each_viewer_is_shown(trio):
     """total and comment_count count exactly what the page lists for that viewer."""
     post, made = trio
-    store.set_status(ids=[made[0].id], status=PENDING)
-    store.set_status(ids=[made[2].id], status=SPAM)
+    get_store().set_status(ids=[made[0].id], status=PENDING)
+    get_store().set_status(ids=[made[2].id], status=SPAM)
     for viewer, count in [(READERS, 1), (Viewer(own=frozenset({made[0].id})), 2), (EDITOR, 2)]:
         listing = pages.list_comments(discussion_id=post.id, view="threaded", viewer=viewer)
         assert listing.total == listing.comment_count == len(listing.shown) == count
@@ -108,7 +109,7 @@ def test_removing_a_subthread_hides_it_whole(make_post, make_comment):
     assert moderation.remove_subthread(comment_id=root.id).total == 3
     assert texts(post) == ["Keep", "Sibling"]
     assert texts(post, EDITOR) == ["Keep", "Sibling"]
-    assert store.find_by_id(sibling.id).status == APPROVED
+    assert get_store().find_by_id(sibling.id).status == APPROVED
 
 
 @pytest.mark.parametrize("view", ["threaded", "newest", "chronological"])
@@ -125,8 +126,8 @@ def test_cursor_pages_skip_hidden_comments_and_still_cover_every_shown_one(
         parent = comment if i % 3 == 0 else parent
         made.append(comment)
     for i in (1, 4, 5, 9):
-        store.set_status(ids=[made[i].id], status=SPAM if i % 2 else PENDING)
-    expected = [c.slug for c in store.find_page(discussion_id=post.id, order=view, limit=100)]
+        get_store().set_status(ids=[made[i].id], status=SPAM if i % 2 else PENDING)
+    expected = [c.slug for c in get_store().find_page(discussion_id=post.id, order=view, limit=100)]
     assert len(expected) == 10
     seen, listing = [], pages.list_comments(discussion_id=post.id, view=view)
     while True:
@@ -142,7 +143,7 @@ def test_a_cursor_made_for_one_viewer_pages_for_another(trio, settings):
     """Cursors carry keys, not positions: an editor's cursor works for a reader (no crash, no repeats)."""
     settings.COMMENTS_PER_PAGE = 1
     post, made = trio
-    store.set_status(ids=[made[1].id], status=PENDING)
+    get_store().set_status(ids=[made[1].id], status=PENDING)
     cursor = pages.list_comments(discussion_id=post.id, view="threaded", viewer=EDITOR).next_cursor
     following = pages.list_comments(discussion_id=post.id, view="threaded", after=cursor)
     assert [item.comment.text for item in following.shown] == ["after"]
@@ -154,7 +155,7 @@ def test_page_of_counts_only_what_the_viewer_sees(trio, settings):
     """The full-discussion page of a comment skips the comments hidden from the viewer."""
     settings.COMMENTS_PER_PAGE = 1
     post, made = trio
-    store.set_status(ids=[made[0].id], status=PENDING)
+    get_store().set_status(ids=[made[0].id], status=PENDING)
     assert pages.page_of(made[2]) == 2
     assert pages.page_of(made[2], EDITOR) == 3
 
@@ -173,12 +174,12 @@ def test_a_comments_page_opens_to_whom_the_listing_shows_it(trio):
     """A comment's own page is open exactly to those who would see it listed."""
     post, made = trio
     middle = made[1]
-    store.set_status(ids=[middle.id], status=PENDING)
-    pending = store.find_by_id(middle.id)
+    get_store().set_status(ids=[middle.id], status=PENDING)
+    pending = get_store().find_by_id(middle.id)
     assert not READERS.sees(pending)
     assert Viewer(own=frozenset({middle.id})).sees(pending) and EDITOR.sees(pending)
-    store.set_status(ids=[middle.id], status=SPAM)
-    assert not EDITOR.sees(store.find_by_id(middle.id))
+    get_store().set_status(ids=[middle.id], status=SPAM)
+    assert not EDITOR.sees(get_store().find_by_id(middle.id))
 
 
 def test_each_moderation_transition_changes_who_sees_the_comment(make_post, make_comment, settings):

@@ -12,9 +12,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.test import Client
 
-from comments import services, store, store_switch
+from comments import records, services, store_switch
 from comments.ownership import AUTHOR_COOKIE
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from comments.views import AWAITING, DELETED, POSTED
 from tests.pages import Page, discussion_url, page, permalink_url, post_url, submit
 
@@ -79,7 +80,7 @@ def test_a_reply_to_a_deleted_parent_on_another_page_names_the_placeholder(
     post = make_post()
     parent = make_comment(post, author=by("Secretname"), at=BASE)
     reply = make_comment(post, author=by("Bo"), parent_slug=parent.slug, at=BASE + timedelta(minutes=1))
-    store.set_status(ids=[parent.id], status=store.DELETED)
+    get_store().set_status(ids=[parent.id], status=records.DELETED)
     services.settle(discussion_id=post.id, slugs=[parent.slug])
     response = client.get(discussion_url(post), {"page": 2})
     rendered = page(response).comments[0]
@@ -119,7 +120,7 @@ def test_the_permalink_page_of_a_deleted_comment_is_a_comment_on_the_post(client
     post = make_post(title="Slow Rivers")
     parent = make_comment(post, author=by("Hidden"))
     make_comment(post, parent_slug=parent.slug)
-    store.set_status(ids=[parent.id], status=store.DELETED)
+    get_store().set_status(ids=[parent.id], status=records.DELETED)
     services.settle(discussion_id=post.id, slugs=[parent.slug])
     body = client.get(permalink_url(post, parent.slug)).content.decode()
     assert re.search(r"<h1[^>]*>\s*A comment on Slow Rivers\s*</h1>", body)
@@ -240,11 +241,11 @@ def test_deleting_asks_for_confirmation_first(client, make_post, make_comment):
     assert keep["href"] == permalink_url(post, mine["slug"]) + "#" + mine["id"]
     # An older form's POST without the confirm field asks too.
     assert client.post(delete_url).status_code == 200
-    assert store.find_by_slug(discussion_id=post.id, slug=mine["slug"]).status == store.APPROVED
+    assert get_store().find_by_slug(discussion_id=post.id, slug=mine["slug"]).status == records.APPROVED
     done = client.post(delete_url, {"confirm": "yes"})
     assert done.status_code == 303
     assert page(client.get(done["Location"])).text_of("message") == [DELETED]
-    assert store.find_by_slug(discussion_id=post.id, slug=mine["slug"]).status == store.DELETED
+    assert get_store().find_by_slug(discussion_id=post.id, slug=mine["slug"]).status == records.DELETED
 
 
 def test_nobody_else_is_asked_to_delete_a_comment(client, make_post):
@@ -257,7 +258,7 @@ def test_nobody_else_is_asked_to_delete_a_comment(client, make_post):
     assert other.get(delete_url).status_code == 404
     assert other.post(delete_url).status_code == 403
     assert other.post(delete_url, {"confirm": "yes"}).status_code == 403
-    assert store.find_by_slug(discussion_id=post.id, slug=slug).status == store.APPROVED
+    assert get_store().find_by_slug(discussion_id=post.id, slug=slug).status == records.APPROVED
 
 
 # --- A migration's freeze ---------------------------------------------------------------

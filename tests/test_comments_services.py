@@ -12,7 +12,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from cms import posts
-from comments import blocklist, flags, moderation, services, store
+from comments import blocklist, flags, moderation, services
+from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
 from comments.services import (
     BANNED,
     CANNOT_CHANGE,
@@ -23,7 +24,7 @@ from comments.services import (
     PARENT_NOT_FOUND,
     CommentError,
 )
-from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
+from comments.stores import get_store
 from tests import threads
 from tests.threads import split
 
@@ -39,7 +40,7 @@ def post_as(post, author=ROSA, **overrides):
 
 def stored(comment):
     """The comment as the store holds it now."""
-    return store.find_by_id(comment.id)
+    return get_store().find_by_id(comment.id)
 
 
 # --- The status of a new comment -----------------------------------------------------
@@ -191,7 +192,7 @@ def test_a_reply_to_a_hidden_comment_is_refused(make_post):
     post = make_post()
     for status in (PENDING, SPAM, DELETED):
         parent = post_as(post, text=f"Parent {status}").comment
-        store.set_status(ids=[parent.id], status=status)
+        get_store().set_status(ids=[parent.id], status=status)
         with pytest.raises(CommentError, match=re.escape(PARENT_NOT_FOUND)):
             post_as(post, parent_slug=parent.slug, text="Reply")
 
@@ -229,7 +230,7 @@ def test_the_edit_window_closes(make_post, settings):
         services.edit_comment(post=post, comment=comment, viewer=viewer, text="Too late", now=late)
     with pytest.raises(CommentError, match=re.escape(message)):
         services.delete_own_comment(comment=comment, viewer=viewer, now=late)
-    assert store.find_by_id(comment.id).text == "Hello"
+    assert get_store().find_by_id(comment.id).text == "Hello"
 
 
 def test_only_the_author_may_edit(make_post):
@@ -289,10 +290,10 @@ def test_a_deleted_or_spam_comment_cannot_be_changed(make_post):
     """Once deleted or marked as spam, the author cannot edit it back."""
     post = make_post()
     comment = post_as(post).comment
-    store.set_status(ids=[comment.id], status=SPAM)
+    get_store().set_status(ids=[comment.id], status=SPAM)
     with pytest.raises(CommentError, match=re.escape(CANNOT_CHANGE)):
         services.edit_comment(
-            post=post, comment=store.find_by_id(comment.id), viewer=owner_of(comment), text="x"
+            post=post, comment=get_store().find_by_id(comment.id), viewer=owner_of(comment), text="x"
         )
 
 
@@ -305,8 +306,8 @@ def test_deleting_a_parent_leaves_a_placeholder_and_its_replies(make_post):
     parent = post_as(post, text="Parent").comment
     reply = post_as(post, text="Reply", parent_slug=parent.slug).comment
     moderation.moderate(action="delete", comment_ids=[parent.id])
-    assert store.find_by_id(parent.id).placeholder
-    assert store.find_by_id(reply.id).status == APPROVED
+    assert get_store().find_by_id(parent.id).placeholder
+    assert get_store().find_by_id(reply.id).status == APPROVED
     assert posts.get_by_id(post.id).comment_count == 1
 
 
@@ -317,11 +318,11 @@ def test_a_placeholder_goes_when_its_last_approved_reply_goes(make_post):
     child = post_as(post, text="Child", parent_slug=parent.slug).comment
     grandchild = post_as(post, text="Grandchild", parent_slug=child.slug).comment
     moderation.moderate(action="delete", comment_ids=[parent.id, child.id])
-    assert store.find_by_id(parent.id).placeholder and store.find_by_id(child.id).placeholder
+    assert get_store().find_by_id(parent.id).placeholder and get_store().find_by_id(child.id).placeholder
     moderation.moderate(action="spam", comment_ids=[grandchild.id])
-    assert not store.find_by_id(parent.id).placeholder and not store.find_by_id(child.id).placeholder
+    assert not get_store().find_by_id(parent.id).placeholder and not get_store().find_by_id(child.id).placeholder
     moderation.moderate(action="approve", comment_ids=[grandchild.id])
-    assert store.find_by_id(parent.id).placeholder and store.find_by_id(child.id).placeholder
+    assert get_store().find_by_id(parent.id).placeholder and get_store().find_by_id(child.id).placeholder
 
 
 def test_summary_counts_and_lists_only_approved_comments(make_post):
@@ -331,7 +332,7 @@ def test_summary_counts_and_lists_only_approved_comments(make_post):
             for i in range(5)]
     moderation.moderate(action="spam", comment_ids=[made[4].id])
     moderation.moderate(action="delete", comment_ids=[made[3].id])
-    store.set_status(ids=[made[2].id], status=PENDING)
+    get_store().set_status(ids=[made[2].id], status=PENDING)
     assert services.refresh_summary(post_id=post.id) == 2
     assert [c.slug for c in posts.get_by_id(post.id).latest_comments] == [made[1].slug, made[0].slug]
 
@@ -349,7 +350,7 @@ def test_eight_comments_posted_at_once_leave_the_summary_right(make_post):
     post = make_post()
     at_once(8, lambda n: post_as(post, author=CommentAuthor(id=None, name=f"Reader {n}"), text=f"Text {n}"))
     stored_post = posts.get_by_id(post.id)
-    newest = store.find_latest(discussion_id=post.id, limit=services.LATEST_COUNT)
+    newest = get_store().find_latest(discussion_id=post.id, limit=services.LATEST_COUNT)
     assert (stored_post.comment_count, stored_post.listed_comments) == (8, 8)
     assert [c.slug for c in stored_post.latest_comments] == [c.slug for c in newest]
 
@@ -383,9 +384,9 @@ def test_enough_flags_send_a_comment_to_pending(make_post, settings):
     post = make_post()
     comment = post_as(post).comment
     assert services.flag_comment(comment=comment, flagger="ip:1.1.1.1", reason="spam")
-    assert store.find_by_id(comment.id).status == APPROVED
+    assert get_store().find_by_id(comment.id).status == APPROVED
     assert services.flag_comment(comment=comment, flagger="user:3", reason="abuse", note="Rude")
-    held = store.find_by_id(comment.id)
+    held = get_store().find_by_id(comment.id)
     assert held.status == PENDING and held.flag_count == 2
     assert posts.get_by_id(post.id).comment_count == 0
 
@@ -406,7 +407,7 @@ def test_six_readers_flagging_at_once_count_six_and_hold_it_once(make_post, sett
     results = at_once(
         6, lambda n: services.flag_comment(comment=comment, flagger=f"ip:10.0.0.{n}", reason="spam")
     )
-    held = store.find_by_id(comment.id)
+    held = get_store().find_by_id(comment.id)
     assert results == [True] * 6 and settled == [[comment.slug]]
     assert (held.status, held.flag_count, flags.flag_count(comment_id=comment.id)) == (PENDING, 6, 6)
 
@@ -425,7 +426,7 @@ def test_a_flag_count_written_after_a_newer_one_is_put_right(make_post, monkeypa
 
     monkeypatch.setattr(flags, "add_flag_count", overtaken_once)
     services.flag_comment(comment=comment, flagger="user:1", reason="spam")
-    assert store.find_by_id(comment.id).flag_count == 2
+    assert get_store().find_by_id(comment.id).flag_count == 2
 
 
 def test_the_same_reader_flagging_twice_counts_once(make_post, settings):
@@ -434,16 +435,16 @@ def test_the_same_reader_flagging_twice_counts_once(make_post, settings):
     comment = post_as(make_post()).comment
     assert services.flag_comment(comment=comment, flagger="ip:1.1.1.1", reason="spam")
     assert not services.flag_comment(comment=comment, flagger="ip:1.1.1.1", reason="abuse")
-    assert store.find_by_id(comment.id).flag_count == 1
-    assert store.find_by_id(comment.id).status == APPROVED
+    assert get_store().find_by_id(comment.id).flag_count == 1
+    assert get_store().find_by_id(comment.id).status == APPROVED
 
 
 def test_a_hidden_comment_cannot_be_flagged(make_post):
     """Only approved comments take flags."""
     comment = post_as(make_post()).comment
-    store.set_status(ids=[comment.id], status=PENDING)
+    get_store().set_status(ids=[comment.id], status=PENDING)
     with pytest.raises(CommentError, match=re.escape(CANNOT_FLAG)):
-        services.flag_comment(comment=store.find_by_id(comment.id), flagger="ip:1.1.1.1", reason="spam")
+        services.flag_comment(comment=get_store().find_by_id(comment.id), flagger="ip:1.1.1.1", reason="spam")
     assert flags.count_flags(comment_id=comment.id) == 0
 
 
@@ -453,11 +454,11 @@ def test_approving_a_flagged_comment_clears_its_flags(make_post, settings):
     comment = post_as(make_post()).comment
     services.flag_comment(comment=comment, flagger="ip:1.1.1.1", reason="spam")
     moderation.moderate(action="approve", comment_ids=[comment.id])
-    approved = store.find_by_id(comment.id)
+    approved = get_store().find_by_id(comment.id)
     assert approved.status == APPROVED and approved.flag_count == 0
     assert flags.count_flags(comment_id=comment.id) == 0 == flags.flag_count(comment_id=comment.id)
     services.flag_comment(comment=approved, flagger="ip:2.2.2.2", reason="spam")
-    assert store.find_by_id(comment.id).status == PENDING
+    assert get_store().find_by_id(comment.id).status == PENDING
 
 
 def test_a_comment_its_author_deleted_is_never_approved_back(make_post):
@@ -466,7 +467,7 @@ def test_a_comment_its_author_deleted_is_never_approved_back(make_post):
     comment = post_as(post).comment
     services.delete_own_comment(comment=comment, viewer=owner_of(comment))
     assert moderation.moderate(action="approve", comment_ids=[comment.id]).total == 0
-    assert store.find_by_id(comment.id).status == DELETED
+    assert get_store().find_by_id(comment.id).status == DELETED
 
 
 def test_an_editors_delete_can_be_undone_by_approving(make_post):
@@ -475,6 +476,6 @@ def test_an_editors_delete_can_be_undone_by_approving(make_post):
     comment = post_as(post, text="Worth keeping").comment
     moderation.moderate(action="delete", comment_ids=[comment.id])
     assert moderation.moderate(action="approve", comment_ids=[comment.id]).total == 1
-    restored = store.find_by_id(comment.id)
+    restored = get_store().find_by_id(comment.id)
     assert restored.status == APPROVED and restored.text == "Worth keeping"
     assert posts.get_by_id(post.id).comment_count == 1

@@ -13,12 +13,13 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.views import NO_SUCH_POST
-from comments import services, store
+from comments import services
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.pages import BAD_VIEW, NO_MORE
+from comments.records import CommentAuthor
 from comments.services import PARENT_NOT_FOUND
-from comments.store import CommentAuthor
+from comments.stores import get_store
 from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
 from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
@@ -91,7 +92,7 @@ def pattern_order(mongo_db, post, view: str) -> list[str]:
     the documents store, its own collection's documents)."""
     scratch = mongo_db.pattern_order
     scratch.delete_many({})
-    documents = list(store.iter_documents(discussion_id=post.id))
+    documents = list(get_store().iter_documents(discussion_id=post.id))
     if documents:
         scratch.insert_many(documents)
     return [d["slug"] for d in scratch.find({"discussion_id": post.id}).sort(PATTERN_SORTS[view])]
@@ -99,7 +100,7 @@ def pattern_order(mongo_db, post, view: str) -> list[str]:
 
 def stored_count(mongo_db) -> int:
     """How many comments the store in use holds."""
-    return sum(1 for _ in store.iter_documents())
+    return sum(1 for _ in get_store().iter_documents())
 
 
 @pytest.fixture

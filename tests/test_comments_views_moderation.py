@@ -13,9 +13,10 @@ from django.core import signing
 from django.test import Client
 
 from cms import posts
-from comments import antispam, blocklist, moderation, ownership, services, store, tokens
+from comments import antispam, blocklist, moderation, ownership, records, services, tokens
 from comments.forms import HONEYPOT
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from comments.views import AWAITING, DELETED, EDITED, FLAGGED
 from tests.pages import discussion_url, page, permalink_url, post_url, submit
 
@@ -230,7 +231,7 @@ def test_a_deleted_parent_shows_as_deleted_and_its_replies_stay_on_the_page(
     author = CommentAuthor(id=None, name="Parent Author")
     parent = make_comment(post, text="Secret parent words", author=author)
     reply = make_comment(post, text="The reply", parent_slug=parent.slug)
-    store.set_status(ids=[parent.id], status=store.DELETED)
+    get_store().set_status(ids=[parent.id], status=records.DELETED)
     services.settle(discussion_id=post.id, slugs=[parent.slug])
     response = client.get(post_url(post))
     body = response.content.decode()

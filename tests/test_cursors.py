@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from comments import cursors
 from comments.cursors import BAD_CURSOR, BadCursor, Cursor
-from comments.store import ORDERS
+from comments.records import ORDERS
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

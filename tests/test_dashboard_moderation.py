@@ -13,8 +13,9 @@ from django.test import Client
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments import blocklist, services, store
-from comments.store import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
+from comments import blocklist, services
+from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
+from comments.stores import get_store
 from dashboard import moderation as views
 from dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
@@ -48,8 +49,8 @@ def discussion(make_post, make_comment):
     c["sam1"] = make_comment(post, author=SAM, text="Sam one", ip="192.0.2.9", at=BASE + timedelta(minutes=2))
     c["sam2"] = make_comment(post, author=SAM, text="Sam two", ip="192.0.2.9", at=BASE + timedelta(minutes=3))
     c["spam"] = make_comment(post, author=SAM, text="Buy now", ip="192.0.2.9", at=BASE + timedelta(minutes=4))
-    store.set_status(ids=[c["rosa1"].id, c["sam1"].id], status=PENDING)
-    store.set_status(ids=[c["spam"].id], status=SPAM)
+    get_store().set_status(ids=[c["rosa1"].id, c["sam1"].id], status=PENDING)
+    get_store().set_status(ids=[c["spam"].id], status=SPAM)
     services.flag_comment(comment=c["sam2"], flagger="ip:198.51.100.1", reason="abuse", note="Rude")
     services.refresh_summary(post_id=post.id)
     return post, other, c
@@ -77,7 +78,7 @@ def ask(client, **data):
 
 
 def status_of(comment) -> str:
-    return store.find_by_id(comment.id).status
+    return get_store().find_by_id(comment.id).status
 
 
 # --- The queue ---------------------------------------------------------------------------
@@ -330,7 +331,7 @@ def test_lifting_a_ban_can_restore_the_comments_it_marked(editor_client, discuss
                                   follow=True)
     assert f"{len(changed)} comment(s) it had marked as spam are back" in response.content.decode()
     assert {key: status_of(comment) for key, comment in c.items()} == before
-    assert posts.get_by_id(post.id).comment_count == store.tally(discussion_id=post.id).comments
+    assert posts.get_by_id(post.id).comment_count == get_store().tally_listing(discussion_id=post.id).comments
 
 
 def test_removing_a_word_needs_no_confirmation_and_a_get_changes_nothing(editor_client):

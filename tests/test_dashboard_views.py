@@ -437,7 +437,7 @@ def test_a_bad_filter_is_a_400_with_the_form_error(editor_client):
 
 def test_an_author_edits_their_profile_and_every_copy_follows(ada_client, ada, make_post, make_comment):
     """New display name, bio and picture: on the author page and every post and comment."""
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     post = make_post(author=authors.summary_for(ada), title="Ada writes")
     make_comment(post, author=CommentAuthor(id=ada.pk, name="Ada Lindqvist"))
@@ -472,7 +472,7 @@ def test_an_editor_renames_an_author_and_the_old_address_redirects(
     editor_client, ada, make_post, make_comment
 ):
     """Username and display name change on every copy; /authors/<old>/ is a 301 to the new page."""
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     post = make_post(author=authors.summary_for(ada), title="By Ada")
     make_comment(post, author=CommentAuthor(id=ada.pk, name="Ada Lindqvist"), text="Ada's own comment")

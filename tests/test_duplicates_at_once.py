@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from cms import posts
-from comments import services, store
-from comments.store import CommentAuthor
+from comments import services
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from tests.threads import at_once
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -28,7 +29,7 @@ def test_the_same_text_from_many_forms_at_once_is_stored_once(make_post, setting
     ])
     failed = [o for o in outcomes if isinstance(o, BaseException)]
     assert not failed, failed
-    stored = [doc for doc in store.iter_documents(discussion_id=post.id)]
+    stored = [doc for doc in get_store().iter_documents(discussion_id=post.id)]
     assert [doc["text"] for doc in stored] == ["Posted from every tab"]
     assert {o.comment.id for o in outcomes} == {stored[0]["_id"]}
     # Exactly one sender stored it; the others were given it back, not as their own form's.
@@ -46,7 +47,7 @@ def test_different_authors_sending_the_same_text_at_once_each_get_their_comment(
         for n in range(4)
     ])
     assert not [o for o in outcomes if isinstance(o, BaseException)]
-    assert len(list(store.iter_documents(discussion_id=post.id))) == 4
+    assert len(list(get_store().iter_documents(discussion_id=post.id))) == 4
 
 
 def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monkeypatch, mongo_db):
@@ -54,15 +55,15 @@ def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monk
     would wait for a comment that never comes)."""
     settings.COMMENTS_DUPLICATE_WINDOW = 60
     post = make_post()
-    real = store.named(settings.COMMENTS_STORE).insert_comment
+    real = get_store(settings.COMMENTS_STORE).insert_comment
 
     def refuse(**kwargs):
         raise RuntimeError("the write failed")
 
-    monkeypatch.setattr(store.named(settings.COMMENTS_STORE), "insert_comment", refuse)
+    monkeypatch.setattr(get_store(settings.COMMENTS_STORE), "insert_comment", refuse)
     with pytest.raises(RuntimeError):
         services.post_comment(post=post, text="Second try", author=SAM)
     assert mongo_db.comment_recent_texts.count_documents({}) == 0
-    monkeypatch.setattr(store.named(settings.COMMENTS_STORE), "insert_comment", real)
+    monkeypatch.setattr(get_store(settings.COMMENTS_STORE), "insert_comment", real)
     again = services.post_comment(post=post, text="Second try", author=SAM)
-    assert not again.duplicate and store.find_by_id(again.comment.id).text == "Second try"
+    assert not again.duplicate and get_store().find_by_id(again.comment.id).text == "Second try"

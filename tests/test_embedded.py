@@ -18,7 +18,7 @@ from bson import ObjectId
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments import documents, embedded, listing, services
+from comments import services
 from comments.records import (
     APPROVED,
     DELETED,
@@ -31,9 +31,13 @@ from comments.records import (
     QueueFilter,
     SlugTaken,
 )
+from comments.stores import Query, embedded, get_store
+from comments.stores.base import in_python, sort
 from tests.pages import page, post_url, submit
 from tests.threads import at_once
 
+DOCUMENTS = get_store("documents")
+EMBEDDED = get_store("embedded")
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
 MEMBER = CommentAuthor(id=7, name="Ada", email="ada@example.com")
@@ -123,16 +127,19 @@ def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
     assert [n["slug"] for n in grafts[()]] == ["q/r"]
 
 
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30), st.integers(0, 35))
-def test_first_is_the_start_of_the_sorted_list(keys, limit):
-    """listing.first gives what sort()[:limit] gives, ties in input order."""
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30), st.integers(0, 35),
+       st.integers(0, 5))
+def test_a_slice_in_python_is_that_slice_of_the_sorted_list(keys, limit, skip):
+    """A query's slice worked out in Python (a heap holding skip + limit comments) is
+    that slice of the sorted list, ties in input order."""
     comments = [
         Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=None, slug="s", full_slug="f", thread="f",
                 posted=BASE + timedelta(seconds=posted), author=ROSA, text="", html="", flag_count=flags)
         for flags, posted in keys
     ]
     order = [("flag_count", -1), ("posted", -1)]
-    assert listing.first(iter(comments), order=order, limit=limit) == listing.sort(comments, order)[:limit]
+    query = Query(order=tuple(order), skip=skip, limit=limit)
+    assert in_python(iter(comments), query) == sort(comments, order)[skip:skip + limit]
 
 
 # --- The tree in MongoDB -----------------------------------------------------------------
@@ -171,7 +178,7 @@ def test_a_node_holds_the_fields_of_a_documents_store_comment(embedded_store, ma
 def insert(post, slug: str, *, parent=None, at: datetime = BASE):
     """A comment straight into the store (a slug of our choosing)."""
     full = f"{at.strftime('%Y.%m.%d.%H.%M.%S.%f')}:{slug.rsplit('/', 1)[-1]}"
-    return embedded.insert_comment(
+    return EMBEDDED.insert_comment(
         discussion_id=post.id, parent=parent, slug=slug, posted=at, author=ROSA, text=f"text of {slug}", html="",
         full_slug=(parent.full_slug + "/" + full) if parent else full,
     )
@@ -203,10 +210,10 @@ def test_reads_unpack_the_tree_with_the_discussion_id(embedded_store, make_post,
     post = make_post()
     root = make_comment(post, at=BASE)
     reply = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
-    assert embedded.find_by_slug(discussion_id=post.id, slug=reply.slug) == reply
-    assert embedded.find_by_id(reply.id) == reply
-    assert embedded.find_subthread(comment=root) == [root, reply]
-    assert embedded.find_page(discussion_id=post.id, order="threaded", limit=10) == [root, reply]
+    assert EMBEDDED.find_by_slug(discussion_id=post.id, slug=reply.slug) == reply
+    assert EMBEDDED.find_by_id(reply.id) == reply
+    assert EMBEDDED.find_subthread(comment=root) == [root, reply]
+    assert EMBEDDED.find_page(discussion_id=post.id, order="threaded", limit=10) == [root, reply]
 
 
 # --- The document size limit ---------------------------------------------------------------
@@ -216,7 +223,7 @@ def full_discussion(settings, make_post, make_comment):
     """A post whose discussion document is just under a small COMMENTS_EMBEDDED_MAX_BYTES."""
     post = make_post()
     make_comment(post, text="x" * 400)
-    size = len(embedded.bson.encode(embedded._load(post.id)))
+    size = len(embedded.bson.encode(EMBEDDED._load(post.id)))
     settings.COMMENTS_EMBEDDED_MAX_BYTES = size + 300
     return post
 
@@ -258,7 +265,7 @@ def test_a_reader_posting_to_a_full_discussion_sees_why_and_keeps_the_text(
     shown = page(response)
     assert shown.text_of("form-errors") == [services.DISCUSSION_FULL]
     assert shown.textareas["text"] == words
-    assert embedded.count(discussion_id=post.id) == 1
+    assert EMBEDDED.tally_listing(discussion_id=post.id).total == 1
 
 
 # --- Concurrent writers ------------------------------------------------------------------
@@ -280,9 +287,9 @@ def test_concurrent_replies_to_one_discussion_all_land(embedded_store, make_post
 
     outcomes = at_once([functools.partial(write, n) for n in range(threads_count)])
     assert outcomes == [None] * threads_count
-    texts = {c.text for c in embedded.find_page(discussion_id=post.id, order="chronological", limit=1000)}
+    texts = {c.text for c in EMBEDDED.find_page(discussion_id=post.id, order="chronological", limit=1000)}
     assert {f"reply {n}.{i}" for n in range(threads_count) for i in range(per_thread)} <= texts
-    assert embedded.count(discussion_id=post.id) == 2 + threads_count * per_thread
+    assert EMBEDDED.tally_listing(discussion_id=post.id).total == 2 + threads_count * per_thread
 
 
 def test_the_same_form_posted_twice_is_one_comment(embedded_store, make_post):
@@ -292,7 +299,7 @@ def test_the_same_form_posted_twice_is_one_comment(embedded_store, make_post):
     first = services.post_comment(post=post, text="Once", author=ROSA, form_key="f" * 22)
     again = services.post_comment(post=post, text="Once", author=ROSA, form_key="f" * 22)
     assert (again.comment, again.duplicate) == (first.comment, True)
-    assert embedded.count(discussion_id=post.id) == 1
+    assert EMBEDDED.tally_listing(discussion_id=post.id).total == 1
 
 
 def test_a_form_key_the_discussion_holds_is_refused_under_another_slug(
@@ -302,13 +309,13 @@ def test_a_form_key_the_discussion_holds_is_refused_under_another_slug(
     the tree, even when its slug differs (SlugTaken, nothing written)."""
     post = make_post()
     root = insert(post, "aaaaaaaa")
-    embedded.insert_comment(
+    EMBEDDED.insert_comment(
         discussion_id=post.id, parent=root, slug="aaaaaaaa/bbbbbbbb", full_slug=root.full_slug + "/b",
         posted=BASE, author=ROSA, text="once", html="", form_key="f" * 22,
     )
     before = mongo_db.discussions.find_one({"_id": post.id})
     with pytest.raises(SlugTaken):
-        embedded.insert_comment(
+        EMBEDDED.insert_comment(
             discussion_id=post.id, parent=None, slug="cccccccc", full_slug="c", posted=BASE,
             author=ROSA, text="again", html="", form_key="f" * 22,
         )
@@ -328,10 +335,10 @@ def test_a_reply_to_an_orphan_kept_at_the_top_level_lands_under_it(embedded_stor
     it, and changing that reply, go through where it actually sits."""
     post = make_post()
     orphan = {**flat("qqqqqqqq/rrrrrrrr", 1, full_slug="fq/fr", text="orphan"), "discussion_id": post.id}
-    assert embedded.insert_documents(documents=[orphan]) == 1
-    parent = embedded.find_by_slug(discussion_id=post.id, slug="qqqqqqqq/rrrrrrrr")
+    assert EMBEDDED.insert_documents(documents=[orphan]) == 1
+    parent = EMBEDDED.find_by_slug(discussion_id=post.id, slug="qqqqqqqq/rrrrrrrr")
     reply = insert(post, "qqqqqqqq/rrrrrrrr/ssssssss", parent=parent)
-    assert embedded.set_status(ids=[reply.id], status=SPAM) == 1
+    assert EMBEDDED.set_status(ids=[reply.id], status=SPAM) == 1
     [top] = mongo_db.discussions.find_one({"_id": post.id})["replies"]
     assert top["slug"] == parent.slug
     assert [(n["_id"], n["status"]) for n in top["replies"]] == [(reply.id, SPAM)]
@@ -343,7 +350,7 @@ def test_a_change_through_a_chain_that_is_not_there_writes_nothing(embedded_stor
     post = make_post()
     leaf = insert(post, "aaaaaaaa")
     before = mongo_db.discussions.find_one({"_id": post.id})
-    result = embedded._set(post.id, ("aaaaaaaa", "aaaaaaaa/zzzzzzzz"), ObjectId(), {"status": SPAM})
+    result = EMBEDDED._set(post.id, ("aaaaaaaa", "aaaaaaaa/zzzzzzzz"), ObjectId(), {"status": SPAM})
     assert result.modified_count == 0
     assert mongo_db.discussions.find_one({"_id": post.id}) == before
     assert before["replies"][0]["replies"] == [] and leaf.depth == 0
@@ -352,12 +359,12 @@ def test_a_change_through_a_chain_that_is_not_there_writes_nothing(embedded_stor
 def test_an_edit_gives_back_the_comment_after_it(embedded_store, make_post, make_comment):
     post = make_post()
     reply = make_comment(post, parent_slug=make_comment(post).slug)
-    edited = embedded.update_text(
+    edited = EMBEDDED.update_text(
         comment_id=reply.id, text="new words", html="<p>new words</p>", status=PENDING, edited=BASE
     )
     assert (edited.id, edited.text, edited.status, edited.edited) == (reply.id, "new words", PENDING, BASE)
-    assert embedded.find_by_id(reply.id) == edited
-    assert embedded.update_text(comment_id=ObjectId(), text="", html="", status=PENDING, edited=BASE) is None
+    assert EMBEDDED.find_by_id(reply.id) == edited
+    assert EMBEDDED.update_text(comment_id=ObjectId(), text="", html="", status=PENDING, edited=BASE) is None
 
 
 def test_the_approved_count_counts_every_depth(embedded_store, make_post, make_comment):
@@ -366,8 +373,8 @@ def test_the_approved_count_counts_every_depth(embedded_store, make_post, make_c
     root = make_comment(post, text="x" * 1000)
     reply = make_comment(post, parent_slug=root.slug, text="y" * 1000)
     make_comment(post, parent_slug=reply.slug)
-    embedded.set_status(ids=[reply.id], status=SPAM)
-    assert embedded.count_approved(discussion_id=post.id) == 2
+    EMBEDDED.set_status(ids=[reply.id], status=SPAM)
+    assert EMBEDDED.count_approved(discussion_id=post.id) == 2
 
 
 # --- Changes in place, across discussions --------------------------------------------------
@@ -382,13 +389,13 @@ def test_status_changes_reach_nested_comments_in_several_discussions(embedded_st
     deep = make_comment(one, parent_slug=make_comment(one, parent_slug=root.slug).slug)
     elsewhere = make_comment(two)
     untouched = make_comment(two)
-    assert embedded.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 2
-    assert embedded.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 0
+    assert EMBEDDED.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 2
+    assert EMBEDDED.set_status(ids=[deep.id, elsewhere.id], status=SPAM) == 0
     stored = mongo_db.discussions.find_one({"_id": one.id})
     assert stored["replies"][0]["replies"][0]["replies"][0]["status"] == SPAM
-    assert embedded.find_by_id(elsewhere.id).status == SPAM
-    assert embedded.find_by_id(untouched.id).status == APPROVED
-    assert embedded.find_by_id(root.id).status == APPROVED
+    assert EMBEDDED.find_by_id(elsewhere.id).status == SPAM
+    assert EMBEDDED.find_by_id(untouched.id).status == APPROVED
+    assert EMBEDDED.find_by_id(root.id).status == APPROVED
 
 
 def test_the_queue_pages_across_discussions_newest_first(embedded_store, make_post, make_comment):
@@ -396,12 +403,12 @@ def test_the_queue_pages_across_discussions_newest_first(embedded_store, make_po
     posts_ = [make_post() for _ in range(3)]
     made = [make_comment(posts_[i % 3], at=BASE + timedelta(minutes=i), summarise=False) for i in range(9)]
     make_comment(posts_[0], at=BASE + timedelta(hours=1), summarise=False)  # approved: not in the tab
-    assert embedded.set_status(ids=[c.id for c in made], status=PENDING) == 9
+    assert EMBEDDED.set_status(ids=[c.id for c in made], status=PENDING) == 9
     newest = [c.id for c in reversed(made)]
-    assert embedded.count_queue(tab="pending", filters=QueueFilter()) == 9
-    page_ = embedded.find_queue(tab="pending", filters=QueueFilter(), skip=2, limit=4)
+    assert EMBEDDED.count_queue(tab="pending", filters=QueueFilter()) == 9
+    page_ = EMBEDDED.find_queue(tab="pending", filters=QueueFilter(), skip=2, limit=4)
     assert [c.id for c in page_] == newest[2:6]
-    assert embedded.count_queue(tab="pending", filters=QueueFilter(discussion_id=posts_[0].id)) == 3
+    assert EMBEDDED.count_queue(tab="pending", filters=QueueFilter(discussion_id=posts_[0].id)) == 3
 
 
 def test_a_rename_reaches_every_copy_once(embedded_store, make_post, make_comment):
@@ -410,11 +417,11 @@ def test_a_rename_reaches_every_copy_once(embedded_store, make_post, make_commen
     mine = [make_comment(one, author=MEMBER), make_comment(two, author=MEMBER)]
     mine.append(make_comment(one, author=MEMBER, parent_slug=mine[0].slug))
     make_comment(one)
-    assert embedded.set_author_name(author_id=7, name="Ada L.") == 3
-    assert embedded.set_author_name(author_id=7, name="Ada L.") == 0
-    assert {c.author.name for c in embedded.find_by_ids(ids=[c.id for c in mine])} == {"Ada L."}
-    assert set(embedded.find_discussion_ids_by_author(author_id=7)) == {one.id, two.id}
-    assert embedded.find_member_authors() == [CommentAuthor(id=7, name="Ada L.", email="ada@example.com")]
+    assert EMBEDDED.set_author_name(author_id=7, name="Ada L.") == 3
+    assert EMBEDDED.set_author_name(author_id=7, name="Ada L.") == 0
+    assert {c.author.name for c in EMBEDDED.find_by_ids(ids=[c.id for c in mine])} == {"Ada L."}
+    assert set(EMBEDDED.find_discussion_ids_by_author(author_id=7)) == {one.id, two.id}
+    assert EMBEDDED.find_member_authors() == [CommentAuthor(id=7, name="Ada L.", email="ada@example.com")]
 
 
 # --- Export and import ----------------------------------------------------------------------
@@ -425,7 +432,7 @@ def discussion_with_replies(post, make_comment) -> list:
     for i, parent in enumerate([0, 0, 1, None, 3, 2], start=1):
         slug = made[parent].slug if parent is not None else None
         made.append(make_comment(post, parent_slug=slug, at=BASE + timedelta(minutes=i), summarise=False))
-    embedded.set_status(ids=[made[2].id], status=DELETED, blank=True)
+    EMBEDDED.set_status(ids=[made[2].id], status=DELETED, blank=True)
     return made
 
 
@@ -435,14 +442,14 @@ def test_export_gives_the_documents_stores_flat_documents(embedded_store, make_p
     one, two = make_post(), make_post()
     discussion_with_replies(one, make_comment)
     discussion_with_replies(two, make_comment)
-    exported = list(embedded.iter_documents())
+    exported = list(EMBEDDED.iter_documents())
     assert len(exported) == 14
     assert all("replies" not in d and list(d)[:2] == ["_id", "discussion_id"] for d in exported)
     assert [(d["discussion_id"], d["posted"], d["_id"]) for d in exported] == sorted(
         (d["discussion_id"], d["posted"], d["_id"]) for d in exported
     )
-    assert documents.insert_documents(documents=exported) == 14
-    assert list(documents.iter_documents()) == exported
+    assert DOCUMENTS.insert_documents(documents=exported) == 14
+    assert list(DOCUMENTS.iter_documents()) == exported
 
 
 def test_import_rebuilds_the_tree_whatever_the_order_and_skips_what_is_there(
@@ -452,27 +459,27 @@ def test_import_rebuilds_the_tree_whatever_the_order_and_skips_what_is_there(
     before; importing again adds nothing."""
     post = make_post()
     discussion_with_replies(post, make_comment)
-    before = {order: embedded.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
-    exported = list(embedded.iter_documents(discussion_id=post.id))
-    assert embedded.drop_discussion(discussion_id=post.id) == 7
-    assert embedded.discussion_ids() == []
+    before = {order: EMBEDDED.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
+    exported = list(EMBEDDED.iter_documents(discussion_id=post.id))
+    assert EMBEDDED.drop_discussion(discussion_id=post.id) == 7
+    assert EMBEDDED.discussion_ids() == []
     shuffled = exported[:]
     random.Random(4).shuffle(shuffled)
-    assert embedded.insert_documents(documents=shuffled[:3]) == 3
-    assert embedded.insert_documents(documents=shuffled) == 4
-    assert embedded.insert_documents(documents=exported) == 0
-    after = {order: embedded.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
+    assert EMBEDDED.insert_documents(documents=shuffled[:3]) == 3
+    assert EMBEDDED.insert_documents(documents=shuffled) == 4
+    assert EMBEDDED.insert_documents(documents=exported) == 0
+    after = {order: EMBEDDED.find_page(discussion_id=post.id, order=order, limit=100) for order in ORDERS}
     assert after == before
-    assert list(embedded.iter_documents(discussion_id=post.id)) == exported
-    assert embedded.discussion_ids() == [post.id]
+    assert list(EMBEDDED.iter_documents(discussion_id=post.id)) == exported
+    assert EMBEDDED.discussion_ids() == [post.id]
 
 
 def test_an_import_past_the_limit_is_refused(embedded_store, settings, make_post, make_comment):
     post = make_post()
     discussion_with_replies(post, make_comment)
-    exported = list(embedded.iter_documents(discussion_id=post.id))
-    embedded.drop_discussion(discussion_id=post.id)
+    exported = list(EMBEDDED.iter_documents(discussion_id=post.id))
+    EMBEDDED.drop_discussion(discussion_id=post.id)
     settings.COMMENTS_EMBEDDED_MAX_BYTES = 1000
     with pytest.raises(DiscussionFull):
-        embedded.insert_documents(documents=exported)
-    assert embedded.count(discussion_id=post.id) == 0
+        EMBEDDED.insert_documents(documents=exported)
+    assert EMBEDDED.tally_listing(discussion_id=post.id).total == 0

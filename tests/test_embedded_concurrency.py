@@ -12,11 +12,12 @@ from datetime import datetime, timedelta, timezone
 import bson
 import pytest
 
-from comments import embedded
 from comments.records import PENDING, CommentAuthor, DiscussionFull, SlugTaken
+from comments.stores import embedded, get_store
 from tests import threads
 from tests.threads import split
 
+EMBEDDED = get_store("embedded")
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
 THREADS = 8
@@ -42,7 +43,7 @@ def insert(post, slug: str, *, parent=None, form_key=None, text="", minutes=0):
     """A comment straight into the store, with a slug of our choosing."""
     at = BASE + timedelta(minutes=minutes)
     part = f"{at.strftime('%Y.%m.%d.%H.%M.%S.%f')}:{slug.rsplit('/', 1)[-1]}"
-    return embedded.insert_comment(
+    return EMBEDDED.insert_comment(
         discussion_id=post.id, parent=parent, slug=slug, posted=at, author=ROSA,
         text=text or f"text of {slug}", html="", form_key=form_key,
         full_slug=(parent.full_slug + "/" + part) if parent else part,
@@ -135,17 +136,17 @@ def test_concurrent_changes_to_different_comments_of_one_discussion_all_stay(mak
     def change(n: int) -> None:
         comment = made[n]
         if n % 3 == 0:
-            embedded.set_status(ids=[comment.id], status=PENDING)
+            EMBEDDED.set_status(ids=[comment.id], status=PENDING)
         elif n % 3 == 1:
-            embedded.set_flag_count(ids=[comment.id], flag_count=n)
+            EMBEDDED.set_flag_count(ids=[comment.id], flag_count=n)
         else:
-            embedded.update_text(comment_id=comment.id, text=f"edited {n}", html="", status=comment.status,
+            EMBEDDED.update_text(comment_id=comment.id, text=f"edited {n}", html="", status=comment.status,
                                  edited=BASE + timedelta(days=1))
 
     _, errors = at_once(change)
     assert errors == []
     for n, comment in enumerate(made):
-        stored = embedded.find_by_id(comment.id)
+        stored = EMBEDDED.find_by_id(comment.id)
         assert stored.status == (PENDING if n % 3 == 0 else comment.status)
         assert stored.flag_count == (n if n % 3 == 1 else 0)
         assert stored.text == (f"edited {n}" if n % 3 == 2 else comment.text)

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from cms import posts
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -11,9 +11,10 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.comments_host import IMPORT_AUTHOR
-from comments import disqus, importing, store
+from comments import disqus, importing
 from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
+from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -38,7 +39,7 @@ def run(*args: str) -> str:
 
 def imported(post) -> dict[str, dict]:
     """The stored comments of a post, by their Disqus id."""
-    return {d["imported"]["id"]: d for d in store.iter_documents(discussion_id=post.id)}
+    return {d["imported"]["id"]: d for d in get_store().iter_documents(discussion_id=post.id)}
 
 
 def test_threads_go_to_posts_with_their_comments_threaded_timed_and_with_their_status(targets):
@@ -66,7 +67,7 @@ def test_hidden_comments_with_approved_replies_stay_as_placeholders(targets):
     the threaded page shows them in the original order."""
     hello, _ = targets
     run(str(EXPORT))
-    comments = {c.id: c for c in store.find_page(discussion_id=hello.id, order="threaded", limit=50, viewer=READERS)}
+    comments = {c.id: c for c in get_store().find_page(discussion_id=hello.id, order="threaded", limit=50, viewer=READERS)}
     by_source = imported(hello)
     assert comments[by_source["2002"]["_id"]].placeholder and comments[by_source["2004"]["_id"]].placeholder
     order = [key for key, _ in sorted(by_source.items(), key=lambda kv: kv[1]["full_slug"])

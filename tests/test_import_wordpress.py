@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cms import authors, posts
-from cms import wxr
-from comments import importing, store
+from cms import authors, posts, wxr
+from comments import importing
 from comments.records import APPROVED, DELETED, PENDING, SPAM
+from comments.stores import get_store
 from infra.markup import render_post
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
@@ -45,7 +45,7 @@ def run(path: Path = BLOG, **options) -> wxr.Outcome:
 
 def by_source_id(post: posts.Post) -> dict[str, dict]:
     """The post's stored comments (any store) by their WordPress id."""
-    documents = list(store.iter_documents(discussion_id=post.id))
+    documents = list(get_store().iter_documents(discussion_id=post.id))
     assert all(d["imported"]["source"] == SOURCE for d in documents)
     return {d["imported"]["id"]: d for d in documents}
 
@@ -351,7 +351,7 @@ class TestImport:
     def test_a_dry_run_reports_and_writes_nothing(self):
         outcome = run(dry_run=True)
         assert (outcome.posts_created, outcome.report.imported) == (2, len(IMPORTED_IDS))
-        assert posts.is_empty() and list(store.iter_documents()) == []
+        assert posts.is_empty() and list(get_store().iter_documents()) == []
         assert authors.find_author(username="margit") is None
         assert outcome.lines()[-1] == "Dry run: nothing was written."
 
@@ -379,7 +379,7 @@ class TestImport:
     def test_a_file_with_entity_tricks_writes_nothing(self, name):
         with pytest.raises(importing.BadSource):
             run(FIXTURES / name)
-        assert posts.is_empty() and list(store.iter_documents()) == []
+        assert posts.is_empty() and list(get_store().iter_documents()) == []
 
     def test_a_malformed_file_keeps_the_whole_posts_before_the_fault_and_a_rerun_goes_on(self, tmp_path):
         first = post_item(post_id="1", slug="one", comments=comment("1") + comment("2", parent="1"))
@@ -422,7 +422,7 @@ class TestImport:
         )
         other.write_text(other.read_text().replace("notes.example.org", "elsewhere.example.com"))
         assert run(other).report.imported == 1
-        assert len(list(store.iter_documents(discussion_id=posts.get_by_slug("one").id))) == 2
+        assert len(list(get_store().iter_documents(discussion_id=posts.get_by_slug("one").id))) == 2
 
     def test_post_statuses_map_to_scheduled_draft_or_are_left_out(self, tmp_path):
         body = "".join(

@@ -9,8 +9,9 @@ from io import BytesIO
 import pytest
 
 from cms import posts
-from comments import importing, store
+from comments import importing, records
 from comments.importing import BadSource, Importer, SourceComment, SourceThread
+from comments.stores import get_store
 
 # --- Pure --------------------------------------------------------------------------------
 
@@ -119,13 +120,13 @@ def run(post, comments, *, batch_size=4, **options) -> importing.Report:
 
 
 def stored(post) -> dict[str, dict]:
-    return {d["imported"]["id"]: d for d in store.iter_documents(discussion_id=post.id)}
+    return {d["imported"]["id"]: d for d in get_store().iter_documents(discussion_id=post.id)}
 
 
 def assert_faithful(post, comments):
     """Every comment stored once, under the parent it had."""
     docs = stored(post)
-    assert len(list(store.iter_documents(discussion_id=post.id))) == len(comments) == len(docs)
+    assert len(list(get_store().iter_documents(discussion_id=post.id))) == len(comments) == len(docs)
     for comment in comments:
         parent = docs[comment.parent]["_id"] if comment.parent else None
         assert docs[comment.id]["parent_id"] == parent
@@ -186,7 +187,7 @@ def test_replies_read_before_their_parents_wait_for_them_across_batches(make_pos
     report = run(post, list(reversed(comments)), batch_size=2)
     assert report.imported == 9 and report.orphans == []
     assert_faithful(post, comments)
-    threaded = store.find_page(discussion_id=post.id, order="threaded", limit=20, viewer=store.READERS)
+    threaded = get_store().find_page(discussion_id=post.id, order="threaded", limit=20, viewer=records.READERS)
     assert [c.text for c in threaded] == [f"Comment {k}" for k in range(9)]
 
 
@@ -240,7 +241,7 @@ def test_a_hidden_comment_becomes_a_placeholder_when_its_reply_comes_batches_lat
         SourceComment(source="test", id="r", thread="t1", parent="d", posted=START, html="<p>r</p>"),
     )
     run(post, [deleted, other, reply], batch_size=1)
-    shown = store.find_page(discussion_id=post.id, order="threaded", limit=10, viewer=store.READERS)
+    shown = get_store().find_page(discussion_id=post.id, order="threaded", limit=10, viewer=records.READERS)
     assert [(c.text, c.placeholder) for c in shown] == [("", True), ("r", False), ("o", False)]
     assert posts.get_by_id(post.id).comment_count == 2
 

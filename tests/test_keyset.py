@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comments import keyset
-from comments.store import ORDERS
+from comments.records import ORDERS
 
 KEY_LENGTH_MESSAGE = "a key needs one value per field of the order"
 WHEN = datetime(2026, 1, 2, 3, 4, 5, 6000, tzinfo=timezone.utc)

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 
 from bench.harness import Answer, Reader, Site
-from comments import store
+from comments.stores import get_store
 from tests.threads import at_once
 
 WORKERS = 4
@@ -120,7 +120,7 @@ def test_comments_sent_at_once_from_one_address_stop_at_the_limit_across_workers
         for reader, form, text in zip(readers, forms, texts)
     ])
     assert sorted(a.status for a in answers) == [303] * PER_IP + [429] * 6, site.log()[-2000:]
-    stored = sorted(doc["text"] for doc in store.iter_documents(discussion_id=post.id))
+    stored = sorted(doc["text"] for doc in get_store().iter_documents(discussion_id=post.id))
     assert stored == sorted(text for text, a in zip(texts, answers) if a.status == 303)
     for text, answer in zip(texts, answers):
         if answer.status == 429:

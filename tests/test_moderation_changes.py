@@ -15,8 +15,9 @@ from django.core.management import call_command
 from pymongo.errors import NetworkTimeout
 
 from cms import posts
-from comments import blocklist, changes, moderation, services, store, summaries
-from comments.store import APPROVED, PENDING, SPAM, CommentAuthor
+from comments import blocklist, changes, moderation, services, summaries
+from comments.records import APPROVED, PENDING, SPAM, CommentAuthor
+from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -26,7 +27,7 @@ CAFE = "198.51.100.7"
 
 
 def status_of(comment) -> str:
-    return store.find_by_id(comment.id).status
+    return get_store().find_by_id(comment.id).status
 
 
 def spent_after(monkeypatch, calls: int):
@@ -93,7 +94,7 @@ def test_a_comment_stored_when_the_summary_cannot_be_refreshed_is_reported_store
 
     monkeypatch.setattr(services, "refresh_summary", spent)
     posted = services.post_comment(post=post, text="Stored all the same", author=ANON)
-    assert store.find_by_id(posted.comment.id).text == "Stored all the same"
+    assert get_store().find_by_id(posted.comment.id).text == "Stored all the same"
     assert posts.get_by_id(post.id).comment_count == 0
     monkeypatch.undo()
     assert changes.finish_pending(older_than=timedelta(0)) == 1
@@ -141,7 +142,7 @@ def test_lifting_a_ban_can_restore_what_it_changed(make_post, make_comment, sett
     one = make_comment(post, author=ANON, text="One", ip=CAFE)
     two = make_comment(post, author=ANON, text="Two", ip=CAFE)
     held = make_comment(post, author=ANON, text="Held", ip=CAFE)
-    store.set_status(ids=[held.id], status=PENDING)
+    get_store().set_status(ids=[held.id], status=PENDING)
     moderation.ban_commenter(comment_id=one.id, editor="edith")
     moderation.moderate(action="delete", comment_ids=[two.id])
     entry = blocklist.find_entries(kinds=(blocklist.BAN_IP,))[0]
@@ -252,6 +253,6 @@ def test_concurrent_actions_on_the_same_comments_leave_every_summary_right(make_
     changes.finish_pending(older_than=timedelta(0))
     for post in few:
         summary = posts.get_by_id(post.id)
-        assert summary.comment_count == store.tally(discussion_id=post.id).comments
+        assert summary.comment_count == get_store().tally_listing(discussion_id=post.id).comments
         assert [c.slug for c in summary.latest_comments] == \
-            [c.slug for c in store.find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)]
+            [c.slug for c in get_store().find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)]

@@ -20,7 +20,7 @@ from django.test import Client
 
 from comments import moderation, notify, outbox, sender, services, subscriptions
 from comments.forms import EMAIL_FOR_NOTICES
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
 from comments.views import CHECK_YOUR_MAIL
 from tests import smtp
 from tests.pages import page, permalink_url, post_url, submit

@@ -2,8 +2,9 @@
 
 import pytest
 
-from comments import services, store
-from comments.store import CommentAuthor
+from comments import services
+from comments.records import CommentAuthor
+from comments.stores import get_store
 from tests.pages import page, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -48,7 +49,7 @@ def test_concurrent_submits_of_one_form_store_one_comment(make_post, post_at_onc
     """Four threads posting the same form key at once leave exactly one comment."""
     post = make_post()
     results = post_at_once(post, times=4, form_key="k" * 22)
-    assert [d["text"] for d in store.iter_documents(discussion_id=post.id)] == ["Raced"]
+    assert [d["text"] for d in get_store().iter_documents(discussion_id=post.id)] == ["Raced"]
     assert len({r.comment.slug for r in results}) == 1
     assert sorted(r.duplicate for r in results) == [False, True, True, True]
 
@@ -60,7 +61,7 @@ def test_a_retry_repairs_the_summary_the_first_try_missed(make_post, mongo_db):
     assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 0
     retried = services.post_comment(post=post, text="Stored", author=READER, form_key="r" * 22)
     assert retried.duplicate
-    assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1 == store.count(discussion_id=post.id)
+    assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1 == get_store().tally_listing(discussion_id=post.id).total
 
 
 @pytest.mark.stores("documents")

@@ -16,7 +16,8 @@ from django.conf import settings
 from bench.harness import Reader, Site
 from bench.stores import insert_discussion
 from cms import posts
-from comments import ownership, services, store
+from comments import ownership, services
+from comments.stores import get_store
 from tests.conftest import TEST_STORES
 from tests.threads import at_once
 
@@ -28,7 +29,7 @@ WORKERS = 4
 def site(request, mongo_database):
     """gunicorn with WORKERS workers on this session's database, using one store."""
     name = request.param
-    store.named(name).ensure_indexes(mongo_database)
+    get_store(name).ensure_indexes(mongo_database)
     scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
     scratch.manage("migrate", "--noinput", "-v0")
     scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0")
@@ -72,7 +73,7 @@ def test_one_form_sent_at_once_by_many_connections_stores_one_comment(using, mak
     answers = at_once([lambda twin=twin: twin.post(action, data) for twin in twins])
     assert [a.status for a in answers] == [303] * SENDS, using.log()[-2000:]
     assert len({urlparse(a.location).path + urlparse(a.location).fragment for a in answers}) == 1
-    stored = list(store.iter_documents(discussion_id=post.id))
+    stored = list(get_store().iter_documents(discussion_id=post.id))
     assert [doc["text"] for doc in stored] == ["Said once, sent eight times."]
     assert posts.get_by_id(post.id).comment_count == 1
 
@@ -89,11 +90,11 @@ def test_different_forms_sent_at_once_all_land_and_are_counted(using, make_post)
         for n, (reader, form) in enumerate(zip(readers, forms))
     ])
     assert [a.status for a in answers] == [303] * SENDS, using.log()[-2000:]
-    texts = sorted(doc["text"] for doc in store.iter_documents(discussion_id=post.id))
+    texts = sorted(doc["text"] for doc in get_store().iter_documents(discussion_id=post.id))
     assert texts == sorted(f"Comment number {n}." for n in range(SENDS))
     refreshed = posts.get_by_id(post.id)
     assert refreshed.comment_count == SENDS
-    stored = {doc["slug"] for doc in store.iter_documents(discussion_id=post.id)}
+    stored = {doc["slug"] for doc in get_store().iter_documents(discussion_id=post.id)}
     assert len(refreshed.latest_comments) == min(SENDS, services.LATEST_COUNT)
     assert {latest.slug for latest in refreshed.latest_comments} <= stored
 
@@ -132,7 +133,7 @@ def test_replies_whose_summary_runs_out_of_time_are_still_answered_as_stored(tig
     readers = [Reader(tight_site.url) for _ in range(REPLIES)]
     forms = [_warm_form(reader, post) for reader in readers]
     # A long discussion: recounting it takes a good part of the budget.
-    insert_discussion(store.named("documents"), discussion_id=post.id, count=LONG, rng=random.Random(7),
+    insert_discussion(get_store("documents"), discussion_id=post.id, count=LONG, rng=random.Random(7),
                       start=datetime.now(timezone.utc) - timedelta(days=30))
     answers = at_once([
         lambda reader=reader, form=form, n=n: reader.post(form[0], {**form[1], "name": f"Replier {n}",
@@ -140,7 +141,7 @@ def test_replies_whose_summary_runs_out_of_time_are_still_answered_as_stored(tig
                                                                   "text": f"Reply number {n}."})
         for n, (reader, form) in enumerate(zip(readers, forms))
     ])
-    stored = {doc["text"] for doc in store.iter_documents(discussion_id=post.id)
+    stored = {doc["text"] for doc in get_store().iter_documents(discussion_id=post.id)
               if doc["text"].startswith("Reply number")}
     answered = {f"Reply number {n}." for n, answer in enumerate(answers) if answer.status == 303}
     assert stored == answered, sorted(a.status for a in answers)

@@ -107,11 +107,12 @@ def test_every_must_be_positive():
 def test_the_loop_finishes_a_moderation_action_cut_short(make_post, make_comment, mongo_db):
     """An action recorded but never applied (its request died a minute ago) is applied
     and its post's summary put right by the loop, without anyone trying again."""
-    from comments import changes, store
+    from comments import changes, records
+    from comments.stores import get_store
 
     post = make_post()
     spam = make_comment(post, text="Buy now")
-    doc = changes.record(action="spam", status=store.SPAM, comments=[spam], editor="edith")
+    doc = changes.record(action="spam", status=records.SPAM, comments=[spam], editor="edith")
     mongo_db.comment_changes.update_one({"_id": doc["_id"]},
                                         {"$set": {"at": datetime.now(timezone.utc) - timedelta(minutes=2)}})
     assert posts.get_by_id(post.id).comment_count == 1
@@ -122,5 +123,5 @@ def test_the_loop_finishes_a_moderation_action_cut_short(make_post, make_comment
         out, err = loop.communicate(timeout=5)
     finally:
         loop.kill()
-    assert store.find_by_id(spam.id).status == store.SPAM
+    assert get_store().find_by_id(spam.id).status == records.SPAM
     assert "Finished 1 moderation action(s)" in out, err

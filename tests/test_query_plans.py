@@ -12,15 +12,16 @@ import pytest
 from bson import ObjectId
 
 from bench.stores import insert_discussion
-from comments import documents
 from comments.records import READERS
+from comments.stores import get_store
 
+DOCUMENTS = get_store("documents")
 pytestmark = pytest.mark.usefixtures("documents_store")
 
 DISCUSSIONS = 40
 PER_DISCUSSION = 150
 COLLECTION_SCANS = {"COLLSCAN", "Seq Scan"}
-# The index each view's order must be served by (comments/documents.py INDEXES).
+# The index each view's order must be served by (comments/stores/documents.py INDEXES).
 ORDER_INDEXES = {
     "threaded": "discussion_full_slug",
     "chronological": "discussion_posted",
@@ -31,7 +32,7 @@ ORDER_INDEXES = {
 @pytest.fixture
 def documents_store(settings, mongo_db):
     settings.COMMENTS_STORE = "documents"
-    documents.ensure_indexes(mongo_db)
+    DOCUMENTS.ensure_indexes(mongo_db)
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def busy_collection(mongo_db):
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     ids = [ObjectId() for _ in range(DISCUSSIONS)]
     for discussion_id in ids:
-        insert_discussion(documents, discussion_id=discussion_id, count=PER_DISCUSSION, rng=rng, start=start)
+        insert_discussion(DOCUMENTS, discussion_id=discussion_id, count=PER_DISCUSSION, rng=rng, start=start)
     return ids[DISCUSSIONS // 2]
 
 
@@ -95,7 +96,7 @@ def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, c
     index of that order, not by scanning every comment of every discussion."""
     _assert_indexed(
         mongo_db, commands,
-        lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51),
+        lambda: DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51),
         ORDER_INDEXES[order],
     )
 
@@ -104,19 +105,19 @@ def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, c
 def test_a_cursor_page_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection, order):
     """A page reached by cursor (the key of the previous page's last comment) is
     found through the index of its order."""
-    first = documents.find_page(discussion_id=busy_collection, order=order, limit=51)
+    first = DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51)
     key = first[49].key(order)
     _assert_indexed(
         mongo_db, commands,
-        lambda: documents.find_page(discussion_id=busy_collection, order=order, limit=51, after=key),
+        lambda: DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51, after=key),
         ORDER_INDEXES[order],
     )
 
 
 def test_a_permalink_uses_the_slug_index(mongo_db, commands, busy_collection):
     """A permalink finds its comment by the unique `{discussion_id, slug}` index."""
-    some = documents.find_page(discussion_id=busy_collection, order="threaded", limit=80)[-1]
-    _assert_indexed(mongo_db, commands, lambda: documents.find_by_slug(discussion_id=busy_collection, slug=some.slug),
+    some = DOCUMENTS.find_page(discussion_id=busy_collection, order="threaded", limit=80)[-1]
+    _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.find_by_slug(discussion_id=busy_collection, slug=some.slug),
                     "discussion_slug")
 
 
@@ -124,7 +125,7 @@ def test_the_count_uses_an_index_of_the_discussion(mongo_db, commands, busy_coll
     """The count of a discussion's listing (what paging needs) reads its index."""
     _assert_indexed(
         mongo_db, commands,
-        lambda: documents.tally(discussion_id=busy_collection, viewer=READERS),
+        lambda: DOCUMENTS.tally_listing(discussion_id=busy_collection, viewer=READERS),
         "discussion_full_slug", "discussion_posted", "discussion_thread_newest", "discussion_slug",
     )
 
@@ -132,5 +133,5 @@ def test_the_count_uses_an_index_of_the_discussion(mongo_db, commands, busy_coll
 def test_the_latest_comments_read_the_discussion_s_own_index(mongo_db, commands, busy_collection):
     """A post's latest comments (every write refreshes them) come from the
     discussion's `{discussion_id, posted, _id}` index, not the collection-wide one."""
-    _assert_indexed(mongo_db, commands, lambda: documents.find_latest(discussion_id=busy_collection, limit=3),
+    _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.find_latest(discussion_id=busy_collection, limit=3),
                     "discussion_posted")

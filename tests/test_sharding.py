@@ -1,5 +1,7 @@
 """Sharding (infra/sharding.py and `shard_collections`): the commands are built by a pure
-function and checked here; the dev server, which is not a mongos, is refused."""
+function from the shard keys each comment store declares and checked here; the command
+shards the store in use (after a migration, the new one); the dev server, which is not
+a mongos, is refused."""
 
 import os
 import re
@@ -11,15 +13,20 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from comments.store import named as store_module
+from comments import store_switch
+from comments.stores import get_store
 from infra import mongo, sharding
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+def commands_for(store: str, db_name: str) -> list[dict]:
+    return sharding.shard_commands(db_name=db_name, keys=list(get_store(store).shard_keys))
+
+
 def test_the_documents_store_shards_comments_on_discussion_and_slug():
     """enableSharding, then comments on {discussion_id: 1, slug: 1}, unique, in that order."""
-    assert sharding.shard_commands(db_name="slugline", store="documents") == [
+    assert commands_for("documents", "slugline") == [
         {"enableSharding": "slugline"},
         {"shardCollection": "slugline.comments", "key": {"discussion_id": 1, "slug": 1}, "unique": True},
     ]
@@ -27,7 +34,7 @@ def test_the_documents_store_shards_comments_on_discussion_and_slug():
 
 def test_command_names_come_first_and_key_fields_keep_their_order():
     """MongoDB reads a command's name from its first field, and a shard key in field order."""
-    commands = sharding.shard_commands(db_name="slugline", store="documents")
+    commands = commands_for("documents", "slugline")
     assert [next(iter(c)) for c in commands] == ["enableSharding", "shardCollection"]
     assert list(commands[1]["key"]) == ["discussion_id", "slug"]
 
@@ -35,7 +42,7 @@ def test_command_names_come_first_and_key_fields_keep_their_order():
 def test_the_bucket_store_shards_comment_pages_on_discussion_and_page():
     """Buckets: comment_pages on {discussion_id: 1, page: 1}, unique like its index;
     the slug claims on their own hashed _id, which keeps each claim on one shard."""
-    assert sharding.shard_commands(db_name="blog", store="buckets")[1:] == [
+    assert commands_for("buckets", "blog")[1:] == [
         {"shardCollection": "blog.comment_pages", "key": {"discussion_id": 1, "page": 1}, "unique": True},
         {"shardCollection": "blog.comment_claims", "key": {"_id": "hashed"}},
     ]
@@ -43,33 +50,46 @@ def test_the_bucket_store_shards_comment_pages_on_discussion_and_page():
 
 def test_the_embedded_store_shards_discussions_on_their_own_hashed_key():
     """Embedded: each discussion document by its own _id, hashed."""
-    assert sharding.shard_commands(db_name="blog", store="embedded")[1:] == [
+    assert commands_for("embedded", "blog")[1:] == [
         {"shardCollection": "blog.discussions", "key": {"_id": "hashed"}},
     ]
 
 
-def test_every_store_keeps_the_discussion_in_its_shard_key():
+@pytest.mark.parametrize("name", ["documents", "embedded", "buckets"])
+def test_every_store_keeps_the_discussion_in_its_shard_key(name):
     """One discussion's reads go to one shard: discussion_id (or the discussion's own _id) leads."""
-    for store_name, collections in sharding.SHARD_KEYS.items():
-        for collection, key in collections.items():
-            assert next(iter(key)) in ("discussion_id", "_id"), (store_name, collection)
+    for key in get_store(name).shard_keys:
+        assert next(iter(key.key)) in ("discussion_id", "_id"), (name, key.collection)
 
 
 @pytest.mark.parametrize("name,collection", [("documents", "comments"), ("buckets", "comment_pages")])
 def test_each_unique_index_of_a_sharded_store_is_its_shard_key(name, collection):
     """MongoDB enforces a unique index on a sharded collection only when the shard key
     prefixes it; each store's unique index is exactly its key (sharded with unique: true)."""
-    key = list(sharding.SHARD_KEYS[name][collection].items())
-    unique = [model.document for model in store_module(name).INDEXES if model.document.get("unique")]
-    assert [list(index["key"].items()) for index in unique] == [key]
-    assert collection in sharding.UNIQUE_KEYS
+    [key] = [k for k in get_store(name).shard_keys if k.collection == collection]
+    module = sys.modules[type(get_store(name)).__module__]
+    unique = [model.document for model in module.INDEXES if model.document.get("unique")]
+    assert [list(index["key"].items()) for index in unique] == [list(key.key.items())]
+    assert key.unique
 
 
-def test_an_unknown_store_is_refused():
-    """A COMMENTS_STORE without known shard keys is an error naming the known ones."""
-    expected = sharding.UNKNOWN_STORE.format(store="scrolls", known="buckets, documents, embedded")
-    with pytest.raises(sharding.ShardingError, match=re.escape(expected)):
-        sharding.shard_commands(db_name="slugline", store="scrolls")
+def test_nothing_registered_is_refused():
+    """Without shard keys there is nothing to shard: an error, not an empty run."""
+    with pytest.raises(sharding.ShardingError, match=re.escape(sharding.NOTHING_TO_SHARD)):
+        sharding.shard_commands(db_name="slugline", keys=[])
+
+
+def test_the_command_shards_the_store_a_migration_switched_to(commands, settings):
+    """After comments_migrate records a switch, the store in use is sharded, not the one
+    COMMENTS_STORE names (asked of the one owner, comments.store_switch)."""
+    settings.COMMENTS_STORE = "documents"
+    store_switch.switch(target="embedded")
+    store_switch.recorded()
+    out = StringIO()
+    call_command("shard_collections", "--dry-run", stdout=out)
+    assert out.getvalue().splitlines()[1:] == [
+        f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.discussions", "key": {{"_id": "hashed"}}}}',
+    ]
 
 
 def test_hello_from_a_mongos_is_recognised():

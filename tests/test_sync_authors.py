@@ -9,8 +9,8 @@ from django.test import Client
 
 from cms import authors, posts
 from cms.models import AuthorProfile
-from comments import store
-from comments.store import CommentAuthor
+from comments.records import CommentAuthor
+from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -46,7 +46,7 @@ def names_everywhere(ada_id: int, made) -> set[str]:
         found |= {c.author_name for c in stored.latest_comments if c.excerpt == "Ada answers"}
         found |= {
             c.author.name
-            for c in store.find_page(discussion_id=post.id, order="threaded", limit=50)
+            for c in get_store().find_page(discussion_id=post.id, order="threaded", limit=50)
             if c.author.id == ada_id
         }
     return found
@@ -59,7 +59,7 @@ def test_a_rename_that_died_after_the_posts_is_finished_by_sync_authors(ada_ever
     def die(**kwargs):
         raise Crash
 
-    monkeypatch.setattr(store.active(), "set_author_name", die)
+    monkeypatch.setattr(get_store(), "set_author_name", die)
     with pytest.raises(Crash):
         authors.update_author(user=ada, username="ada_l", display_name="Ada L.", bio="", avatar_url="")
     monkeypatch.undo()
@@ -73,7 +73,7 @@ def test_a_rename_that_died_after_the_posts_is_finished_by_sync_authors(ada_ever
     # The reader who happens to share the old name keeps it.
     namesake = [
         c
-        for c in store.find_page(discussion_id=made[0].id, order="threaded", limit=50)
+        for c in get_store().find_page(discussion_id=made[0].id, order="threaded", limit=50)
         if c.author.id is None
     ]
     assert [c.author.name for c in namesake] == ["Ada Lindqvist"]

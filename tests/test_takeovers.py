@@ -37,20 +37,20 @@ def only_comment(mongo_db_or_store):
 @pytest.fixture
 def rosa_posted(make_post, settings):
     """Rosa's browser posted a comment; (post, her client, the form she sent, its slug)."""
-    from comments import store
+    from comments.stores import get_store
 
     settings.COMMENTS_DUPLICATE_WINDOW = 120
     post = make_post()
     rosa = Client()
     action, data = form_data(rosa, post)
     assert rosa.post(action, data).status_code == 303
-    slug = only_comment(store.iter_documents(discussion_id=post.id))["slug"]
+    slug = only_comment(get_store().iter_documents(discussion_id=post.id))["slug"]
     assert owns(rosa, post, slug)
     return post, rosa, (action, data), slug
 
 
 def test_another_browser_sending_the_same_name_and_text_gets_no_rights(rosa_posted):
-    from comments import store
+    from comments.stores import get_store
 
     post, _, _, slug = rosa_posted
     impostor = Client()
@@ -61,11 +61,11 @@ def test_another_browser_sending_the_same_name_and_text_gets_no_rights(rosa_post
     assert ownership.COOKIE not in impostor.cookies
     assert not owns(impostor, post, slug)
     assert impostor.post(f"{permalink_url(post, slug)}delete/", {"confirm": "yes"}).status_code in (403, 404)
-    assert len(list(store.iter_documents(discussion_id=post.id))) == 1
+    assert len(list(get_store().iter_documents(discussion_id=post.id))) == 1
 
 
 def test_another_browser_replaying_the_form_token_gets_no_rights(rosa_posted):
-    from comments import store
+    from comments.stores import get_store
 
     post, _, (action, data), slug = rosa_posted
     thief = Client()
@@ -74,17 +74,17 @@ def test_another_browser_replaying_the_form_token_gets_no_rights(rosa_posted):
     assert answer.status_code == 303
     assert not owns(thief, post, slug)
     assert thief.post(f"{permalink_url(post, slug)}edit/", {"text": "Taken over"}).status_code in (403, 404)
-    assert only_comment(store.iter_documents(discussion_id=post.id))["text"] == "Mine, and only mine."
+    assert only_comment(get_store().iter_documents(discussion_id=post.id))["text"] == "Mine, and only mine."
 
 
 def test_the_same_browser_resending_a_form_whose_answer_it_lost_gets_its_comment(rosa_posted):
     """The answer never arrived (no ownership cookie came back), so the browser sends the
     form again: it is the same browser (the same CSRF cookie), so the comment is its own."""
-    from comments import store
+    from comments.stores import get_store
 
     post, rosa, (action, data), slug = rosa_posted
     lost = Client()
     lost.cookies["csrftoken"] = rosa.cookies["csrftoken"].value
     assert lost.post(action, data).status_code == 303
     assert owns(lost, post, slug)
-    assert len(list(store.iter_documents(discussion_id=post.id))) == 1
+    assert len(list(get_store().iter_documents(discussion_id=post.id))) == 1

@@ -1,7 +1,7 @@
 """The `comment_pages` collection: comments in buckets ("pages") of about PAGE_SIZE
 (pattern 3 of `storage-patterns.md`, extended to threaded views). The only module
-that touches it (and its small companion `comment_claims`); the same operations as
-comments/documents.py (store.OPERATIONS).
+that touches it (and its small companion `comment_claims`): a ContainerStore
+(comments/stores/containers.py).
 
 A bucket is the pattern's document, plus three fields of its own:
 
@@ -15,8 +15,8 @@ in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
 `ordered: true`, set when a push creates the bucket, says the bucket has always been
 kept so (older buckets lack it). `first` and `last` are its earliest and latest
 `posted` (`$min`/`$max` on every push). The discussion document keeps
-`num_pages`, the page new comments go to: in Slugline the discussion is the post
-(cms/posts.py, `comment_pages`).
+`num_pages`, the page new comments go to: kept by the host (comments/host.py,
+`comment_pages`).
 
 Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
@@ -38,11 +38,11 @@ FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket who
   `$replaceRoot` on the page's comments: 90-130 ms. Lifting the comments out before
   matching and sorting cost 250-300 ms; projecting the listing fields and fetching
   the chosen comments in a second round trip saved nothing measurable;
-- counts (`count`, `tally`, `count_before`, `count_approved`) are aggregations over
-  a projection of the fields they test, 35-80 ms; `find_latest` sorts on the server;
+- counts (`tally`) are aggregations over a projection of the fields they test,
+  35-80 ms; `find_latest` sorts on the server;
 - edits, statuses, placeholders, flags and renames are `update_many` with
-  arrayFilters (`comments.$[c].<field>`) or the positional `$`, after one
-  aggregation that counts the comments whose value differs (what callers report);
+  arrayFilters (`comments.$[c].<field>`), after one aggregation that counts the
+  comments whose value differs (what callers report);
   the moderation queue and a commenter's comments are aggregations over the buckets
   the multikey indexes (`comments.status`, `comments.author.id`, ...) find.
 Exports and migrations hold one discussion in memory at a time.
@@ -54,44 +54,23 @@ import itertools
 import random
 import re
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.write_concern import WriteConcern
 
-from comments import keyset, slugs
-from comments.records import (
-    APPROVED,
-    DELETED,
-    HIDDEN,
-    ORDERS,
-    PENDING,
-    QUEUE_TABS,
-    READERS,
-    SPAM,
-    Comment,
-    CommentAuthor,
-    Commenter,
-    QueueFilter,
-    SlugTaken,
-    Tally,
-    Viewer,
-    commenter_conditions,
-    filter_conditions,
-    new_document,
-    queue_order,
-    visible_to,
-)
+from comments import slugs
 from comments.host import get_host
+from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
+from comments.stores.base import Query
+from comments.stores.containers import ContainerStore
 from infra.mongo import get_db
+from infra.sharding import ShardKey
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
@@ -121,9 +100,7 @@ INDEXES = [
 HEAD_FIELDS = {"page": 1, "count": 1, "first": 1, "last": 1, "ordered": 1}
 # What counting a listing looks at: visibility, replies below a comment, the orders' keys.
 COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
-APPROVED_ONLY = {"status": {"$nin": list(HIDDEN)}}
 LOGICAL = ("$and", "$or", "$nor")
-NEWEST_FIRST = [("posted", -1), ("_id", -1)]
 # How a bucket keeps its comments: the chronological view's order.
 POSTING_ORDER = dict(ORDERS["chronological"])
 # FerretDB v2.7 answers a findAndModify that breaks a unique index with this
@@ -140,11 +117,7 @@ def _claims() -> Collection:
     return get_db().comment_claims
 
 
-def ensure_indexes(db: Database) -> list[str]:
-    return db.comment_pages.create_indexes(INDEXES)
-
-
-# --- Unpacking ----------------------------------------------------------------------------
+# --- Unpacking and pipelines -----------------------------------------------------------------
 
 
 def unpack(bucket: dict) -> list[Comment]:
@@ -168,6 +141,26 @@ def on_comments(condition: dict) -> dict:
         else:
             prefixed[f"comments.{key}"] = value
     return prefixed
+
+
+def buckets_of(query: Query) -> dict:
+    """The buckets that may hold what `query` selects: the discussion's buckets (those
+    holding its slugs, ids or replies, by their multikey indexes), or, across
+    discussions, those with a comment meeting the whole condition."""
+    scope = BucketsStore.superset_scope(query)
+    if scope is None:
+        condition = query.conditions()
+        return {"comments": {"$elemMatch": condition}} if condition else {}
+    buckets: dict[str, Any] = {"discussion_id": scope}
+    if query.slugs is not None:
+        buckets["comments.slug"] = {"$in": sorted(query.slugs)}
+    if query.ids is not None:
+        buckets["comments._id"] = {"$in": sorted(query.ids)}
+    if query.below is not None:
+        buckets["comments.full_slug"] = {"$regex": slugs.replies_regex(query.below.full_slug)}
+    elif query.subthread is not None:
+        buckets["comments.full_slug"] = {"$regex": slugs.subtree_regex(query.subthread.full_slug)}
+    return buckets
 
 
 def unwound(match: dict, *, where: dict | None = None, fields: Iterable[str] | None = None) -> list[dict]:
@@ -207,6 +200,12 @@ def _counted(stages: list[dict]) -> int:
     return found[0]["n"] if found else 0
 
 
+def _in_array(condition: dict, name: str = "c") -> dict:
+    """A condition on a comment's own fields, as the arrayFilter `name` (FerretDB
+    refuses `$or` at the top of an arrayFilter, so the queries changed are plain)."""
+    return {f"{name}.{field}": value for field, value in condition.items()}
+
+
 # --- Walking buckets by position ----------------------------------------------------------
 
 
@@ -240,6 +239,13 @@ def _hides_any(discussion_id: ObjectId, viewer: Viewer) -> bool:
     """Whether the discussion has a comment that `viewer` does not see listed."""
     hidden = {"comments": {"$elemMatch": {"$nor": [visible_to(viewer)]}}}
     return _pages().find_one({"discussion_id": discussion_id, **hidden}, {"_id": 1}) is not None
+
+
+def walkable(query: Query) -> bool:
+    """Whether `query` is a discussion's chronological page by position, and nothing more."""
+    plain = Query(discussion_id=query.discussion_id, viewer=query.viewer, order=query.order,
+                  skip=query.skip, limit=query.limit)
+    return query.discussion_id is not None and query.order == tuple(ORDERS["chronological"]) and query == plain
 
 
 def _walked(*, discussion_id: ObjectId, viewer: Viewer, skip: int, limit: int) -> list[Comment] | None:
@@ -291,7 +297,7 @@ def lost_to_another_writer(exc: OperationFailure) -> bool:
     return exc.code == 1 and any(reason in str(exc) for reason in (EXCLUSION_CONFLICT, DEADLOCK))
 
 
-def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> dict:
+def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> Any:
     """One try of the pattern's upsert, conditional on the page not holding the slug;
     the bucket's count after. `$sort` keeps the bucket in posting order whatever order
     concurrent writers arrive in, so it stays `ordered` (set when the push creates it)."""
@@ -341,435 +347,146 @@ def advance_page(*, discussion_id: ObjectId, page: int, count: int) -> bool:
     return get_host().advance_comment_pages(discussion_id, from_page=page)
 
 
-def insert_comment(
-    *,
-    discussion_id: ObjectId,
-    parent: Comment | None,
-    slug: str,
-    full_slug: str,
-    posted: datetime,
-    author: CommentAuthor,
-    text: str,
-    html: str,
-    form_key: str | None = None,
-    status: str = APPROVED,
-    ip: str | None = None,
-) -> Comment:
-    """Insert one comment into the discussion's last page; SlugTaken if its slug is
-    already used in the discussion (a form sent again: its key fixes the slug).
+# --- The store ----------------------------------------------------------------------------
 
-    A slug is stored once, however many writers send it at once and whichever page
-    is last when each one pushes: the first writer to insert the slug's claim names
-    the page (`claim_page`), every writer of that slug pushes to that one bucket, and
-    the push is conditional on the bucket not holding the slug. Both steps are single
-    document writes, atomic on MongoDB and on FerretDB v2, so exactly one push lands
-    and the others raise SlugTaken with that comment already readable (the service
-    then answers with it). A writer whose claimer died before pushing stores its own
-    copy in the claimed page instead. The permalink query first catches slugs stored
-    without a claim (imports, comments older than the claims).
-    """
-    doc = new_document(
-        discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted, author=author,
-        text=text, html=html, form_key=form_key, status=status, ip=ip,
+
+class BucketsStore(ContainerStore):
+    """Comments in pages of about PAGE_SIZE, collection `comment_pages` (module docstring)."""
+
+    name = "buckets"
+    # One bucket per page, the unique `discussion_page` index; each slug claim on one shard.
+    shard_keys = (
+        ShardKey("comment_pages", {"discussion_id": 1, "page": 1}, unique=True),
+        ShardKey("comment_claims", {"_id": "hashed"}),
     )
-    if slug_in_use(discussion_id=discussion_id, slug=slug):
-        raise SlugTaken(slug)
-    page = claim_page(discussion_id=discussion_id, slug=slug, page=get_host().comment_pages(discussion_id))
-    bucket = push_comment(discussion_id=discussion_id, page=page, document=doc)
-    advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
-    return Comment.from_doc(doc)
 
+    def _collection(self) -> Collection:
+        return _pages()
 
-# --- Reading one discussion -------------------------------------------------------------
+    def ensure_indexes(self, db: Database) -> list[str]:
+        return db.comment_pages.create_indexes(INDEXES)
 
+    def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
+        """Insert one comment into the discussion's last page; SlugTaken if its slug is
+        already used in the discussion (a form sent again: its key fixes the slug).
+    
+        A slug is stored once, however many writers send it at once and whichever page
+        is last when each one pushes: the first writer to insert the slug's claim names
+        the page (`claim_page`), every writer of that slug pushes to that one bucket, and
+        the push is conditional on the bucket not holding the slug. Both steps are single
+        document writes, atomic on MongoDB and on FerretDB v2, so exactly one push lands
+        and the others raise SlugTaken with that comment already readable (the service
+        then answers with it). A writer whose claimer died before pushing stores its own
+        copy in the claimed page instead. The permalink query first catches slugs stored
+        without a claim (imports, comments older than the claims).
+        """
+        discussion_id, slug = document["discussion_id"], document["slug"]
+        if slug_in_use(discussion_id=discussion_id, slug=slug):
+            raise SlugTaken(slug)
+        page = claim_page(discussion_id=discussion_id, slug=slug, page=get_host().comment_pages(discussion_id))
+        bucket = push_comment(discussion_id=discussion_id, page=page, document=document)
+        advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
+        return Comment.from_doc(document)
 
-def _one(query: dict) -> Comment | None:
-    """The first comment a bucket query matches, cut out by the positional projection."""
-    bucket = _pages().find_one(query, {"discussion_id": 1, "comments.$": 1})
-    found = unpack(bucket) if bucket else []
-    return found[0] if found else None
+    # --- Reading ---------------------------------------------------------------------------
 
+    def find(self, query: Query) -> list[Comment]:
+        """The chronological view by position walks the buckets when it can (`_walked`);
+        everything else is one aggregation that sorts on the server."""
+        if query.is_empty():
+            return []
+        if walkable(query) and query.limit is not None and query.discussion_id is not None:
+            walked = _walked(discussion_id=query.discussion_id, viewer=query.viewer or READERS,
+                             skip=query.skip, limit=query.limit)
+            if walked is not None:
+                return walked
+        stages = unwound(buckets_of(query), where=query.conditions())
+        return _comments(stages, sort=query.order, skip=query.skip, limit=query.limit)
 
-def find_by_slug(*, discussion_id: ObjectId, slug: str) -> Comment | None:
-    """The permalink: the bucket holding the slug, only that comment of it."""
-    return _one({"discussion_id": discussion_id, "comments.slug": str(slug)})
+    def tally(self, query: Query) -> Tally:
+        """One aggregation over the fields a listing's count tests, grouped by status and
+        placeholder (the server counts)."""
+        if query.is_empty():
+            return Tally(total=0, placeholders=0)
+        listing_only = query.tab is None and query.commenter is None and query.duplicate is None
+        fields = COUNT_FIELDS if listing_only and query.slugs is None else None
+        stages = unwound(buckets_of(query), where=query.conditions(), fields=fields)
+        groups = _pages().aggregate(stages + [
+            {"$group": {"_id": {"s": "$comments.status", "p": "$comments.placeholder"}, "n": {"$sum": 1}}},
+        ])
+        return Tally.from_groups(groups, query.viewer or READERS)
 
+    def find_member_authors(self) -> list[CommentAuthor]:
+        member = {"author.id": {"$ne": None}}
+        stages = unwound({"comments": {"$elemMatch": member}}, where=member, fields=("author",))
+        groups = _pages().aggregate(stages + [{"$group": {"_id": "$comments.author"}}])
+        docs = [g["_id"] for g in groups if isinstance(g["_id"], dict) and g["_id"].get("id") is not None]
+        return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
 
-def find_by_slugs(*, discussion_id: ObjectId, slugs: list[str]) -> list[Comment]:
-    """The comments of one discussion with these slug paths, threaded, in one query."""
-    if not slugs:
-        return []
-    wanted = {"$in": sorted({str(s) for s in slugs})}
-    stages = unwound({"discussion_id": discussion_id, "comments.slug": wanted}, where={"slug": wanted})
-    return _comments(stages, sort=ORDERS["threaded"])
+    def find_discussion_ids_by_author(self, *, author_id: int) -> list[ObjectId]:
+        """The discussions this member has commented on (the `comment_author_id` index)."""
+        return sorted(_pages().distinct("discussion_id", {"comments.author.id": int(author_id)}))
 
+    # --- Changing comments already stored ----------------------------------------------------
 
-def find_ancestors(*, comment: Comment) -> list[Comment]:
-    """The comments above this one, root first, in one query."""
-    return find_by_slugs(discussion_id=comment.discussion_id, slugs=slugs.ancestor_slugs(comment.slug))
+    def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
+        """One update_many with the arrayFilter `c` (the query's plain condition), after
+        one aggregation that counts the comments whose values differ: what MongoDB's
+        modified count is for the documents store."""
+        condition = query.conditions()
+        differs = {**condition, "$or": [{path: {"$ne": value}} for path, value in fields.items()]}
+        scope = self.superset_scope(query)
+        buckets = {**({"discussion_id": scope} if scope is not None else {}), "comments": {"$elemMatch": differs}}
+        changed = _counted(unwound(buckets, where=differs))
+        if changed:
+            pages = _pages()
+            if majority:
+                pages = pages.with_options(write_concern=WriteConcern(w="majority"))
+            pages.update_many(
+                buckets, {"$set": {f"comments.$[c].{path}": value for path, value in fields.items()}},
+                array_filters=[_in_array(condition)],
+            )
+        return changed
 
+    # --- Export, import and migration: comments as flat documents ----------------------------
 
-def find_subthread(*, comment: Comment) -> list[Comment]:
-    """The comment and all its descendants, threaded (the anchored `full_slug` prefix)."""
-    inside = {"$regex": slugs.subtree_regex(comment.full_slug)}
-    buckets = {"discussion_id": comment.discussion_id, "comments.full_slug": inside}
-    stages = unwound(buckets, where={"full_slug": inside})
-    return _comments(stages, sort=ORDERS["threaded"])
+    def _containers_in_order(self, query: dict[str, Any], batch_size: int) -> Iterable[dict]:
+        return _pages().find(query).sort([("discussion_id", ASCENDING), ("page", ASCENDING)]).batch_size(batch_size)
 
+    def _discussion_of(self, container: dict) -> ObjectId:
+        return container["discussion_id"]
 
-def _discussion(discussion_id: ObjectId, below: Comment | None) -> dict:
-    """The buckets of a discussion (holding a reply below `below`, when given)."""
-    if below is None:
+    def _flat_documents(self, container: dict) -> list[dict]:
+        return [flat_document(c, container["discussion_id"]) for c in container.get("comments", ())]
+
+    def _discussion_query(self, discussion_id: ObjectId) -> dict[str, Any]:
         return {"discussion_id": discussion_id}
-    return {"discussion_id": discussion_id, "comments.full_slug": {"$regex": slugs.replies_regex(below.full_slug)}}
 
-
-def _scope(below: Comment | None, viewer: Viewer, *also: dict) -> dict:
-    """Which unwound comments a listing holds: those `viewer` sees (below `below`)."""
-    conditions = [visible_to(viewer), *also]
-    if below is not None:
-        conditions.append({"full_slug": {"$regex": slugs.replies_regex(below.full_slug)}})
-    return {"$and": conditions}
-
-
-def find_page(
-    *,
-    discussion_id: ObjectId,
-    order: str,
-    limit: int,
-    skip: int = 0,
-    after: tuple | None = None,
-    before: tuple | None = None,
-    below: Comment | None = None,
-    viewer: Viewer = READERS,
-) -> list[Comment]:
-    """A page of a discussion (or of the replies below one comment) in `order`, as
-    `viewer` sees it: by position (`skip`), or after / before a key.
-
-    The chronological view by position walks the buckets when it can (`_walked`);
-    every other page is one aggregation that sorts the discussion's comments on the
-    server. Both give the documents store's result.
-    """
-    if limit <= 0:
-        return []
-    if order == "chronological" and after is None and before is None and below is None:
-        walked = _walked(discussion_id=discussion_id, viewer=viewer, skip=skip, limit=limit)
-        if walked is not None:
-            return walked
-    sort = ORDERS[order]
-    keys: list[dict] = []
-    if after is not None:
-        keys.append(keyset.after(sort, after))
-    elif before is not None:
-        keys.append(keyset.before(sort, before))
-        sort = keyset.reverse(sort)
-    stages = unwound(_discussion(discussion_id, below), where=_scope(below, viewer, *keys))
-    comments = _comments(stages, sort=sort, skip=skip, limit=limit)
-    return comments[::-1] if before is not None else comments
-
-
-def count(*, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS) -> int:
-    """How many comments a discussion (or the replies below one comment) lists for `viewer`."""
-    return tally(discussion_id=discussion_id, below=below, viewer=viewer).total
-
-
-def tally(*, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS) -> Tally:
-    """`count` and how many of those are placeholders, in one aggregation (grouped by
-    status and placeholder; the server counts)."""
-    stages = unwound(_discussion(discussion_id, below), where=_scope(below, viewer), fields=COUNT_FIELDS)
-    groups = _pages().aggregate(stages + [
-        {"$group": {"_id": {"s": "$comments.status", "p": "$comments.placeholder"}, "n": {"$sum": 1}}},
-    ])
-    return Tally.from_groups(groups, viewer)
-
-
-def count_before(
-    *, discussion_id: ObjectId, order: str, key: tuple, below: Comment | None = None, viewer: Viewer = READERS
-) -> int:
-    """How many comments sort before `key`: where a comment sits in a view."""
-    before = _scope(below, viewer, keyset.before(ORDERS[order], key))
-    return _counted(unwound(_discussion(discussion_id, below), where=before, fields=COUNT_FIELDS))
-
-
-def count_approved(*, discussion_id: ObjectId) -> int:
-    """How many approved comments a discussion has (a post's comment count)."""
-    return _counted(unwound({"discussion_id": discussion_id}, where=APPROVED_ONLY, fields=("status",)))
-
-
-def find_latest(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
-    """The newest approved comments of a discussion, newest first."""
-    if limit <= 0:
-        return []
-    stages = unwound({"discussion_id": discussion_id}, where=APPROVED_ONLY)
-    return _comments(stages, sort=NEWEST_FIRST, limit=limit)
-
-
-def find_duplicate(
-    *, discussion_id: ObjectId, parent_id: ObjectId | None, author: CommentAuthor, ip: str | None, text: str,
-    since: datetime,
-) -> Comment | None:
-    """A comment with this text by this author in the same place since `since` (not
-    spam or deleted): the buckets holding that text, the newest such comment in them."""
-    same: dict[str, Any] = {
-        "posted": {"$gte": since}, "parent_id": parent_id, "text": str(text), "status": {"$nin": [SPAM, DELETED]},
-    }
-    if author.id is not None:
-        same["author.id"] = int(author.id)
-    else:
-        same.update({"author.id": None, "author.name": str(author.name), "author.email": str(author.email), "ip": ip})
-    stages = unwound({"discussion_id": discussion_id, "comments": {"$elemMatch": same}}, where=same)
-    found = _comments(stages, sort=NEWEST_FIRST, limit=1)
-    return found[0] if found else None
-
-
-def has_approved_reply(*, comment: Comment) -> bool:
-    """Whether any reply below this comment, at any depth, is approved."""
-    reply = {"full_slug": {"$regex": slugs.replies_regex(comment.full_slug)}, **APPROVED_ONLY}
-    query = {"discussion_id": comment.discussion_id, "comments": {"$elemMatch": reply}}
-    return _pages().find_one(query, {"_id": 1}) is not None
-
-
-# --- Any comment, by id or by who wrote it ---------------------------------------------
-
-
-def find_by_id(comment_id: ObjectId | str) -> Comment | None:
-    try:
-        oid = ObjectId(comment_id)
-    except (InvalidId, TypeError):
-        return None
-    return _one({"comments._id": oid})
-
-
-def find_by_ids(*, ids: Iterable[ObjectId]) -> list[Comment]:
-    """The comments with these ids (any discussion, any status), newest first."""
-    wanted = {"$in": list(set(ids))}
-    if not wanted["$in"]:
-        return []
-    return _comments(unwound({"comments._id": wanted}, where={"_id": wanted}), sort=NEWEST_FIRST)
-
-
-def find_by_keys(*, keys: list[tuple[ObjectId, str]]) -> list[Comment]:
-    """The comments named by (discussion_id, slug) pairs, in one query over both lists
-    (a slug of one discussion that only another listed is dropped here)."""
-    if not keys:
-        return []
-    wanted = set(keys)
-    slug_list = {"$in": list({s for _, s in wanted})}
-    buckets = {"discussion_id": {"$in": list({d for d, _ in wanted})}, "comments.slug": slug_list}
-    found = _comments(unwound(buckets, where={"slug": slug_list}))
-    return [c for c in found if (c.discussion_id, c.slug) in wanted]
-
-
-def has_approved_by(*, author_id: int | None = None, email: str = "") -> bool:
-    """Whether this commenter (a member by id, or anyone by e-mail address) has an
-    approved comment: who is *not* a first-time commenter."""
-    if author_id is not None:
-        mine: dict[str, Any] = {"author.id": int(author_id)}
-    elif email:
-        mine = {"author.email": str(email)}
-    else:
-        return False
-    return _pages().find_one({"comments": {"$elemMatch": {**mine, **APPROVED_ONLY}}}, {"_id": 1}) is not None
-
-
-def _commenter(commenter: Commenter) -> dict:
-    """The condition on a comment's own fields that finds `commenter`'s comments."""
-    return {"$or": [{field: condition} for field, condition in commenter_conditions(commenter)]}
-
-
-def find_by_commenter(*, commenter: Commenter, exclude_status: str | None = None) -> list[Comment]:
-    """The comments of `commenter` (all of them: bans are rare)."""
-    theirs = _commenter(commenter)
-    if exclude_status:
-        theirs["status"] = {"$ne": exclude_status}
-    return _comments(unwound({"comments": {"$elemMatch": theirs}}, where=theirs))
-
-
-# --- Writes to comments already stored ------------------------------------------------
-
-
-def _in_array(condition: dict, name: str = "c") -> dict:
-    """A condition on a comment's own fields, as the arrayFilter `name` (FerretDB
-    refuses `$or` at the top of an arrayFilter, so callers give plain fields)."""
-    return {f"{name}.{field}": value for field, value in condition.items()}
-
-
-def change(*, condition: dict, fields: dict, scope: dict | None = None, majority: bool = False) -> int:
-    """Set `fields` (dotted paths) on every embedded comment meeting `condition` (plain
-    fields of the comment), in the buckets matching `scope`: one update_many with the
-    arrayFilter `c`. Returns how many of those comments differed just before (an
-    aggregation count), what MongoDB's modified count is for the documents store."""
-    differs = {**condition, "$or": [{path: {"$ne": value}} for path, value in fields.items()]}
-    buckets = {**(scope or {}), "comments": {"$elemMatch": differs}}
-    changed = _counted(unwound(buckets, where=differs))
-    if changed:
-        pages = _pages()
-        if majority:
-            pages = pages.with_options(write_concern=WriteConcern(w="majority"))
-        pages.update_many(
-            buckets, {"$set": {f"comments.$[c].{path}": value for path, value in fields.items()}},
-            array_filters=[_in_array(condition)],
-        )
-    return changed
-
-
-def _ids(ids: Iterable[ObjectId]) -> dict:
-    return {"_id": {"$in": list(set(ids))}}
-
-
-def set_status(*, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
-    """Give these comments `status`; with `blank`, also empty their text (an author
-    taking their words back). Returns how many changed."""
-    condition = _ids(ids)
-    if not condition["_id"]["$in"]:
-        return 0
-    fields: dict[str, Any] = {"status": status, **({"text": "", "html": ""} if blank else {})}
-    return change(condition=condition, fields=fields)
-
-
-def set_subthread_status(*, comment: Comment, status: str) -> int:
-    """Give a comment and every reply below it `status` (no placeholders: the whole
-    sub-thread goes), by the anchored `full_slug` prefix."""
-    inside = {"full_slug": {"$regex": slugs.subtree_regex(comment.full_slug)}}
-    return change(condition=inside, fields={"status": status, "placeholder": False},
-                  scope={"discussion_id": comment.discussion_id})
-
-
-def set_placeholder(*, ids: Iterable[ObjectId], placeholder: bool) -> int:
-    condition = _ids(ids)
-    if not condition["_id"]["$in"]:
-        return 0
-    return change(condition=condition, fields={"placeholder": placeholder})
-
-
-def update_text(
-    *, comment_id: ObjectId, text: str, html: str, status: str, edited: datetime
-) -> Comment | None:
-    """Store an author's edit (and the status its checks gave it); the comment after."""
-    _pages().update_one(
-        {"comments._id": comment_id},
-        {"$set": {"comments.$.text": text, "comments.$.html": html, "comments.$.status": status,
-                  "comments.$.edited": edited}},
-    )
-    return find_by_id(comment_id)
-
-
-def set_flag_count(*, ids: Iterable[ObjectId], flag_count: int) -> None:
-    """Store how many readers flagged these comments (counted by comments.flags)."""
-    condition = _ids(ids)
-    if condition["_id"]["$in"]:
-        _pages().update_many(
-            {"comments._id": condition["_id"]}, {"$set": {"comments.$[c].flag_count": flag_count}},
-            array_filters=[_in_array(condition)],
-        )
-
-
-def set_author_name(*, author_id: int, name: str) -> int:
-    """Give every comment by this user `name`; return how many changed. Only copies
-    that disagree are written, so a rerun writes nothing; majority write concern."""
-    mine = {"author.id": int(author_id), "author.name": {"$ne": str(name)}}
-    return change(condition=mine, fields={"author.name": str(name)}, majority=True)
-
-
-# --- The moderation queue -----------------------------------------------------------------
-
-
-def _queue(tab: str, filters: QueueFilter) -> list[dict]:
-    """The stages listing a queue tab's comments, unsorted (records.in_queue's rule)."""
-    if tab not in QUEUE_TABS:
-        raise ValueError(f"no queue tab {tab!r}")
-    wanted: dict[str, Any] = {
-        "pending": {"status": PENDING},
-        "spam": {"status": SPAM},
-        "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
-        "recent": {},
-    }[tab]
-    wanted.update(filter_conditions(filters))
-    buckets: dict[str, Any] = {"comments": {"$elemMatch": wanted}} if wanted else {}
-    if filters.discussion_id is not None:
-        buckets["discussion_id"] = filters.discussion_id
-    return unwound(buckets, where=wanted)
-
-
-def find_queue(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[Comment]:
-    """A page of a moderation queue tab."""
-    if limit <= 0:
-        return []
-    return _comments(_queue(tab, filters), sort=queue_order(tab), skip=skip, limit=limit)
-
-
-def count_queue(*, tab: str, filters: QueueFilter) -> int:
-    return _counted(_queue(tab, filters))
-
-
-# --- Author copies ----------------------------------------------------------------------
-
-
-def find_latest_by_author(*, author_id: int, limit: int) -> list[Comment]:
-    """A member's newest approved comments, on any post, newest first: the buckets
-    holding any (the `comment_author_id` index), unwound to theirs."""
-    if limit <= 0:
-        return []
-    mine = {"author.id": int(author_id), **APPROVED_ONLY}
-    return _comments(unwound({"comments": {"$elemMatch": mine}}, where=mine), sort=NEWEST_FIRST, limit=limit)
-
-
-def find_member_authors() -> list[CommentAuthor]:
-    """Every distinct author copy of logged-in commenters (one per user when in sync)."""
-    member = {"author.id": {"$ne": None}}
-    stages = unwound({"comments": {"$elemMatch": member}}, where=member, fields=("author",))
-    groups = _pages().aggregate(stages + [{"$group": {"_id": "$comments.author"}}])
-    docs = [g["_id"] for g in groups if isinstance(g["_id"], dict) and g["_id"].get("id") is not None]
-    return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
-
-
-def find_discussion_ids_by_author(*, author_id: int) -> list[ObjectId]:
-    """The discussions this user has commented on."""
-    return _pages().distinct("discussion_id", {"comments.author.id": int(author_id)})
-
-
-# --- Export, import and migration: comments as flat documents --------------------------
-
-
-def iter_documents(*, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
-    """Every comment, of one discussion or of all, as the one-document store's flat
-    documents, in discussion and posting order: the buckets stream in discussion and
-    page order, and each discussion's comments are sorted in memory."""
-    query = {} if discussion_id is None else {"discussion_id": discussion_id}
-    cursor = _pages().find(query).sort([("discussion_id", ASCENDING), ("page", ASCENDING)]).batch_size(batch_size)
-    current, held = None, []
-    for bucket in cursor:
-        if bucket["discussion_id"] != current:
-            yield from _in_posting_order(held)
-            current, held = bucket["discussion_id"], []
-        held += [flat_document(c, current) for c in bucket.get("comments", ())]
-    yield from _in_posting_order(held)
-
-
-def _in_posting_order(documents: list[dict]) -> list[dict]:
-    return sorted(documents, key=lambda d: (d["posted"], d["_id"]))
-
-
-def insert_documents(*, documents: list[dict]) -> int:
-    """Add flat comment documents as given (`_id`, slugs and times kept); return how
-    many went in. One whose slug its discussion already has, or whose `_id` is
-    already stored, is skipped. Each discussion's new comments are appended in
-    posting order: the last page is filled up to PAGE_SIZE, the rest become whole
-    new pages in one insert_many (the whole discussion, when it had none: a fast
-    migration), and `num_pages` names the last page. Meant for migrations and
-    restores, which run while the site posts nothing to these discussions."""
-    by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
-    for document in documents:
-        by_discussion[document["discussion_id"]].append(document)
-    return sum(_append(discussion_id, _new_ones(discussion_id, group))
-               for discussion_id, group in by_discussion.items())
+    def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
+        """Append the new ones in posting order: the last page is filled up to PAGE_SIZE,
+        the rest become whole new pages in one insert_many (the whole discussion, when it
+        had none: a fast migration), and `num_pages` names the last page. Meant for
+        migrations and restores, which run while the site posts nothing to these
+        discussions."""
+        return _append(discussion_id, _new_ones(discussion_id, documents))
+
+    def discussion_ids(self) -> list[ObjectId]:
+        return sorted(_pages().distinct("discussion_id", {"count": {"$gt": 0}}))
+
+    def _drop_discussion(self, *, discussion_id: ObjectId) -> int:
+        """Every bucket and slug claim of the discussion, its pages starting again at 1."""
+        went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
+        _pages().delete_many({"discussion_id": discussion_id})
+        _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
+        get_host().set_comment_pages(discussion_id, num_pages=1)
+        return went
 
 
 def _new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
     """The documents of `group` to add: not already stored, no slug taken, each once."""
     taken = set(_pages().distinct("comments.slug", {"discussion_id": discussion_id}))
     seen_ids, fresh = set(_pages().distinct("comments._id", {"discussion_id": discussion_id})), []
-    for document in _in_posting_order([{"_id": ObjectId(), **d} for d in group]):
+    for document in in_posting_order_of([{"_id": ObjectId(), **d} for d in group]):
         if document["slug"] in taken or document["_id"] in seen_ids:
             continue
         taken.add(document["slug"])
@@ -797,7 +514,7 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
         return 0
     last = _pages().find_one({"discussion_id": discussion_id}, {"page": 1, "count": 1}, sort=[("page", -1)])
     page, room = (last["page"], max(0, PAGE_SIZE - last.get("count", 0))) if last else (0, 0)
-    if room:
+    if last and room:
         _top_up(last, comments[:room])
     rest = comments[room:]
     chunks = [rest[i:i + PAGE_SIZE] for i in range(0, len(rest), PAGE_SIZE)]
@@ -811,16 +528,7 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
     return len(comments)
 
 
-def discussion_ids() -> list[ObjectId]:
-    """Every discussion that has comments here (what a migration copies)."""
-    return sorted(_pages().distinct("discussion_id", {"count": {"$gt": 0}}))
 
 
-def drop_discussion(*, discussion_id: ObjectId) -> int:
-    """Delete every bucket and slug claim of one discussion and start its pages again
-    at 1 (a migration clearing a partial copy); returns how many comments went."""
-    went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
-    _pages().delete_many({"discussion_id": discussion_id})
-    _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
-    get_host().set_comment_pages(discussion_id, num_pages=1)
-    return went
+def in_posting_order_of(documents: list[dict]) -> list[dict]:
+    return sorted(documents, key=lambda d: (d["posted"], d["_id"]))

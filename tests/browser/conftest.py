@@ -268,7 +268,7 @@ CODE = "    for comment in discussion: print(comment.full_slug, comment.posted, 
 def discussion(post_by, make_comment) -> Discussion:
     from datetime import datetime, timedelta, timezone
 
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     start = datetime.now(timezone.utc) - timedelta(days=3)
     post = post_by(
@@ -304,7 +304,7 @@ def discussion(post_by, make_comment) -> Discussion:
 @pytest.fixture
 def pending(post_by, make_comment, mongo_db):
     """Three comments awaiting moderation on a new post, oldest first."""
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     post = post_by(title="Held back", slug="held-back")
     made = [

@@ -45,7 +45,7 @@ def test_a_readers_own_comment_pages(open_page, discussion, screenshots, axe, de
 
 @pytest.mark.parametrize("device", WIDTHS)
 def test_flag_and_author_pages(open_page, discussion, editor, make_comment, screenshots, axe, device):
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     answer = make_comment(discussion.post, text="The author answers here.",
                           author=CommentAuthor(id=editor.id, name=editor.name, staff=True))
@@ -68,7 +68,7 @@ def test_flag_and_author_pages(open_page, discussion, editor, make_comment, scre
 @pytest.mark.parametrize("device", WIDTHS)
 def test_the_editors_confirmations(open_page, editor_state, discussion, make_comment, screenshots, axe, device):
     """Spam asks first; a ban asks first; lifting it asks first and offers to restore."""
-    from comments.store import CommentAuthor
+    from comments.records import CommentAuthor
 
     troll = make_comment(discussion.post, text="Buy cheap pills", ip="203.0.113.9",
                          author=CommentAuthor(id=None, name="Troll", email=""))

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from bench import stores as bench
-from comments import store
+from comments.stores import STORES, get_store
 
 
 class Command(BaseCommand):
@@ -19,12 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=15, help="runs of each operation")
         parser.add_argument("--deep-page", type=int, default=100, help="page number of the deep page")
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--stores", default=",".join(store.STORES), help="comma-separated store names")
+        parser.add_argument("--stores", default=",".join(STORES), help="comma-separated store names")
 
     def handle(self, *args, **options):
         names = [name for name in options["stores"].split(",") if name]
         for name in names:
-            store.named(name)  # an unknown name fails here, before anything is built
+            get_store(name)  # an unknown name fails here, before anything is built
         bench.main(
             discussions=options["discussions"], max_comments=options["max_comments"], tail=options["tail"],
             repeat=options["repeat"], deep_page=options["deep_page"], seed=options["seed"], stores=names,

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from comments import migration, store, store_switch
+from comments import migration, store_switch
+from comments.stores import STORES, get_store
 
 DONE = (
     "Moved {comments} comments of {discussions} discussions from {source} to {target} "
@@ -23,16 +24,16 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--to", required=True, choices=sorted(store.STORES), help="the target store")
+        parser.add_argument("--to", required=True, choices=sorted(STORES), help="the target store")
         parser.add_argument(
-            "--from", dest="source", choices=sorted(store.STORES),
+            "--from", dest="source", choices=sorted(STORES),
             help="the source store (default: the one in use)",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, to: str, source: str | None, no_progress: bool, **options):
         source = source or store_switch.in_use()
-        total = len(store.named(source).discussion_ids())
+        total = len(get_store(source).discussion_ids())
         # The bar goes to the stream under Django's OutputWrapper, which would end each
         # of tqdm's carriage-return updates with a newline.
         bar = tqdm(total=total, unit="discussion", desc=f"{source} → {to}", file=self.stderr._out,

@@ -7,7 +7,7 @@ from infra import mongo, sharding
 
 class Command(BaseCommand):
     help = (
-        "Shard the collections of the comment store in use (COMMENTS_STORE) on a mongos, "
+        "Shard the collections the apps register (those of the comment store in use) on a mongos, "
         "with the shard keys of storage-patterns.md. Refuses any other server. Safe to rerun."
     )
 
@@ -15,8 +15,8 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="print the commands without sending them")
 
     def handle(self, *args, dry_run: bool, **options):
-        where = {"db_name": settings.MONGODB_NAME, "store": settings.COMMENTS_STORE}
         try:
+            where = {"db_name": settings.MONGODB_NAME, "keys": sharding.shard_keys()}
             if dry_run:
                 commands = sharding.shard_commands(**where)
             else:

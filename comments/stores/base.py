@@ -1,0 +1,519 @@
+"""What every comment store is, in the style of Django's cache backends: a
+`CommentStore` whose subclasses each implement a few primitives (`insert_comment`,
+`find` and `tally` by one `Query`, `change` by one `Query`, and the flat-document
+`iter_documents` / `insert_documents` of exports, imports and migrations), with
+every other operation derived from them once, here.
+
+A `Query` says which comments (a discussion, the replies below a comment or a whole
+sub-thread, what a viewer is shown, ids, slugs, a commenter, a moderation queue tab,
+a possible duplicate, statuses left out), in what order, from which key, and which
+slice. It says it twice, from the same fields: as a MongoDB condition on a comment's
+own fields (`conditions`, which the documents and buckets stores send) and as a
+Python predicate (`matches`, which the embedded store applies to the comments it
+unpacks); the store tests check that the two agree.
+
+Writes wait out a migration's last pass: the write primitives are `@frozen_aware`,
+which refuses them (store_switch.Moving) on the store a migration has frozen.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, ClassVar, ParamSpec, TypeVar
+
+from bson import ObjectId
+from bson.errors import InvalidId
+from pymongo.database import Database
+
+from comments import keyset, slugs, store_switch
+from comments.records import (
+    APPROVED,
+    DELETED,
+    HIDDEN,
+    NEWEST,
+    ORDERS,
+    PENDING,
+    QUEUE_TABS,
+    READERS,
+    SPAM,
+    Comment,
+    CommentAuthor,
+    Commenter,
+    QueueFilter,
+    Tally,
+    Viewer,
+    commenter_conditions,
+    filter_conditions,
+    in_queue,
+    new_document,
+    queue_order,
+    visible_to,
+)
+from infra.sharding import ShardKey
+
+Order = tuple[tuple[str, int], ...]
+NO_TAB = "no queue tab {tab!r}"
+# The statuses a duplicate of a new comment may have: not spam or deleted.
+NOT_DUPLICATES = frozenset({SPAM, DELETED})
+# What each queue tab lists, before its filters (records.in_queue says the same).
+TAB_CONDITIONS: dict[str, dict[str, Any]] = {
+    "pending": {"status": PENDING},
+    "spam": {"status": SPAM},
+    "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
+    "recent": {},
+}
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A comment just posted again: same text, same author, same place, since `since`."""
+
+    parent_id: ObjectId | None
+    author: CommentAuthor
+    ip: str | None
+    text: str
+    since: datetime
+
+    def conditions(self) -> dict[str, Any]:
+        same: dict[str, Any] = {"posted": {"$gte": self.since}, "parent_id": self.parent_id, "text": str(self.text)}
+        if self.author.id is not None:
+            same["author.id"] = int(self.author.id)
+        else:
+            same.update({"author.id": None, "author.name": str(self.author.name),
+                         "author.email": str(self.author.email), "ip": self.ip})
+        return same
+
+    def matches(self, c: Comment) -> bool:
+        if not (c.posted >= self.since and c.parent_id == self.parent_id and c.text == self.text):
+            return False
+        if self.author.id is not None:
+            return c.author.id == int(self.author.id)
+        return (c.author.id is None and c.author.name == self.author.name
+                and c.author.email == self.author.email and c.ip == self.ip)
+
+
+@dataclass(frozen=True)
+class Query:
+    """Which comments, in what order, which slice (module docstring). Empty fields
+    select everything; `after` is a key of `order` (Comment.key): only what sorts
+    strictly after it."""
+
+    discussion_id: ObjectId | None = None
+    discussion_ids: frozenset[ObjectId] | None = None
+    below: Comment | None = None
+    subthread: Comment | None = None
+    viewer: Viewer | None = None
+    exclude: frozenset[str] = frozenset()
+    ids: frozenset[ObjectId] | None = None
+    slugs: frozenset[str] | None = None
+    commenter: Commenter | None = None
+    tab: str | None = None
+    filters: QueueFilter = field(default_factory=QueueFilter)
+    duplicate: Duplicate | None = None
+    order: Order = ()
+    after: tuple[Any, ...] | None = None
+    skip: int = 0
+    limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.tab is not None and self.tab not in QUEUE_TABS:
+            raise ValueError(NO_TAB.format(tab=self.tab))
+
+    def discussions(self) -> list[ObjectId] | None:
+        """The discussions the comments are in; None: any."""
+        found: set[ObjectId] | None = None
+        for scope in (
+            {self.discussion_id} if self.discussion_id is not None else None,
+            set(self.discussion_ids) if self.discussion_ids is not None else None,
+            {self.filters.discussion_id} if self.filters.discussion_id is not None else None,
+        ):
+            if scope is not None:
+                found = scope if found is None else found & scope
+        return None if found is None else sorted(found)
+
+    def is_empty(self) -> bool:
+        """Whether the query cannot match anything (no ids, no slugs, no discussion)."""
+        return (self.ids is not None and not self.ids) or (self.slugs is not None and not self.slugs) or (
+            self.discussions() == []) or self.limit is not None and self.limit <= 0
+
+    def unsliced(self) -> Query:
+        return replace(self, skip=0, limit=None)
+
+    def conditions(self) -> dict[str, Any]:
+        """The MongoDB condition on a comment's own fields (the discussion left out:
+        each store scopes that its own way)."""
+        parts: list[dict[str, Any]] = []
+        if self.viewer is not None:
+            parts.append(visible_to(self.viewer))
+        if self.exclude:
+            parts.append({"status": {"$nin": sorted(self.exclude)}})
+        if self.ids is not None:
+            parts.append({"_id": {"$in": sorted(self.ids)}})
+        if self.slugs is not None:
+            parts.append({"slug": {"$in": sorted(self.slugs)}})
+        if self.below is not None:
+            parts.append({"full_slug": {"$regex": slugs.replies_regex(self.below.full_slug)}})
+        if self.subthread is not None:
+            parts.append({"full_slug": {"$regex": slugs.subtree_regex(self.subthread.full_slug)}})
+        if self.commenter is not None:
+            either = [{path: condition} for path, condition in commenter_conditions(self.commenter)]
+            parts.append(either[0] if len(either) == 1 else {"$or": either})
+        if self.tab is not None:
+            parts.append(dict(TAB_CONDITIONS[self.tab]))
+            parts.extend({path: condition} for path, condition in filter_conditions(self.filters))
+        if self.duplicate is not None:
+            parts.append(self.duplicate.conditions())
+        if self.after is not None:
+            parts.append(keyset.after(self.order, self.after))
+        return all_of(parts)
+
+    def matches(self, c: Comment) -> bool:
+        """`conditions` as a Python predicate (the discussion included)."""
+        discussions = self.discussions()
+        return (
+            (discussions is None or c.discussion_id in discussions)
+            and (self.viewer is None or self.viewer.sees(c))
+            and c.status not in self.exclude
+            and (self.ids is None or c.id in self.ids)
+            and (self.slugs is None or c.slug in self.slugs)
+            and (self.below is None or c.full_slug.startswith(self.below.full_slug + slugs.SEPARATOR))
+            and (self.subthread is None or c.full_slug == self.subthread.full_slug
+                 or c.full_slug.startswith(self.subthread.full_slug + slugs.SEPARATOR))
+            and (self.commenter is None or self.commenter.matches(c))
+            and (self.tab is None or in_queue(self.tab, self.filters, c))
+            and (self.duplicate is None or self.duplicate.matches(c))
+            and (self.after is None or compare(c, self.after, self.order) > 0)
+        )
+
+
+def all_of(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Conditions that must all hold, merged into one query (`$and` only for those
+    whose fields would collide)."""
+    merged: dict[str, Any] = {}
+    rest: list[dict[str, Any]] = []
+    for part in parts:
+        if merged.keys() & part.keys():
+            rest.append(part)
+        else:
+            merged.update(part)
+    return {**merged, "$and": rest} if rest else merged
+
+
+def field_value(comment: Comment, name: str) -> Any:
+    """A comment's value of one sort field (by its stored name)."""
+    return comment.id if name == "_id" else getattr(comment, name)
+
+
+def compare(comment: Comment, key: Sequence[Any], order: Sequence[tuple[str, int]]) -> int:
+    """-1, 0 or 1 as `comment` sorts before, at or after `key` in `order`."""
+    for (name, direction), wanted in zip(order, key):
+        value = field_value(comment, name)
+        if value != wanted:
+            return (1 if value > wanted else -1) * (1 if direction > 0 else -1)
+    return 0
+
+
+def parse_id(value: object) -> ObjectId | None:
+    """An ObjectId from a comment id as a form or URL gives it; None if it is none."""
+    try:
+        return ObjectId(value)  # type: ignore[arg-type]
+    except (InvalidId, TypeError):
+        return None
+
+
+def frozen_aware(write: Callable[P, R]) -> Callable[P, R]:
+    """A write primitive: refused with store_switch.Moving while a migration's last
+    pass has frozen this store (writes to the migration's target go through)."""
+
+    @functools.wraps(write)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
+        assert isinstance(store, CommentStore)
+        store_switch.check_writable(store.name)
+        return write(*args, **kwargs)
+
+    return checked
+
+
+class CommentStore(ABC):
+    """A comment store: subclasses implement the primitives (abstract, each with a
+    docstring of its contract), the rest is derived here."""
+
+    name: ClassVar[str] = ""
+    # Its collections' shard keys, each leading with the discussion (infra/sharding.py).
+    shard_keys: ClassVar[tuple[ShardKey, ...]] = ()
+
+    # --- Primitives ----------------------------------------------------------------------
+
+    @abstractmethod
+    def ensure_indexes(self, db: Database) -> list[str]:
+        """Create this store's indexes (from the comments app's ready())."""
+
+    @abstractmethod
+    def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
+        """Store one new comment (a records.new_document); SlugTaken if its slug (or
+        its form key) is already used in its discussion."""
+
+    @abstractmethod
+    def find(self, query: Query) -> list[Comment]:
+        """The comments `query` selects, in its order, skip and limit applied."""
+
+    @abstractmethod
+    def tally(self, query: Query) -> Tally:
+        """How many comments `query` selects (its slice ignored), and how many of those
+        its viewer sees as placeholders."""
+
+    @abstractmethod
+    def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
+        """Set `fields` (dotted paths) on every comment `query` selects whose stored
+        values differ; how many changed. `majority`: a majority write concern."""
+
+    @abstractmethod
+    def iter_documents(self, *, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
+        """Every comment as the documents store's flat document, of one discussion or
+        of all, in discussion and posting order."""
+
+    @abstractmethod
+    def _insert_documents(self, *, documents: list[dict]) -> int:
+        """Add flat comment documents as given (`_id`, slugs, times kept); how many went
+        in. One whose slug or `_id` its discussion already has is skipped."""
+
+    @abstractmethod
+    def discussion_ids(self) -> list[ObjectId]:
+        """Every discussion that has comments here, sorted (what a migration copies)."""
+
+    @abstractmethod
+    def _drop_discussion(self, *, discussion_id: ObjectId) -> int:
+        """Delete every comment of one discussion; how many went."""
+
+    @abstractmethod
+    def find_member_authors(self) -> list[CommentAuthor]:
+        """Every distinct author copy of logged-in commenters (one per user when in sync)."""
+
+    # --- Writes: the primitives, refused while frozen --------------------------------------
+
+    @frozen_aware
+    def insert_comment(
+        self, *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
+        author: CommentAuthor, text: str, html: str, form_key: str | None = None, status: str = APPROVED,
+        ip: str | None = None,
+    ) -> Comment:
+        """Insert one comment; SlugTaken if its slug is already used in the discussion."""
+        document = new_document(
+            discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted,
+            author=author, text=text, html=html, form_key=form_key, status=status, ip=ip,
+        )
+        return self._insert(document=document, parent=parent)
+
+    @frozen_aware
+    def change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
+        """Set `fields` on the comments `query` selects; how many changed."""
+        if query.is_empty():
+            return 0
+        return self._change(query, fields=fields, majority=majority)
+
+    @frozen_aware
+    def insert_documents(self, *, documents: list[dict]) -> int:
+        """Add flat comment documents (exports, imports, migrations); how many went in."""
+        return self._insert_documents(documents=documents) if documents else 0
+
+    @frozen_aware
+    def drop_discussion(self, *, discussion_id: ObjectId) -> int:
+        """Delete every comment of one discussion (a migration clearing a partial copy)."""
+        return self._drop_discussion(discussion_id=discussion_id)
+
+    # --- Derived: reading one discussion -----------------------------------------------------
+
+    def find_by_slug(self, *, discussion_id: ObjectId, slug: str) -> Comment | None:
+        """The permalink query: one comment of one discussion, by its slug path."""
+        found = self.find(Query(discussion_id=discussion_id, slugs=frozenset({str(slug)}), limit=1))
+        return found[0] if found else None
+
+    def find_by_slugs(self, *, discussion_id: ObjectId, slugs: Iterable[str]) -> list[Comment]:
+        """The comments of one discussion with these slug paths, threaded."""
+        wanted = frozenset(str(s) for s in slugs)
+        return self.find(Query(discussion_id=discussion_id, slugs=wanted, order=tuple(ORDERS["threaded"])))
+
+    def find_ancestors(self, *, comment: Comment) -> list[Comment]:
+        """The comments above this one, root first, whatever their status."""
+        return self.find_by_slugs(discussion_id=comment.discussion_id, slugs=slugs.ancestor_slugs(comment.slug))
+
+    def find_subthread(self, *, comment: Comment) -> list[Comment]:
+        """The comment and all its descendants, threaded."""
+        return self.find(Query(discussion_id=comment.discussion_id, subthread=comment,
+                               order=tuple(ORDERS["threaded"])))
+
+    def find_page(
+        self, *, discussion_id: ObjectId, order: str, limit: int, skip: int = 0, after: tuple | None = None,
+        before: tuple | None = None, below: Comment | None = None, viewer: Viewer = READERS,
+    ) -> list[Comment]:
+        """A page of a discussion (or of the replies below one comment) in `order`, as
+        `viewer` sees it: by position (`skip`), after the key of the previous page's last
+        comment, or before the key of the next page's first (read backwards, flipped)."""
+        sort = tuple(ORDERS[order])
+        if before is not None:
+            query = Query(discussion_id=discussion_id, below=below, viewer=viewer, order=reverse(sort),
+                          after=tuple(before), skip=skip, limit=limit)
+            return self.find(query)[::-1]
+        return self.find(Query(discussion_id=discussion_id, below=below, viewer=viewer, order=sort,
+                               after=tuple(after) if after is not None else None, skip=skip, limit=limit))
+
+    def tally_listing(
+        self, *, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS
+    ) -> Tally:
+        """What a listing of the discussion (or of the replies below one comment) holds."""
+        return self.tally(Query(discussion_id=discussion_id, below=below, viewer=viewer))
+
+    def count_before(
+        self, *, discussion_id: ObjectId, order: str, key: tuple, below: Comment | None = None, viewer: Viewer = READERS,
+    ) -> int:
+        """How many listed comments sort before `key`: where a comment sits in a view."""
+        query = Query(discussion_id=discussion_id, below=below, viewer=viewer,
+                      order=reverse(tuple(ORDERS[order])), after=tuple(key))
+        return self.tally(query).total
+
+    def count_approved(self, *, discussion_id: ObjectId) -> int:
+        """How many approved comments a discussion has (a post's comment count)."""
+        return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
+
+    def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
+        """The newest approved comments of a discussion, newest first."""
+        return self.find(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST),
+                               limit=limit))
+
+    def find_duplicate(
+        self, *, discussion_id: ObjectId, parent_id: ObjectId | None, author: CommentAuthor, ip: str | None,
+        text: str, since: datetime,
+    ) -> Comment | None:
+        """The newest comment with this text by this author in the same place since
+        `since` (not spam or deleted): the one to give back instead of storing a copy."""
+        duplicate = Duplicate(parent_id=parent_id, author=author, ip=ip, text=str(text), since=since)
+        found = self.find(Query(discussion_id=discussion_id, duplicate=duplicate, exclude=NOT_DUPLICATES,
+                                order=tuple(NEWEST), limit=1))
+        return found[0] if found else None
+
+    def has_approved_reply(self, *, comment: Comment) -> bool:
+        """Whether any reply below this comment, at any depth, is approved."""
+        return bool(self.find(Query(discussion_id=comment.discussion_id, below=comment,
+                                    exclude=frozenset(HIDDEN), limit=1)))
+
+    # --- Derived: any comment, by id or by who wrote it ---------------------------------------
+
+    def find_by_id(self, comment_id: ObjectId | str) -> Comment | None:
+        oid = parse_id(comment_id)
+        found = self.find(Query(ids=frozenset({oid}), limit=1)) if oid is not None else []
+        return found[0] if found else None
+
+    def find_by_ids(self, *, ids: Iterable[ObjectId]) -> list[Comment]:
+        """The comments with these ids (any discussion, any status), newest first."""
+        return self.find(Query(ids=frozenset(ids), order=tuple(NEWEST)))
+
+    def find_by_keys(self, *, keys: Iterable[tuple[ObjectId, str]]) -> list[Comment]:
+        """The comments named by (discussion_id, slug) pairs, in one query over both lists
+        (a slug of one discussion that only another listed is dropped here)."""
+        wanted = set(keys)
+        if not wanted:
+            return []
+        query = Query(discussion_ids=frozenset(d for d, _ in wanted), slugs=frozenset(s for _, s in wanted))
+        return [c for c in self.find(query) if (c.discussion_id, c.slug) in wanted]
+
+    def has_approved_by(self, *, author_id: int) -> bool:
+        """Whether this member has an approved comment: who is *not* a first-time commenter."""
+        member = Commenter(user_id=int(author_id))
+        return bool(self.find(Query(commenter=member, exclude=frozenset(HIDDEN), limit=1)))
+
+    def find_by_commenter(self, *, commenter: Commenter, exclude_status: str | None = None) -> list[Comment]:
+        """The comments of `commenter` (all of them: bans are rare)."""
+        exclude = frozenset({exclude_status}) if exclude_status else frozenset()
+        return self.find(Query(commenter=commenter, exclude=exclude))
+
+    def find_latest_by_author(self, *, author_id: int, limit: int) -> list[Comment]:
+        """A member's newest approved comments, on any post, newest first."""
+        return self.find(Query(commenter=Commenter(user_id=int(author_id)), exclude=frozenset(HIDDEN),
+                               order=tuple(NEWEST), limit=max(0, limit)))
+
+    def find_discussion_ids_by_author(self, *, author_id: int) -> list[ObjectId]:
+        """The discussions this member has commented on."""
+        theirs = self.find(Query(commenter=Commenter(user_id=int(author_id))))
+        return sorted({c.discussion_id for c in theirs})
+
+    # --- Derived: moderation ------------------------------------------------------------------
+
+    def find_queue(self, *, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[Comment]:
+        """A page of a moderation queue tab, in its order."""
+        return self.find(Query(tab=tab, filters=filters, order=tuple(queue_order(tab)), skip=skip, limit=limit))
+
+    def count_queue(self, *, tab: str, filters: QueueFilter) -> int:
+        return self.tally(Query(tab=tab, filters=filters)).total
+
+    def set_status(self, *, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
+        """Give these comments `status`; with `blank`, also empty their text (an author
+        taking their words back). Returns how many changed."""
+        fields: dict[str, Any] = {"status": status, **({"text": "", "html": ""} if blank else {})}
+        return self.change(Query(ids=frozenset(ids)), fields=fields)
+
+    def set_placeholder(self, *, ids: Iterable[ObjectId], placeholder: bool) -> int:
+        return self.change(Query(ids=frozenset(ids)), fields={"placeholder": placeholder})
+
+    def set_flag_count(self, *, ids: Iterable[ObjectId], flag_count: int) -> int:
+        """Store how many readers flagged these comments (counted by comments.flags)."""
+        return self.change(Query(ids=frozenset(ids)), fields={"flag_count": flag_count})
+
+    def update_text(self, *, comment_id: ObjectId, text: str, html: str, status: str,
+                    edited: datetime) -> Comment | None:
+        """Store an author's edit (and the status its checks gave it); the comment after."""
+        fields = {"text": text, "html": html, "status": status, "edited": edited}
+        self.change(Query(ids=frozenset({comment_id})), fields=fields)
+        return self.find_by_id(comment_id)
+
+    def set_author_name(self, *, author_id: int, name: str) -> int:
+        """Give every comment by this member `name`; how many changed. Only copies that
+        disagree are written, so a rerun writes nothing; majority write concern, so a
+        rename does not roll back on a replica set."""
+        member = Commenter(user_id=int(author_id))
+        return self.change(Query(commenter=member), fields={"author.name": str(name)}, majority=True)
+
+
+def reverse(order: Order) -> Order:
+    return tuple(keyset.reverse(order))
+
+
+def in_python(comments: Iterable[Comment], query: Query) -> list[Comment]:
+    """What `find` gives, worked out in Python from comments already read (a superset)."""
+    import heapq
+    from functools import cmp_to_key
+
+    chosen = (c for c in comments if query.matches(c))
+    if query.limit is not None and query.order:
+        wanted = query.skip + query.limit
+
+        def before(a: Comment, b: Comment) -> int:
+            return compare(a, [field_value(b, name) for name, _ in query.order], query.order)
+
+        return heapq.nsmallest(max(0, wanted), chosen, key=cmp_to_key(before))[query.skip:]
+    rows = sort(chosen, query.order)
+    stop = None if query.limit is None else query.skip + max(0, query.limit)
+    return rows[query.skip:stop]
+
+
+def sort(comments: Iterable[Comment], order: Sequence[tuple[str, int]]) -> list[Comment]:
+    """The comments in `order` (stable sorts, last field first)."""
+    ordered = list(comments)
+    for name, direction in reversed(order):
+        ordered.sort(key=lambda c: field_value(c, name), reverse=direction < 0)
+    return ordered
+
+
+def tally_of(comments: Iterable[Comment], query: Query) -> Tally:
+    """What `tally` gives, worked out in Python from comments already read."""
+    rows = [c for c in comments if query.matches(c)]
+    viewer = query.viewer or Viewer()
+    placeholders = sum(viewer.sees_placeholder(status=c.status, placeholder=c.placeholder) for c in rows)
+    return Tally(total=len(rows), placeholders=placeholders)
