@@ -49,8 +49,8 @@ class CommentsSettings:
     # Levels indented on a page before "Continue this thread".
     indent_limit: int = _setting("COMMENTS_INDENT_LIMIT", 5, minimum=0, ceiling=INDENT_CEILING)
     max_length: int = _setting("COMMENTS_MAX_LENGTH", 10_000, minimum=1)
-    # How long a rendered comment form may be used to post (seconds).
-    form_max_age: int = _setting("COMMENTS_FORM_MAX_AGE", 2 * 24 * 3600, minimum=1)
+    # How long a rendered comment form may be used to post (seconds; 0: not at all).
+    form_max_age: int = _setting("COMMENTS_FORM_MAX_AGE", 2 * 24 * 3600, minimum=0)
     # "post", or any of PREMODERATION_RULES (read by `moderation_rules`).
     moderation: tuple[str, ...] = _setting("COMMENTS_MODERATION", ("post",))
     # Seconds an author may edit or delete their own comment.
@@ -75,8 +75,8 @@ class CommentsSettings:
     # One digest each at most every this many minutes (0: no such mail).
     notifications_author_digest_minutes: int = _setting("NOTIFICATIONS_AUTHOR_DIGEST_MINUTES", 0, minimum=0)
     notifications_queue_digest_minutes: int = _setting("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", 0, minimum=0)
-    # How long an address confirmation link works (seconds).
-    notifications_confirm_max_age: int = _setting("NOTIFICATIONS_CONFIRM_MAX_AGE", 3 * 24 * 3600, minimum=1)
+    # How long an address confirmation link works (seconds; 0: not at all).
+    notifications_confirm_max_age: int = _setting("NOTIFICATIONS_CONFIRM_MAX_AGE", 3 * 24 * 3600, minimum=0)
     # Confirmation and "manage" mails per address and per client in each window (0: no limit).
     notifications_confirm_window: int = _setting("NOTIFICATIONS_CONFIRM_WINDOW", 3600, minimum=1)
     notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)

@@ -75,6 +75,7 @@ def test_a_value_of_the_wrong_type_is_an_error_and_the_default_is_used(settings,
     ("COMMENTS_EMBEDDED_MAX_BYTES", -1, 0),
     ("COMMENTS_STORE_RECHECK_SECONDS", -0.5, 0.0),
     ("NOTIFICATIONS_CONFIRM_WINDOW", 0, 1),
+    ("COMMENTS_FORM_MAX_AGE", -1, 0),
 ])
 def test_a_value_too_small_is_an_error_and_the_smallest_is_used(settings, name, value, used):
     setattr(settings, name, value)
