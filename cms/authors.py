@@ -23,6 +23,7 @@ from cms import posts
 from cms.models import AuthorProfile
 from cms.posts import AuthorSummary
 from comments import services as comment_services
+from comments.errors import Refused
 from comments.stores import get_store
 
 USERNAME_TAKEN = "Another account already has this username."
@@ -30,12 +31,8 @@ USERNAME_TAKEN = "Another account already has this username."
 SUMMARY_BATCH = 500
 
 
-class AuthorError(Exception):
+class AuthorError(Refused):
     """A profile change that cannot be made; the message is for the editor."""
-
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.message, self.code = message, code
 
 
 @dataclass(frozen=True)

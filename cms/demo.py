@@ -16,7 +16,6 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from pymongo.errors import DuplicateKeyError
@@ -271,9 +270,10 @@ def seed_comments(
     """Add `count` threaded comments to `post`, posted between `start` and `end` (now);
     see plan_discussion and comment_times."""
     end = end or datetime.now(timezone.utc).replace(microsecond=0)
-    if settings.COMMENTS_CLOSE_AFTER_DAYS > 0 and post.published is not None:
+    close_after_days = conf.get().close_after_days
+    if close_after_days > 0 and post.published is not None:
         # The discussion happens while it is open (comments close with age).
-        closes = post.published + timedelta(days=settings.COMMENTS_CLOSE_AFTER_DAYS) - timedelta(minutes=1)
+        closes = post.published + timedelta(days=close_after_days) - timedelta(minutes=1)
         end = max(start + timedelta(minutes=count + 1), min(end, closes))
     plan = plan_discussion(count=count, rng=rng, talk=talk, host=host)
     times = comment_times(count=count, rng=rng, start=start, end=end, recent=recent)

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bson import ObjectId
-from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from pymongo.errors import PyMongoError
 
@@ -29,9 +28,8 @@ RATE_LIMITED = (
     "You are posting too often. Please wait a few minutes, then send it again: "
     "your text is kept below."
 )
-# COMMENTS_MODERATION: "post" (nothing held back), or any of these rules.
-PREMODERATION_RULES = ("all", "first", "links")
-BAD_MODERATION = "COMMENTS_MODERATION takes post, or any of all, first and links; not {value!r}."
+PREMODERATION_RULES = conf.PREMODERATION_RULES
+BAD_MODERATION = conf.BAD_MODERATION
 LINK_RE = re.compile(r"https?://|\bwww\.|<a[\s>]", re.IGNORECASE)
 
 # Tests replace this to move from one rate window to the next without waiting.
@@ -59,14 +57,15 @@ def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
     nothing. A limit of 0 turns that count off. With MongoDB unreachable the action
     is let through (logged): the write it guards needs MongoDB and fails anyway.
     """
-    window = max(1, settings.COMMENTS_RATE_WINDOW)
+    current = conf.get()
+    window = current.rate_window
     now = clock()
     number = int(now // window)
     ends = (number + 1) * window
     over = False
     for kind, who, limit in (
-        ("ip", ip, settings.COMMENTS_RATE_PER_IP),
-        ("user", user_id, settings.COMMENTS_RATE_PER_USER),
+        ("ip", ip, current.rate_per_ip),
+        ("user", user_id, current.rate_per_user),
     ):
         if who in (None, "") or limit <= 0:
             continue
@@ -85,7 +84,7 @@ def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
 
 def premoderation_rules() -> frozenset[str]:
     """The COMMENTS_MODERATION rules that hold comments back; empty for post-moderation."""
-    rules = {str(rule).strip().lower() for rule in settings.COMMENTS_MODERATION} - {"", "post"}
+    rules = conf.get().moderation_rules
     for rule in rules:
         if rule not in PREMODERATION_RULES:
             raise ImproperlyConfigured(BAD_MODERATION.format(value=rule))

@@ -33,6 +33,7 @@ from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
 from comments import flags, notify, summaries
+from comments.errors import Refused
 from comments.records import APPROVED, DELETED, Comment
 from comments.stores import get_store
 from infra import mongo
@@ -55,12 +56,11 @@ def ensure_indexes(db: Database) -> list[str]:
     return db.comment_changes.create_indexes(INDEXES)
 
 
-class TooMany(Exception):
+class TooMany(Refused):
     """An action too large to record; nothing was changed. The message is for editors."""
 
     def __init__(self, count: int):
-        self.message, self.code = TOO_MANY.format(count=count, limit=MAX_CHANGES), "too_many"
-        super().__init__(self.message)
+        super().__init__(TOO_MANY.format(count=count, limit=MAX_CHANGES), "too_many")
 
 
 @dataclass(frozen=True)

@@ -57,11 +57,6 @@ class Fragment:
     cached: bool = False
 
 
-def cache_seconds() -> int:
-    """COMMENTS_CACHE_SECONDS, never negative; 0 means no caching."""
-    return max(0, settings.COMMENTS_CACHE_SECONDS)
-
-
 def fragment_key(
     *, post: Discussion, view: str, page: str | None = None, after: str | None = None,
     before: str | None = None,
@@ -76,9 +71,9 @@ def fragment_key(
         "after": after or "",
         "before": before or "",
         "store": store_in_use(),
-        "per_page": settings.COMMENTS_PER_PAGE,
-        "max_depth": services.max_depth(),
-        "indent": pages.indent_limit(),
+        "per_page": conf.get().per_page,
+        "max_depth": conf.get().max_depth,
+        "indent": conf.get().indent_limit,
         "closed": services.comments_closed(post=post),
         "time_zone": settings.TIME_ZONE,
         "revision": REVISION,
@@ -108,7 +103,7 @@ def store_in_use() -> str:
 def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
     """How long this page may stay cached: COMMENTS_CACHE_SECONDS, shortened while its
     youngest comment is recent enough for its relative time to change."""
-    seconds = cache_seconds()
+    seconds = conf.get().cache_seconds
     times = [shown.comment.posted for shown in listing.shown]
     if not times:
         return seconds
@@ -135,7 +130,7 @@ def comments_fragment(
     """A page of `post`'s comments as `viewer` sees it, rendered, from the cache when
     it may be shared and is there. `degrade`: while MongoDB is unreachable, the notice
     instead of an error (the post page). BadRequest and Http404 as `pages.list_comments`."""
-    seconds = cache_seconds()
+    seconds = conf.get().cache_seconds
     key = None
     if seconds and viewer.shared:
         key = fragment_key(post=post, view=view, page=page, after=after, before=before)

@@ -41,7 +41,7 @@ What the engine guarantees:
   imported authors are anonymous commenters (`author.id` None). An author's web
   address (`author_url`) is not kept: comments have no field for it.
 - **Every store**: comments are written as flat documents (`records.new_document`)
-  through `store.insert_documents`, so each store keeps them its own way; post
+  through `get_store().insert_documents`, so each store keeps them its own way; post
   summaries are refreshed at the end (`summaries.refresh_summary`).
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
@@ -80,7 +80,7 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from comments import services, slugs, summaries
+from comments import conf, slugs, summaries
 from comments.host import Discussion, get_host
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.stores import get_store
@@ -566,7 +566,7 @@ class Importer:
     def _within_depth(self, parent: _Placed) -> _Placed | None:
         """`parent`, or its ancestor at the deepest level a reply may have (None: the
         site takes no replies)."""
-        limit = services.max_depth()
+        limit = conf.get().max_depth
         if slugs.depth(parent.slug) < limit:
             return parent
         self.report.reattached += 1

@@ -19,8 +19,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from comments import conf, notify, records, subscriptions
 from comments.host import Discussion, get_host
-from comments import notify, records, subscriptions
 from comments.outbox import Item
 from comments.records import Comment
 from comments.stores import get_store
@@ -94,7 +94,7 @@ def compose(items: list[Item]) -> EmailMultiAlternatives | None:
         if subscriptions.is_confirmed(to):
             return None
         url = absolute(reverse("subscriptions:confirm", args=[subscriptions.confirm_token(to)]))
-        days = max(1, settings.NOTIFICATIONS_CONFIRM_MAX_AGE // 86400)
+        days = max(1, conf.get().notifications_confirm_max_age // 86400)
         return _message(to=to, subject=CONFIRM_SUBJECT, template="confirm", items=items,
                         context={"confirm_url": url, "days": days})
     if kind == notify.MANAGE:

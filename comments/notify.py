@@ -19,14 +19,13 @@ import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from pymongo.errors import PyMongoError
 
 from comments import antispam, conf, limits, outbox, records, subscriptions
+from comments.host import get_host
 from comments.records import Comment
 from comments.stores import get_store
-from comments.host import get_host
 from comments.subscriptions import DISCUSSION, REPLIES
 from infra import mongo
 
@@ -42,13 +41,14 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
     decided by the sender, so that neither the answer nor its timing tells."""
     now = now or datetime.now(UTC)
     email = subscriptions.normalise(email)
-    window = max(1, settings.NOTIFICATIONS_CONFIRM_WINDOW)
+    current = conf.get()
+    window = current.notifications_confirm_window
     number = int(now.timestamp() // window)
     # Counted as the posting rate limits are (comments/antispam.py), with their margin.
     expires = (number + 1) * window + antispam.EXPIRY_MARGIN
     admitted = True
-    for who, limit in ((f"addr:{email}", settings.NOTIFICATIONS_CONFIRM_PER_ADDRESS),
-                       (f"ip:{ip or 'unknown'}", settings.NOTIFICATIONS_CONFIRM_PER_CLIENT)):
+    for who, limit in ((f"addr:{email}", current.notifications_confirm_per_address),
+                       (f"ip:{ip or 'unknown'}", current.notifications_confirm_per_client)):
         if limit > 0:
             admitted = limits.take_slot(key=f"mail-{kind}:{who}", window=number, limit=limit,
                                         expires=expires) and admitted
@@ -104,13 +104,13 @@ def comment_visible(comment: Comment, *, post_author_id: int | None = None) -> i
                             "kind": kind, "to": subscription.email,
                             "data": {"subscription": subscription.id, "comment": comment.id}})
     # Two round trips for every subscriber together: this runs as the comment is posted.
-    new = outbox.enqueue_all(entries, window=settings.NOTIFICATIONS_BATCH_SECONDS)
+    new = outbox.enqueue_all(entries, window=conf.get().notifications_batch_seconds)
     new += _tell_author(comment, post_author_id=post_author_id, told=told)
     return new
 
 
 def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]) -> int:
-    minutes = settings.NOTIFICATIONS_AUTHOR_DIGEST_MINUTES
+    minutes = conf.get().notifications_author_digest_minutes
     if minutes <= 0 or post_author_id is None or comment.author.id == post_author_id:
         return 0
     user = get_user_model().objects.filter(pk=post_author_id, is_active=True).first()

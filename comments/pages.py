@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
-from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -26,8 +25,6 @@ VIEWS = {
 }
 BAD_VIEW = "Unknown view: choose threaded, newest or chronological."
 NO_MORE = "There are no more comments this way."
-# The stylesheet has indent classes up to this many levels.
-INDENT_CEILING = 8
 # What stands in for a comment that is not shown but whose replies are.
 PLACEHOLDERS = {DELETED: "[deleted]", SPAM: "[removed]", PENDING: "[awaiting moderation]"}
 
@@ -92,10 +89,6 @@ class Location:
     page: int
 
 
-def indent_limit() -> int:
-    return max(0, min(settings.COMMENTS_INDENT_LIMIT, INDENT_CEILING))
-
-
 def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **placing) -> Shown:
     """`comment` as `viewer` may see it. A hidden comment shown only for its place
     (a placeholder, or an ancestor of the viewer's own pending reply) loses its text
@@ -124,7 +117,7 @@ def place(
     is the slug of the comment that opens the next page, if known, so a comment at
     the limit whose reply starts the next page still offers its thread.
     """
-    limit = indent_limit()
+    limit = conf.get().indent_limit
     now = datetime.now(timezone.utc)
     following = [c.slug for c in comments[1:]] + [next_slug]
     shown = []
@@ -147,7 +140,7 @@ def place(
 def boundary_slug(slug: str, *, base_depth: int = 0) -> str | None:
     """The slug of the ancestor at the indent limit (below `base_depth`) of a comment
     drawn beyond it, whose permalink page continues its thread; None if it is drawn."""
-    limit = indent_limit()
+    limit = conf.get().indent_limit
     if slugs.depth(slug) - base_depth <= limit:
         return None
     return slugs.SEPARATOR.join(slug.split(slugs.SEPARATOR)[: base_depth + limit + 1])
@@ -216,7 +209,7 @@ def list_comments(
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
     past the end.
     """
-    per_page = settings.COMMENTS_PER_PAGE
+    per_page = conf.get().per_page
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
     if tally is None:
         tally = get_store().tally_listing(discussion_id=discussion_id, below=below, viewer=viewer)
@@ -308,7 +301,7 @@ def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
     or, below the indent limit, on a page of the replies of the permalink page of
     its ancestor at the last boundary above it (boundaries fall at depths limit,
     2 * limit + 1, ...: each permalink page draws `limit + 1` levels)."""
-    step = indent_limit() + 1
+    step = conf.get().indent_limit + 1
     holder_depth = comment.depth // step * step - 1
     if holder_depth < 0:
         return Location(holder=None, page=page_of(comment, viewer))
@@ -320,7 +313,7 @@ def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
         discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), below=holder,
         viewer=viewer,
     )
-    return Location(holder=holder, page=earlier // settings.COMMENTS_PER_PAGE + 1)
+    return Location(holder=holder, page=earlier // conf.get().per_page + 1)
 
 
 def page_of(comment: Comment, viewer: Viewer = READERS) -> int:
@@ -328,4 +321,4 @@ def page_of(comment: Comment, viewer: Viewer = READERS) -> int:
     earlier = get_store().count_before(
         discussion_id=comment.discussion_id, order="threaded", key=comment.key("threaded"), viewer=viewer
     )
-    return earlier // settings.COMMENTS_PER_PAGE + 1
+    return earlier // conf.get().per_page + 1

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
-from django.conf import settings
 from pymongo.errors import PyMongoError
+
 from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, slugs
 from comments.errors import Refused
-
 from comments.host import Discussion
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
 from comments.stores import get_store
@@ -47,12 +46,8 @@ SLUG_RETRIES = 5
 logger = logging.getLogger(__name__)
 
 
-class CommentError(Exception):
+class CommentError(Refused):
     """A comment that cannot be posted; the message is for the reader."""
-
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.message, self.code = message, code
 
 
 @dataclass(frozen=True)
@@ -71,11 +66,6 @@ class Posted:
         return self.comment.status == PENDING
 
 
-def max_depth() -> int:
-    """COMMENTS_MAX_DEPTH, bounded so full_slug stays well under 1 KB."""
-    return max(0, min(settings.COMMENTS_MAX_DEPTH, slugs.DEPTH_CEILING - 1))
-
-
 def _to_millisecond(moment: datetime) -> datetime:
     """`moment` at BSON's millisecond precision, as MongoDB stores it."""
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
@@ -86,7 +76,7 @@ def comments_closed(*, post: Discussion, now: datetime | None = None) -> bool:
     COMMENTS_CLOSE_AFTER_DAYS days ago (0: never by age)."""
     if post.comments_closed:
         return True
-    days = settings.COMMENTS_CLOSE_AFTER_DAYS
+    days = conf.get().close_after_days
     if days <= 0 or post.published is None:
         return False
     return post.published < (now or datetime.now(timezone.utc)) - timedelta(days=days)
@@ -106,7 +96,7 @@ def find_parent(*, discussion_id: ObjectId, parent_slug: str) -> Comment:
 def _attach_point(parent: Comment) -> tuple[Comment, bool]:
     """Where a reply to `parent` goes: under it, or under the ancestor that keeps the
     reply at the deepest allowed level."""
-    limit = max_depth()
+    limit = conf.get().max_depth
     if parent.depth < limit:
         return parent, False
     if limit == 0:
@@ -241,7 +231,7 @@ def _claim_text(
     release if storing fails). Backdated comments (`at`: demo content, imports) are
     not claimed."""
     earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
-    window = settings.COMMENTS_DUPLICATE_WINDOW
+    window = conf.get().duplicate_window
     if earlier is not None or window <= 0 or at is not None:
         return earlier, None
     now = datetime.now(timezone.utc)
@@ -265,7 +255,7 @@ def _recent_duplicate(
 ) -> Comment | None:
     """The same text by the same author under the same parent, posted within
     COMMENTS_DUPLICATE_WINDOW seconds (0: no such check)."""
-    window = settings.COMMENTS_DUPLICATE_WINDOW
+    window = conf.get().duplicate_window
     if window <= 0:
         return None
     since = (at or datetime.now(timezone.utc)) - timedelta(seconds=window)
@@ -279,7 +269,7 @@ def _recent_duplicate(
 
 
 def edit_window() -> timedelta:
-    return timedelta(seconds=max(0, settings.COMMENTS_EDIT_WINDOW))
+    return timedelta(seconds=conf.get().edit_window)
 
 
 def can_change(comment: Comment, viewer: Viewer, now: datetime | None = None) -> bool:

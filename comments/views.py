@@ -9,7 +9,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
-from comments import antispam, fragments, notify, ownership, pages, records, services, slugs, store_switch
+from comments import (
+    antispam,
+    conf,
+    fragments,
+    notify,
+    ownership,
+    pages,
+    records,
+    services,
+    slugs,
+    store_switch,
+)
 from comments.forms import EditCommentForm, FlagForm, comment_form
 from comments.host import get_host
 from comments.records import CommentAuthor
@@ -208,7 +219,7 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
     same text sent from another form, or this form's token replayed by another
     browser, is answered with the comment that exists and no rights over it."""
     if posted.reattached:
-        messages.info(request, REATTACHED.format(depth=services.max_depth()))
+        messages.info(request, REATTACHED.format(depth=conf.get().max_depth))
     owned = not posted.duplicate or (posted.same_form and from_this_browser)
     if owned:
         messages.success(request, AWAITING if posted.pending else POSTED)

@@ -5,7 +5,6 @@ anything; every change is a POST with Django's CSRF check."""
 
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
@@ -75,7 +74,7 @@ def queue(request):
         total=counts.get(tab, 0),
         fetch=lambda skip, limit: moderation.queue_page(tab=tab, filters=filters, skip=skip, limit=limit),
         raw_number=request.GET.get("page"),
-        per_page=settings.COMMENTS_QUEUE_PER_PAGE,
+        per_page=conf.get().queue_per_page,
     )
     chosen = {key: request.GET[key] for key in QUEUE_FILTERS if key != "tab" and request.GET.get(key)}
     chosen = chosen if valid else {}
@@ -236,5 +235,5 @@ def post_comments(request, post_id):
 def comments_state(post: posts.Post) -> dict:
     """What the post editor shows about the post's comments."""
     return {"closed_by_hand": post.comments_closed, "closed": services.comments_closed(post=post),
-            "close_after_days": settings.COMMENTS_CLOSE_AFTER_DAYS}
+            "close_after_days": conf.get().close_after_days}
 
