@@ -177,15 +177,20 @@ def migrate(
     new.ensure_indexes(get_db())
     ids = list(discussions) if discussions is not None else old.discussion_ids()
     report = Report(source=source, target=target, discussions=len(ids))
-    for discussion_id in ids:
-        earlier = _verified(_key(source, target, discussion_id))
-        if earlier is not None:
-            report.resumed += 1
-            report.comments += earlier
-        else:
-            _copy_and_verify(old, new, discussion_id, report)
-            report.copied += 1
-        progress(1)
+    had_record = store_switch.begin(source=source, target=target)
+    try:
+        for discussion_id in ids:
+            earlier = _verified(_key(source, target, discussion_id))
+            if earlier is not None:
+                report.resumed += 1
+                report.comments += earlier
+            else:
+                _copy_and_verify(old, new, discussion_id, report)
+                report.copied += 1
+            progress(1)
+    except BaseException:
+        store_switch.abandon(source=source, had_record=had_record)
+        raise
     last_pass()
     _last_pass(old, new, report, sleep)
     return report

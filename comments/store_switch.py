@@ -7,6 +7,10 @@ The record is the one document of the collection `comment_store`:
 
     {_id: "in_use", store: "buckets", frozen: false, moving_to: null, changed: <datetime>}
 
+While a migration copies, `moving_to` names its target, which takes the copies; once
+a switch is recorded, a store that is neither in use nor a migration's target takes
+no writes.
+
 While a migration makes its last pass, it sets `frozen`: the store in use takes no
 writes (posting answers 503 and keeps the reader's text), so that nothing is written
 to the old store after its last copy. Every process reads the record at most once per
@@ -24,6 +28,7 @@ from datetime import datetime, timezone
 from django.conf import settings
 from pymongo.errors import PyMongoError
 
+from comments import conf
 from infra import mongo
 from infra.mongo import Unavailable, get_db
 
@@ -46,7 +51,7 @@ _lock = threading.Lock()
 def recorded() -> dict | None:
     """The switch record, read at most once per COMMENTS_STORE_RECHECK_SECONDS."""
     with _lock:
-        if _cache and time.monotonic() - _cache["read"] < settings.COMMENTS_STORE_RECHECK_SECONDS:
+        if _cache and time.monotonic() - _cache["read"] < conf.get().store_recheck_seconds:
             return _cache["record"]
     record = get_db().comment_store.find_one({"_id": RECORD})
     with _lock:
@@ -68,22 +73,28 @@ def in_use() -> str:
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise
-        return settings.COMMENTS_STORE
-    return record["store"] if record else settings.COMMENTS_STORE
+        return conf.get().store
+    return record["store"] if record else conf.get().store
 
 
 def check_writable(name: str) -> None:
-    """Moving if the store `name` is frozen for a migration's last pass (the
-    migration's target takes its copies meanwhile)."""
+    """Moving if the store `name` takes no writes now: it is frozen for a migration's
+    last pass, or a switch was recorded and `name` is neither the store in use nor a
+    migration's target. (A writer that chose the store in use just before a switch is
+    refused, not let into the old store after its last copy.)"""
     record = recorded()
-    if record and record.get("frozen") and record.get("store") == name:
+    if not record:
+        return
+    if record.get("frozen") and record.get("store") == name:
+        raise Moving()
+    if name not in (record.get("store"), record.get("moving_to")):
         raise Moving()
 
 
 def grace_seconds() -> float:
     """How long after a change every process has seen it and finished the writes it
     began before: the recheck interval plus one request's time budget."""
-    return settings.COMMENTS_STORE_RECHECK_SECONDS + settings.MONGODB_REQUEST_BUDGET_MS / 1000
+    return conf.get().store_recheck_seconds + settings.MONGODB_REQUEST_BUDGET_MS / 1000
 
 
 def _write(*, store: str, frozen: bool, moving_to: str | None) -> None:
@@ -93,6 +104,23 @@ def _write(*, store: str, frozen: bool, moving_to: str | None) -> None:
         upsert=True,
     )
     forget()
+
+
+def begin(*, source: str, target: str) -> bool:
+    """A migration from `source` (in use) to `target` starts: `target` takes its copies.
+    Whether a record was there before (`abandon` puts things back)."""
+    had_record = recorded() is not None
+    _write(store=source, frozen=False, moving_to=target)
+    return had_record
+
+
+def abandon(*, source: str, had_record: bool) -> None:
+    """A migration stopped before its last pass: as before `begin`."""
+    if had_record:
+        thaw(source=source)
+    else:
+        get_db().comment_store.delete_one({"_id": RECORD})
+        forget()
 
 
 def freeze(*, source: str, target: str) -> None:

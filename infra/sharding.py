@@ -16,7 +16,7 @@ discussion go to one shard:
 - `buckets`: `comment_pages` on `{discussion_id: 1, page: 1}`, which is also its
   unique index (one bucket per page of a discussion); its other indexes are not
   unique. Its `comment_claims` (one small document per comment slug, whose `_id`
-  makes a form post once: comments/buckets.py) on `{_id: "hashed"}`: every claim
+  makes a form post once: comments/stores/buckets.py) on `{_id: "hashed"}`: every claim
   of one `_id` goes to one shard, so the `_id` stays unique across shards.
 - `embedded`: `discussions` on their own key, `_id` (the post's `_id`), hashed:
   each discussion is one document reached by `_id`, and hashing spreads the

@@ -1,4 +1,4 @@
-"""The buckets comment store (comments/buckets.py): the skip/limit walk across
+"""The buckets comment store (comments/stores/buckets.py): the skip/limit walk across
 buckets, page rollover with `num_pages` on the post, two writers interleaved step by
 step and for real in threads, permalinks, indexes, and exports and imports of flat
 documents. The shared behaviour suite runs against it through `each_store`."""

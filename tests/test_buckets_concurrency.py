@@ -1,4 +1,4 @@
-"""The buckets store (comments/buckets.py) under real concurrency, on the server the
+"""The buckets store (comments/stores/buckets.py) under real concurrency, on the server the
 tests run against: threads released together by a barrier post one form many times
 (also while its page rolls over), post many comments at once, and change comments
 of one bucket at once. No lease: only single-document atomic writes."""

@@ -74,6 +74,20 @@ def test_writes_are_refused_while_a_migration_is_frozen_and_reads_go_on(make_pos
     assert get_store().find_by_id(comment.id) == comment
 
 
+def test_a_writer_that_chose_the_store_before_a_switch_is_refused_after_it(make_post, make_comment):
+    """A request that took the store in use during the last pass and writes once the
+    switch is recorded gets Moving (a 503 it may retry), not a write into the old
+    store after its last copy."""
+    post = make_post()
+    comment = make_comment(post)
+    store_switch.freeze(source="documents", target="buckets")
+    chosen = get_store()
+    store_switch.switch(target="buckets")
+    with pytest.raises(store_switch.Moving, match=store_switch.MOVING):
+        chosen.set_status(ids=[comment.id], status=SPAM)
+    assert get_store("documents").find_by_id(comment.id).status == records.APPROVED
+
+
 def test_the_migration_s_target_takes_writes_while_the_source_is_frozen(make_post, make_comment):
     """Freezing is the frozen store's: the last pass still copies into its target."""
     post = make_post()
@@ -292,6 +306,7 @@ def test_an_interrupted_migration_resumes_and_switches_only_at_the_end(make_post
 
     with pytest.raises(Stop):
         migration.migrate(target="buckets", progress=stop_after_two)
+    assert store_switch.recorded() is None, "the setting still names the store in use"
     assert store_switch.in_use() == "documents"
     report = migration.migrate(target="buckets")
     assert (report.copied, report.resumed, report.comments) == (1, 2, 3)

@@ -1,4 +1,4 @@
-"""The embedded comment store (comments/embedded.py): the comment tree inside one
+"""The embedded comment store (comments/stores/embedded.py): the comment tree inside one
 `discussions` document per post. Its own edge cases: positions and dotted paths,
 where a reply is pushed, slug uniqueness, the document size limit (through the
 service and the view, the reader's text kept), the guards of its updates, and
@@ -15,8 +15,6 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from bson import ObjectId
-from hypothesis import given
-from hypothesis import strategies as st
 
 from comments import services
 from comments.records import (
@@ -25,14 +23,12 @@ from comments.records import (
     ORDERS,
     PENDING,
     SPAM,
-    Comment,
     CommentAuthor,
     DiscussionFull,
     QueueFilter,
     SlugTaken,
 )
-from comments.stores import Query, embedded, get_store
-from comments.stores.base import in_python, sort
+from comments.stores import embedded, get_store
 from tests.pages import page, post_url, submit
 from tests.threads import at_once
 
@@ -125,21 +121,6 @@ def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
     grafts, added = embedded.graft(tree, [flat("q/r", 2), known])
     assert added == 1
     assert [n["slug"] for n in grafts[()]] == ["q/r"]
-
-
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30), st.integers(0, 35),
-       st.integers(0, 5))
-def test_a_slice_in_python_is_that_slice_of_the_sorted_list(keys, limit, skip):
-    """A query's slice worked out in Python (a heap holding skip + limit comments) is
-    that slice of the sorted list, ties in input order."""
-    comments = [
-        Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=None, slug="s", full_slug="f", thread="f",
-                posted=BASE + timedelta(seconds=posted), author=ROSA, text="", html="", flag_count=flags)
-        for flags, posted in keys
-    ]
-    order = [("flag_count", -1), ("posted", -1)]
-    query = Query(order=tuple(order), skip=skip, limit=limit)
-    assert in_python(iter(comments), query) == sort(comments, order)[skip:skip + limit]
 
 
 # --- The tree in MongoDB -----------------------------------------------------------------

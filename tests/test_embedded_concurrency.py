@@ -1,4 +1,4 @@
-"""The embedded store under concurrent writers (comments/embedded.py): every write is
+"""The embedded store under concurrent writers (comments/stores/embedded.py): every write is
 one conditional update of one discussion document, with no lease, so the rules in
 the update's filter must hold however many writers race. Threads start together at
 a barrier; each test counts what the document holds afterwards."""

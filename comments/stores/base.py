@@ -19,17 +19,19 @@ which refuses them (store_switch.Moving) on the store a migration has frozen.
 from __future__ import annotations
 
 import functools
+import heapq
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cmp_to_key
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
 from bson import ObjectId
-from bson.errors import InvalidId
 from pymongo.database import Database
 
 from comments import keyset, slugs, store_switch
+from comments.ids import parse_id
 from comments.records import (
     APPROVED,
     DELETED,
@@ -218,14 +220,6 @@ def compare(comment: Comment, key: Sequence[Any], order: Sequence[tuple[str, int
         if value != wanted:
             return (1 if value > wanted else -1) * (1 if direction > 0 else -1)
     return 0
-
-
-def parse_id(value: object) -> ObjectId | None:
-    """An ObjectId from a comment id as a form or URL gives it; None if it is none."""
-    try:
-        return ObjectId(value)  # type: ignore[arg-type]
-    except (InvalidId, TypeError):
-        return None
 
 
 def frozen_aware(write: Callable[P, R]) -> Callable[P, R]:
@@ -487,9 +481,6 @@ def reverse(order: Order) -> Order:
 
 def in_python(comments: Iterable[Comment], query: Query) -> list[Comment]:
     """What `find` gives, worked out in Python from comments already read (a superset)."""
-    import heapq
-    from functools import cmp_to_key
-
     chosen = (c for c in comments if query.matches(c))
     if query.limit is not None and query.order:
         wanted = query.skip + query.limit

@@ -69,14 +69,13 @@ from typing import Any
 
 import bson
 from bson import ObjectId
-from django.conf import settings
 from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from comments import slugs
+from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
 from comments.stores.base import Query, in_python, tally_of
 from comments.stores.containers import ContainerStore
@@ -230,7 +229,7 @@ def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, l
 def max_bytes() -> int:
     """The largest discussion document this store writes (COMMENTS_EMBEDDED_MAX_BYTES,
     or the server's limit minus SAFETY_MARGIN)."""
-    return settings.COMMENTS_EMBEDDED_MAX_BYTES or max_document_bytes() - SAFETY_MARGIN
+    return conf.get().embedded_max_bytes or max_document_bytes() - SAFETY_MARGIN
 
 
 def superset(query: Query) -> dict[str, Any]:
