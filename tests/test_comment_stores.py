@@ -22,7 +22,7 @@ from comments import migration, records, services, slugs, store_switch
 from comments.records import DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, QueueFilter, Viewer
 from comments.services import PARENT_NOT_FOUND, CommentError
 from comments.stores import CommentStore, Query, get_store
-from comments.stores.base import in_python, tally_of
+from comments.stores.containers import in_python, tally_of
 from tests.pages import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)

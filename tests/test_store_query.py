@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from comments.records import ORDERS, PENDING, READERS, Comment, CommentAuthor, QueueFilter, by_commenter
 from comments.stores import Query
-from comments.stores.base import NO_TAB, all_of, in_python, sort, tally_of
+from comments.stores.base import NO_TAB, all_of
+from comments.stores.containers import in_python, sort, tally_of
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")

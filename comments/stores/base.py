@@ -19,12 +19,10 @@ which refuses them (store_switch.Moving) on the store a migration has frozen.
 from __future__ import annotations
 
 import functools
-import heapq
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cmp_to_key
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
 from bson import ObjectId
@@ -477,34 +475,3 @@ class CommentStore(ABC):
 
 def reverse(order: Order) -> Order:
     return tuple(keyset.reverse(order))
-
-
-def in_python(comments: Iterable[Comment], query: Query) -> list[Comment]:
-    """What `find` gives, worked out in Python from comments already read (a superset)."""
-    chosen = (c for c in comments if query.matches(c))
-    if query.limit is not None and query.order:
-        wanted = query.skip + query.limit
-
-        def before(a: Comment, b: Comment) -> int:
-            return compare(a, [field_value(b, name) for name, _ in query.order], query.order)
-
-        return heapq.nsmallest(max(0, wanted), chosen, key=cmp_to_key(before))[query.skip:]
-    rows = sort(chosen, query.order)
-    stop = None if query.limit is None else query.skip + max(0, query.limit)
-    return rows[query.skip:stop]
-
-
-def sort(comments: Iterable[Comment], order: Sequence[tuple[str, int]]) -> list[Comment]:
-    """The comments in `order` (stable sorts, last field first)."""
-    ordered = list(comments)
-    for name, direction in reversed(order):
-        ordered.sort(key=lambda c: field_value(c, name), reverse=direction < 0)
-    return ordered
-
-
-def tally_of(comments: Iterable[Comment], query: Query) -> Tally:
-    """What `tally` gives, worked out in Python from comments already read."""
-    rows = [c for c in comments if query.matches(c)]
-    viewer = query.viewer or Viewer()
-    placeholders = sum(viewer.sees_placeholder(status=c.status, placeholder=c.placeholder) for c in rows)
-    return Tally(total=len(rows), placeholders=placeholders)

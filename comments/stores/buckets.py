@@ -68,7 +68,7 @@ from comments import slugs
 from comments.host import get_host
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores.base import Query
-from comments.stores.containers import ContainerStore
+from comments.stores.containers import ContainerStore, sorted_by_posting
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -486,7 +486,7 @@ def _new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
     """The documents of `group` to add: not already stored, no slug taken, each once."""
     taken = set(_pages().distinct("comments.slug", {"discussion_id": discussion_id}))
     seen_ids, fresh = set(_pages().distinct("comments._id", {"discussion_id": discussion_id})), []
-    for document in in_posting_order_of([{"_id": ObjectId(), **d} for d in group]):
+    for document in sorted_by_posting([{"_id": ObjectId(), **d} for d in group]):
         if document["slug"] in taken or document["_id"] in seen_ids:
             continue
         taken.add(document["slug"])
@@ -528,7 +528,3 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
     return len(comments)
 
 
-
-
-def in_posting_order_of(documents: list[dict]) -> list[dict]:
-    return sorted(documents, key=lambda d: (d["posted"], d["_id"]))

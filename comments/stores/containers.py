@@ -8,20 +8,24 @@ export, import and migrate comments as the documents store's flat documents, one
 discussion at a time (what this base does once), and both select comments with
 the same `Query` conditions, sent to the server on the comments' own fields (a
 container matching a condition on its comments uses `$elemMatch`) or applied in
-Python to the comments they unpack.
+Python to the comments they unpack (`in_python` and `tally_of`: the embedded store's
+listings, with the same results as the documents store's indexed queries).
 """
 
 from __future__ import annotations
 
+import heapq
 from abc import abstractmethod
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cmp_to_key
 from typing import Any
 
 from bson import ObjectId
 from pymongo.collection import Collection
 
-from comments.stores.base import CommentStore, Query
+from comments.records import Comment, Tally, Viewer
+from comments.stores.base import CommentStore, Query, compare, field_value
 
 
 class ContainerStore(CommentStore):
@@ -63,10 +67,10 @@ class ContainerStore(CommentStore):
         held: list[dict] = []
         for container in self._containers_in_order(query, batch_size):
             if self._discussion_of(container) != current:
-                yield from in_posting_order(held)
+                yield from sorted_by_posting(held)
                 current, held = self._discussion_of(container), []
             held += self._flat_documents(container)
-        yield from in_posting_order(held)
+        yield from sorted_by_posting(held)
 
     def _insert_documents(self, *, documents: list[dict]) -> int:
         by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
@@ -84,5 +88,36 @@ class ContainerStore(CommentStore):
         return {"$in": discussions} if len(discussions) != 1 else discussions[0]
 
 
-def in_posting_order(documents: list[dict]) -> list[dict]:
+def sorted_by_posting(documents: list[dict]) -> list[dict]:
     return sorted(documents, key=lambda d: (d["posted"], d["_id"]))
+
+
+def in_python(comments: Iterable[Comment], query: Query) -> list[Comment]:
+    """What `find` gives, worked out in Python from comments already read (a superset)."""
+    chosen = (c for c in comments if query.matches(c))
+    if query.limit is not None and query.order:
+        wanted = query.skip + query.limit
+
+        def before(a: Comment, b: Comment) -> int:
+            return compare(a, [field_value(b, name) for name, _ in query.order], query.order)
+
+        return heapq.nsmallest(max(0, wanted), chosen, key=cmp_to_key(before))[query.skip:]
+    rows = sort(chosen, query.order)
+    stop = None if query.limit is None else query.skip + max(0, query.limit)
+    return rows[query.skip:stop]
+
+
+def sort(comments: Iterable[Comment], order: Sequence[tuple[str, int]]) -> list[Comment]:
+    """The comments in `order` (stable sorts, last field first)."""
+    ordered = list(comments)
+    for name, direction in reversed(order):
+        ordered.sort(key=lambda c: field_value(c, name), reverse=direction < 0)
+    return ordered
+
+
+def tally_of(comments: Iterable[Comment], query: Query) -> Tally:
+    """What `tally` gives, worked out in Python from comments already read."""
+    rows = [c for c in comments if query.matches(c)]
+    viewer = query.viewer or Viewer()
+    placeholders = sum(viewer.sees_placeholder(status=c.status, placeholder=c.placeholder) for c in rows)
+    return Tally(total=len(rows), placeholders=placeholders)

@@ -77,8 +77,8 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.base import Query, in_python, tally_of
-from comments.stores.containers import ContainerStore
+from comments.stores.base import Query
+from comments.stores.containers import ContainerStore, in_python, tally_of
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
 
