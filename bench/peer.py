@@ -288,7 +288,7 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     finally:
         stop.set()
         progress.join()
-    comments = get_store().find_page(discussion_id=post.id, order="threaded", limit=0)
+    comments = get_store().find_page(discussion_id=post.id, order="threaded", limit=None)
     print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
     export = export_tree(posts.get_published(SLUG), comments, size)
     return Dataset(size, settings.MONGODB_NAME, post, len(comments), export)

@@ -27,7 +27,7 @@ def all_posts() -> list[posts.Post]:
 
 
 def discussion(post: posts.Post) -> list:
-    return get_store().find_page(discussion_id=post.id, order="threaded", limit=0)
+    return get_store().find_page(discussion_id=post.id, order="threaded", limit=None)
 
 
 def snapshot() -> list:

@@ -21,6 +21,7 @@ from django.test import Client
 from comments import moderation, notify, outbox, sender, services, subscriptions
 from comments.forms import EMAIL_FOR_NOTICES
 from comments.records import CommentAuthor
+from comments.stores import get_store
 from comments.views import CHECK_YOUR_MAIL
 from tests import smtp
 from tests.pages import page, permalink_url, post_url, submit
@@ -97,7 +98,7 @@ def test_opting_in_sends_one_confirmation_and_nothing_else_until_confirmed(clien
     assert out.getvalue().startswith("Sent 1 notification mail(s)")
     [confirmation] = smtp_server.inbox.messages
     assert confirmation["To"] == "rosa@example.com"
-    mine = next(c for c in services.store.find_latest(discussion_id=post.id, limit=5) if c.text == "Tell me")
+    mine = next(c for c in get_store().find_latest(discussion_id=post.id, limit=5) if c.text == "Tell me")
 
     post_and_notify(post, text="Too early", author=OTTO, parent_slug=mine.slug)
     assert sender.deliver_due(now=later()).sent == 0
@@ -164,7 +165,7 @@ def test_a_member_is_mailed_at_their_account_address_without_confirming(make_use
     client.force_login(member)
     post = make_post()
     assert submit(client, post_url(post), notify_replies="on", text="Member here").status_code == 303
-    mine = next(c for c in services.store.find_latest(discussion_id=post.id, limit=5) if c.text == "Member here")
+    mine = next(c for c in get_store().find_latest(discussion_id=post.id, limit=5) if c.text == "Member here")
     post_and_notify(post, text="Hello Mira", author=OTTO, parent_slug=mine.slug)
     delivery = sender.deliver_due(now=later())
     assert delivery.sent == 1
@@ -395,6 +396,6 @@ def test_a_confirmed_address_vouches_only_in_the_browser_that_confirmed_it(make_
     assert subscriptions.is_confirmed("rosa@example.com")
     for browser, text in ((owner, "From the owner"), (impostor, "From an impostor")):
         assert submit(browser, post_url(post), text=text, email="rosa@example.com").status_code == 303
-    status = {c.text: c.status for c in services.store.find_by_ids(
-        ids=[d["_id"] for d in services.store.iter_documents(discussion_id=post.id)])}
+    status = {c.text: c.status for c in get_store().find_by_ids(
+        ids=[d["_id"] for d in get_store().iter_documents(discussion_id=post.id)])}
     assert status == {"From the owner": "approved", "From an impostor": "pending"}

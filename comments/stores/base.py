@@ -13,7 +13,8 @@ Python predicate (`matches`, which the embedded store applies to the comments it
 unpacks); the store tests check that the two agree.
 
 Writes wait out a migration's last pass: the write primitives are `@frozen_aware`,
-which refuses them (store_switch.Moving) on the store a migration has frozen.
+which refuses them (store_switch.Moving) on a store that takes no writes now (frozen
+for a migration's last pass, or switched away from: store_switch.check_writable).
 """
 
 from __future__ import annotations
@@ -221,8 +222,8 @@ def compare(comment: Comment, key: Sequence[Any], order: Sequence[tuple[str, int
 
 
 def frozen_aware(write: Callable[P, R]) -> Callable[P, R]:
-    """A write primitive: refused with store_switch.Moving while a migration's last
-    pass has frozen this store (writes to the migration's target go through)."""
+    """A write primitive: refused with store_switch.Moving while this store takes no
+    writes (store_switch.check_writable; a migration's target takes its copies)."""
 
     @functools.wraps(write)
     def checked(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -343,12 +344,14 @@ class CommentStore(ABC):
                                order=tuple(ORDERS["threaded"])))
 
     def find_page(
-        self, *, discussion_id: ObjectId, order: str, limit: int, skip: int = 0, after: tuple | None = None,
-        before: tuple | None = None, below: Comment | None = None, viewer: Viewer = READERS,
+        self, *, discussion_id: ObjectId, order: str, limit: int | None, skip: int = 0,
+        after: tuple | None = None, before: tuple | None = None, below: Comment | None = None,
+        viewer: Viewer = READERS,
     ) -> list[Comment]:
         """A page of a discussion (or of the replies below one comment) in `order`, as
         `viewer` sees it: by position (`skip`), after the key of the previous page's last
-        comment, or before the key of the next page's first (read backwards, flipped)."""
+        comment, or before the key of the next page's first (read backwards, flipped).
+        `limit` None: every comment from there on; 0: none."""
         sort = tuple(ORDERS[order])
         if before is not None:
             query = Query(discussion_id=discussion_id, below=below, viewer=viewer, order=reverse(sort),
