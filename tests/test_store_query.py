@@ -42,7 +42,7 @@ def test_conditions_on_one_field_are_kept_apart_not_overwritten():
     """Two conditions on `$or` (a viewer's and a commenter's) both hold: the second goes to `$and`."""
     merged = all_of([{"$or": [{"a": 1}]}, {"b": 2}, {"$or": [{"c": 3}]}])
     assert merged == {"$or": [{"a": 1}], "b": 2, "$and": [{"$or": [{"c": 3}]}]}
-    query = Query(viewer=READERS, commenter=by_commenter(emails=["a@example.com"], ips=["192.0.2.1"]))
+    query = Query(viewer=READERS, commenter=by_commenter(user_id=7, ips=["192.0.2.1"]))
     conditions = query.conditions()
     assert len(conditions["$or"]) == 2 and len(conditions["$and"][0]["$or"]) == 2
 
