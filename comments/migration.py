@@ -22,7 +22,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bson import ObjectId
 
@@ -140,7 +140,7 @@ def _verified(key: str) -> int | None:
 
 def _mark_verified(key: str, count: int) -> None:
     get_db().comment_migrations.update_one(
-        {"_id": key}, {"$set": {"count": count, "verified": datetime.now(timezone.utc)}}, upsert=True
+        {"_id": key}, {"$set": {"count": count, "verified": datetime.now(UTC)}}, upsert=True
     )
 
 

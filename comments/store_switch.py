@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from pymongo.errors import PyMongoError
@@ -100,7 +100,7 @@ def grace_seconds() -> float:
 def _write(*, store: str, frozen: bool, moving_to: str | None) -> None:
     get_db().comment_store.update_one(
         {"_id": RECORD},
-        {"$set": {"store": store, "frozen": frozen, "moving_to": moving_to, "changed": datetime.now(timezone.utc)}},
+        {"$set": {"store": store, "frozen": frozen, "moving_to": moving_to, "changed": datetime.now(UTC)}},
         upsert=True,
     )
     forget()

@@ -5,7 +5,7 @@ autouse fixtures still open the session's database)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from bson import ObjectId
@@ -17,7 +17,7 @@ from comments.stores import Query
 from comments.stores.base import NO_TAB, all_of
 from comments.stores.containers import in_python, sort, tally_of
 
-BASE = datetime(2026, 4, 1, 12, 0, tzinfo=timezone.utc)
+BASE = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
 
 
