@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from comments.host import get_host
 from comments import backup
+from comments.host import get_host
 
 NO_SUCH_POST = "No post has the slug {slug!r}."
 
