@@ -18,6 +18,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from cms.posts import AuthorSummary
 from comments import moderation, notify, outbox, sender, services, subscriptions
 from comments.forms import EMAIL_FOR_NOTICES
 from comments.records import CommentAuthor
@@ -301,7 +302,7 @@ def test_post_authors_and_editors_get_digests_at_most_every_n_minutes(
     for user, address in ((author, "ada@example.com"), (editor, "edith@example.com")):
         user.email = address
         user.save()
-    post = make_post(author=services.posts.AuthorSummary(id=author.pk, username="ada", name="Ada"))
+    post = make_post(author=AuthorSummary(id=author.pk, username="ada", name="Ada"))
     post_and_notify(post, text="One", author=OTTO)
     post_and_notify(post, text="Two", author=OTTO)
     settings.COMMENTS_MODERATION = ["all"]
