@@ -195,7 +195,7 @@ AXES_VERBOSE = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
 
-# Comments (app-prefixed, documented in README.md).
+# Comments (app-prefixed, documented in docs/reference.md).
 # The comment store (comments/store.py): "documents" (one document per comment),
 # "embedded" (the tree inside one document per discussion) or "buckets" (pages of
 # about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate

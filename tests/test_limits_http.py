@@ -22,7 +22,7 @@ from comments import store
 from tests.threads import at_once
 
 WORKERS = 4
-# README's defaults: COMMENTS_RATE_PER_IP and LOGIN_FAILURE_LIMIT.
+# The defaults (docs/reference.md): COMMENTS_RATE_PER_IP and LOGIN_FAILURE_LIMIT.
 PER_IP = 20
 FAILURE_LIMIT = 5
 # A day's window, so that no test run straddles two windows (the limit is per window).
