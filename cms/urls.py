@@ -31,6 +31,8 @@ urlpatterns = [
     path("dashboard/", include("cms.dashboard.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 handler400 = "cms.errors.bad_request"

@@ -10,14 +10,14 @@ import re
 import unicodedata
 
 from django.core.cache import cache
-
+from django.utils.translation import gettext_noop
 from pymongo.errors import PyMongoError
 
 from cms import mongo, posts
 
 NAMES_SECONDS = 60
 _KEY = "comments:author-names"
-TAKEN = (
+TAKEN = gettext_noop(
     "“{name}” is the name of one of this site's authors. Please choose another name, "
     "or log in if it is yours."
 )
