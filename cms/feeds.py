@@ -12,12 +12,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from cms import posts
+from cms.feed_languages import LanguageAtomFeed, LanguageRssFeed
 from cms.views import NO_SUCH_TAG, published_post_or_404
 from comments import store as comment_store
 from comments.store import Comment
 
 
 class LatestPostsFeed(Feed):
+    feed_type = LanguageRssFeed  # each item says its post's language
     title = gettext_lazy("Slugline: latest posts")
     description = gettext_lazy("The latest posts published on Slugline.")
 
@@ -49,9 +51,12 @@ class LatestPostsFeed(Feed):
     def item_categories(self, post: posts.Post):
         return post.tags
 
+    def item_extra_kwargs(self, post: posts.Post) -> dict:
+        return {"language": post.language}
+
 
 class LatestPostsAtomFeed(LatestPostsFeed):
-    feed_type = Atom1Feed
+    feed_type = LanguageAtomFeed
     subtitle = LatestPostsFeed.description
 
 
@@ -84,7 +89,7 @@ class TagFeed(LatestPostsFeed):
 
 
 class TagAtomFeed(TagFeed):
-    feed_type = Atom1Feed
+    feed_type = LanguageAtomFeed
 
     def subtitle(self, obj: TaggedPosts) -> str:
         return self.description(obj)

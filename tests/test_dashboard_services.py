@@ -30,13 +30,16 @@ def test_schedule_decides_status_and_time():
     "title,slug",
     [
         ("Hello, World!", "hello-world"),
-        ("日本語", "post"),
+        ("Đường về Hà Nội", "duong-ve-ha-noi"),
+        ("日本語", "日本語"),
+        ("हिन्दी में लेख", "हिन्दी-में-लेख"),
         ("  --  ", "post"),
         ("x" * 100, "x" * services.GENERATED_SLUG_LENGTH),
     ],
 )
-def test_slugs_from_titles_are_ascii_and_bounded(title, slug):
-    """Non-ASCII-only titles fall back to "post"; long titles are cut."""
+def test_slugs_from_titles_fold_latin_keep_other_scripts_and_are_bounded(title, slug):
+    """Latin titles become ASCII, other scripts stay (cms/slugs.py); titles with
+    nothing to keep fall back to "post"; long titles are cut."""
     assert services.slug_from_title(title) == slug
 
 

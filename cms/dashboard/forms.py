@@ -2,15 +2,18 @@
 messages tests check are the constants below."""
 
 import re
+import unicodedata
 from datetime import datetime
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import URLValidator
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from cms import posts
+from cms import posts, slugs
 from cms.authors import USERNAME_TAKEN
 
 TITLE_MAX_LENGTH = 200
@@ -44,6 +47,10 @@ BAD_POST_STATUS = "Choose Draft or Publish."
 DISPLAY_NAME_REQUIRED = "Give the name readers will see."
 BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
 
+BAD_LANGUAGE = _("Choose one of the site's languages.")
+LANGUAGE_HELP = _("The language the post is written in: readers' browsers and feeds are told.")
+
+# ASCII slugs (imports use it); the dashboard takes slugs of any script: cms/slugs.py.
 SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
 TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
 # The publish time is typed and shown as PUBLISH_FORMAT (with seconds when a stored
@@ -120,6 +127,13 @@ class PostForm(forms.Form):
         error_messages={"invalid": BAD_PUBLISH_TIME},
         widget=PublishTimeInput(attrs={"placeholder": PUBLISH_PLACEHOLDER, "autocomplete": "off"}),
     )
+    # Choices and the default are the site's languages, set per form (settings).
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        help_text=LANGUAGE_HELP,
+        error_messages={"invalid_choice": BAD_LANGUAGE},
+    )
     revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
     def __init__(self, *args, stored: datetime | None = None, **kwargs):
@@ -131,6 +145,8 @@ class PostForm(forms.Form):
         self.fields["published"].help_text = PUBLISH_TIME_HELP.format(
             zone=timezone.get_current_timezone_name()
         )
+        self.fields["language"].choices = settings.LANGUAGES
+        self.fields["language"].initial = settings.LANGUAGE_CODE
 
     def clean_published(self) -> datetime | None:
         published = self.cleaned_data["published"]
@@ -140,10 +156,14 @@ class PostForm(forms.Form):
         return published
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"].strip()
-        if slug and not SLUG_RE.fullmatch(slug):
+        slug = unicodedata.normalize("NFC", self.cleaned_data["slug"].strip())
+        if slug and not slugs.is_slug(slug):
             raise forms.ValidationError(BAD_SLUG, code="bad_slug")
         return slug
+
+    def clean_language(self) -> str:
+        """Left out (a form from before posts had a language): the site's."""
+        return self.cleaned_data["language"] or settings.LANGUAGE_CODE
 
     def clean_tags(self) -> tuple[str, ...]:
         tags: list[str] = []
@@ -172,6 +192,7 @@ class PostForm(forms.Form):
             "status": posts.DRAFT if post.status == posts.DRAFT else posts.PUBLISHED,
             "published": post.published,
             "revision": post.revision,
+            "language": post.language,
         }
 
     def post_fields(self) -> dict:
@@ -185,6 +206,7 @@ class PostForm(forms.Form):
             "tags": data["tags"],
             "status": data["status"],
             "publish_at": data["published"],
+            "language": data["language"],
         }
 
 
@@ -281,7 +303,8 @@ class QueueFilterForm(forms.Form):
         slug = self.cleaned_data["post"].strip()
         if not slug:
             return None
-        post = posts.get_by_slug(slug) if SLUG_RE.fullmatch(slug) else None
+        slug = unicodedata.normalize("NFC", slug)
+        post = posts.get_by_slug(slug) if slugs.is_slug(slug) else None
         if post is None:
             raise forms.ValidationError(NO_SUCH_POST_SLUG, code="no_such_post")
         return post
