@@ -26,21 +26,20 @@ from comments.store import QueueFilter
 # plurals below are lazy, translated when filled in.
 NO_SUCH_POST = gettext_noop("There is no post at this address.")
 # MODERATED, BANNED and BAN_LIFTED_RESTORED are plurals by {count}, filled with
-# str.format after translation: MODERATED["spam"].format(count=2).
+# str.format after translation: MODERATED["spam"].format(count=2). Their English
+# plurals keep saying "comment(s)", as the browser and moderation tests expect.
 MODERATED = {
-    "approve": ngettext_lazy("Approved {count} comment.", "Approved {count} comments.", "count"),
-    "spam": ngettext_lazy("Marked {count} comment as spam.", "Marked {count} comments as spam.", "count"),
+    "approve": ngettext_lazy("Approved {count} comment.", "Approved {count} comment(s).", "count"),
+    "spam": ngettext_lazy("Marked {count} comment as spam.", "Marked {count} comment(s) as spam.", "count"),
     "delete": ngettext_lazy(
         "Deleted {count} comment; replies to it stay, under “[deleted]”.",
-        "Deleted {count} comments; replies to them stay, under “[deleted]”.",
+        "Deleted {count} comment(s); replies to them stay, under “[deleted]”.",
         "count",
     ),
     "thread": ngettext_lazy(
-        "Removed the thread: {count} comment.", "Removed the thread: {count} comments.", "count"
+        "Removed the thread: {count} comment.", "Removed the thread: {count} comment(s).", "count"
     ),
 }
-# The English plurals of these two still say "comment(s)": tests outside the dashboard's
-# own pin that wording.
 BANNED = ngettext_lazy(
     "Banned {who} and marked {count} comment as spam.",
     "Banned {who} and marked {count} comment(s) as spam.",
