@@ -113,8 +113,7 @@ def recipient_language(items: list[Item], subscription: subscriptions.Subscripti
     it (the item's `lang`) or with the subscription, when the site still offers it;
     otherwise the site's LANGUAGE_CODE."""
     offered = {code for code, _name in settings.LANGUAGES}
-    # Subscriptions record no language yet; the attribute is read once they do.
-    for language in (items[0].data.get("lang"), getattr(subscription, "language", None)):
+    for language in (items[0].data.get("lang"), subscription.language if subscription else None):
         if language in offered:
             return language
     return settings.LANGUAGE_CODE

@@ -66,10 +66,11 @@ def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, em
         return False
     if replies:
         subscriptions.subscribe(kind=REPLIES, target=comment.id, discussion_id=comment.discussion_id,
-                                email=email, user_id=user_id)
+                                email=email, user_id=user_id, language=translation.get_language())
     if follow:
         subscriptions.subscribe(kind=DISCUSSION, target=comment.discussion_id,
-                                discussion_id=comment.discussion_id, email=email, user_id=user_id)
+                                discussion_id=comment.discussion_id, email=email, user_id=user_id,
+                                language=translation.get_language())
     if user_id is not None:
         return False
     request_address_mail(kind=CONFIRM, email=email, ip=ip)

@@ -182,6 +182,20 @@ def test_restore_puts_back_text_fields_and_keeps_the_publication():
     assert [v.title for v in versions.find_versions(post_id=post.id)] == ["Two", "One"]
 
 
+def test_restore_puts_back_the_language_and_a_version_without_one_reads_as_the_sites(mongo_db, settings):
+    """A version keeps the post's language and a restore puts it back; a version kept
+    before posts had a language reads as LANGUAGE_CODE."""
+    post = posts.get_by_id(create(title="Một", language="vi").id)
+    edit(post, title="Ek", language="hi")
+    [version] = versions.find_versions(post_id=post.id)
+    assert version.language == "vi"
+    restored = services.restore_version(post=posts.get_by_id(post.id), version=version, editor="ada")
+    assert restored.language == "vi"
+    mongo_db.post_versions.update_many({}, {"$unset": {"language": ""}})
+    settings.LANGUAGE_CODE = "id"
+    assert {v.language for v in versions.find_versions(post_id=post.id)} == {"id"}
+
+
 def test_restoring_a_slug_now_taken_is_refused():
     """Another post has the version's slug now."""
     post = posts.get_by_id(create(slug="first-slug").id)

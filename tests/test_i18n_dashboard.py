@@ -208,8 +208,8 @@ def test_a_confirmation_asked_for_in_another_language_is_in_the_sites_default(ma
 
 
 def test_a_reply_mail_is_in_the_sites_default_not_the_senders_active_language(make_post, make_comment, settings):
-    """Subscriptions record no language yet: a reply mail is in LANGUAGE_CODE, whatever
-    language the process that sends it has active (the subject, its HTML)."""
+    """A subscription that recorded no language gets its reply mail in LANGUAGE_CODE,
+    whatever language the process that sends it has active (the subject, its HTML)."""
     settings.LANGUAGE_CODE = "vi"
     post = make_post(title="Phở")
     parent = make_comment(post, author=ROSA, text="Ngon")
@@ -223,3 +223,35 @@ def test_a_reply_mail_is_in_the_sites_default_not_the_senders_active_language(ma
     assert message.subject == "Otto đã trả lời bình luận của bạn trong “Phở”"
     assert '<html lang="vi">' in html_part(message)
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_a_reply_mail_is_in_the_language_the_subscriber_used(make_post, make_comment, settings):
+    """A subscription records the language its reader used the site in; their reply
+    mails are written in it, not in the site's default or the sender's."""
+    settings.LANGUAGE_CODE = "en"
+    post = make_post(title="Phở")
+    parent = make_comment(post, author=ROSA, text="Ngon")
+    subscriptions.confirm(email=ROSA.email)
+    subscriptions.subscribe(kind=subscriptions.REPLIES, target=parent.id, discussion_id=post.id,
+                            email=ROSA.email, language="vi")
+    reply = make_comment(post, author=OTTO, text="Đúng vậy", parent_slug=parent.slug)
+    notify.after_posting(reply, post_author_id=post.author.id)
+    with translation.override("hi"):
+        message = claimed_mail()
+    assert message.subject == "Otto đã trả lời bình luận của bạn trong “Phở”"
+    assert '<html lang="vi">' in html_part(message)
+
+
+def test_opting_in_records_the_language_of_the_page(make_post, make_comment):
+    """Asking for reply mails from a page in Hindi records Hindi with the subscription."""
+    post = make_post()
+    comment = make_comment(post, author=ROSA, text="नमस्ते")
+    with translation.override("hi"):
+        notify.subscribe_after_posting(comment=comment, replies=True, follow=True, email=ROSA.email,
+                                       user_id=None, ip="192.0.2.1")
+    found = subscriptions.find(subscriptions.subscription_id(
+        kind=subscriptions.REPLIES, target=comment.id, email=ROSA.email))
+    assert found.language == "hi"
+    followed = subscriptions.find(subscriptions.subscription_id(
+        kind=subscriptions.DISCUSSION, target=post.id, email=ROSA.email))
+    assert followed.language == "hi"

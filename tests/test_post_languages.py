@@ -7,7 +7,7 @@ from urllib.parse import unquote
 
 import pytest
 from django.test import Client
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 
 from cms import posts
 from cms.dashboard import forms
@@ -15,22 +15,6 @@ from cms.mongo import ensure_all_indexes
 
 VI_TITLE, VI_SLUG = "Đường về Hà Nội", "duong-ve-ha-noi"
 HI_TITLE, HI_SLUG = "हिन्दी में टिप्पणियाँ", "हिन्दी-में-टिप्पणियाँ"
-
-
-def _routes_unicode_slugs() -> bool:
-    try:
-        return resolve(f"/posts/{HI_SLUG}/").url_name == "post"
-    except Resolver404:
-        return False
-
-
-# Until cms/urls.py routes posts with cms.slugs.SlugConverter, a Hindi post's page is
-# not found: these tests then fail as expected, and pass (strict) once it does.
-needs_unicode_routes = pytest.mark.xfail(
-    not _routes_unicode_slugs(),
-    strict=True,
-    reason="cms/urls.py still matches post slugs with <slug:>, which is ASCII only",
-)
 
 
 def form(**overrides) -> dict:
@@ -86,7 +70,6 @@ def test_a_hindi_post_gets_a_unicode_slug_that_reverses_percent_encoded(ada_clie
     assert posts.get_published(HI_SLUG) == post
 
 
-@needs_unicode_routes
 def test_a_hindi_post_is_reachable_at_its_url(ada_client):
     create(ada_client, title=HI_TITLE, content="नमस्ते", language="hi")
     url = reverse("post", args=[HI_SLUG])
@@ -97,7 +80,6 @@ def test_a_hindi_post_is_reachable_at_its_url(ada_client):
     assert Client().get("/posts/a.b/").status_code == 404
 
 
-@needs_unicode_routes
 def test_the_sitemap_lists_a_hindi_post_percent_encoded(ada_client):
     create(ada_client, title=HI_TITLE, language="hi")
     assert reverse("post", args=[HI_SLUG]) in html(Client(), "/sitemap.xml")

@@ -166,10 +166,11 @@ def edit_post(
 
 
 def restore_version(*, post: Post, version: Version, editor: str) -> Post:
-    """Put back a version's title, slug, content, excerpt and tags, keeping the current
-    one as a version. Whether and when the post is published stays as it is now."""
+    """Put back a version's title, slug, content, excerpt, tags and language, keeping the
+    current one as a version. Whether and when the post is published stays as it is now."""
     changes = {
         "title": version.title, "content": version.content, "excerpt": version.excerpt, "tags": version.tags,
+        "language": version.language,
     }
     return _save(
         post=post, revision=post.revision, editor=editor, changes=changes, slugs=[version.slug],

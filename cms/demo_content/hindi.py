@@ -31,7 +31,7 @@ def _hinglish(line: str) -> str:
 
 ARTICLES = (
     Article(
-        slug="tippaniyon-ke-dhage",
+        slug="टिप्पणियों-के-धागे",
         title="टिप्पणियों के धागे: हर जवाब अपने सवाल के ठीक नीचे",
         author="ananya",
         language="hi",
@@ -84,7 +84,7 @@ ARTICLES = (
         ),
     ),
     Article(
-        slug="spam-se-bachav",
+        slug="स्पैम-से-बचाव",
         title="स्पैम से बचाव: छोटे और उबाऊ तरीक़े जो सच में काम करते हैं",
         author="vikram",
         language="hi",
@@ -132,7 +132,7 @@ ARTICLES = (
         ),
     ),
     Article(
-        slug="tippaniyan-post-ke-andar-ya-alag",
+        slug="टिप्पणियाँ-पोस्ट-के-अंदर-या-अलग",
         title="टिप्पणियाँ पोस्ट के अंदर रखें या अलग?",
         author="ananya",
         language="hi",
