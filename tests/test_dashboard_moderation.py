@@ -328,7 +328,7 @@ def test_lifting_a_ban_can_restore_the_comments_it_marked(editor_client, discuss
     assert f"{len(changed)} comment" in page_text
     response = editor_client.post(f"{BLOCKLIST}{entry.id}/remove/", {"confirmed": "yes", "restore": "yes"},
                                   follow=True)
-    assert f"{len(changed)} comment(s) it had marked as spam are back" in response.content.decode()
+    assert f"{len(changed)} comments it had marked as spam are back" in response.content.decode()
     assert {key: status_of(comment) for key, comment in c.items()} == before
     assert posts.get_by_id(post.id).comment_count == store.tally(discussion_id=post.id).comments
 

@@ -176,6 +176,18 @@ def test_comments_say_when_in_the_readers_language(client, make_post, make_comme
     assert re.search(rf'<time datetime="[^"]+" title="[^"]+">{words}</time>', html), words
 
 
+@pytest.mark.parametrize("language, words", [
+    ("en", "2\xa0days ago"), ("vi", "2\xa0ngày trước"), ("hi", "2\xa0दिन पहले"), ("id", "2\xa0hari yang lalu"),
+])
+def test_times_over_a_day_are_in_the_readers_language_too(language, words):
+    """Past a day humanize names the units itself ("2 days"): our catalogs complete
+    Django's for Hindi and Vietnamese, which leave them English."""
+    from django.contrib.humanize.templatetags.humanize import naturaltime
+
+    with translation.override(language):
+        assert naturaltime(datetime.now(timezone.utc) - timedelta(days=2, minutes=1)) == words
+
+
 @pytest.mark.parametrize("language, date", [("en", "5 March 2025"), ("vi", "Ngày 05 tháng 3 năm 2025")])
 def test_dates_are_written_the_readers_way(client, make_post, language, date):
     """Bylines use the language's DATE_FORMAT; English keeps the site's "5 March 2025"."""
@@ -217,3 +229,13 @@ def test_cached_comments_never_cross_languages(client, settings, make_post, make
     assert "1 bình luận" in vietnamese and "1 bình luận" in again
     assert "bình luận" not in english and "trước" not in english
     assert "2\xa0hours ago" in english and "2\xa0giờ trước" in vietnamese
+
+
+def test_the_load_more_button_is_labelled_in_the_readers_language(client, settings, make_post, make_comment):
+    """The script that adds "Load more comments" takes its label from the page."""
+    settings.COMMENTS_PER_PAGE = 2
+    post = make_post()
+    for n in range(3):
+        make_comment(post, text=f"Bình luận {n}")
+    html = reading_in(client, "vi").get(post_url(post)).content.decode()
+    assert 'data-load-more="Tải thêm bình luận"' in html

@@ -153,8 +153,6 @@ def test_the_extraction_sees_a_new_text(tmp_path):
     assert (None, "%(shown)s comment") in found and (None, "a minute ago") in found
 
 
-@pytest.mark.skip(reason="The catalogs are not fully translated yet (issue 20: translators fill "
-                         "locale/vi, hi, id after the interface is wrapped); remove this skip then.")
 @needs_msgfmt
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_is_in_every_catalog_translated(tmp_path, language):

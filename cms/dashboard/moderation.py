@@ -27,22 +27,22 @@ from comments.store import QueueFilter
 NO_SUCH_POST = gettext_noop("There is no post at this address.")
 # MODERATED, BANNED and BAN_LIFTED_RESTORED are plurals by {count}, filled with
 # str.format after translation: MODERATED["spam"].format(count=2). Their English
-# plurals keep saying "comment(s)", as the browser and moderation tests expect.
+# plurals say "comments".
 MODERATED = {
-    "approve": ngettext_lazy("Approved {count} comment.", "Approved {count} comment(s).", "count"),
-    "spam": ngettext_lazy("Marked {count} comment as spam.", "Marked {count} comment(s) as spam.", "count"),
+    "approve": ngettext_lazy("Approved {count} comment.", "Approved {count} comments.", "count"),
+    "spam": ngettext_lazy("Marked {count} comment as spam.", "Marked {count} comments as spam.", "count"),
     "delete": ngettext_lazy(
         "Deleted {count} comment; replies to it stay, under “[deleted]”.",
-        "Deleted {count} comment(s); replies to them stay, under “[deleted]”.",
+        "Deleted {count} comments; replies to them stay, under “[deleted]”.",
         "count",
     ),
     "thread": ngettext_lazy(
-        "Removed the thread: {count} comment.", "Removed the thread: {count} comment(s).", "count"
+        "Removed the thread: {count} comment.", "Removed the thread: {count} comments.", "count"
     ),
 }
 BANNED = ngettext_lazy(
     "Banned {who} and marked {count} comment as spam.",
-    "Banned {who} and marked {count} comment(s) as spam.",
+    "Banned {who} and marked {count} comments as spam.",
     "count",
 )
 BANNED_NOBODY = gettext_noop("This comment had no account or IP address to ban by; it was marked as spam.")
@@ -59,7 +59,7 @@ ENTRY_GONE = gettext_noop("That blocklist entry no longer exists.")
 BAN_LIFTED = gettext_noop("The ban is lifted.")
 BAN_LIFTED_RESTORED = ngettext_lazy(
     "The ban is lifted, and {count} comment it had marked as spam is back as it was.",
-    "The ban is lifted, and {count} comment(s) it had marked as spam are back as they were.",
+    "The ban is lifted, and {count} comments it had marked as spam are back as they were.",
     "count",
 )
 COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")
