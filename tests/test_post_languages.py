@@ -117,14 +117,14 @@ def test_an_edit_changes_the_language_and_an_older_post_reads_as_the_sites(ada_c
 
 
 def test_every_list_marks_the_posts_text_with_its_language(client, make_post, make_user):
-    """Home, tag, author and search: the excerpt (and the title where the list's
-    summary include shows it) carry the post's `lang`."""
+    """Home, tag, author and search: the post's title and excerpt carry its `lang`."""
     make_user("ada")
     make_post(title="Đà Lạt", excerpt="Sương mù buổi sáng.", language="vi", tags=["t"])
     for url in ["/", "/tags/t/", "/authors/ada/", "/search/?q=da+lat"]:
         assert '<p class="post-excerpt" lang="vi">Sương mù buổi sáng.</p>' in html(client, url), url
-    for url in ["/tags/t/", "/search/?q=da+lat"]:
+    for url in ["/", "/tags/t/", "/search/?q=da+lat"]:
         assert re.search(r'<h2 id="post-[0-9a-f]+" lang="vi">', html(client, url)), url
+    assert re.search(r'<h3 id="post-[0-9a-f]+" lang="vi">', html(client, "/authors/ada/"))
 
 
 # --- Feeds -------------------------------------------------------------------------------
