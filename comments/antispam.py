@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bson import ObjectId
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from comments import limits, store, subscriptions
@@ -24,7 +25,7 @@ from comments.blocklist import Screening
 from comments.store import APPROVED, PENDING, CommentAuthor
 from infra import mongo
 
-RATE_LIMITED = (
+RATE_LIMITED = gettext_noop(
     "You are posting too often. Please wait a few minutes, then send it again: "
     "your text is kept below."
 )
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 
 class RateLimited(Exception):
     def __init__(self, retry_after: int):
-        super().__init__(RATE_LIMITED)
+        super().__init__(gettext(RATE_LIMITED))
         self.retry_after = retry_after
 
 

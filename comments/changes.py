@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
+from django.utils.translation import gettext, gettext_noop
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
@@ -41,7 +42,7 @@ BATCH = 500
 # More than this in one action is refused before anything changes (the record is one
 # document, and MongoDB's documents are at most 16 MB).
 MAX_CHANGES = 50_000
-TOO_MANY = "This would change {count} comments at once; the most one action may change is {limit}."
+TOO_MANY = gettext_noop("This would change {count} comments at once; the most one action may change is {limit}.")
 # An unfinished action younger than this may still be running in its request.
 STALE_AFTER = timedelta(seconds=60)
 
@@ -58,7 +59,7 @@ class TooMany(Exception):
     """An action too large to record; nothing was changed. The message is for editors."""
 
     def __init__(self, count: int):
-        self.message, self.code = TOO_MANY.format(count=count, limit=MAX_CHANGES), "too_many"
+        self.message, self.code = gettext(TOO_MANY).format(count=count, limit=MAX_CHANGES), "too_many"
         super().__init__(self.message)
 
 

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from pymongo.errors import PyMongoError
 
 from comments import antispam, limits, outbox, store, subscriptions
@@ -37,7 +38,8 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
     """Ask for a confirmation (`CONFIRM`) or a "manage your subscriptions" (`MANAGE`)
     mail to `email`, within the limits per address and per client. The same work
     whatever the address: whether it is known, confirmed or has subscriptions is
-    decided by the sender, so that neither the answer nor its timing tells."""
+    decided by the sender, so that neither the answer nor its timing tells. The mail is
+    written in the language active now, the one the visitor asked in."""
     now = now or datetime.now(UTC)
     email = subscriptions.normalise(email)
     window = max(1, settings.NOTIFICATIONS_CONFIRM_WINDOW)
@@ -51,7 +53,8 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
             admitted = limits.take_slot(key=f"mail-{kind}:{who}", window=number, limit=limit,
                                         expires=expires) and admitted
     if admitted:
-        outbox.enqueue(key=f"{kind}:{email}:{number}", batch=f"{kind}:{email}", kind=kind, to=email, now=now)
+        outbox.enqueue(key=f"{kind}:{email}:{number}", batch=f"{kind}:{email}", kind=kind, to=email,
+                       data={"lang": translation.get_language()}, now=now)
 
 
 def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, email: str,
@@ -63,10 +66,11 @@ def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, em
         return False
     if replies:
         subscriptions.subscribe(kind=REPLIES, target=comment.id, discussion_id=comment.discussion_id,
-                                email=email, user_id=user_id)
+                                email=email, user_id=user_id, language=translation.get_language())
     if follow:
         subscriptions.subscribe(kind=DISCUSSION, target=comment.discussion_id,
-                                discussion_id=comment.discussion_id, email=email, user_id=user_id)
+                                discussion_id=comment.discussion_id, email=email, user_id=user_id,
+                                language=translation.get_language())
     if user_id is not None:
         return False
     request_address_mail(kind=CONFIRM, email=email, ip=ip)

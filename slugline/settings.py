@@ -11,6 +11,8 @@ from pathlib import Path
 import environ
 from csp.constants import NONCE, NONE, SELF
 
+from slugline import languages
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -94,6 +96,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common (Django's order): the reader's language for the request.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -273,7 +277,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Languages (slugline/languages.py). A reader's language: the one they chose with the
+# switcher (POST /i18n/setlang/, kept in a cookie), else their browser's
+# Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
+LANGUAGES = languages.LANGUAGES
+LANGUAGE_CODE = languages.default_language(env.str("LANGUAGE_CODE", default="en"))
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Templates write dates as DATE_FORMAT / DATETIME_FORMAT of the reader's language;
+# slugline/formats/ keeps the English ones the site chose.
+FORMAT_MODULE_PATH = ["slugline.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = HTTPS
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

@@ -328,7 +328,7 @@ def test_lifting_a_ban_can_restore_the_comments_it_marked(editor_client, discuss
     assert f"{len(changed)} comment" in page_text
     response = editor_client.post(f"{BLOCKLIST}{entry.id}/remove/", {"confirmed": "yes", "restore": "yes"},
                                   follow=True)
-    assert f"{len(changed)} comment(s) it had marked as spam are back" in response.content.decode()
+    assert f"{len(changed)} comments it had marked as spam are back" in response.content.decode()
     assert {key: status_of(comment) for key, comment in c.items()} == before
     assert posts.get_by_id(post.id).comment_count == store.tally(discussion_id=post.id).comments
 
@@ -373,9 +373,12 @@ def test_only_the_posts_author_or_an_editor_closes_its_comments(make_user, make_
 
 
 def confirmation_form(response) -> dict[str, list[str]]:
-    """The hidden fields of a confirmation page's form, as its button sends them."""
+    """The hidden fields of a confirmation page's form, as its button sends them (not
+    those of the page's other forms, such as the language switcher's)."""
+    html = response.content.decode()
+    form = re.search(r'<form class="confirm-form".*?</form>', html, re.S).group(0)
     fields: dict[str, list[str]] = {}
-    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', response.content.decode()):
+    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form):
         fields.setdefault(name, []).append(value)
     return fields
 

@@ -30,13 +30,16 @@ def test_schedule_decides_status_and_time():
     "title,slug",
     [
         ("Hello, World!", "hello-world"),
-        ("日本語", "post"),
+        ("Đường về Hà Nội", "duong-ve-ha-noi"),
+        ("日本語", "日本語"),
+        ("हिन्दी में लेख", "हिन्दी-में-लेख"),
         ("  --  ", "post"),
         ("x" * 100, "x" * services.GENERATED_SLUG_LENGTH),
     ],
 )
-def test_slugs_from_titles_are_ascii_and_bounded(title, slug):
-    """Non-ASCII-only titles fall back to "post"; long titles are cut."""
+def test_slugs_from_titles_fold_latin_keep_other_scripts_and_are_bounded(title, slug):
+    """Latin titles become ASCII, other scripts stay (cms/slugs.py); titles with
+    nothing to keep fall back to "post"; long titles are cut."""
     assert services.slug_from_title(title) == slug
 
 
@@ -177,6 +180,20 @@ def test_restore_puts_back_text_fields_and_keeps_the_publication():
     assert (restored.title, restored.slug, restored.content, restored.tags) == ("One", "one", "first", ("t",))
     assert (restored.status, restored.published) == (posts.PUBLISHED, NOW)
     assert [v.title for v in versions.find_versions(post_id=post.id)] == ["Two", "One"]
+
+
+def test_restore_puts_back_the_language_and_a_version_without_one_reads_as_the_sites(mongo_db, settings):
+    """A version keeps the post's language and a restore puts it back; a version kept
+    before posts had a language reads as LANGUAGE_CODE."""
+    post = posts.get_by_id(create(title="Một", language="vi").id)
+    edit(post, title="Ek", language="hi")
+    [version] = versions.find_versions(post_id=post.id)
+    assert version.language == "vi"
+    restored = services.restore_version(post=posts.get_by_id(post.id), version=version, editor="ada")
+    assert restored.language == "vi"
+    mongo_db.post_versions.update_many({}, {"$unset": {"language": ""}})
+    settings.LANGUAGE_CODE = "id"
+    assert {v.language for v in versions.find_versions(post_id=post.id)} == {"id"}
 
 
 def test_restoring_a_slug_now_taken_is_refused():

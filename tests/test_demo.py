@@ -5,6 +5,7 @@ on a non-empty database."""
 import itertools
 import random
 import re
+import unicodedata
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 
@@ -16,8 +17,14 @@ from django.core.management import CommandError, call_command
 from cms import demo, posts
 from comments import services, store
 
-MENTION_RE = re.compile(r"^@(\w+) ")
-SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"])")
+# A name may be in Devanagari, whose vowel signs `\w` does not match.
+MENTION_RE = re.compile(r"^@(\S+) ")
+SENTENCE_END_RE = re.compile(r"(?<=[.!?।])\s+(?=[^\W\d_]|[`\"])")
+DEVANAGARI_RE = re.compile(r"[\u0900-\u097f]")
+# Letters only Vietnamese uses among the Latin alphabets (and its precomposed tones).
+VIETNAMESE_RE = re.compile(r"[ăâđêôơưĂÂĐÊÔƠƯ\u1ea0-\u1ef9]")
+INDONESIAN_RE = re.compile(r"\b(yang|dan|di|ini|itu|tidak|sudah|kami|saya|kalau|juga|tapi|ada|dari|untuk)\b", re.I)
+LANGUAGES = ("en", "vi", "hi", "id")
 
 
 def all_posts() -> list[posts.Post]:
@@ -53,13 +60,14 @@ def unmentioned(text: str) -> str:
 def test_the_same_seed_gives_the_same_content(mongo_db):
     """Posts, texts, commenters, slugs, thread shapes and relative times repeat exactly;
     another seed arranges them differently."""
-    demo.seed(num_posts=3, comments_per_post=15, seed=7)
+    every = len(demo.ARTICLES)  # one post per article: each language has some
+    demo.seed(num_posts=every, comments_per_post=3, seed=7)
     first = snapshot()
     wipe(mongo_db)
-    demo.seed(num_posts=3, comments_per_post=15, seed=7)
+    demo.seed(num_posts=every, comments_per_post=3, seed=7)
     assert snapshot() == first
     wipe(mongo_db)
-    demo.seed(num_posts=3, comments_per_post=15, seed=8)
+    demo.seed(num_posts=every, comments_per_post=3, seed=8)
     assert snapshot() != first
 
 
@@ -72,9 +80,11 @@ def test_the_default_demo_reads_like_a_blog(mongo_db):
     found = all_posts()
     assert seeded.posts == len(found) == len(demo.ARTICLES) >= 14 > settings.POSTS_PER_PAGE
     assert len({post.title for post in found}) == len(found)
+    english = {article.title for article in demo.ARTICLES if article.language == "en"}
     for post in found:
         assert post.excerpt and post.tags and "\n## " in post.content
-        assert re.fullmatch(r"[A-Z][\w ,:'?-]+[a-z?]", post.title), post.title
+        assert re.fullmatch(r"[A-Z][\w ,:'?-]+[a-z?]" if post.title in english else r"\S.*[^.\s]",
+                            post.title), post.title
     published = sorted(post.published for post in found)
     assert before - published[0] > timedelta(days=120)
     assert timedelta(0) < before - published[-1] < timedelta(days=21)
@@ -111,8 +121,9 @@ def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(
     was moved up),
     and no sentence comes twice in one discussion (but "Agreed." may)."""
     demo.seed()
-    bank = demo.bank()
+    language = {article.title: article.language for article in demo.ARTICLES}
     for post in all_posts():
+        bank = demo.bank(language[post.title])
         comments = discussion(post)
         by_slug = {c.slug: c for c in comments}
         sentences = Counter()
@@ -122,7 +133,7 @@ def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(
             if mention := MENTION_RE.match(c.text):
                 parent = by_slug[c.slug.rpartition("/")[0]]
                 thread = {d.author.name.split()[0] for d in comments if d.slug.startswith(c.slug.split("/")[0])}
-                assert parent.author.name.split()[0] == mention[1] or (
+                assert mention[1] in parent.author.name.split() or (
                     c.depth == services.max_depth() and mention[1] in thread
                 )
         assert [s for s, n in sentences.items() if n > 1] == [], post.slug
@@ -133,17 +144,20 @@ def test_exchanges_keep_their_order_and_thanks_come_from_whoever_asked():
     bank answers an answer, from the person who asked the question."""
     host = demo.Commenter(name="Ada Lindqvist")
     for article in demo.ARTICLES:
+        voice = demo.VOICES[article.language]
         for seed in range(3):
-            plan = demo.plan_discussion(count=60, rng=random.Random(seed), talk=article.talk, host=host)
+            plan = demo.plan_discussion(count=60, rng=random.Random(seed), talk=article.talk, host=host,
+                                        voice=voice)
             texts = [line.text for line in plan]
-            for exchange in [*article.talk, *demo.DEBATES]:
+            assert all(line.speaker in (host, *voice.commenters) for line in plan)
+            for exchange in [*article.talk, *voice.debates]:
                 said = [demo.speaker_and_text(line)[1] for line in exchange]
                 where = [texts.index(text) for text in said if text in texts]
                 assert where == sorted(where)
                 assert all(plan[b].parent == a for a, b in itertools.pairwise(where))
                 assert len(where) < 2 or plan[where[0]].parent is None
             for line in plan:
-                if unmentioned(line.text) in demo.THANKS:
+                if unmentioned(line.text) in voice.thanks:
                     answer = plan[line.parent]
                     question = plan[answer.parent]
                     assert question.text.endswith("?") and question.speaker == line.speaker != answer.speaker
@@ -224,3 +238,73 @@ def test_seeding_works_when_old_discussions_close(mongo_db, settings):
     call_command("seed_demo", posts=17)
     assert mongo_db.posts.count_documents({"published": {"$lt": datetime.now(timezone.utc) - timedelta(days=30)},
                                            "comment_count": {"$gt": 0}}) > 0
+
+
+def in_script(language: str, text: str) -> bool:
+    """Whether `text` is written in the script of `language` (what can be checked of it)."""
+    if language == "vi":
+        return bool(VIETNAMESE_RE.search(text))
+    if language == "hi":
+        return bool(DEVANAGARI_RE.search(text))
+    return not DEVANAGARI_RE.search(text) and not VIETNAMESE_RE.search(text)
+
+
+@pytest.mark.django_db
+def test_each_language_has_posts_discussed_in_that_language(mongo_db):
+    """At least three posts in each language, each with an excerpt, tags and a discussion
+    in its own language and script (Devanagari under Hindi posts, "ư", "ơ", "đ" under
+    Vietnamese ones), except the lines written to mix languages; in NFC throughout."""
+    demo.seed()
+    language = {article.title: article.language for article in demo.ARTICLES}
+    by_language = {code: [post for post in all_posts() if language[post.title] == code] for code in LANGUAGES}
+    assert all(post.language == code for code, found in by_language.items() for post in found)
+    english = demo.bank("en")
+    for code, found in by_language.items():
+        assert len(found) >= 3, code
+        voice = demo.VOICES[code]
+        for post in found:
+            comments = discussion(post)
+            texts = [unmentioned(c.text) for c in comments]
+            # (Some English posts have no comments, by design: see the long tail.)
+            assert post.excerpt and post.tags and in_script(code, post.content), post.slug
+            assert comments or code == "en", post.slug
+            for text in [post.title, post.excerpt, post.content, *texts, *(c.author.name for c in comments)]:
+                assert unicodedata.is_normalized("NFC", text), text
+            assert all(in_script(code, text) or text in voice.mixed for text in texts), post.slug
+            if code != "en":
+                assert not english & set(texts), post.slug
+        said = [unmentioned(c.text) for post in found for c in discussion(post)]
+        assert len([text for text in said if text in demo.VOICES[code].mixed]) < len(said) / 4, code
+        said = " ".join(said)
+        if code == "vi":
+            assert {"ư", "ơ", "đ"} <= set(said.lower())
+        if code == "id":
+            words = [text for post in found for text in (c.text for c in discussion(post))]
+            assert len([text for text in words if INDONESIAN_RE.search(text)]) > 0.7 * len(words)
+
+
+def test_each_language_has_its_own_authors_and_commenters():
+    """Vietnamese, Hindi and Indonesian posts are by authors of their own, discussed by
+    commenters of their own; Vietnamese readers are addressed by their given name."""
+    authors = {username: name for username, name, _bio in demo.AUTHORS}
+    for code in ("vi", "hi", "id"):
+        voice = demo.VOICES[code]
+        written_by = {article.author for article in demo.ARTICLES if article.language == code}
+        english = {article.author for article in demo.ARTICLES if article.language == "en"}
+        assert written_by and not written_by & english and written_by <= authors.keys()
+        assert not set(voice.commenters) & set(demo.COMMENTERS)
+        assert all(c.email.isascii() and c.email.endswith("@example.com") for c in voice.commenters)
+    assert demo.VOICES["vi"].host(name="Nguyễn Thu Hà", user_id=1).first_name == "Hà"
+    assert {c.first_name for c in demo.VOICES["vi"].commenters} >= {"Nam", "Trang", "Đạt"}
+
+
+@pytest.mark.django_db
+def test_every_demo_post_is_reached_by_its_slug(mongo_db, client):
+    """Each post's slug (ASCII for Vietnamese and Indonesian titles) is its page's URL."""
+    from django.urls import reverse
+
+    demo.seed(comments_per_post=0)
+    for post in all_posts():
+        response = client.get(reverse("post", args=[post.slug]))
+        assert response.status_code == 200, post.slug
+        assert post.title in response.content.decode()

@@ -227,7 +227,7 @@ def test_a_ban_that_outruns_the_request_budget_is_not_reported_as_failed(make_po
     settings.MONGODB_REQUEST_BUDGET_MS = 1500
     assert answer.status_code == 303
     shown = editor.get(answer["Location"]).content.decode()
-    assert "marked 160 comment(s) as spam" in shown
+    assert "marked 160 comments as spam" in shown
     late = [post for post in many if posts.get_by_id(post.id).comment_count != (1 if post in many[:5] else 0)]
     assert late and STILL_APPLYING.split(";")[0] in shown, "the budget was not tight enough to test anything"
     changes.finish_pending(older_than=timedelta(0))
