@@ -138,8 +138,8 @@ class PostCommentsFeed(Feed):
         return item.comment.posted
 
     def item_updateddate(self, item: PostComment):
-        # Atom requires <updated> on every entry; a comment is never edited.
-        return item.comment.posted
+        # Atom's <updated>: when its author last edited it, else when it was posted.
+        return item.comment.edited or item.comment.posted
 
 
 class PostCommentsAtomFeed(PostCommentsFeed):

@@ -41,6 +41,8 @@ def atom_entries(response) -> list[dict]:
                 "link": entry.find(f"{ATOM}link").get("href"),
                 "author": entry.findtext(f"{ATOM}author/{ATOM}name"),
                 "summary": entry.findtext(f"{ATOM}summary"),
+                "updated": entry.findtext(f"{ATOM}updated"),
+                "content": entry.findtext(f"{ATOM}summary") or entry.findtext(f"{ATOM}content"),
             }
         )
     return entries
@@ -110,6 +112,22 @@ def test_comment_feeds_list_a_posts_latest_comments(client, site, make_comment, 
     assert items[1]["link"] == f"http://testserver/posts/{post.slug}/comments/{first.slug}/"
     if kind == "atom":
         assert [i["author"] for i in items] == ["Theo", "Maya"]
+
+
+def test_an_edited_comment_is_updated_in_the_atom_feed(client, site, make_comment):
+    """An edit shows in the comment feed: the entry's <updated> is the edit's time and
+    its text the new one (feed readers fetch entries again when <updated> moves)."""
+    from comments import services
+    from comments.records import Viewer
+
+    post = site["new"]
+    comment = make_comment(post, text="Teh first version", author=CommentAuthor(id=None, name="Maya"))
+    [before] = atom_entries(client.get(f"/feeds/posts/{post.slug}/comments/atom/"))
+    edited = services.edit_comment(post=post, comment=comment, viewer=Viewer(own=frozenset({comment.id})),
+                                   text="The second version", now=comment.posted + timedelta(minutes=5))
+    [after] = atom_entries(client.get(f"/feeds/posts/{post.slug}/comments/atom/"))
+    assert datetime.fromisoformat(after["updated"]) == edited.edited
+    assert after["updated"] != before["updated"] and "second version" in after["content"]
 
 
 @pytest.mark.parametrize("which", ["draft", "scheduled"])
