@@ -4,7 +4,7 @@ comments/buckets.py) order, filter, page and count them. Pure: no I/O.
 
 A store reads the documents it needs (or, for buckets, the few fields a listing
 needs) and this module does the rest, with the same results as the
-one-document-per-comment store's indexed queries (tests/test_comment_stores.py
+one-document-per-comment store's indexed queries (tests/integration/comments/test_comment_stores.py
 compares them).
 """
 

@@ -11,7 +11,7 @@ holds the comments:
   (pattern 3, comments/buckets.py).
 
 Each store module defines every name in OPERATIONS with the same signature
-(tests/test_comment_stores.py checks it); the records they take and give are
+(tests/integration/comments/test_comment_stores.py checks it); the records they take and give are
 comments/records.py's, re-exported here for the callers' convenience.
 
 The store in use is COMMENTS_STORE until `comments_migrate` moves the comments and

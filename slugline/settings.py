@@ -174,7 +174,7 @@ CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
 # them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
 # address together, so failures from elsewhere never lock a user out. Tries sent all
 # at once may have up to (requests served at once - 1) more passwords checked before
-# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/test_limits_http.py).
+# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/integration/slugline/test_limits_http.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

@@ -16,8 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from slugline import languages
 from comments import forms as comment_forms
+from slugline import languages
 from tests.pages import page, post_url, submit
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"

@@ -6,9 +6,8 @@ from datetime import datetime, timezone
 import pytest
 
 from cms import posts
-from cms.authors import USERNAME_TAKEN
 from dashboard import forms
-from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard.forms import PostFilterForm, PostForm, ProfileForm
 
 
 def post_form(**overrides) -> PostForm:
@@ -147,25 +146,6 @@ def test_a_display_name_is_required():
     assert codes(form) == {"display_name": ["required"]} and form.errors["display_name"] == [
         forms.DISPLAY_NAME_REQUIRED
     ]
-
-
-def test_a_rename_to_a_taken_username_is_refused(make_user):
-    """Another user's username is taken; the author's own is not."""
-    ada, _ = make_user("ada"), make_user("bruno")
-    assert AuthorForm({"username": "ada", "display_name": "Ada"}, user=ada).is_valid()
-    form = AuthorForm({"username": "bruno", "display_name": "Ada"}, user=ada)
-    assert codes(form) == {"username": ["username_taken"]} and form.errors["username"] == [USERNAME_TAKEN]
-
-
-@pytest.mark.django_db
-def test_usernames_follow_djangos_rules():
-    """No spaces or slashes: usernames are part of author addresses."""
-    from django.contrib.auth import get_user_model
-
-    user = get_user_model()(pk=1, username="someone")
-    assert not AuthorForm({"username": "a/b", "display_name": "A"}, user=user).is_valid()
-    assert not AuthorForm({"username": "a b", "display_name": "A"}, user=user).is_valid()
-    assert AuthorForm({"username": "a.b-c@d+e_f", "display_name": "A"}, user=user).is_valid()
 
 
 # --- Moderation forms ---------------------------------------------------------------------

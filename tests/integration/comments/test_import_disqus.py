@@ -16,7 +16,7 @@ from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
-FIXTURES = Path(__file__).parent / "fixtures" / "imports"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
 EXPORT = FIXTURES / "disqus-export.xml"
 # The comments of disqus-export.xml that go in: thread 1001 (hello-world) and 1002 (second-post).
 ON_HELLO = {"2001", "2002", "2003", "2004", "2005", "2010", "2011"}

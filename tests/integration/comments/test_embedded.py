@@ -3,7 +3,7 @@
 where a reply is pushed, slug uniqueness, the document size limit (through the
 service and the view, the reader's text kept), the guards of its updates, and
 export / import as the documents store's flat documents. Concurrent writers are
-tests/test_embedded_concurrency.py's; the behaviour it shares with the other stores
+tests/integration/comments/test_embedded_concurrency.py's; the behaviour it shares with the other stores
 is the shared suite's (each_store)."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""What lists show of a post: its own excerpt, else its first paragraph, as plain text
-cut at a word boundary (cms.posts.summarise and its parts)."""
+"""A post's summary on list pages: its first paragraph as plain text, bounded, cut at a word (cms/posts.py)."""
+
+from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -7,6 +8,8 @@ from hypothesis import strategies as st
 from cms import posts
 from cms.posts import ELLIPSIS, first_paragraph, shorten, summarise
 from infra.markup import render_post
+
+words = st.lists(st.text(alphabet="abcdefghij,.", min_size=1, max_size=12), max_size=40)
 
 
 def test_the_first_paragraph_comes_without_markdown_or_html():
@@ -48,9 +51,6 @@ def test_a_long_text_is_cut_at_a_word_boundary_with_an_ellipsis():
     assert shorten("Supercalifragilistic", limit=6) == "Super" + ELLIPSIS
 
 
-words = st.lists(st.text(alphabet="abcdefghij,.", min_size=1, max_size=12), max_size=40)
-
-
 @given(words=words, limit=st.integers(min_value=2, max_value=120))
 def test_a_summary_is_bounded_and_a_prefix_of_whole_words(words, limit):
     """Never longer than the limit; unchanged when it fits; else whole words from the
@@ -71,24 +71,3 @@ def test_the_posts_own_excerpt_wins_over_its_first_paragraph():
     html = render_post("The opening paragraph.")
     assert summarise(excerpt="Written for lists.", content_html=html) == "Written for lists."
     assert summarise(excerpt="  ", content_html=html) == "The opening paragraph."
-
-
-def test_an_excerpt_is_stored_read_back_and_edited(make_post):
-    """create_post and update_post store it; a post stored without one reads as ""."""
-    post = make_post(excerpt="A short pitch.", content="Long body.")
-    assert posts.get_by_id(post.id).excerpt == "A short pitch."
-    assert posts.get_by_id(post.id).summary == "A short pitch."
-    edited = posts.update_post(
-        post_id=post.id, revision=post.revision, title=post.title, slug=post.slug, content=post.content,
-        tags=post.tags, status=post.status, published=post.published, excerpt="A better pitch.",
-    )
-    assert edited.excerpt == "A better pitch."
-    plain = make_post(content="Just the body.")
-    assert plain.excerpt == "" and plain.summary == "Just the body."
-
-
-def test_a_post_stored_before_excerpts_reads_as_without_one(make_post, mongo_db):
-    post = make_post(content="Old body.")
-    mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"excerpt": ""}})
-    old = posts.get_by_id(post.id)
-    assert old.excerpt == "" and old.summary == "Old body."

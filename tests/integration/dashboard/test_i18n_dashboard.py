@@ -4,7 +4,7 @@
 The translations these tests look for come from a small catalog of their own,
 compiled with msgfmt into a temporary directory put first on LOCALE_PATHS: what is
 tested is that the dashboard and the mail use the catalog of the right language, not
-what the translators wrote (tests/test_i18n.py checks the catalogs themselves)."""
+what the translators wrote (tests/integration/slugline/test_i18n.py checks the catalogs themselves)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from dashboard import confirmations
 from comments import mail, notify, outbox, subscriptions
 from comments.store import CommentAuthor
+from dashboard import confirmations
 from tests.pages import page, post_url, submit
 
 HEADERS = {

@@ -436,7 +436,7 @@ def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(
     bucket_store, make_post, post_at_once
 ):
     """Four threads posting the same form key at once onto a page about to roll over
-    leave exactly one comment (tests/test_buckets_concurrency.py races eight)."""
+    leave exactly one comment (tests/integration/comments/test_buckets_concurrency.py races eight)."""
     post = make_post()
     fill(post.id, 100)
     results = post_at_once(post, times=4, form_key="k" * 22, author=READER)

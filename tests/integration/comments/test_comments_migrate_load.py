@@ -14,7 +14,7 @@ import pytest
 
 from comments import migration, services, store, store_switch
 from comments.store import CommentAuthor
-from tests.conftest import TEST_STORES
+from tests.database import TEST_STORES
 
 PAIRS = list(itertools.permutations(TEST_STORES, 2))
 BASE = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc)

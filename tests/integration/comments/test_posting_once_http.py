@@ -17,7 +17,7 @@ from bench.harness import Reader, Site
 from bench.stores import insert_discussion
 from cms import posts
 from comments import ownership, services, store
-from tests.conftest import TEST_STORES
+from tests.database import TEST_STORES
 from tests.threads import at_once
 
 SENDS = 8

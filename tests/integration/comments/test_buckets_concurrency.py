@@ -13,7 +13,7 @@ from bson import ObjectId
 from cms import posts
 from comments import buckets
 from comments.records import PENDING, SPAM, CommentAuthor, SlugTaken
-from tests.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
+from tests.integration.comments.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
 from tests.threads import at_once
 
 ROUNDS = 3

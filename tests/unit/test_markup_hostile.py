@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bench import markup as corpus_bench
 from infra.markup import COMMENT_RAW_TAG_LIMIT, GROWTH_LIMIT, NESTING_LIMIT, render_comment, render_post
-from tests.test_markup import COMMENT_REL, COMMENT_TAGS, Elements, assert_inert
+from tests.unit.test_markup import COMMENT_REL, COMMENT_TAGS, Elements, assert_inert
 
 POST_TAGS = COMMENT_TAGS | {"h1", "h5", "h6", "img", "table", "thead", "tbody", "tr", "th", "td"}
 # Far above any render (the slowest corpus text takes tens of ms), far below the

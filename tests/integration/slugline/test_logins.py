@@ -1,7 +1,7 @@
 """Login throttling (django-axes on Django's database, slugline/logins.py): too many bad
 passwords for one account from one address pause logging in as it from there for a
 while, and the login page says so in the site's layout. Other addresses are not
-paused. tests/test_limits_http.py checks the pause across gunicorn workers and a
+paused. tests/integration/slugline/test_limits_http.py checks the pause across gunicorn workers and a
 restart."""
 
 from datetime import timedelta

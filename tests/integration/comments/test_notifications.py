@@ -361,7 +361,7 @@ def test_a_sender_killed_mid_batch_sends_each_mail_once_but_the_one_in_flight_tw
            "EMAIL_URL": smtp_server.url, "SITE_URL": SITE, "COMMENTS_STORE": each_store,
            "NOTIFICATIONS_BATCH_SECONDS": "0", "DJANGO_SETTINGS_MODULE": "slugline.settings"}
     proc = subprocess.Popen([sys.executable, "manage.py", "send_notifications"], env=env,
-                            cwd=Path(__file__).resolve().parent.parent,
+                            cwd=Path(__file__).resolve().parents[3],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60

@@ -25,7 +25,7 @@ from cms import posts
 from cms.demo import EDITOR
 from slugline import serve
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 # --- The port check ----------------------------------------------------------------------

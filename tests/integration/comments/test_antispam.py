@@ -74,7 +74,7 @@ def test_the_counts_are_kept_in_mongodb_not_in_the_process(clock, settings, mong
 
 def test_racing_actions_admit_exactly_the_limit(clock, settings):
     """Twenty-four attempts at once from one address, racing over the client's pool of
-    connections: exactly COMMENTS_RATE_PER_IP pass (tests/test_limits_http.py races
+    connections: exactly COMMENTS_RATE_PER_IP pass (tests/integration/slugline/test_limits_http.py races
     worker processes)."""
     settings.COMMENTS_RATE_WINDOW, settings.COMMENTS_RATE_PER_IP = 600, 10
     outcomes = at_once([lambda: antispam.check_rate(action="post", ip="192.0.2.9", user_id=None)] * 24)

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def run() -> str:

@@ -22,7 +22,7 @@ from comments import importing, store, wxr
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import render_post
 
-FIXTURES = Path(__file__).parent / "fixtures" / "imports"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
 BLOG = FIXTURES / "wordpress-blog.xml"
 SWIFTS = "swifts-over-the-harbour"
 SOURCE = "wordpress@notes.example.org"

@@ -13,7 +13,7 @@ from django.template import engines
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({k: str(getattr(settings, k)) for k in "
