@@ -12,6 +12,7 @@ Unicode normal form (NFC) is made the same.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Latin letters that Unicode does not decompose into a base letter and a mark.
@@ -80,3 +81,42 @@ def fold(text: str) -> str:
     # Decomposed first: NFC would hide a nukta inside a precomposed letter (ऩ).
     lowered = unicodedata.normalize("NFKD", text).casefold()
     return " ".join(unaccent(lowered.translate(_INVISIBLE_IN_SEARCH)).split())
+
+
+def _variants_by_letter() -> dict[str, str]:
+    """Each ASCII letter with every precomposed Latin letter that folds to it
+    ("d": "dDđĐďĎ…"), from the Latin blocks of Unicode."""
+    variants: dict[str, set[str]] = {}
+    for code in (*range(0x41, 0x5B), *range(0x61, 0x7B), *range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
+        ch = chr(code)
+        folded = fold(ch)
+        if len(folded) == 1 and folded.isascii() and folded.isalpha():
+            variants.setdefault(folded, set()).add(ch)
+    return {letter: "".join(sorted(chars)) for letter, chars in variants.items()}
+
+
+_VARIANTS = _variants_by_letter()
+# Combining marks a stored text may carry after a letter if it was stored decomposed.
+_MARKS = "[\u0300-\u036f]*"
+
+
+def pattern(text: str) -> str:
+    """A regular expression (for MongoDB's `$regex`, case-insensitive) that finds
+    `text` inside stored text however either was typed: each Latin letter of the
+    folded query matches any accented form of it ("duong" finds "Đường"), everything
+    else is escaped, so what a reader types is only ever matched literally."""
+    parts = []
+    for ch in fold(text):
+        if ch in _VARIANTS:
+            parts.append("[" + re.escape(_VARIANTS[ch]) + "]" + _MARKS)
+        elif ch == " ":
+            parts.append(r"\s+")
+        else:
+            parts.append(re.escape(ch))
+    return "".join(parts)
+
+
+def contains(haystack: str, needle: str) -> bool:
+    """Whether `needle` occurs in `haystack` however either was typed (the Python
+    side of `pattern`)."""
+    return fold(needle) in fold(haystack)
