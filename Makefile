@@ -5,17 +5,22 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 export PORT
+# Translations (locale/): each catalog compiled when its .po is newer than its .mo.
+# msgfmt comes from Debian's gettext package; the .mo files are not committed.
+PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+MO := $(PO:.po=.mo)
+LANGUAGE_CODES := vi hi id
 
-.PHONY: run test typecheck devdb devdb-stop venv clean
+.PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages
 
-run: $(STAMP)
+run: $(STAMP) $(MO)
 	@$(PY) -m infra.devdb run -- $(PY) -m slugline.serve
 
 # mypy over what pyproject.toml's [tool.mypy] names (the comment stores, strictly).
 typecheck: $(STAMP)
 	@$(PY) -m mypy
 
-test: $(STAMP) typecheck
+test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
 	@$(PY) -m infra.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
@@ -33,6 +38,16 @@ $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
+
+compilemessages: $(MO)
+
+%.mo: %.po
+	@msgfmt --check -o $@ $<
+
+# Refresh the catalogs from the code and templates (after changing any text).
+messages: $(STAMP)
+	@$(PY) manage.py makemessages $(addprefix -l ,$(LANGUAGE_CODES)) --no-location --no-obsolete \
+		-i .venv -i var -i tests -i bench -i tools -i docs -i static -i node_modules
 
 clean:
 	rm -rf $(VENV) var/build

@@ -1,4 +1,4 @@
-"""gunicorn settings, from the environment (see README.md, "Settings").
+"""gunicorn settings, from the environment (see docs/reference.md).
 
 - Workers: WEB_CONCURRENCY processes of GUNICORN_WORKER_CLASS (sync by default:
   pages are short and CPU-bound; MongoDB calls are bounded by their budgets).

@@ -18,6 +18,7 @@ from itertools import islice
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from cms import posts
 from cms.models import AuthorProfile
@@ -26,7 +27,8 @@ from comments import services as comment_services
 from comments.errors import Refused
 from comments.stores import get_store
 
-USERNAME_TAKEN = "Another account already has this username."
+# Marked for translation; the dashboard translates it where it shows it.
+USERNAME_TAKEN = gettext_noop("Another account already has this username.")
 # Posts whose comment summaries are checked against the comments per query.
 SUMMARY_BATCH = 500
 

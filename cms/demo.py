@@ -1,9 +1,10 @@
 """Demo content: the demo authors, posts about what this site is about, and
-discussions that read like people talking.
+discussions that read like people talking, in each of the site's languages (the
+English texts are below, the others in cms.demo_content, one module per language).
 
-The posts and most comments are written out below; long discussions are filled from a
-bank of remarks and replies, each used at most once per discussion until the bank
-runs dry. Everything but the clock is deterministic for a seed: which posts and in
+The posts and most comments are written out; long discussions are filled from a
+bank of remarks and replies in the post's language, each used at most once per
+discussion until the bank runs dry. Everything but the clock is deterministic for a seed: which posts and in
 what order, the texts, thread shapes, commenters, slugs and every time *relative to
 the moment of seeding*. Posts are spread over the last eight months, discussions over
 the months after each post, and a few are still going: their latest comments are
@@ -22,9 +23,9 @@ from pymongo.errors import DuplicateKeyError
 
 from cms import posts
 from cms.authors import create_author, summary_for
-from comments import conf, services, slugs
-from comments.records import CommentAuthor
+from cms.demo_content import Article, Commenter, Voice, hindi, indonesian, vietnamese
 from cms.roles import EDITORS_GROUP
+from comments import conf, services, slugs
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"
@@ -32,12 +33,18 @@ AUTHORS = [
     ("ada", "Ada Lindqvist", "Writes about databases and the people who run them."),
     ("bruno", "Bruno Okafor", "Editor. Cares about clear sentences and fast pages."),
     ("chen", "Chen Mei", "Builds things on the web; reads the comments."),
+    *vietnamese.AUTHORS,
+    *hindi.AUTHORS,
+    *indonesian.AUTHORS,
 ]
 # Posts are published over this many days before the moment of seeding.
 POSTS_SPAN_DAYS = 240
 # Comments per post when not given: a long tail (some posts get none, a few get
 # enough for several pages); each seed deals it out to different posts.
 LONG_TAIL = (0, 0, 1, 2, 3, 4, 5, 6, 8, 9, 11, 13, 16, 22, 30, 58, 80)
+# The same for posts in the other languages, which have fewer readers here: none is
+# empty (each has written exchanges to show) and none outgrows its language's bank.
+SHORT_TAIL = (4, 6, 8, 11, 14, 19, 27)
 # Discussions of at least this many comments include one long back-and-forth.
 DEBATE_FROM = 25
 # How many of the newest discussions (and the longest one) are still going.
@@ -49,36 +56,6 @@ class Seeded:
     authors: int
     posts: int
     comments: int
-
-
-@dataclass(frozen=True)
-class Article:
-    """A demo post. `talk` holds exchanges in its comments: each line answers the one
-    before it, and starts with its speaker: "A: ", "B: ", "C: " (commenters) or
-    "@: " (the post's author)."""
-
-    slug: str
-    title: str
-    author: str
-    tags: tuple[str, ...]
-    excerpt: str
-    body: str
-    talk: tuple[tuple[str, ...], ...] = ()
-
-
-@dataclass(frozen=True)
-class Commenter:
-    name: str
-    email: str = ""
-    user_id: int | None = None
-
-    @property
-    def first_name(self) -> str:
-        return self.name.split()[0]
-
-    def as_author(self) -> CommentAuthor:
-        # The demo's members are its authors: staff.
-        return CommentAuthor(id=self.user_id, name=self.name, email=self.email, staff=self.user_id is not None)
 
 
 @dataclass(frozen=True)
@@ -116,28 +93,34 @@ def speaker_and_text(line: str) -> tuple[str, str]:
     return speaker, text
 
 
-def bank() -> frozenset[str]:
-    """Every comment text the demo can post (a reply may add "@Name " in front)."""
-    exchanges = [*DEBATES, *(talk for article in ARTICLES for talk in article.talk)]
+def bank(language: str | None = None) -> frozenset[str]:
+    """Every comment text the demo can post in `language` (default: in any language);
+    a reply may add "@Name " in front."""
+    voices = [VOICES[language]] if language else list(VOICES.values())
+    exchanges = [*(debate for voice in voices for debate in voice.debates),
+                 *(talk for article in ARTICLES for talk in article.talk
+                   if language in (None, article.language))]
     lines = {speaker_and_text(line)[1] for exchange in exchanges for line in exchange}
-    return frozenset(lines | {text for pool in REPLIES.values() for text in pool} | set(REMARKS))
+    pools = [pool for voice in voices for pool in (*voice.replies.values(), voice.remarks)]
+    return frozenset(lines | {text for pool in pools for text in pool})
 
 
 class _Bank:
-    """One discussion's draws from the shared remarks and replies, without replacement;
-    a discussion longer than the bank starts it over."""
+    """One discussion's draws from its voice's remarks and replies, without
+    replacement; a discussion longer than the bank starts it over."""
 
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.left = {kind: rng.sample(pool, len(pool)) for kind, pool in {**REPLIES, "remark": REMARKS}.items()}
+    def __init__(self, rng: random.Random, voice: Voice):
+        self.rng, self.voice = rng, voice
+        self.pools = {**voice.replies, "remark": voice.remarks}
+        self.left = {kind: rng.sample(pool, len(pool)) for kind, pool in self.pools.items()}
 
     def take(self, kind: str) -> str:
         """A text of `kind`, or of another kind of reply when that one ran out."""
-        kinds = [kind] + [k for k in REPLIES if kind in REPLIES and k not in (kind, "thanks")]
+        replies = self.voice.replies
+        kinds = [kind] + [k for k in replies if kind in replies and k not in (kind, "thanks")]
         if not any(self.left[k] for k in kinds):
             for k in kinds:
-                pool = REMARKS if k == "remark" else REPLIES[k]
-                self.left[k] = self.rng.sample(pool, len(pool))
+                self.left[k] = self.rng.sample(self.pools[k], len(self.pools[k]))
         return next(self.left[k].pop() for k in kinds if self.left[k])
 
 
@@ -153,8 +136,10 @@ class _Exchange:
         return self.said == len(self.lines)
 
 
-def _start_exchange(exchange: tuple[str, ...], rng: random.Random, host: Commenter | None) -> _Exchange:
-    people = rng.sample(COMMENTERS, 4)
+def _start_exchange(
+    exchange: tuple[str, ...], rng: random.Random, host: Commenter | None, cast: tuple[Commenter, ...]
+) -> _Exchange:
+    people = rng.sample(cast, 4)
     speakers = {"A": people[0], "B": people[1], "C": people[2], "@": host or people[3]}
     return _Exchange(lines=list(exchange), speakers=speakers)
 
@@ -169,11 +154,11 @@ def _reply_to(plan: list[Line], rng: random.Random) -> int | None:
     return None
 
 
-def _someone(rng: random.Random, used: set, *, parent: int | None, text: str,
-             besides: Commenter | None = None) -> Commenter:
-    """A commenter (not `besides`) who has not said `text` under `parent` yet: the same
-    words by the same person in the same place would be taken for a double post."""
-    others = [c for c in COMMENTERS if c != besides]
+def _someone(rng: random.Random, used: set, *, cast: tuple[Commenter, ...], parent: int | None,
+             text: str, besides: Commenter | None = None) -> Commenter:
+    """A commenter of `cast` (not `besides`) who has not said `text` under `parent` yet:
+    the same words by the same person in the same place would be taken for a double post."""
+    others = [c for c in cast if c != besides]
     speaker = rng.choice(others)
     for _ in range(8):
         if (speaker, parent, text) not in used:
@@ -197,23 +182,31 @@ def _bank_reply(plan: list[Line], bank_: _Bank, rng: random.Random, used: set) -
         speaker, text = asked.speaker, bank_.take("thanks")
     else:
         text = bank_.take(rng.choices(["agree", "follow_up", "doubt"], weights=[40, 30, 30])[0])
-        speaker = _someone(rng, used, parent=parent, text=text, besides=above.speaker)
+        speaker = _someone(rng, used, cast=bank_.voice.commenters, parent=parent, text=text,
+                           besides=above.speaker)
     if rng.random() < 0.2:
         text = f"@{above.speaker.first_name} {text}"
     return Line(parent=parent, speaker=speaker, text=text, open=not thanks, chimes=above.chimes + 1)
 
 
 def plan_discussion(
-    *, count: int, rng: random.Random, talk: tuple[tuple[str, ...], ...] = (), host: Commenter | None = None
+    *,
+    count: int,
+    rng: random.Random,
+    talk: tuple[tuple[str, ...], ...] = (),
+    host: Commenter | None = None,
+    voice: Voice | None = None,
 ) -> list[Line]:
     """`count` comments in posting order: the post's exchanges (`talk`, and in long
-    discussions a debate) interleaved with remarks and replies from the bank.
-    `host` speaks the post author's lines."""
+    discussions a debate) interleaved with remarks and replies from the bank of
+    `voice` (default English), said by its commenters. `host` speaks the post
+    author's lines."""
+    voice = voice or ENGLISH
     waiting = list(talk)
     rng.shuffle(waiting)
     if count >= DEBATE_FROM:
-        waiting.insert(rng.randrange(len(waiting) + 1), rng.choice(DEBATES))
-    bank_, running, plan, used = _Bank(rng), [], [], set()
+        waiting.insert(rng.randrange(len(waiting) + 1), rng.choice(voice.debates))
+    bank_, running, plan, used = _Bank(rng, voice), [], [], set()
     while len(plan) < count:
         roll = rng.random()
         line = None
@@ -226,14 +219,14 @@ def plan_discussion(
             if exchange.done:
                 running.remove(exchange)
         elif waiting and (roll < 0.8 or not plan):
-            running.append(_start_exchange(waiting.pop(), rng, host))
+            running.append(_start_exchange(waiting.pop(), rng, host, voice.commenters))
             continue
         elif plan and roll < 0.93:
             line = _bank_reply(plan, bank_, rng, used)
         if line is None:
             text = bank_.take("remark")
-            speaker = _someone(rng, used, parent=None, text=text)
-            line = Line(parent=None, speaker=speaker, text=text, open=text not in PRAISE)
+            speaker = _someone(rng, used, cast=voice.commenters, parent=None, text=text)
+            line = Line(parent=None, speaker=speaker, text=text, open=text not in voice.praise)
         used.add((line.speaker, line.parent, line.text))
         plan.append(line)
     return plan
@@ -266,16 +259,18 @@ def seed_comments(
     talk: tuple[tuple[str, ...], ...] = (),
     host: Commenter | None = None,
     recent: int = 0,
+    voice: Voice | None = None,
 ) -> int:
-    """Add `count` threaded comments to `post`, posted between `start` and `end` (now);
-    see plan_discussion and comment_times."""
+    """Add `count` threaded comments to `post`, posted between `start` and `end` (now),
+    in the language of `voice` (default English); see plan_discussion and comment_times."""
+    voice = voice or ENGLISH
     end = end or datetime.now(timezone.utc).replace(microsecond=0)
     close_after_days = conf.get().close_after_days
     if close_after_days > 0 and post.published is not None:
         # The discussion happens while it is open (comments close with age).
         closes = post.published + timedelta(days=close_after_days) - timedelta(minutes=1)
         end = max(start + timedelta(minutes=count + 1), min(end, closes))
-    plan = plan_discussion(count=count, rng=rng, talk=talk, host=host)
+    plan = plan_discussion(count=count, rng=rng, talk=talk, host=host, voice=voice)
     times = comment_times(count=count, rng=rng, start=start, end=end, recent=recent)
     posted: list[str] = []
     for line, moment in zip(plan, times):
@@ -294,7 +289,7 @@ def seed_comments(
             # same person minutes later, the service takes it for a double post.
             if not result.duplicate:
                 break
-            speaker = rng.choice(COMMENTERS)
+            speaker = rng.choice(voice.commenters)
         posted.append(result.comment.slug)
     services.refresh_summary(post_id=post.id)
     return count
@@ -347,7 +342,12 @@ def _plan_posts(rng: random.Random, num_posts: int, per_post: int | None, now: d
     longest one are still going (their last comment is minutes old); the others went
     quiet some time ago."""
     articles = _deal(rng, ARTICLES, num_posts)
-    counts = [per_post] * num_posts if per_post is not None else _deal(rng, LONG_TAIL, num_posts)
+    if per_post is not None:
+        counts = [per_post] * num_posts
+    else:
+        tails = {language: iter(_deal(rng, LONG_TAIL if language == "en" else SHORT_TAIL, num_posts))
+                 for language in VOICES}
+        counts = [next(tails[article.language]) for article in articles]
     step_ms = POSTS_SPAN_DAYS * 86_400_000 // max(num_posts, 1)
     plans = []
     for i, (article, count) in enumerate(zip(articles, counts)):
@@ -374,22 +374,23 @@ def seed(*, num_posts: int | None = None, comments_per_post: int | None = None, 
     for plan in _plan_posts(rng, num_posts, comments_per_post, now):
         article = plan.article
         author = summary_for(users[article.author])
+        voice = VOICES[article.language]
         post = _create_post(
             title=article.title, slug=article.slug, content=article.body, excerpt=article.excerpt,
-            author=author, tags=article.tags, status=posts.PUBLISHED,
+            author=author, tags=article.tags, status=posts.PUBLISHED, language=article.language,
             published=plan.published, created=plan.published,
         )
         total_comments += seed_comments(
             post=post, count=plan.count, rng=rng, start=plan.published + timedelta(minutes=5),
-            end=plan.end, talk=article.talk, host=Commenter(name=author.name, user_id=author.id),
-            recent=plan.recent,
+            end=plan.end, talk=article.talk, host=voice.host(name=author.name, user_id=author.id),
+            recent=plan.recent, voice=voice,
         )
     return Seeded(authors=len(users), posts=num_posts, comments=total_comments)
 
 
 # --- The texts ------------------------------------------------------------------------
 
-ARTICLES: tuple[Article, ...] = (
+ENGLISH_ARTICLES: tuple[Article, ...] = (
     Article(
         slug="one-document-per-comment",
         title="One document per comment, with a slug and a full slug",
@@ -1471,4 +1472,11 @@ DEBATES = (
         "A: Fair enough. I will stop grumbling now.",
     ),
 )
-REPLIES = {"agree": AGREEMENTS, "thanks": THANKS, "follow_up": FOLLOW_UPS, "doubt": DOUBTS}
+ENGLISH = Voice(
+    language="en", commenters=COMMENTERS, praise=PRAISE, remarks=REMARKS, agreements=AGREEMENTS,
+    thanks=THANKS, follow_ups=FOLLOW_UPS, doubts=DOUBTS, debates=DEBATES,
+)
+VOICES = {voice.language: voice for voice in (ENGLISH, vietnamese.VOICE, hindi.VOICE, indonesian.VOICE)}
+ARTICLES: tuple[Article, ...] = (
+    ENGLISH_ARTICLES + vietnamese.ARTICLES + hindi.ARTICLES + indonesian.ARTICLES
+)

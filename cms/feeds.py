@@ -8,16 +8,20 @@ from django.contrib.syndication.views import Feed
 from django.http import Http404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy
 
 from cms import posts
+from cms.feed_languages import LanguageAtomFeed, LanguageRssFeed
 from cms.views import NO_SUCH_TAG, published_post_or_404
 from comments.records import Comment
 from comments.stores import get_store
 
 
 class LatestPostsFeed(Feed):
-    title = "Slugline: latest posts"
-    description = "The latest posts published on Slugline."
+    feed_type = LanguageRssFeed  # each item says its post's language
+    title = gettext_lazy("Slugline: latest posts")
+    description = gettext_lazy("The latest posts published on Slugline.")
 
     def link(self):
         return reverse("home")
@@ -47,9 +51,12 @@ class LatestPostsFeed(Feed):
     def item_categories(self, post: posts.Post):
         return post.tags
 
+    def item_extra_kwargs(self, post: posts.Post) -> dict:
+        return {"language": post.language}
+
 
 class LatestPostsAtomFeed(LatestPostsFeed):
-    feed_type = Atom1Feed
+    feed_type = LanguageAtomFeed
     subtitle = LatestPostsFeed.description
 
 
@@ -65,14 +72,14 @@ class TagFeed(LatestPostsFeed):
     def get_object(self, request, tag):
         found = posts.tag_published_page(tag=tag, skip=0, limit=settings.FEED_ITEMS)
         if not found:
-            raise Http404(NO_SUCH_TAG)
+            raise Http404(gettext(NO_SUCH_TAG))
         return TaggedPosts(tag=tag, posts=found)
 
     def title(self, obj: TaggedPosts) -> str:
-        return f"Slugline: posts tagged “{obj.tag}”"
+        return gettext("Slugline: posts tagged “%(tag)s”") % {"tag": obj.tag}
 
     def description(self, obj: TaggedPosts) -> str:
-        return f"The latest posts tagged “{obj.tag}” on Slugline."
+        return gettext("The latest posts tagged “%(tag)s” on Slugline.") % {"tag": obj.tag}
 
     def link(self, obj: TaggedPosts) -> str:
         return reverse("tag", args=[obj.tag])
@@ -82,7 +89,7 @@ class TagFeed(LatestPostsFeed):
 
 
 class TagAtomFeed(TagFeed):
-    feed_type = Atom1Feed
+    feed_type = LanguageAtomFeed
 
     def subtitle(self, obj: TaggedPosts) -> str:
         return self.description(obj)
@@ -103,10 +110,10 @@ class PostCommentsFeed(Feed):
         return published_post_or_404(slug)
 
     def title(self, post: posts.Post) -> str:
-        return f"Comments on “{post.title}”"
+        return gettext("Comments on “%(title)s”") % {"title": post.title}
 
     def description(self, post: posts.Post) -> str:
-        return f"The latest comments on “{post.title}” on Slugline."
+        return gettext("The latest comments on “%(title)s” on Slugline.") % {"title": post.title}
 
     def link(self, post: posts.Post) -> str:
         return reverse("post", args=[post.slug])
@@ -116,7 +123,7 @@ class PostCommentsFeed(Feed):
         return [PostComment(post.slug, comment) for comment in latest]
 
     def item_title(self, item: PostComment) -> str:
-        return f"{item.comment.author.name}, {item.comment.posted:%d %B %Y %H:%M} UTC"
+        return f"{item.comment.author.name}, {date_format(item.comment.posted, 'DATETIME_FORMAT')}"
 
     def item_description(self, item: PostComment) -> str:
         return item.comment.html
@@ -131,8 +138,8 @@ class PostCommentsFeed(Feed):
         return item.comment.posted
 
     def item_updateddate(self, item: PostComment):
-        # Atom requires <updated> on every entry; a comment is never edited.
-        return item.comment.posted
+        # Atom's <updated>: when its author last edited it, else when it was posted.
+        return item.comment.edited or item.comment.posted
 
 
 class PostCommentsAtomFeed(PostCommentsFeed):

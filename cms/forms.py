@@ -1,9 +1,11 @@
 """The reader's forms (the dashboard's are in dashboard/forms.py)."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 SEARCH_MAX_LENGTH = 100
-SEARCH_TOO_LONG = "Search for at most %(limit_value)d characters; this has %(show_value)d."
+SEARCH_TOO_LONG = gettext_noop("Search for at most %(limit_value)d characters; this has %(show_value)d.")
 
 
 class SearchForm(forms.Form):
@@ -12,7 +14,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(
         required=False,
         max_length=SEARCH_MAX_LENGTH,
-        label="Search posts",
-        error_messages={"max_length": SEARCH_TOO_LONG},
+        label=_("Search posts"),
+        error_messages={"max_length": _(SEARCH_TOO_LONG)},
         widget=forms.TextInput(attrs={"type": "search"}),
     )

@@ -18,10 +18,12 @@ from datetime import datetime, timezone
 from html.parser import HTMLParser
 
 from bson import ObjectId
-from pymongo import ASCENDING, DESCENDING, IndexModel
+from django.conf import settings
+from pymongo import ASCENDING, DESCENDING, IndexModel, UpdateOne
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
+from comments.folding import fold
 from comments.host import LatestComment
 from comments.ids import parse_id
 from infra.markup import render_post
@@ -43,7 +45,11 @@ INDEXES = [
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return db.posts.create_indexes(INDEXES)
+    """Create the indexes, then fold the text of posts stored without (or with an
+    older) `search_text` (`backfill_search_text`): the release step runs this."""
+    names = db.posts.create_indexes(INDEXES)
+    backfill_search_text(db)
+    return names
 
 
 # The rules a post's fields keep, whoever writes them (the dashboard's form, imports).
@@ -102,6 +108,8 @@ class Post:
     listed_comments: int | None = None
     # The author's own summary for lists; "" when they wrote none (and on older posts).
     excerpt: str = ""
+    # The language it is written in (a code of settings.LANGUAGES): its `lang`.
+    language: str = ""
 
     @property
     def summary(self) -> str:
@@ -139,6 +147,8 @@ class Post:
             comments_version=str(doc.get("comments_version") or ""),
             listed_comments=doc.get("listed_comments"),
             excerpt=str(doc.get("excerpt") or ""),
+            # Posts stored before posts had a language are in the site's.
+            language=str(doc.get("language") or settings.LANGUAGE_CODE),
         )
 
 
@@ -214,6 +224,75 @@ def summarise(*, excerpt: str, content_html: str, limit: int = SUMMARY_LENGTH) -
     return shorten(excerpt if excerpt.strip() else first_paragraph(content_html), limit=limit)
 
 
+# --- Search: a folded copy of each post's text -------------------------------------
+# `search_text` holds the post's title, excerpt and content as plain text folded by
+# comments.folding.fold (no case, no Latin diacritics: "duong" finds "Đường"), written
+# in the same update as the text; SEARCH_VERSION says which folding made it, so the
+# release step refolds posts whose copy is missing or older (`backfill_search_text`).
+SEARCH_VERSION = 1
+# Posts folded per release run at most, and per bulk write: bounded, so a release
+# never stalls on a large collection; the next run carries on where it stopped.
+BACKFILL_LIMIT = 20_000
+BACKFILL_BATCH = 200
+# Inline elements: their text runs on into the words around them.
+_INLINE = {"a", "abbr", "b", "code", "del", "em", "i", "ins", "kbd", "mark", "q", "s", "small", "span",
+           "strong", "sub", "sup", "u"}
+
+
+class _Text(HTMLParser):
+    """All the text of sanitised HTML, with a space between blocks."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in _INLINE:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        self.handle_starttag(tag, ())
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def search_text(*, title: str, excerpt: str, content_html: str) -> str:
+    """What search matches a post by: its title, excerpt and text, folded."""
+    parser = _Text()
+    parser.feed(content_html)
+    parser.close()
+    return fold(" ".join([title, excerpt, "".join(parser.parts)]))
+
+
+def _search_fields(*, title: str, excerpt: str, content_html: str) -> dict:
+    return {
+        "search_text": search_text(title=title, excerpt=excerpt, content_html=content_html),
+        "search_version": SEARCH_VERSION,
+    }
+
+
+def backfill_search_text(db: Database, *, limit: int = BACKFILL_LIMIT) -> int:
+    """Fold the text of up to `limit` posts whose `search_text` is missing or older
+    than SEARCH_VERSION; how many were written. Safe to rerun: a folded post no
+    longer matches, and an edit meanwhile (which writes its own) is not overwritten."""
+    stale = {"search_version": {"$ne": SEARCH_VERSION}}
+    fields = {"title": 1, "excerpt": 1, "content_html": 1, "revision": 1}
+    written, batch = 0, []
+    for doc in db.posts.find(stale, fields).limit(limit):
+        folded = _search_fields(
+            title=doc.get("title", ""), excerpt=doc.get("excerpt") or "", content_html=doc.get("content_html", "")
+        )
+        unchanged = {"_id": doc["_id"], "revision": doc.get("revision", {"$exists": False}), **stale}
+        batch.append(UpdateOne(unchanged, {"$set": folded}))
+        if len(batch) == BACKFILL_BATCH:
+            written += db.posts.bulk_write(batch, ordered=False).modified_count
+            batch = []
+    if batch:
+        written += db.posts.bulk_write(batch, ordered=False).modified_count
+    return written
+
+
 def to_millisecond(moment: datetime) -> datetime:
     """`moment` at BSON's precision, so what a function returns equals what is stored."""
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
@@ -234,16 +313,21 @@ def create_post(
     published: datetime | None = None,
     created: datetime | None = None,
     excerpt: str = "",
+    language: str | None = None,
 ) -> Post:
-    """Insert a post; a duplicate slug raises pymongo's DuplicateKeyError."""
+    """Insert a post (in the site's language unless given); a duplicate slug raises
+    pymongo's DuplicateKeyError."""
     now = datetime.now(timezone.utc)
     published = published or (now if status == PUBLISHED else None)
+    content_html = render_post(content)
     doc = {
         "title": title,
         "slug": slug,
         "content": content,
-        "content_html": render_post(content),
+        "content_html": content_html,
         "excerpt": str(excerpt),
+        "language": str(language or settings.LANGUAGE_CODE),
+        **_search_fields(title=title, excerpt=str(excerpt), content_html=content_html),
         "created": to_millisecond(created or now),
         "published": to_millisecond(published) if published else None,
         "status": status,
@@ -409,11 +493,19 @@ def count_tag_published(*, tag: str) -> int:
 
 
 def _search(text: str) -> dict:
-    return {**_published_filter(), "$or": [{"title": contains(text)}, {"content": contains(text)}]}
+    """Published posts whose folded text contains the folded `text`, matched literally
+    (escaped: a reader's ".*" is two characters). The unanchored regex cannot use an
+    index: `status_published` serves the filter and the order, and the regex is
+    checked on the posts it yields."""
+    folded = fold(str(text))
+    if not folded:
+        return {"_id": {"$in": []}}
+    return {**_published_filter(), "search_text": {"$regex": re.escape(folded)}}
 
 
 def search_published_page(*, text: str, skip: int, limit: int) -> list[Post]:
-    """Published posts whose title or content contains `text` (any case), newest first."""
+    """Published posts whose title, excerpt or text contains `text`, however cased
+    and accented (comments.folding.fold), newest first."""
     return _find(_search(text), NEWEST_PUBLISHED, skip=skip, limit=limit)
 
 
@@ -498,8 +590,10 @@ def update_post(
     published: datetime | None,
     now: datetime | None = None,
     excerpt: str = "",
+    language: str | None = None,
 ) -> Post | None:
-    """Save an edit of the post as it was at `revision`; the post after it, or None if
+    """Save an edit of the post as it was at `revision` (and its language, when
+    given); the post after it, or None if
     it has been saved since (the edit would overwrite someone's work). A slug another
     post has raises DuplicateKeyError (the unique index).
 
@@ -509,18 +603,17 @@ def update_post(
     """
     # Posts stored before revisions existed have none: revision 0.
     query: dict = {"_id": post_id, "revision": revision if revision else {"$exists": False}}
-    result = get_db().posts.update_one(
-        query,
-        {
-            "$set": {
-                "title": title, "slug": slug, "content": content, "content_html": render_post(content),
-                "excerpt": str(excerpt), "tags": list(tags), "status": status,
-                "published": to_millisecond(published) if published else None,
-                "updated": to_millisecond(now or datetime.now(timezone.utc)),
-            },
-            "$inc": {"revision": 1},
-        },
-    )
+    content_html = render_post(content)
+    changes = {
+        "title": title, "slug": slug, "content": content, "content_html": content_html,
+        "excerpt": str(excerpt), "tags": list(tags), "status": status,
+        "published": to_millisecond(published) if published else None,
+        "updated": to_millisecond(now or datetime.now(timezone.utc)),
+        **_search_fields(title=title, excerpt=str(excerpt), content_html=content_html),
+    }
+    if language:
+        changes["language"] = str(language)
+    result = get_db().posts.update_one(query, {"$set": changes, "$inc": {"revision": 1}})
     return get_by_id(post_id) if result.modified_count == 1 else None
 
 
@@ -570,7 +663,7 @@ def find_comment_summaries(
         yield doc["_id"], tuple(_latest_comment(c) for c in doc.get("latest_comments", ()))
 
 
-# --- The buckets comment store's page counter (comments/buckets.py) -------------------
+# --- The buckets comment store's page counter (comments/stores/buckets.py) -------------------
 # The pattern keeps `num_pages` on the discussion document, and in Slugline the
 # discussion is the post. A post without the field (older, or never commented on in
 # that store) is on page 1.

@@ -6,9 +6,10 @@ transactions a crash between the two leaves one extra version equal to the
 current post, which is harmless. This is the only module that touches
 `post_versions`:
 
-    {_id, post_id, saved, saved_by, title, slug, content, excerpt, tags, status, published}
+    {_id, post_id, saved, saved_by, title, slug, content, excerpt, tags, status, published, language}
 
-(`excerpt` is "" on versions kept before posts had one.)
+(`excerpt` is "" and `language` missing on versions kept before posts had them; a
+version without a language reads as the site's LANGUAGE_CODE.)
 
 Index `{post_id: 1, saved: -1}`: a post's versions, newest first.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from bson import ObjectId
+from django.conf import settings
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
@@ -48,6 +50,7 @@ class Version:
     status: str
     published: datetime | None
     excerpt: str = ""
+    language: str = ""
 
     @classmethod
     def from_doc(cls, doc: dict) -> Version:
@@ -63,6 +66,7 @@ class Version:
             status=doc["status"],
             published=doc.get("published"),
             excerpt=str(doc.get("excerpt") or ""),
+            language=str(doc.get("language") or settings.LANGUAGE_CODE),
         )
 
 
@@ -79,6 +83,7 @@ def save_version(*, post: Post, saved_by: str, at: datetime | None = None) -> Ve
         "tags": list(post.tags),
         "status": post.status,
         "published": post.published,
+        "language": post.language,
     }
     doc["_id"] = get_db().post_versions.insert_one(doc).inserted_id
     return Version.from_doc(doc)

@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponsePermanentRedirect, HttpResponseRedi
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from cms import authors, posts
@@ -19,14 +20,14 @@ from comments.stores import get_store
 from infra import stale
 from infra.pagination import get_page, parse_page_number
 
-NO_SUCH_POST = "There is no published post at this address."
+NO_SUCH_POST = gettext_noop("There is no published post at this address.")
 
 
 def published_post_or_404(slug: str) -> posts.Post:
     """The published post, or the copy last read while MongoDB is unreachable."""
     post = stale.remembered(f"post:{slug}", lambda: posts.get_published(slug))
     if post is None:
-        raise Http404(NO_SUCH_POST)
+        raise Http404(gettext(NO_SUCH_POST))
     return post
 
 
@@ -68,8 +69,8 @@ def post_detail(request, slug, *, form=None, status=200):
 
 # --- Authors, tags and search (the publishing issue) ---------------------------------
 
-NO_SUCH_AUTHOR = "There is no author at this address."
-NO_SUCH_TAG = "No published post has this tag."
+NO_SUCH_AUTHOR = gettext_noop("There is no author at this address.")
+NO_SUCH_TAG = gettext_noop("No published post has this tag.")
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def author(request, username):
     if user is None:
         renamed = authors.find_renamed(username=username)
         if renamed is None:
-            raise Http404(NO_SUCH_AUTHOR)
+            raise Http404(gettext(NO_SUCH_AUTHOR))
         return HttpResponsePermanentRedirect(reverse("author", args=[renamed.get_username()]))
     profile = authors.public_profile(user)
     page = get_page(
@@ -144,7 +145,7 @@ def tag(request, tag):
     """The published posts with this tag, newest first; 404 if there are none."""
     total = posts.count_tag_published(tag=tag)
     if total == 0:
-        raise Http404(NO_SUCH_TAG)
+        raise Http404(gettext(NO_SUCH_TAG))
     page = get_page(
         total=total,
         fetch=lambda skip, limit: posts.tag_published_page(tag=tag, skip=skip, limit=limit),

@@ -53,10 +53,10 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from cms import authors, posts
-from comments import importing
-from comments.records import APPROVED, DELETED, PENDING, SPAM
 from cms.comments_host import IMPORT_AUTHOR
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
+from comments import importing
+from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import NESTING_LIMIT
 
 SOURCE = "wordpress"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bson import ObjectId
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from comments import conf, limits, subscriptions
@@ -24,7 +25,7 @@ from comments.records import APPROVED, PENDING, CommentAuthor
 from comments.stores import get_store
 from infra import mongo
 
-RATE_LIMITED = (
+RATE_LIMITED = gettext_noop(
     "You are posting too often. Please wait a few minutes, then send it again: "
     "your text is kept below."
 )
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 
 class RateLimited(Exception):
     def __init__(self, retry_after: int):
-        super().__init__(RATE_LIMITED)
+        super().__init__(gettext(RATE_LIMITED))
         self.retry_after = retry_after
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
+from django.utils.translation import gettext, gettext_noop
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
@@ -43,7 +44,7 @@ BATCH = 500
 # More than this in one action is refused before anything changes (the record is one
 # document, and MongoDB's documents are at most 16 MB).
 MAX_CHANGES = 50_000
-TOO_MANY = "This would change {count} comments at once; the most one action may change is {limit}."
+TOO_MANY = gettext_noop("This would change {count} comments at once; the most one action may change is {limit}.")
 # An unfinished action younger than this may still be running in its request.
 STALE_AFTER = timedelta(seconds=60)
 
@@ -60,7 +61,7 @@ class TooMany(Refused):
     """An action too large to record; nothing was changed. The message is for editors."""
 
     def __init__(self, count: int):
-        super().__init__(TOO_MANY.format(count=count, limit=MAX_CHANGES), "too_many")
+        super().__init__(gettext(TOO_MANY).format(count=count, limit=MAX_CHANGES), "too_many")
 
 
 @dataclass(frozen=True)

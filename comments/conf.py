@@ -37,7 +37,7 @@ def _setting(name: str, default: Any, *, minimum: float | None = None, ceiling: 
 class CommentsSettings:
     """Every setting of the comments app (README.md, "Settings", says what each does)."""
 
-    # Which comment store: "documents", "embedded" or "buckets" (comments/store.py).
+    # Which comment store: "documents", "embedded" or "buckets" (comments/stores/).
     store: str = _setting("COMMENTS_STORE", "documents")
     # How often each process rereads which store comments_migrate switched to (seconds).
     store_recheck_seconds: float = _setting("COMMENTS_STORE_RECHECK_SECONDS", 5.0, minimum=0)

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core import signing
+from django.utils.translation import gettext, gettext_noop
 
 from comments.ids import parse_id
 from comments.records import ORDERS
 
 SALT = "comments.cursor"
-BAD_CURSOR = "This page link is damaged or belongs to another page. Start again from the first page."
+BAD_CURSOR = gettext_noop("This page link is damaged or belongs to another page. Start again from the first page.")
 
 
 class BadCursor(Exception):
@@ -40,17 +41,17 @@ def _encode_value(field: str, value):
 
 def _decode_value(field: str, value):
     if not isinstance(value, str):
-        raise BadCursor(BAD_CURSOR)
+        raise BadCursor(gettext(BAD_CURSOR))
     if field == "_id":
         oid = parse_id(value)
         if oid is None:
-            raise BadCursor(BAD_CURSOR)
+            raise BadCursor(gettext(BAD_CURSOR))
         return oid
     if field == "posted":
         try:
             return datetime.fromisoformat(value)
         except ValueError:
-            raise BadCursor(BAD_CURSOR) from None
+            raise BadCursor(gettext(BAD_CURSOR)) from None
     return value
 
 
@@ -66,12 +67,12 @@ def decode(token: str, *, view: str, scope: str) -> Cursor:
     try:
         data = signing.loads(token, salt=SALT)
     except signing.BadSignature:
-        raise BadCursor(BAD_CURSOR) from None
+        raise BadCursor(gettext(BAD_CURSOR)) from None
     fields = [field for field, _ in ORDERS[view]]
     if (
         not isinstance(data, dict) or data.get("v") != view or data.get("s") != scope
         or not isinstance(data.get("k"), list) or len(data["k"]) != len(fields)
         or type(data.get("p")) is not int or data["p"] < 1
     ):
-        raise BadCursor(BAD_CURSOR)
+        raise BadCursor(gettext(BAD_CURSOR))
     return Cursor(key=tuple(_decode_value(f, v) for f, v in zip(fields, data["k"])), page=data["p"])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bson import ObjectId
+from django.utils.translation import gettext_lazy as _
 from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
@@ -25,10 +26,10 @@ from pymongo.errors import DuplicateKeyError
 from infra.mongo import get_db
 
 REASONS = {
-    "spam": "Spam or advertising",
-    "abuse": "Abusive, hateful or harassing",
-    "off_topic": "Off topic",
-    "other": "Something else",
+    "spam": _("Spam or advertising"),
+    "abuse": _("Abusive, hateful or harassing"),
+    "off_topic": _("Off topic"),
+    "other": _("Something else"),
 }
 
 INDEXES = [

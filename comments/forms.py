@@ -1,20 +1,22 @@
 from django import forms
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from comments import conf, flags, names, ownership, slugs, tokens
 
-EMPTY_TEXT = "Write something before posting."
-TOO_LONG = "Comments can be at most %(limit_value)d characters; this one has %(show_value)d."
-NAME_REQUIRED = "Tell us your name, so readers know who wrote this."
-BAD_PARENT = "The comment you replied to does not exist on this post."
-HONEYPOT = (
+EMPTY_TEXT = gettext_noop("Write something before posting.")
+TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
+NAME_REQUIRED = gettext_noop("Tell us your name, so readers know who wrote this.")
+BAD_PARENT = gettext_noop("The comment you replied to does not exist on this post.")
+HONEYPOT = gettext_noop(
     "This form was filled in by a program, so nothing was posted. If you are a person, "
     "please post again: your text is kept below."
 )
-BAD_REASON = "Choose why this comment should be looked at."
-NOTE_TOO_LONG = "Say it in at most %(limit_value)d characters; this has %(show_value)d."
-EMAIL_FOR_NOTICES = "Give your e-mail address to get replies by mail, or untick the box."
-NO_ACCOUNT_EMAIL = "Your account has no e-mail address, so no mail can be sent to you; untick the box."
+BAD_REASON = gettext_noop("Choose why this comment should be looked at.")
+NOTE_TOO_LONG = gettext_noop("Say it in at most %(limit_value)d characters; this has %(show_value)d.")
+EMAIL_FOR_NOTICES = gettext_noop("Give your e-mail address to get replies by mail, or untick the box.")
+NO_ACCOUNT_EMAIL = gettext_noop("Your account has no e-mail address, so no mail can be sent to you; untick the box.")
 NAME_MAX_LENGTH = 80
 NOTE_MAX_LENGTH = 500
 # The honeypot: a field people never see (hidden by the stylesheet, skipped by the
@@ -28,8 +30,8 @@ class CommentTextMixin:
     def _set_up_text(self) -> None:
         limit = conf.get().max_length
         text = self.fields["text"]
-        text.validators.append(MaxLengthValidator(limit, message=TOO_LONG))
-        text.error_messages["required"] = EMPTY_TEXT
+        text.validators.append(MaxLengthValidator(limit, message=gettext(TOO_LONG)))
+        text.error_messages["required"] = gettext(EMPTY_TEXT)
         text.widget.attrs["maxlength"] = str(limit)
 
 
@@ -37,20 +39,20 @@ class CommentForm(CommentTextMixin, forms.Form):
     """A new comment or reply. Anonymous readers give a name (and maybe an e-mail);
     logged-in users post as themselves."""
 
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label="Comment")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label=_("Comment"))
     parent = forms.CharField(required=False, widget=forms.HiddenInput)
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label="Name")
+    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label=_("Name"))
     email = forms.EmailField(
-        required=False, label="E-mail (optional, never shown)", max_length=254
+        required=False, label=_("E-mail (optional, never shown)"), max_length=254
     )
     website = forms.CharField(
-        required=False, label="Leave this empty",
+        required=False, label=_("Leave this empty"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
     )
     # Reply notifications by mail (comments/notify.py): an anonymous reader's address
     # gets mail only once confirmed; a member's account address needs no confirming.
-    notify_replies = forms.BooleanField(required=False, label="E-mail me replies to my comment")
-    follow_discussion = forms.BooleanField(required=False, label="Follow this discussion (every new comment)")
+    notify_replies = forms.BooleanField(required=False, label=_("E-mail me replies to my comment"))
+    follow_discussion = forms.BooleanField(required=False, label=_("Follow this discussion (every new comment)"))
     # Signed by the site for this post; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -65,7 +67,7 @@ class CommentForm(CommentTextMixin, forms.Form):
             del self.fields["name"], self.fields["email"]
         else:
             self.fields["name"].required = True
-            self.fields["name"].error_messages["required"] = NAME_REQUIRED
+            self.fields["name"].error_messages["required"] = gettext(NAME_REQUIRED)
 
     @property
     def is_member(self) -> bool:
@@ -79,7 +81,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     def clean(self):
         data = super().clean()
         if data.get(HONEYPOT_FIELD):
-            raise forms.ValidationError(HONEYPOT, code="honeypot")
+            raise forms.ValidationError(gettext(HONEYPOT), code="honeypot")
         token = data.get("token") or ""
         try:
             data["form_key"] = tokens.read(
@@ -100,9 +102,9 @@ class CommentForm(CommentTextMixin, forms.Form):
             return
         if self.is_member:
             if not self.user.email:
-                self.add_error("notify_replies", forms.ValidationError(NO_ACCOUNT_EMAIL, code="no_email"))
+                self.add_error("notify_replies", forms.ValidationError(gettext(NO_ACCOUNT_EMAIL), code="no_email"))
         elif not data.get("email") and "email" not in self.errors:
-            self.add_error("email", forms.ValidationError(EMAIL_FOR_NOTICES, code="email_required"))
+            self.add_error("email", forms.ValidationError(gettext(EMAIL_FOR_NOTICES), code="email_required"))
 
     @property
     def notice_address(self) -> str:
@@ -124,13 +126,13 @@ class CommentForm(CommentTextMixin, forms.Form):
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data.get("name", "").split())
         if name and names.is_taken(name):
-            raise forms.ValidationError(names.TAKEN.format(name=name), code="name_taken")
+            raise forms.ValidationError(gettext(names.TAKEN).format(name=name), code="name_taken")
         return name
 
     def clean_parent(self) -> str:
         parent = self.cleaned_data["parent"].strip()
         if parent and not slugs.is_slug_path(parent):
-            raise forms.ValidationError(BAD_PARENT, code="bad_parent")
+            raise forms.ValidationError(gettext(BAD_PARENT), code="bad_parent")
         return parent
 
 
@@ -146,7 +148,7 @@ def comment_form(request, discussion_id, data=None, **initial) -> CommentForm:
 class EditCommentForm(CommentTextMixin, forms.Form):
     """An author's edit of their own comment: the text, checked as a new one is."""
 
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label="Comment")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label=_("Comment"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -157,10 +159,10 @@ class FlagForm(forms.Form):
     """A reader's report of a comment: why, and optionally a word more."""
 
     reason = forms.ChoiceField(
-        choices=list(flags.REASONS.items()), widget=forms.RadioSelect, label="What is wrong with it?",
-        error_messages={"required": BAD_REASON, "invalid_choice": BAD_REASON},
+        choices=list(flags.REASONS.items()), widget=forms.RadioSelect, label=_("What is wrong with it?"),
+        error_messages={"required": _(BAD_REASON), "invalid_choice": _(BAD_REASON)},
     )
     note = forms.CharField(
-        required=False, label="Anything to add (optional)", max_length=NOTE_MAX_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3}), error_messages={"max_length": NOTE_TOO_LONG},
+        required=False, label=_("Anything to add (optional)"), max_length=NOTE_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}), error_messages={"max_length": _(NOTE_TOO_LONG)},
     )

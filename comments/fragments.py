@@ -32,15 +32,16 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
-from comments.host import Discussion
 from comments import conf, pages, services, store_switch
+from comments.host import Discussion
 from comments.records import Tally, Viewer
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
 # serves no list rendered by the previous release.
-REVISION = 3
+REVISION = 4
 KEY_PREFIX = "comments:list:"
 # A page showing a comment posted moments ago says "2 minutes ago": it is kept for
 # at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so
@@ -76,6 +77,8 @@ def fragment_key(
         "indent": conf.get().indent_limit,
         "closed": services.comments_closed(post=post),
         "time_zone": settings.TIME_ZONE,
+        # Rendered in the reader's language: one copy per language, never another's.
+        "language": get_language(),
         "revision": REVISION,
     }
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]

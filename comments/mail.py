@@ -6,6 +6,11 @@ List-Unsubscribe-Post, Auto-Submitted, a Message-ID).
 `compose` checks again, at sending time, what the mail may say: replies deleted,
 held or marked as spam since they were enqueued are left out, a subscription ended
 or an address never confirmed sends nothing (None: drop the batch).
+
+A mail is written in its recipient's language (`recipient_language`): the one they
+used the site in when they asked for it, else the site's LANGUAGE_CODE. `compose`
+runs in the sender's loop, where no reader's request is active, so it switches
+the language itself around everything it renders.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from comments import conf, notify, records, subscriptions
 from comments.host import Discussion, get_host
@@ -25,14 +33,28 @@ from comments.outbox import Item
 from comments.records import Comment
 from comments.stores import get_store
 
+# Each kind's subject for one comment (naming its author) and for several (counting them).
 SUBJECTS = {
-    notify.REPLY: ('{name} replied to your comment on "{title}"', '{count} replies to your comment on "{title}"'),
-    notify.FOLLOW: ('{name} commented on "{title}"', '{count} new comments on "{title}"'),
-    notify.AUTHOR: ('{name} commented on "{title}"', "{count} new comments on your posts"),
-    notify.QUEUE: ("A comment waits for moderation", "{count} comments wait for moderation"),
+    notify.REPLY: (
+        _("%(name)s replied to your comment on “%(title)s”"),
+        ngettext_lazy("%(count)d reply to your comment on “%(title)s”",
+                      "%(count)d replies to your comment on “%(title)s”", "count"),
+    ),
+    notify.FOLLOW: (
+        _("%(name)s commented on “%(title)s”"),
+        ngettext_lazy("%(count)d new comment on “%(title)s”", "%(count)d new comments on “%(title)s”", "count"),
+    ),
+    notify.AUTHOR: (
+        _("%(name)s commented on “%(title)s”"),
+        ngettext_lazy("%(count)d new comment on your posts", "%(count)d new comments on your posts", "count"),
+    ),
+    notify.QUEUE: (
+        _("A comment waits for moderation"),
+        ngettext_lazy("%(count)d comment waits for moderation", "%(count)d comments wait for moderation", "count"),
+    ),
 }
-CONFIRM_SUBJECT = "Confirm your e-mail address for comment notifications"
-MANAGE_SUBJECT = "Your comment notifications"
+CONFIRM_SUBJECT = _("Confirm your e-mail address for comment notifications")
+MANAGE_SUBJECT = _("Your comment notifications")
 
 
 def absolute(path: str) -> str:
@@ -59,7 +81,7 @@ def _message(*, to: str, subject: str, template: str, context: dict, items: list
         headers["List-Unsubscribe"] = f"<{unsubscribe}>, <mailto:{mailbox}?subject={quote('unsubscribe ' + token)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=subject, body=render_to_string(f"mail/{template}.txt", context),
+        subject=str(subject), body=render_to_string(f"mail/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL, to=[to], headers=headers,
     )
     message.attach_alternative(render_to_string(f"mail/{template}.html", context), "text/html")
@@ -83,12 +105,30 @@ def _entries(items: list[Item], *, status: str) -> list[dict]:
 def _subject(kind: str, entries: list[dict]) -> str:
     one, many = SUBJECTS[kind]
     first = entries[0]
-    return (one if len(entries) == 1 else many).format(
-        name=first["comment"].author.name, title=first["post"].title, count=len(entries))
+    return (one if len(entries) == 1 else many) % {
+        "name": first["comment"].author.name, "title": first["post"].title, "count": len(entries)}
+
+
+def recipient_language(items: list[Item], subscription: subscriptions.Subscription | None = None) -> str:
+    """The language to write a batch's mail in: the one recorded with the request for
+    it (the item's `lang`) or with the subscription, when the site still offers it;
+    otherwise the site's LANGUAGE_CODE."""
+    offered = {code for code, _name in settings.LANGUAGES}
+    for language in (items[0].data.get("lang"), subscription.language if subscription else None):
+        if language in offered:
+            return language
+    return settings.LANGUAGE_CODE
 
 
 def compose(items: list[Item]) -> EmailMultiAlternatives | None:
     """The mail for a claimed batch, or None when nothing of it is to be sent any more."""
+    if items[0].kind in (notify.REPLY, notify.FOLLOW):
+        return _subscription_mail(items[0].kind, items)
+    with translation.override(recipient_language(items)):
+        return _address_or_digest_mail(items)
+
+
+def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
     kind, to = items[0].kind, items[0].to
     if kind == notify.CONFIRM:
         if subscriptions.is_confirmed(to):
@@ -102,8 +142,6 @@ def compose(items: list[Item]) -> EmailMultiAlternatives | None:
             return None
         return _message(to=to, subject=MANAGE_SUBJECT, template="manage", items=items,
                         context={"manage_url": _manage_url(to)})
-    if kind in (notify.REPLY, notify.FOLLOW):
-        return _subscription_mail(kind, items)
     entries = _entries(items, status=records.PENDING if kind == notify.QUEUE else records.APPROVED)
     if not entries:
         return None
@@ -126,9 +164,10 @@ def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives |
     parent = get_store().find_by_id(subscription.target) if kind == notify.REPLY else None
     unsubscribe = absolute(reverse("subscriptions:unsubscribe",
                                    args=[subscriptions.unsubscribe_token(subscription.id)]))
-    return _message(
-        to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
-        unsubscribe=unsubscribe,
-        context={"entries": entries, "post": entries[0]["post"], "parent": parent, "replies": kind == notify.REPLY,
-                 "manage_url": _manage_url(subscription.email)},
-    )
+    with translation.override(recipient_language(items, subscription)):
+        return _message(
+            to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
+            unsubscribe=unsubscribe,
+            context={"entries": entries, "post": entries[0]["post"], "parent": parent,
+                     "replies": kind == notify.REPLY, "manage_url": _manage_url(subscription.email)},
+        )

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bson import ObjectId
+from django.utils.translation import gettext_noop
 
 from comments import blocklist, changes, flags, records
 from comments.records import APPROVED, DELETED, SPAM, Comment, QueueFilter
@@ -23,8 +24,8 @@ from comments.stores import get_store
 
 ACTIONS = ("approve", "spam", "delete")
 STATUS_OF_ACTION = {"approve": APPROVED, "spam": SPAM, "delete": DELETED}
-NOTHING_CHOSEN = "Choose at least one comment."
-NO_SUCH_COMMENT = "That comment no longer exists."
+NOTHING_CHOSEN = gettext_noop("Choose at least one comment.")
+NO_SUCH_COMMENT = gettext_noop("That comment no longer exists.")
 
 
 @dataclass(frozen=True)

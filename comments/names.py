@@ -6,30 +6,32 @@ Kept for NAMES_SECONDS in Django's cache, since every comment posted asks.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from django.core.cache import cache
+from django.utils.translation import gettext_noop
 from pymongo.errors import PyMongoError
 
+from comments import folding
 from comments.host import get_host
 from infra import mongo
 
 NAMES_SECONDS = 60
 _KEY = "comments:author-names"
-TAKEN = (
+TAKEN = gettext_noop(
     "“{name}” is the name of one of this site's authors. Please choose another name, "
     "or log in if it is yours."
 )
 
 
 def fold(name: str) -> str:
-    """A name reduced to what a reader would take for the same name: compatibility
-    forms folded (full-width letters, ligatures), accents, case, spaces and punctuation
-    dropped ("Ada  Lindqvist." and "ａｄａ lindqvist" are "adalindqvist")."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return re.sub(r"[\W_]+", "", bare.casefold())
+    """A name reduced to what a reader would take for the same name: the search fold
+    (case, Latin diacritics, compatibility forms such as full-width letters and
+    ligatures: comments/folding.py), then spaces and punctuation dropped ("Ada
+    Lindqvist." and "ａｄａ lindqvist" are "adalindqvist"). Letters, digits and the
+    marks of scripts whose marks are part of their letters (Devanagari) stay, so two
+    different Hindi names never fold to the same consonants."""
+    return "".join(ch for ch in folding.fold(name) if unicodedata.category(ch)[0] in "LNM")
 
 
 def reserved() -> frozenset[str]:

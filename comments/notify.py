@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from pymongo.errors import PyMongoError
 
 from comments import antispam, conf, limits, outbox, records, subscriptions
@@ -38,7 +39,8 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
     """Ask for a confirmation (`CONFIRM`) or a "manage your subscriptions" (`MANAGE`)
     mail to `email`, within the limits per address and per client. The same work
     whatever the address: whether it is known, confirmed or has subscriptions is
-    decided by the sender, so that neither the answer nor its timing tells."""
+    decided by the sender, so that neither the answer nor its timing tells. The mail is
+    written in the language active now, the one the visitor asked in."""
     now = now or datetime.now(UTC)
     email = subscriptions.normalise(email)
     current = conf.get()
@@ -53,7 +55,8 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
             admitted = limits.take_slot(key=f"mail-{kind}:{who}", window=number, limit=limit,
                                         expires=expires) and admitted
     if admitted:
-        outbox.enqueue(key=f"{kind}:{email}:{number}", batch=f"{kind}:{email}", kind=kind, to=email, now=now)
+        outbox.enqueue(key=f"{kind}:{email}:{number}", batch=f"{kind}:{email}", kind=kind, to=email,
+                       data={"lang": translation.get_language()}, now=now)
 
 
 def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, email: str,
@@ -65,10 +68,11 @@ def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, em
         return False
     if replies:
         subscriptions.subscribe(kind=REPLIES, target=comment.id, discussion_id=comment.discussion_id,
-                                email=email, user_id=user_id)
+                                email=email, user_id=user_id, language=translation.get_language())
     if follow:
         subscriptions.subscribe(kind=DISCUSSION, target=comment.discussion_id,
-                                discussion_id=comment.discussion_id, email=email, user_id=user_id)
+                                discussion_id=comment.discussion_id, email=email, user_id=user_id,
+                                language=translation.get_language())
     if user_id is not None:
         return False
     request_address_mail(kind=CONFIRM, email=email, ip=ip)

@@ -22,9 +22,9 @@ from bson import ObjectId
 from django.conf import settings
 from django.core import signing
 
+from comments.host import get_host
 from comments.ids import parse_id
 from comments.records import Viewer
-from comments.host import get_host
 
 COOKIE = "comments_own"
 SALT = "comments.own"

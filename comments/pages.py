@@ -10,6 +10,8 @@ from datetime import datetime, timezone
 from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import Http404
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 from pymongo.errors import PyMongoError
 
 from comments import conf, cursors, services, slugs
@@ -19,14 +21,14 @@ from infra import mongo
 from infra.pagination import get_page
 
 VIEWS = {
-    "threaded": "Threaded",
-    "newest": "Newest threads first",
-    "chronological": "Oldest first",
+    "threaded": _("Threaded"),
+    "newest": _("Newest threads first"),
+    "chronological": _("Oldest first"),
 }
-BAD_VIEW = "Unknown view: choose threaded, newest or chronological."
-NO_MORE = "There are no more comments this way."
+BAD_VIEW = gettext_noop("Unknown view: choose threaded, newest or chronological.")
+NO_MORE = gettext_noop("There are no more comments this way.")
 # What stands in for a comment that is not shown but whose replies are.
-PLACEHOLDERS = {DELETED: "[deleted]", SPAM: "[removed]", PENDING: "[awaiting moderation]"}
+PLACEHOLDERS = {DELETED: _("[deleted]"), SPAM: _("[removed]"), PENDING: _("[awaiting moderation]")}
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ def name_parents(
 def parse_view(raw: str | None) -> str:
     view = raw or "threaded"
     if view not in VIEWS:
-        raise BadRequest(BAD_VIEW)
+        raise BadRequest(gettext(BAD_VIEW))
     return view
 
 
@@ -236,7 +238,7 @@ def list_comments(
             # The cursor's key is the first comment of the page we came back from.
             next_slug = slugs.slug_of(cursor.key[-1]) if view != "chronological" else None
         if not comments:
-            raise Http404(NO_MORE)
+            raise Http404(gettext(NO_MORE))
         number = max(1, min(cursor.page, num_pages))
     else:
         beyond = []

@@ -1,11 +1,11 @@
 """What every comment store hands out and takes in: the typed records, statuses and
-orders shared by the three stores (comments/documents.py, embedded.py, buckets.py).
+orders shared by the three stores (comments/stores/documents.py, embedded.py, buckets.py).
 Pure: no I/O.
 
 Besides the records, this module holds the rules that say which comments a listing
 shows (`Viewer`), which ones a moderation queue tab or a commenter filter matches,
 as Python predicates: the stores that keep comments inside bigger documents apply
-them to the comments they unpack (comments/listing.py), and the one-document store's
+them to the comments they unpack (comments/stores/containers.py), and the one-document store's
 MongoDB queries are tested to agree with them.
 """
 
@@ -66,7 +66,7 @@ class Viewer:
 
     The stores that keep comments inside bigger documents apply `sees` to the
     comments they unpack; the one-document store's query (`visible_to`) says the
-    same with `sees_status` and the viewer's own ids and user id (tests/test_viewer.py
+    same with `sees_status` and the viewer's own ids and user id (tests/unit/test_viewer.py
     holds the rule, the store tests check that the query agrees)."""
 
     user_id: int | None = None

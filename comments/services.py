@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
+from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, slugs
@@ -31,16 +32,16 @@ from comments.summaries import (  # noqa: F401  (re-exported: what every change 
 from infra import mongo
 from infra.markup import render_comment
 
-PARENT_NOT_FOUND = "The comment you replied to does not exist on this post."
-CLOSED = "Comments are closed on this post, so yours was not posted."
-BANNED = "You cannot comment on this site."
-NOT_YOURS = "You can only change your own comments."
-EDIT_TIME_OVER = (
+PARENT_NOT_FOUND = gettext_noop("The comment you replied to does not exist on this post.")
+CLOSED = gettext_noop("Comments are closed on this post, so yours was not posted.")
+BANNED = gettext_noop("You cannot comment on this site.")
+NOT_YOURS = gettext_noop("You can only change your own comments.")
+EDIT_TIME_OVER = gettext_noop(
     "Comments can be changed for {minutes} minutes after posting; that time is over for this one."
 )
-CANNOT_CHANGE = "This comment can no longer be changed."
-CANNOT_FLAG = "This comment cannot be flagged."
-DISCUSSION_FULL = "This discussion is full and cannot take more comments for now, so yours was not posted."
+CANNOT_CHANGE = gettext_noop("This comment can no longer be changed.")
+CANNOT_FLAG = gettext_noop("This comment cannot be flagged.")
+DISCUSSION_FULL = gettext_noop("This discussion is full and cannot take more comments for now, so yours was not posted.")
 SLUG_RETRIES = 5
 
 logger = logging.getLogger(__name__)
@@ -86,10 +87,10 @@ def find_parent(*, discussion_id: ObjectId, parent_slug: str) -> Comment:
     """The comment a reply names, or CommentError if it is malformed, elsewhere, or
     not shown to readers (a reply to a "[deleted]" placeholder is fine)."""
     if not slugs.is_slug_path(parent_slug):
-        raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
+        raise CommentError(gettext(PARENT_NOT_FOUND), code="bad_parent")
     parent = get_store().find_by_slug(discussion_id=discussion_id, slug=parent_slug)
     if parent is None or not (parent.approved or parent.placeholder):
-        raise CommentError(PARENT_NOT_FOUND, code="bad_parent")
+        raise CommentError(gettext(PARENT_NOT_FOUND), code="bad_parent")
     return parent
 
 
@@ -109,7 +110,7 @@ def _screen(*, author: CommentAuthor, ip: str | None) -> blocklist.Screening:
     """The blocklist's words and domains for this author; CommentError if banned."""
     screening = blocklist.screen(user_id=author.id, email=author.email, ip=ip)
     if screening.banned:
-        raise CommentError(BANNED, code="banned")
+        raise CommentError(gettext(BANNED), code="banned")
     return screening
 
 
@@ -146,7 +147,7 @@ def post_comment(
     `summarise=False` and call `refresh_summary` once.
     """
     if comments_closed(post=post, now=at):  # A backdated comment: open at its time?
-        raise CommentError(CLOSED, code="closed")
+        raise CommentError(gettext(CLOSED), code="closed")
     parent, reattached = None, False
     if parent_slug:
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
@@ -194,7 +195,7 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
         except records.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
-            raise CommentError(DISCUSSION_FULL, code="discussion_full") from exc
+            raise CommentError(gettext(DISCUSSION_FULL), code="discussion_full") from exc
         except records.SlugTaken:
             earlier = get_store().find_by_slug(discussion_id=fields["discussion_id"], slug=slug) if form_key else None
             if earlier is not None and earlier.form_key == form_key:
@@ -281,12 +282,12 @@ def can_change(comment: Comment, viewer: Viewer, now: datetime | None = None) ->
 
 def _check_can_change(comment: Comment, viewer: Viewer, now: datetime) -> None:
     if not viewer.owns(comment):
-        raise CommentError(NOT_YOURS, code="not_yours")
+        raise CommentError(gettext(NOT_YOURS), code="not_yours")
     if comment.status not in (APPROVED, PENDING):
-        raise CommentError(CANNOT_CHANGE, code="cannot_change")
+        raise CommentError(gettext(CANNOT_CHANGE), code="cannot_change")
     if now - comment.posted > edit_window():
         minutes = int(edit_window().total_seconds() // 60)
-        raise CommentError(EDIT_TIME_OVER.format(minutes=minutes), code="edit_time_over")
+        raise CommentError(gettext(EDIT_TIME_OVER).format(minutes=minutes), code="edit_time_over")
 
 
 def edit_comment(
@@ -300,7 +301,7 @@ def edit_comment(
     now = now or datetime.now(timezone.utc)
     _check_can_change(comment, viewer, now)
     if comments_closed(post=post, now=now):
-        raise CommentError(CLOSED, code="closed")
+        raise CommentError(gettext(CLOSED), code="closed")
     screening = _screen(author=comment.author, ip=ip)
     if text == comment.text:
         return comment
@@ -348,7 +349,7 @@ def flag_comment(
     flagging at once exactly one reaches the threshold and holds the comment.
     """
     if not comment.approved:
-        raise CommentError(CANNOT_FLAG, code="cannot_flag")
+        raise CommentError(gettext(CANNOT_FLAG), code="cannot_flag")
     added = flags.add_flag(comment_id=comment.id, discussion_id=comment.discussion_id, flagger=flagger,
                            reason=reason, note=note, at=_to_millisecond(now or datetime.now(timezone.utc)))
     if not added:

@@ -26,6 +26,7 @@ import time
 from datetime import UTC, datetime
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from comments import conf
@@ -33,15 +34,15 @@ from infra import mongo
 from infra.mongo import Unavailable, get_db
 
 RECORD = "in_use"
-MOVING = "Comments are being moved to another store; try again in a minute."
+MOVING = gettext_noop("Comments are being moved to another store; try again in a minute.")
 
 
 class Moving(Unavailable):
     """The comment store is frozen for the last pass of a migration (a short outage
     for writers: 503, the reader's text kept)."""
 
-    def __init__(self, message: str = MOVING):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or gettext(MOVING))
 
 
 _cache: dict = {}

@@ -7,27 +7,29 @@ from __future__ import annotations
 from django import forms
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from comments.host import get_host
 from comments import conf, notify, ownership, subscriptions
+from comments.host import get_host
 from infra import clients
 
-BROKEN_LINK = "This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one."
-NO_SUCH_SUBSCRIPTION = "This unsubscribe link names no subscription."
-BAD_MANAGE_LINK = "This link is broken. Ask for a new one below."
-ASKED = (
+BROKEN_LINK = gettext_noop("This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one.")
+NO_SUCH_SUBSCRIPTION = gettext_noop("This unsubscribe link names no subscription.")
+BAD_MANAGE_LINK = gettext_noop("This link is broken. Ask for a new one below.")
+ASKED = gettext_noop(
     "If this address has comment notifications, a mail with a link to them is on its way. "
     "It may take a few minutes."
 )
-ADDRESS_REQUIRED = "Enter the e-mail address you get notifications at."
-BAD_ADDRESS = "Enter a whole e-mail address, such as name@example.com."
+ADDRESS_REQUIRED = gettext_noop("Enter the e-mail address you get notifications at.")
+BAD_ADDRESS = gettext_noop("Enter a whole e-mail address, such as name@example.com.")
 
 
 class AddressForm(forms.Form):
-    email = forms.EmailField(label="E-mail address", max_length=254,
-                             error_messages={"required": ADDRESS_REQUIRED, "invalid": BAD_ADDRESS})
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), max_length=254,
+                             error_messages={"required": gettext_lazy(ADDRESS_REQUIRED),
+                                             "invalid": gettext_lazy(BAD_ADDRESS)})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -35,7 +37,7 @@ def confirm(request, token):
     """GET asks (a mail program's link checker must not confirm); POST confirms."""
     email = subscriptions.read_confirm_token(token, max_age=conf.get().notifications_confirm_max_age)
     if email is None:
-        return render(request, "comments/subscriptions/broken.html", {"message": BROKEN_LINK}, status=400)
+        return render(request, "comments/subscriptions/broken.html", {"message": gettext(BROKEN_LINK)}, status=400)
     confirmed = request.method == "POST"
     if confirmed:
         subscriptions.confirm(email=email)
@@ -55,7 +57,7 @@ def unsubscribe(request, token):
     subscription_id = subscriptions.read_unsubscribe_token(token)
     subscription = subscriptions.find(subscription_id) if subscription_id else None
     if subscription is None:
-        raise Http404(NO_SUCH_SUBSCRIPTION)
+        raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     if request.method == "POST":
         subscription = subscriptions.unsubscribe(subscription.id)
     context = {"subscription": _described([subscription])[0],
@@ -70,7 +72,7 @@ def manage(request, token):
     email = subscriptions.read_manage_token(token)
     if email is None:
         return render(request, "comments/subscriptions/ask.html",
-                      {"form": AddressForm(), "message": BAD_MANAGE_LINK}, status=400)
+                      {"form": AddressForm(), "message": gettext(BAD_MANAGE_LINK)}, status=400)
     stopped = 0
     if request.method == "POST":
         chosen = str(request.POST.get("subscription", ""))
@@ -93,7 +95,7 @@ def ask(request):
         return render(request, "comments/subscriptions/ask.html", {"form": form}, status=400)
     notify.request_address_mail(kind=notify.MANAGE, email=form.cleaned_data["email"],
                                 ip=clients.client_ip(request))
-    return render(request, "comments/subscriptions/ask.html", {"form": form, "asked": ASKED})
+    return render(request, "comments/subscriptions/ask.html", {"form": form, "asked": gettext(ASKED)})
 
 
 def _described(found: list[subscriptions.Subscription]) -> list[dict]:

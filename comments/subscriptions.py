@@ -55,12 +55,14 @@ class Subscription:
     discussion_id: ObjectId
     created: datetime
     active: bool
+    # The language the subscriber used the site in (their mails are written in it).
+    language: str = ""
 
     @classmethod
     def from_doc(cls, doc: dict) -> Subscription:
         return cls(id=doc["_id"], email=doc["email"], user_id=doc.get("user_id"), kind=doc["kind"],
                    target=doc["target"], discussion_id=doc["discussion_id"], created=doc["created"],
-                   active=bool(doc.get("active")))
+                   active=bool(doc.get("active")), language=doc.get("language") or "")
 
     @property
     def member(self) -> bool:
@@ -73,16 +75,17 @@ def subscription_id(*, kind: str, target: ObjectId, email: str) -> str:
 
 
 def subscribe(*, kind: str, target: ObjectId, discussion_id: ObjectId, email: str,
-              user_id: int | None = None, now: datetime | None = None) -> Subscription:
+              user_id: int | None = None, language: str = "", now: datetime | None = None) -> Subscription:
     """Subscribe `email` to replies to a comment (`target`: its id) or to a whole
-    discussion (`target`: the post's id); idempotent, and it revives one unsubscribed."""
+    discussion (`target`: the post's id); idempotent, and it revives one unsubscribed.
+    `language` (when given) is the one its mails are written in."""
     if kind not in KINDS:
         raise ValueError(f"unknown subscription kind {kind!r}")
     email = normalise(email)
     sid = subscription_id(kind=kind, target=target, email=email)
     get_db().comment_subscriptions.update_one(
         {"_id": sid},
-        {"$set": {"active": True, "user_id": user_id},
+        {"$set": {"active": True, "user_id": user_id, **({"language": str(language)} if language else {})},
          "$setOnInsert": {"email": email, "kind": kind, "target": target, "discussion_id": discussion_id,
                           "created": now or datetime.now(UTC)}},
         upsert=True,

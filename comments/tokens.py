@@ -22,13 +22,14 @@ import time
 from django.core import signing
 from django.middleware.csrf import get_token
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext, gettext_noop
 
 from comments.errors import Refused
 
 SALT = "comments.form"
-TAMPERED = "This form was altered or is not from this page. Please reload the page and post again."
-EXPIRED = "This form is too old. Please reload the page and post again (your text is kept below)."
-TOO_FAST = (
+TAMPERED = gettext_noop("This form was altered or is not from this page. Please reload the page and post again.")
+EXPIRED = gettext_noop("This form is too old. Please reload the page and post again (your text is kept below).")
+TOO_FAST = gettext_noop(
     "That was quicker than anyone types. Please read your comment over, then post it "
     "again (your text is kept below)."
 )
@@ -66,11 +67,11 @@ def read(token: str, *, discussion_id, max_age: int) -> str:
     try:
         data = signing.loads(token, salt=SALT, max_age=max_age)
     except signing.SignatureExpired:
-        raise TokenError(EXPIRED, code="expired") from None
+        raise TokenError(gettext(EXPIRED), code="expired") from None
     except signing.BadSignature:
-        raise TokenError(TAMPERED, code="tampered") from None
+        raise TokenError(gettext(TAMPERED), code="tampered") from None
     if not isinstance(data, dict) or data.get("d") != str(discussion_id) or not isinstance(data.get("n"), str):
-        raise TokenError(TAMPERED, code="tampered")
+        raise TokenError(gettext(TAMPERED), code="tampered")
     return data["n"]
 
 
@@ -82,4 +83,4 @@ def check_fill_time(token: str, *, min_seconds: int, now: float | None = None) -
         return
     issued = signing.loads(token, salt=SALT).get("t")
     if isinstance(issued, int) and (now if now is not None else time.time()) - issued < min_seconds:
-        raise TokenError(TOO_FAST, code="too_fast")
+        raise TokenError(gettext(TOO_FAST), code="too_fast")

@@ -6,6 +6,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
@@ -27,38 +28,38 @@ from comments.records import CommentAuthor
 from comments.stores import get_store
 from infra import clients, mongo
 
-NO_SUCH_COMMENT = "There is no such comment on this post."
-CANNOT_POST_NOW = (
+NO_SUCH_COMMENT = gettext_noop("There is no such comment on this post.")
+CANNOT_POST_NOW = gettext_noop(
     "Comments cannot be saved right now: the database is not answering. Your text is "
     "kept below; please post it again in a minute."
 )
-REATTACHED = (
+REATTACHED = gettext_noop(
     "Replies nest at most {depth} levels deep, so yours was added beside the comment "
     "you answered, at the deepest level."
 )
-AWAITING = "Thank you! Your comment awaits moderation: only you can see it until an editor approves it."
-POSTED = "Thank you: your comment is posted."
-POSTED_BEFORE = "This comment was posted already; here it is."
-NOT_SUBSCRIBED = (
+AWAITING = gettext_noop("Thank you! Your comment awaits moderation: only you can see it until an editor approves it.")
+POSTED = gettext_noop("Thank you: your comment is posted.")
+POSTED_BEFORE = gettext_noop("This comment was posted already; here it is.")
+NOT_SUBSCRIBED = gettext_noop(
     "Your comment is posted, but the database did not answer in time to record your mail "
     "settings: please tick the box again on your next comment."
 )
 # The same words whether or not the address was confirmed before (nothing tells which).
-CHECK_YOUR_MAIL = (
+CHECK_YOUR_MAIL = gettext_noop(
     "Mail goes only to confirmed addresses: if {email} is not confirmed yet, a message with a "
     "link to confirm it is on its way. Nothing else is sent to it until then."
 )
 # A migration's last pass freezes writes for about this long (its message says "a minute").
 MOVING_RETRY_SECONDS = 60
-EDITED = "Your comment was changed."
-EDITED_AWAITING = (
+EDITED = gettext_noop("Your comment was changed.")
+EDITED_AWAITING = gettext_noop(
     "Your comment was changed and now awaits moderation: only you can see it until an editor approves it."
 )
-DELETED = "Your comment was deleted."
+DELETED = gettext_noop("Your comment was deleted.")
 # The value of the field that says a delete was confirmed.
 CONFIRM = "yes"
-FLAGGED = "Thank you: the editors will look at this comment."
-FLAGGED_BEFORE = "You have flagged this comment already; the editors will look at it."
+FLAGGED = gettext_noop("Thank you: the editors will look at this comment.")
+FLAGGED_BEFORE = gettext_noop("You have flagged this comment already; the editors will look at it.")
 # The form's refusals that leave it worth sending again with a fresh token.
 RENEW_TOKEN = ("expired", "tampered")
 # What each refusal of the service answers with.
@@ -165,7 +166,7 @@ def _post_comment(request, post):
             if not mongo.is_outage(exc):
                 raise
             # The same form (same token) can be sent again: it stores one comment.
-            form.add_error(None, forms.ValidationError(CANNOT_POST_NOW, code="unavailable"))
+            form.add_error(None, forms.ValidationError(gettext(CANNOT_POST_NOW), code="unavailable"))
             status = 503
         else:
             _notify(request, post, posted, form=form, author=author, from_this_browser=data["from_this_browser"])
@@ -204,9 +205,9 @@ def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_bro
         if not mongo.is_outage(exc):
             raise
         typed = False
-        messages.warning(request, NOT_SUBSCRIBED)
+        messages.warning(request, gettext(NOT_SUBSCRIBED))
     if typed:
-        messages.info(request, CHECK_YOUR_MAIL.format(email=form.notice_address))
+        messages.info(request, gettext(CHECK_YOUR_MAIL).format(email=form.notice_address))
 
 
 def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):
@@ -219,12 +220,12 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
     same text sent from another form, or this form's token replayed by another
     browser, is answered with the comment that exists and no rights over it."""
     if posted.reattached:
-        messages.info(request, REATTACHED.format(depth=conf.get().max_depth))
+        messages.info(request, gettext(REATTACHED).format(depth=conf.get().max_depth))
     owned = not posted.duplicate or (posted.same_form and from_this_browser)
     if owned:
-        messages.success(request, AWAITING if posted.pending else POSTED)
+        messages.success(request, gettext(AWAITING) if posted.pending else gettext(POSTED))
     else:
-        messages.info(request, POSTED_BEFORE)
+        messages.info(request, gettext(POSTED_BEFORE))
     mine = replace(viewer, own=viewer.own | {posted.comment.id}) if owned else viewer
     try:
         location = location_url(post.slug, posted.comment, mine)
@@ -246,10 +247,10 @@ def _visible_comment(request, post, comment_path: str, viewer):
     """The comment at this path if `viewer` may see it; 404 otherwise (also before
     any query, for a path that is not a slug path)."""
     if not slugs.is_slug_path(comment_path):
-        raise Http404(NO_SUCH_COMMENT)
+        raise Http404(gettext(NO_SUCH_COMMENT))
     comment = get_store().find_by_slug(discussion_id=post.id, slug=comment_path)
     if comment is None or not viewer.sees(comment):
-        raise Http404(NO_SUCH_COMMENT)
+        raise Http404(gettext(NO_SUCH_COMMENT))
     return comment
 
 
@@ -303,7 +304,7 @@ def edit(request, post_slug, comment_path):
     comment = _visible_comment(request, post, comment_path, viewer)
     if request.method != "POST":
         if not services.can_change(comment, viewer):
-            raise Http404(NO_SUCH_COMMENT)
+            raise Http404(gettext(NO_SUCH_COMMENT))
         return _edit_page(request, post, comment, EditCommentForm(initial={"text": comment.text}))
     form = EditCommentForm(request.POST)
     refusal = _rate_limited(request, action="edit", viewer=viewer)
@@ -325,7 +326,7 @@ def edit(request, post_slug, comment_path):
         response = _edit_page(request, post, comment, form, status=503)
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
         return response
-    messages.success(request, EDITED_AWAITING if edited.status == records.PENDING else EDITED)
+    messages.success(request, gettext(EDITED_AWAITING) if edited.status == records.PENDING else gettext(EDITED))
     return _see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 
@@ -339,15 +340,15 @@ def delete(request, post_slug, comment_path):
     if request.method != "POST" or request.POST.get("confirm") != CONFIRM:
         if not services.can_change(comment, viewer):
             if request.method != "POST":
-                raise Http404(NO_SUCH_COMMENT)
-            raise PermissionDenied(services.NOT_YOURS if not viewer.owns(comment)
-                                   else services.CANNOT_CHANGE)
+                raise Http404(gettext(NO_SUCH_COMMENT))
+            raise PermissionDenied(gettext(services.NOT_YOURS) if not viewer.owns(comment)
+                                   else gettext(services.CANNOT_CHANGE))
         return _delete_page(request, post, comment, viewer=viewer)
     try:
         services.delete_own_comment(comment=comment, viewer=viewer)
     except services.CommentError as exc:
         raise PermissionDenied(exc.message) from None
-    messages.success(request, DELETED)
+    messages.success(request, gettext(DELETED))
     return _see_other(reverse("post", args=[post.slug]) + "#comments")
 
 
@@ -387,7 +388,7 @@ def flag(request, post_slug, comment_path):
             form.add_error(None, forms.ValidationError(exc.message, code=exc.code))
             status = STATUS_OF.get(exc.code, 400)
         else:
-            messages.success(request, FLAGGED if counted else FLAGGED_BEFORE)
+            messages.success(request, gettext(FLAGGED) if counted else gettext(FLAGGED_BEFORE))
             # To the discussion: enough flags take the comment off its own page.
             return _see_other(reverse("post", args=[post.slug]) + "#comments")
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bson import ObjectId
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from comments import blocklist, moderation
 from comments.records import DELETED, SPAM, Comment
@@ -16,27 +18,28 @@ from comments.stores import get_store
 # The actions the dashboard asks an editor to confirm.
 ASKED = ("spam", "delete", "thread", "ban")
 TITLES = {
-    "spam": "Mark comments as spam?",
-    "delete": "Delete comments?",
-    "thread": "Remove this thread?",
-    "ban": "Ban this commenter?",
+    "spam": _("Mark comments as spam?"),
+    "delete": _("Delete comments?"),
+    "thread": _("Remove this thread?"),
+    "ban": _("Ban this commenter?"),
 }
 BUTTONS = {
-    "spam": "Mark as spam",
-    "delete": "Delete",
-    "thread": "Remove the thread",
-    "ban": "Ban and mark as spam",
+    "spam": pgettext_lazy("moderation button", "Mark as spam"),
+    "delete": pgettext_lazy("moderation button", "Delete"),
+    "thread": pgettext_lazy("moderation button", "Remove the thread"),
+    "ban": pgettext_lazy("moderation button", "Ban and mark as spam"),
 }
+# `comments` and `names` are counted phrases ("2 comments", "“Sam Lee”" or "3 names").
 SUMMARIES = {
-    "spam": "This will mark {comments} by {names} as spam.",
-    "delete": "This will delete {comments} by {names}; replies to them stay, under “[deleted]”.",
-    "thread": "This will delete {comments} by {names}: the comment and every reply below it.",
-    "ban": "This will ban {who} from commenting and mark {comments} by {names} as spam.",
+    "spam": _("This will mark %(comments)s by %(names)s as spam."),
+    "delete": _("This will delete %(comments)s by %(names)s; replies to them stay, under “[deleted]”."),
+    "thread": _("This will delete %(comments)s by %(names)s: the comment and every reply below it."),
+    "ban": _("This will ban %(who)s from commenting and mark %(comments)s by %(names)s as spam."),
 }
-BAN_NOBODY = "This comment has no account or IP address to ban by; it will only be marked as spam."
-BAN_ONLY = "This will ban {who} from commenting; none of their comments needs marking as spam."
-KEY_LABELS = {blocklist.BAN_EMAIL: "e-mail", blocklist.BAN_IP: "IP"}
-MEMBER = "the member “{name}”"
+BAN_NOBODY = _("This comment has no account or IP address to ban by; it will only be marked as spam.")
+BAN_ONLY = _("This will ban %(who)s from commenting; none of their comments needs marking as spam.")
+KEY_LABELS = {blocklist.BAN_EMAIL: _("e-mail"), blocklist.BAN_IP: _("IP")}
+MEMBER = _("the member “%(name)s”")
 # The confirmation page lists this many of the comments it will change.
 SHOWN = 10
 
@@ -72,25 +75,35 @@ class Impact:
         if self.action == "ban" and not self.ban_keys:
             return BAN_NOBODY
         if self.action == "ban" and not self.comments:
-            return BAN_ONLY.format(who=self.who)
-        return SUMMARIES[self.action].format(
-            comments=_count(len(self.comments), "comment"), names=_names(self.names), who=self.who
-        )
+            return BAN_ONLY % {"who": self.who}
+        return SUMMARIES[self.action] % {
+            "comments": _comments(len(self.comments)), "names": _names(self.names), "who": self.who
+        }
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _comments(n: int) -> str:
+    return ngettext("%(count)d comment", "%(count)d comments", n) % {"count": n}
 
 
 def _names(names: list[str]) -> str:
-    return f"“{names[0]}”" if len(names) == 1 else _count(len(names), "name")
+    if len(names) == 1:
+        return gettext("“%(name)s”") % {"name": names[0]}
+    return ngettext("%(count)d name", "%(count)d names", len(names)) % {"count": len(names)}
 
 
 def _who(comment: Comment, keys: list[tuple[str, str]]) -> str:
     """Whom a ban is by: a member by name, anyone else by the addresses it records."""
     if comment.author.id is not None:
-        return MEMBER.format(name=comment.author.name)
-    return " and ".join(f"{KEY_LABELS.get(kind, kind)} {value}" for kind, value in keys)
+        return MEMBER % {"name": comment.author.name}
+    return joined([f"{KEY_LABELS.get(kind, kind)} {value}" for kind, value in keys])
+
+
+def joined(parts: list[str]) -> str:
+    """"a and b and c", in the active language's words."""
+    text = parts[0] if parts else ""
+    for part in parts[1:]:
+        text = gettext("%(first)s and %(second)s") % {"first": text, "second": part}
+    return text
 
 
 def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:

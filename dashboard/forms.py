@@ -2,17 +2,21 @@
 messages tests check are the constants below."""
 
 import re
+import unicodedata
 from datetime import datetime
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import URLValidator
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-from cms import posts
-from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE  # noqa: F401
+from cms import posts, slugs
 from cms.authors import USERNAME_TAKEN
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE  # noqa: F401
 from comments.ids import parse_id
 
 TITLE_MAX_LENGTH = 200
@@ -20,38 +24,46 @@ CONTENT_MAX_LENGTH = 100_000
 TAGS_MAX_LENGTH = 500
 SEARCH_MAX_LENGTH = 100
 
-EMPTY_TITLE = "Give the post a title."
-TOO_LONG = "This can be at most %(limit_value)d characters; it has %(show_value)d."
-BAD_SLUG = "A slug is made of letters, digits, hyphens and underscores only."
-BAD_TAG = (
+EMPTY_TITLE = _("Give the post a title.")
+TOO_LONG = _("This can be at most %(limit_value)d characters; it has %(show_value)d.")
+BAD_SLUG = _("A slug is made of letters, digits, hyphens and underscores only.")
+BAD_TAG = _(
     "“%(tag)s” is not a tag: a tag is at most 40 letters, digits, spaces, hyphens, dots, "
     "“+” or “#”, starting with a letter or digit."
 )
-TOO_MANY_TAGS = "A post can have at most %(limit)d tags."
-BAD_PUBLISH_TIME = (
+TOO_MANY_TAGS = _("A post can have at most %(limit)d tags.")
+BAD_PUBLISH_TIME = _(
     "Give the publish time as year-month-day and hour:minute on a 24-hour clock, "
     "such as 2026-05-01 09:30, or leave it empty."
 )
-PUBLISH_TIME_HELP = (
+PUBLISH_TIME_HELP = _(
     "Year-month-day and hour:minute on a 24-hour clock, such as 2026-05-01 09:30, "
     "in the site's time zone ({zone}). Empty: now, when published."
 )
-EXCERPT_HELP = "Shown on lists of posts. Empty: the first paragraph of the content is used."
-BAD_STATUS = "Choose draft, scheduled or published."
-BAD_POST_STATUS = "Choose Draft or Publish."
-DISPLAY_NAME_REQUIRED = "Give the name readers will see."
-BAD_AVATAR_URL = "Give the picture's address as a full http:// or https:// URL."
+EXCERPT_HELP = _("Shown on lists of posts. Empty: the first paragraph of the content is used.")
+BAD_STATUS = _("Choose draft, scheduled or published.")
+BAD_POST_STATUS = _("Choose Draft or Publish.")
+DISPLAY_NAME_REQUIRED = _("Give the name readers will see.")
+BAD_AVATAR_URL = _("Give the picture's address as a full http:// or https:// URL.")
 
+BAD_LANGUAGE = _("Choose one of the site's languages.")
+LANGUAGE_HELP = _("The language the post is written in: readers' browsers and feeds are told.")
 # The publish time is typed and shown as PUBLISH_FORMAT (with seconds when a stored
 # time has them); the "T" forms are what browsers' datetime-local fields send.
 PUBLISH_FORMAT = "%Y-%m-%d %H:%M"
 PUBLISH_FORMAT_SECONDS = "%Y-%m-%d %H:%M:%S"
 PUBLISH_INPUT_FORMATS = [PUBLISH_FORMAT, PUBLISH_FORMAT_SECONDS, "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
 PUBLISH_PLACEHOLDER = "2026-05-01 09:30"
+# The post states as the dashboard's filter names them.
+STATE_LABELS = {
+    posts.DRAFT: pgettext_lazy("post state", "Draft"),
+    posts.SCHEDULED: pgettext_lazy("post state", "Scheduled"),
+    posts.PUBLISHED: pgettext_lazy("post state", "Published"),
+}
 
 STATUS_CHOICES = [
-    (posts.DRAFT, "Draft: only the dashboard shows it"),
-    (posts.PUBLISHED, "Publish: at the publish time if it is in the future, otherwise now"),
+    (posts.DRAFT, _("Draft: only the dashboard shows it")),
+    (posts.PUBLISHED, _("Publish: at the publish time if it is in the future, otherwise now")),
 ]
 
 
@@ -75,22 +87,26 @@ class PostForm(forms.Form):
     was opened on, so a save cannot silently overwrite someone else's."""
 
     title = forms.CharField(
+        label=pgettext_lazy("post field", "Title"),
         max_length=TITLE_MAX_LENGTH, error_messages={"required": EMPTY_TITLE, **_too_long()}
     )
     slug = forms.CharField(
+        label=pgettext_lazy("post field", "Slug"),
         required=False,
         max_length=SLUG_MAX_LENGTH,
         error_messages=_too_long(),
-        help_text="The post's address, /posts/<slug>/. Left empty, it is made from the title.",
+        help_text=_("The post's address, /posts/<slug>/. Left empty, it is made from the title."),
     )
     content = forms.CharField(
+        label=pgettext_lazy("post field", "Content"),
         required=False,
         max_length=CONTENT_MAX_LENGTH,
         error_messages=_too_long(),
         widget=forms.Textarea(attrs={"rows": 18}),
-        help_text="Markdown.",
+        help_text=_("Markdown."),
     )
     excerpt = forms.CharField(
+        label=pgettext_lazy("post field", "Excerpt"),
         required=False,
         max_length=EXCERPT_MAX_LENGTH,
         error_messages=_too_long(),
@@ -98,12 +114,14 @@ class PostForm(forms.Form):
         help_text=EXCERPT_HELP,
     )
     tags = forms.CharField(
+        label=pgettext_lazy("post field", "Tags"),
         required=False,
         max_length=TAGS_MAX_LENGTH,
         error_messages=_too_long(),
-        help_text="Separated by commas.",
+        help_text=_("Separated by commas."),
     )
     status = forms.ChoiceField(
+        label=pgettext_lazy("post field", "Status"),
         choices=STATUS_CHOICES,
         initial=posts.DRAFT,
         widget=forms.RadioSelect,
@@ -111,10 +129,17 @@ class PostForm(forms.Form):
     )
     published = forms.DateTimeField(
         required=False,
-        label="Publish time",
+        label=_("Publish time"),
         input_formats=PUBLISH_INPUT_FORMATS,
         error_messages={"invalid": BAD_PUBLISH_TIME},
         widget=PublishTimeInput(attrs={"placeholder": PUBLISH_PLACEHOLDER, "autocomplete": "off"}),
+    )
+    # Choices and the default are the site's languages, set per form (settings).
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        help_text=LANGUAGE_HELP,
+        error_messages={"invalid_choice": BAD_LANGUAGE},
     )
     revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
@@ -127,6 +152,8 @@ class PostForm(forms.Form):
         self.fields["published"].help_text = PUBLISH_TIME_HELP.format(
             zone=timezone.get_current_timezone_name()
         )
+        self.fields["language"].choices = settings.LANGUAGES
+        self.fields["language"].initial = settings.LANGUAGE_CODE
 
     def clean_published(self) -> datetime | None:
         published = self.cleaned_data["published"]
@@ -136,10 +163,14 @@ class PostForm(forms.Form):
         return published
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"].strip()
-        if slug and not SLUG_RE.fullmatch(slug):
+        slug = unicodedata.normalize("NFC", self.cleaned_data["slug"].strip())
+        if slug and not slugs.is_slug(slug):
             raise forms.ValidationError(BAD_SLUG, code="bad_slug")
         return slug
+
+    def clean_language(self) -> str:
+        """Left out (a form from before posts had a language): the site's."""
+        return self.cleaned_data["language"] or settings.LANGUAGE_CODE
 
     def clean_tags(self) -> tuple[str, ...]:
         tags: list[str] = []
@@ -168,6 +199,7 @@ class PostForm(forms.Form):
             "status": posts.DRAFT if post.status == posts.DRAFT else posts.PUBLISHED,
             "published": post.published,
             "revision": post.revision,
+            "language": post.language,
         }
 
     def post_fields(self) -> dict:
@@ -181,6 +213,7 @@ class PostForm(forms.Form):
             "tags": data["tags"],
             "status": data["status"],
             "publish_at": data["published"],
+            "language": data["language"],
         }
 
 
@@ -189,12 +222,13 @@ class PostFilterForm(forms.Form):
     published) and by words in the title."""
 
     status = forms.ChoiceField(
+        label=pgettext_lazy("post field", "Status"),
         required=False,
-        choices=[("", "All")] + [(s, s.capitalize()) for s in posts.STATES],
+        choices=[("", pgettext_lazy("posts", "All")), *STATE_LABELS.items()],
         error_messages={"invalid_choice": BAD_STATUS},
     )
     q = forms.CharField(
-        required=False, max_length=SEARCH_MAX_LENGTH, label="Title contains", error_messages=_too_long()
+        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Title contains"), error_messages=_too_long()
     )
 
 
@@ -202,15 +236,16 @@ class ProfileForm(forms.Form):
     """An author's public profile: what readers see on posts and the author page."""
 
     display_name = forms.CharField(
+        label=_("Display name"),
         max_length=100, error_messages={"required": DISPLAY_NAME_REQUIRED, **_too_long()}
     )
     bio = forms.CharField(
-        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 5}), error_messages=_too_long()
+        label=_("Bio"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 5}), error_messages=_too_long()
     )
     avatar_url = forms.URLField(
         required=False,
         max_length=200,
-        label="Picture URL",
+        label=_("Picture URL"),
         assume_scheme="https",
         validators=[URLValidator(schemes=["http", "https"], message=BAD_AVATAR_URL, code="bad_url")],
         error_messages={"invalid": BAD_AVATAR_URL, **_too_long()},
@@ -221,10 +256,11 @@ class AuthorForm(ProfileForm):
     """An editor's view of an author: the profile, and the username (a rename)."""
 
     username = forms.CharField(
+        label=_("Username"),
         max_length=150,
         validators=[UnicodeUsernameValidator()],
         error_messages=_too_long(),
-        help_text="Letters, digits and @ . + - _ only. The old author address will redirect here.",
+        help_text=_("Letters, digits and @ . + - _ only. The old author address will redirect here."),
     )
     field_order = ["username", "display_name", "bio", "avatar_url"]
 
@@ -235,22 +271,27 @@ class AuthorForm(ProfileForm):
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if get_user_model().objects.filter(username=username).exclude(pk=self.user.pk).exists():
-            raise forms.ValidationError(USERNAME_TAKEN, code="username_taken")
+            raise forms.ValidationError(gettext(USERNAME_TAKEN), code="username_taken")
         return username
 
 
 # --- Moderating comments (editors) -----------------------------------------------------
 
-BAD_TAB = "Choose pending, flagged, spam or recent."
-NO_SUCH_POST_SLUG = "No post has this slug."
-BAD_IP = "Give an IPv4 or IPv6 address."
-NOTHING_CHOSEN = "Choose at least one comment, then an action."
-BAD_CHOICE = "That is not a comment of this queue; reload the page and try again."
-BAD_DOMAIN = "Give a domain such as example.com."
-EMPTY_TERM = "Give a word, a phrase or a domain."
+BAD_TAB = _("Choose pending, flagged, spam or recent.")
+NO_SUCH_POST_SLUG = _("No post has this slug.")
+BAD_IP = _("Give an IPv4 or IPv6 address.")
+NOTHING_CHOSEN = _("Choose at least one comment, then an action.")
+BAD_CHOICE = _("That is not a comment of this queue; reload the page and try again.")
+BAD_DOMAIN = _("Give a domain such as example.com.")
+EMPTY_TERM = _("Give a word, a phrase or a domain.")
 MAX_CHOSEN = 200
 
-QUEUE_TABS = [("pending", "Pending"), ("flagged", "Flagged"), ("spam", "Spam"), ("recent", "Recent")]
+QUEUE_TABS = [
+    ("pending", pgettext_lazy("comment queue", "Pending")),
+    ("flagged", pgettext_lazy("comment queue", "Flagged")),
+    ("spam", pgettext_lazy("comment queue", "Spam")),
+    ("recent", pgettext_lazy("comment queue", "Recent")),
+]
 DOMAIN_RE = re.compile(r"@?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.IGNORECASE)
 
 
@@ -263,21 +304,22 @@ class QueueFilterForm(forms.Form):
         error_messages={"invalid_choice": BAD_TAB},
     )
     post = forms.CharField(
-        required=False, max_length=SLUG_MAX_LENGTH, label="Post (its slug)", error_messages=_too_long()
+        required=False, max_length=SLUG_MAX_LENGTH, label=_("Post (its slug)"), error_messages=_too_long()
     )
     name = forms.CharField(
-        required=False, max_length=SEARCH_MAX_LENGTH, label="Author name contains", error_messages=_too_long()
+        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Author name contains"), error_messages=_too_long()
     )
     email = forms.CharField(
-        required=False, max_length=254, label="E-mail address", error_messages=_too_long()
+        required=False, max_length=254, label=_("E-mail address"), error_messages=_too_long()
     )
-    ip = forms.GenericIPAddressField(required=False, label="IP address", error_messages={"invalid": BAD_IP})
+    ip = forms.GenericIPAddressField(required=False, label=_("IP address"), error_messages={"invalid": BAD_IP})
 
     def clean_post(self) -> posts.Post | None:
         slug = self.cleaned_data["post"].strip()
         if not slug:
             return None
-        post = posts.get_by_slug(slug) if SLUG_RE.fullmatch(slug) else None
+        slug = unicodedata.normalize("NFC", slug)
+        post = posts.get_by_slug(slug) if slugs.is_slug(slug) else None
         if post is None:
             raise forms.ValidationError(NO_SUCH_POST_SLUG, code="no_such_post")
         return post
@@ -304,7 +346,11 @@ class ModerationForm(forms.Form):
 
     action = forms.ChoiceField(
         required=False,
-        choices=[("approve", "Approve"), ("spam", "Spam"), ("delete", "Delete")],
+        choices=[
+            ("approve", pgettext_lazy("moderation action", "Approve")),
+            ("spam", pgettext_lazy("moderation action", "Spam")),
+            ("delete", pgettext_lazy("moderation action", "Delete")),
+        ],
         error_messages={"invalid_choice": NOTHING_CHOSEN},
     )
     ids = ObjectIdsField(required=False)
@@ -333,10 +379,11 @@ class BlocklistForm(forms.Form):
     for an editor."""
 
     kind = forms.ChoiceField(
-        choices=[("word", "Word or phrase in the text"), ("domain", "E-mail domain")],
+        label=pgettext_lazy("blocklist entry", "Kind"),
+        choices=[("word", _("Word or phrase in the text")), ("domain", _("E-mail domain"))],
         widget=forms.RadioSelect, initial="word",
     )
-    value = forms.CharField(max_length=100, label="Word, phrase or domain",
+    value = forms.CharField(max_length=100, label=_("Word, phrase or domain"),
                             error_messages={"required": EMPTY_TERM, **_too_long()})
 
     def clean(self):

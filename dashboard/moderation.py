@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
@@ -20,29 +21,56 @@ from dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, Q
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from infra.pagination import get_page
 
-NO_SUCH_POST = "There is no post at this address."
+# Marked for translation here, translated where they are shown (gettext); the
+# plurals below are lazy, translated when filled in.
+NO_SUCH_POST = gettext_noop("There is no post at this address.")
+# MODERATED, BANNED and BAN_LIFTED_RESTORED are plurals by {count}, filled with
+# str.format after translation: MODERATED["spam"].format(count=2). Their English
+# plurals say "comments".
 MODERATED = {
-    "approve": "Approved {count} comment(s).",
-    "spam": "Marked {count} comment(s) as spam.",
-    "delete": "Deleted {count} comment(s); replies to them stay, under “[deleted]”.",
-    "thread": "Removed the thread: {count} comment(s).",
+    "approve": ngettext_lazy("Approved {count} comment.", "Approved {count} comments.", "count"),
+    "spam": ngettext_lazy("Marked {count} comment as spam.", "Marked {count} comments as spam.", "count"),
+    "delete": ngettext_lazy(
+        "Deleted {count} comment; replies to it stay, under “[deleted]”.",
+        "Deleted {count} comments; replies to them stay, under “[deleted]”.",
+        "count",
+    ),
+    "thread": ngettext_lazy(
+        "Removed the thread: {count} comment.", "Removed the thread: {count} comments.", "count"
+    ),
 }
-BANNED = "Banned {who} and marked {count} comment(s) as spam."
-BANNED_NOBODY = "This comment had no account or IP address to ban by; it was marked as spam."
-GONE = "That comment no longer exists."
-STILL_APPLYING = (
+BANNED = ngettext_lazy(
+    "Banned {who} and marked {count} comment as spam.",
+    "Banned {who} and marked {count} comments as spam.",
+    "count",
+)
+BANNED_NOBODY = gettext_noop("This comment had no account or IP address to ban by; it was marked as spam.")
+GONE = gettext_noop("That comment no longer exists.")
+STILL_APPLYING = gettext_noop(
     "It is recorded and partly applied; the rest (and the posts' comment counts) is being "
     "finished in the background within a minute."
 )
-NOTHING_TO_CHANGE = "The chosen comments are already so; nothing was changed."
-TERM_ADDED = "Added “{value}” to the blocklist."
-TERM_THERE = "“{value}” is on the blocklist already."
-ENTRY_REMOVED = "Removed from the blocklist."
-ENTRY_GONE = "That blocklist entry no longer exists."
-BAN_LIFTED = "The ban is lifted."
-BAN_LIFTED_RESTORED = "The ban is lifted, and {count} comment(s) it had marked as spam are back as they were."
-COMMENTS_CLOSED = "Comments on this post are closed."
-COMMENTS_OPENED = "Comments on this post are open."
+NOTHING_TO_CHANGE = gettext_noop("The chosen comments are already so; nothing was changed.")
+TERM_ADDED = gettext_noop("Added “%(value)s” to the blocklist.")
+TERM_THERE = gettext_noop("“%(value)s” is on the blocklist already.")
+ENTRY_REMOVED = gettext_noop("Removed from the blocklist.")
+ENTRY_GONE = gettext_noop("That blocklist entry no longer exists.")
+BAN_LIFTED = gettext_noop("The ban is lifted.")
+BAN_LIFTED_RESTORED = ngettext_lazy(
+    "The ban is lifted, and {count} comment it had marked as spam is back as it was.",
+    "The ban is lifted, and {count} comments it had marked as spam are back as they were.",
+    "count",
+)
+COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")
+COMMENTS_OPENED = gettext_noop("Comments on this post are open.")
+# What a blocklist entry is, or what a ban is by, in words.
+KIND_LABELS = {
+    blocklist.WORD: pgettext_lazy("blocklist entry", "word"),
+    blocklist.DOMAIN: pgettext_lazy("blocklist entry", "domain"),
+    blocklist.BAN_USER: pgettext_lazy("blocklist entry", "member"),
+    blocklist.BAN_EMAIL: pgettext_lazy("blocklist entry", "e-mail"),
+    blocklist.BAN_IP: pgettext_lazy("blocklist entry", "IP"),
+}
 QUEUE_FILTERS = ("tab", "post", "name", "email", "ip")
 
 
@@ -123,7 +151,7 @@ def moderate(request):
         messages.error(request, exc.message)
         return _see_other(_back(request, form.cleaned_data.get("next")))
     if not done:
-        messages.info(request, STILL_APPLYING)
+        messages.info(request, gettext(STILL_APPLYING))
     return _see_other(_back(request, form.cleaned_data.get("next")))
 
 
@@ -134,12 +162,12 @@ def _apply(request, *, action: str, ids: list) -> bool:
     if action == "ban":
         banned = moderation.ban_commenter(comment_id=ids[0], editor=editor)
         if banned is None:
-            messages.error(request, GONE)
+            messages.error(request, gettext(GONE))
             return True
         if not banned.keys:
-            messages.success(request, BANNED_NOBODY)
+            messages.success(request, gettext(BANNED_NOBODY))
         else:
-            who = " and ".join(f"{kind} {value}" for kind, value in banned.keys)
+            who = confirmations.joined([f"{kind} {value}" for kind, value in banned.keys])
             messages.success(request, BANNED.format(who=who, count=banned.marked))
         return banned.done
     if action == "thread":
@@ -157,7 +185,7 @@ def _confirm(request, form: ModerationForm):
     back = _back(request, data.get("next"))
     impact = confirmations.impact_of(action=data["action"], comment_ids=data["ids"])
     if not impact.changes_something:
-        messages.error(request, NOTHING_TO_CHANGE if impact.found else GONE)
+        messages.error(request, gettext(NOTHING_TO_CHANGE if impact.found else GONE))
         return _see_other(back)
     context = {
         "impact": impact, "summary": impact.summary(), "back": back,
@@ -179,13 +207,13 @@ def blocklist_page(request):
             kind=data["kind"], value=data["value"], added_by=request.user.get_username()
         )
         template = TERM_ADDED if added else TERM_THERE
-        messages.success(request, template.format(value=blocklist.normalise(data["kind"], data["value"])))
+        messages.success(request, gettext(template) % {"value": blocklist.normalise(data["kind"], data["value"])})
         return _see_other(reverse("dashboard:blocklist"))
     entries = blocklist.find_entries()
     context = {
         "form": form,
-        "terms": [e for e in entries if e.kind in blocklist.TERMS],
-        "bans": [e for e in entries if e.kind in blocklist.BANS],
+        "terms": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.TERMS],
+        "bans": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.BANS],
     }
     return _render(request, "dashboard/blocklist.html", context, status=400 if form.is_bound else 200)
 
@@ -198,23 +226,28 @@ def blocklist_remove(request, entry_id):
     spam are still spam and offering to restore them to what they were."""
     entry = blocklist.find_entry(entry_id=entry_id)
     if entry is None:
-        raise Http404(ENTRY_GONE)
+        raise Http404(gettext(ENTRY_GONE))
     if entry.kind in blocklist.TERMS:
         if request.method != "POST":
             return _see_other(reverse("dashboard:blocklist"))
         blocklist.remove_entry(entry_id=entry.id)
-        messages.success(request, ENTRY_REMOVED)
+        messages.success(request, gettext(ENTRY_REMOVED))
         return _see_other(reverse("dashboard:blocklist"))
     if request.method != "POST" or request.POST.get("confirmed") != "yes":
         restorable = moderation.restorable_for(entry=entry)
         shown = confirmations.SHOWN
-        context = {"entry": entry, "restorable": restorable[:shown], "count": len(restorable),
+        context = {"entry": entry, "kind_label": _kind_label(entry.kind),
+                   "restorable": restorable[:shown], "count": len(restorable),
                    "more": max(0, len(restorable) - shown)}
         return _render(request, "dashboard/blocklist_lift.html", context)
     lifted = moderation.lift_ban(entry_id=entry.id, restore=request.POST.get("restore") == "yes",
                                  editor=request.user.get_username())
-    messages.success(request, BAN_LIFTED_RESTORED.format(count=lifted.restored) if lifted.restored else BAN_LIFTED)
+    messages.success(request, BAN_LIFTED_RESTORED.format(count=lifted.restored) if lifted.restored else gettext(BAN_LIFTED))
     return _see_other(reverse("dashboard:blocklist"))
+
+
+def _kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind)
 
 
 @staff_required
@@ -223,12 +256,12 @@ def post_comments(request, post_id):
     """Close a post's comments, or open them again (its author or an editor)."""
     post = posts.get_by_id(post_id)
     if post is None:
-        raise Http404(NO_SUCH_POST)
+        raise Http404(gettext(NO_SUCH_POST))
     check_can_edit(request.user, post)
     form = CommentsClosedForm(request.POST)
     closed = form.is_valid() and form.cleaned_data["closed"]
     posts.set_comments_closed(post_id=post.id, closed=closed)
-    messages.success(request, COMMENTS_CLOSED if closed else COMMENTS_OPENED)
+    messages.success(request, gettext(COMMENTS_CLOSED if closed else COMMENTS_OPENED))
     return _see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 

@@ -10,13 +10,15 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext, gettext_noop
 
 from cms.posts import Post
 from cms.roles import EDITORS_GROUP, is_editor  # noqa: F401 (the dashboard's vocabulary)
 
-NOT_STAFF = "The dashboard is for the site's authors and editors."
-NOT_YOUR_POST = "Authors can edit only their own posts; editors can edit every post."
-EDITORS_ONLY = "Only editors can do that."
+# Marked for translation; translated as they are raised, in the visitor's language.
+NOT_STAFF = gettext_noop("The dashboard is for the site's authors and editors.")
+NOT_YOUR_POST = gettext_noop("Authors can edit only their own posts; editors can edit every post.")
+EDITORS_ONLY = gettext_noop("Only editors can do that.")
 
 
 def can_edit_post(user, post: Post) -> bool:
@@ -31,7 +33,7 @@ def staff_required(view):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not (request.user.is_active and request.user.is_staff):
-            raise PermissionDenied(NOT_STAFF)
+            raise PermissionDenied(gettext(NOT_STAFF))
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -44,7 +46,7 @@ def editor_required(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not is_editor(request.user):
-            raise PermissionDenied(EDITORS_ONLY)
+            raise PermissionDenied(gettext(EDITORS_ONLY))
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -52,4 +54,4 @@ def editor_required(view):
 
 def check_can_edit(user, post: Post) -> None:
     if not can_edit_post(user, post):
-        raise PermissionDenied(NOT_YOUR_POST)
+        raise PermissionDenied(gettext(NOT_YOUR_POST))

@@ -6,21 +6,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 
-from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 from pymongo.errors import DuplicateKeyError
 
-from cms import posts, versions
+from cms import posts, slugs, versions
 from cms.posts import AuthorSummary, Post
 from cms.versions import Version
 from comments.errors import Refused
 
-SLUG_TAKEN = "Another post already has this slug."
-STALE_EDIT = (
+# Messages for the editor, marked for translation and translated where they are shown
+# (dashboard/views.py): these functions run with no request and no reader's language.
+SLUG_TAKEN = gettext_noop("Another post already has this slug.")
+STALE_EDIT = gettext_noop(
     "Someone saved this post while you were editing it, so yours was not saved. "
     "Open the post again to see their changes, then make yours."
 )
-RESTORE_SLUG_TAKEN = "This version's slug now belongs to another post, so it cannot be restored."
-FALLBACK_SLUG = "post"
+RESTORE_SLUG_TAKEN = gettext_noop("This version's slug now belongs to another post, so it cannot be restored.")
+FALLBACK_SLUG = slugs.FALLBACK
 # Generated slugs are the title's, then the title's with -2, -3 ... up to this.
 SLUG_SUFFIXES = 100
 GENERATED_SLUG_LENGTH = 72
@@ -46,8 +48,10 @@ def schedule(*, wanted: str, publish_at: datetime | None, now: datetime) -> tupl
 
 
 def slug_from_title(title: str) -> str:
-    """The title as a slug (ASCII, lower case), or "post" when nothing is left."""
-    return slugify(title)[:GENERATED_SLUG_LENGTH].strip("-_") or FALLBACK_SLUG
+    """The title as a lower-case slug: Latin letters as ASCII, other scripts kept
+    (cms/slugs.py says why), at most GENERATED_SLUG_LENGTH characters; "post" when
+    nothing is left."""
+    return slugs.slug_from_title(title, limit=GENERATED_SLUG_LENGTH)
 
 
 def slug_candidates(title: str) -> Iterator[str]:
@@ -67,10 +71,12 @@ def create_post(
     status: str,
     publish_at: datetime | None,
     excerpt: str = "",
+    language: str | None = None,
     now: datetime | None = None,
 ) -> Post:
-    """A new post. An empty `slug` is made from the title (suffixed until free); a
-    slug the editor chose that another post has is a PostError."""
+    """A new post (in the site's language unless given). An empty `slug` is made
+    from the title (suffixed until free); a slug the editor chose that another post
+    has is a PostError."""
     now = now or datetime.now(timezone.utc)
     state, published = schedule(wanted=status, publish_at=publish_at, now=now)
     for candidate in [slug] if slug else slug_candidates(title):
@@ -80,6 +86,7 @@ def create_post(
                 slug=candidate,
                 content=content,
                 excerpt=excerpt,
+                language=language,
                 author=author,
                 tags=tags,
                 status=state,
@@ -91,10 +98,10 @@ def create_post(
     raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
 
 
-EDITABLE = ("title", "slug", "content", "excerpt", "tags", "status", "published")
+EDITABLE = ("title", "slug", "content", "excerpt", "tags", "status", "published", "language")
 
 
-def _editable(post: Post | Version) -> dict:
+def _editable(post: Post) -> dict:
     return {name: getattr(post, name) for name in EDITABLE}
 
 
@@ -141,15 +148,16 @@ def edit_post(
     status: str,
     publish_at: datetime | None,
     excerpt: str,
+    language: str | None = None,
     now: datetime | None = None,
 ) -> Post:
     """Save an editor's changes to `post` (as opened at `revision`), keeping the
-    previous version. PostError for a slug another post has, or for a post someone
-    else saved since it was opened."""
+    previous version; its language stays as it is unless given. PostError for a
+    slug another post has, or for a post someone else saved since it was opened."""
     state, published = schedule(wanted=status, publish_at=publish_at, now=now or datetime.now(timezone.utc))
     changes = {
         "title": title, "content": content, "excerpt": excerpt, "tags": tags, "status": state,
-        "published": published,
+        "published": published, "language": language or post.language,
     }
     return _save(
         post=post, revision=revision, editor=editor, changes=changes,
@@ -159,10 +167,11 @@ def edit_post(
 
 
 def restore_version(*, post: Post, version: Version, editor: str) -> Post:
-    """Put back a version's title, slug, content, excerpt and tags, keeping the current
-    one as a version. Whether and when the post is published stays as it is now."""
+    """Put back a version's title, slug, content, excerpt, tags and language, keeping the
+    current one as a version. Whether and when the post is published stays as it is now."""
     changes = {
         "title": version.title, "content": version.content, "excerpt": version.excerpt, "tags": version.tags,
+        "language": version.language,
     }
     return _save(
         post=post, revision=post.revision, editor=editor, changes=changes, slugs=[version.slug],

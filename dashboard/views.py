@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import authors, diffs, posts, versions
@@ -18,14 +19,20 @@ from dashboard.permissions import check_can_edit, editor_required, is_editor, st
 from infra.markup import render_post
 from infra.pagination import get_page
 
-NO_SUCH_POST = "There is no post at this address."
-NO_SUCH_VERSION = "This post has no such version."
-NO_SUCH_AUTHOR = "There is no author with this username."
-CREATED = "Post created."
-SAVED = "Post saved. The previous version is kept under Versions."
-UNCHANGED = "Nothing had changed, so nothing was saved."
-RESTORED = "Version restored. The text it replaced is kept as a version."
-PROFILE_SAVED = "Profile saved; {count} copies on posts and comments were brought up to date."
+# Marked for translation here, translated where they are shown (gettext): the tests
+# compare them as plain English strings.
+NO_SUCH_POST = gettext_noop("There is no post at this address.")
+NO_SUCH_VERSION = gettext_noop("This post has no such version.")
+NO_SUCH_AUTHOR = gettext_noop("There is no author with this username.")
+CREATED = gettext_noop("Post created.")
+SAVED = gettext_noop("Post saved. The previous version is kept under Versions.")
+UNCHANGED = gettext_noop("Nothing had changed, so nothing was saved.")
+RESTORED = gettext_noop("Version restored. The text it replaced is kept as a version.")
+PROFILE_SAVED = ngettext_lazy(
+    "Profile saved; %(count)d copy on posts and comments was brought up to date.",
+    "Profile saved; %(count)d copies on posts and comments were brought up to date.",
+    "count",
+)
 
 FORM_METHODS = require_http_methods(["GET", "HEAD", "POST"])
 
@@ -44,7 +51,7 @@ def _see_other(url: str) -> HttpResponseRedirect:
 def _editable_post(request, post_id: str) -> posts.Post:
     post = posts.get_by_id(post_id)
     if post is None:
-        raise Http404(NO_SUCH_POST)
+        raise Http404(gettext(NO_SUCH_POST))
     check_can_edit(request.user, post)
     return post
 
@@ -88,7 +95,7 @@ def _previewing(request) -> bool:
 
 
 def _add_error(form, exc: services.PostError) -> None:
-    form.add_error(exc.field, ValidationError(exc.message, code=exc.code))
+    form.add_error(exc.field, ValidationError(gettext(exc.message), code=exc.code))
 
 
 @staff_required
@@ -105,7 +112,7 @@ def post_create(request):
     except services.PostError as exc:
         _add_error(form, exc)
         return _post_form_page(request, form, status=400)
-    messages.success(request, CREATED)
+    messages.success(request, gettext(CREATED))
     return _see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
@@ -130,7 +137,7 @@ def post_edit(request, post_id):
     except services.PostError as exc:
         _add_error(form, exc)
         return _post_form_page(request, form, post=post, status=409 if exc.code == "stale" else 400)
-    messages.success(request, SAVED if saved.revision != post.revision else UNCHANGED)
+    messages.success(request, gettext(SAVED if saved.revision != post.revision else UNCHANGED))
     return _see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
@@ -146,12 +153,17 @@ def _version(request, post_id, version_id) -> tuple[posts.Post, versions.Version
     post = _editable_post(request, post_id)
     version = versions.get_version(post_id=post.id, version_id=version_id)
     if version is None:
-        raise Http404(NO_SUCH_VERSION)
+        raise Http404(gettext(NO_SUCH_VERSION))
     return post, version
 
 
 def _one_line_fields(item) -> dict[str, str]:
-    return {"Title": item.title, "Slug": item.slug, "Excerpt": item.excerpt, "Tags": ", ".join(item.tags)}
+    return {
+        pgettext_lazy("post field", "Title"): item.title,
+        pgettext_lazy("post field", "Slug"): item.slug,
+        pgettext_lazy("post field", "Excerpt"): item.excerpt,
+        pgettext_lazy("post field", "Tags"): ", ".join(item.tags),
+    }
 
 
 @staff_required
@@ -175,9 +187,9 @@ def version_restore(request, post_id, version_id):
     try:
         services.restore_version(post=post, version=version, editor=request.user.get_username())
     except services.PostError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, gettext(exc.message))
         return _see_other(reverse("dashboard:version", args=[post.id, version.id]))
-    messages.success(request, RESTORED)
+    messages.success(request, gettext(RESTORED))
     return _see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
@@ -205,7 +217,7 @@ def profile(request):
     if not form.is_valid():
         return _render(request, "dashboard/profile_form.html", {"form": form}, status=400)
     repaired = authors.update_author(user=request.user, **form.cleaned_data)
-    messages.success(request, PROFILE_SAVED.format(count=repaired.total))
+    messages.success(request, PROFILE_SAVED % {"count": repaired.total})
     return _see_other(reverse("dashboard:profile"))
 
 
@@ -221,7 +233,7 @@ def author_edit(request, username):
     """An editor renames an author (username and/or display name) or edits their profile."""
     user = authors.find_author(username=username)
     if user is None:
-        raise Http404(NO_SUCH_AUTHOR)
+        raise Http404(gettext(NO_SUCH_AUTHOR))
     context = {"author": authors.public_profile(user)}
     if request.method != "POST":
         form = AuthorForm(initial=_profile_initial(user), user=user)
@@ -231,8 +243,8 @@ def author_edit(request, username):
         try:
             repaired = authors.update_author(user=user, **form.cleaned_data)
         except authors.AuthorError as exc:
-            form.add_error("username", ValidationError(exc.message, code=exc.code))
+            form.add_error("username", ValidationError(gettext(exc.message), code=exc.code))
         else:
-            messages.success(request, PROFILE_SAVED.format(count=repaired.total))
+            messages.success(request, PROFILE_SAVED % {"count": repaired.total})
             return _see_other(reverse("dashboard:author_edit", args=[user.get_username()]))
     return _render(request, "dashboard/profile_form.html", {**context, "form": form}, status=400)

@@ -9,9 +9,10 @@ from collections.abc import Callable, Sequence
 from django.core.exceptions import BadRequest
 from django.core.paginator import EmptyPage, Paginator
 from django.http import Http404
+from django.utils.translation import gettext, gettext_noop
 
-BAD_PAGE = "The page number must be a whole number from 1 up."
-NO_SUCH_PAGE = "There is no page {number}: the last page is {last}."
+BAD_PAGE = gettext_noop("The page number must be a whole number from 1 up.")
+NO_SUCH_PAGE = gettext_noop("There is no page {number}: the last page is {last}.")
 
 
 class LazyPage(Sequence):
@@ -39,7 +40,7 @@ def parse_page_number(raw: str | None) -> int:
         return 1
     # Nine digits are plenty; longer strings would only make int() work (or fail).
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) < 1:
-        raise BadRequest(BAD_PAGE)
+        raise BadRequest(gettext(BAD_PAGE))
     return int(raw)
 
 
@@ -50,4 +51,4 @@ def get_page(*, total: int, fetch: Callable[[int, int], list], raw_number: str |
     try:
         return paginator.page(number)
     except EmptyPage:
-        raise Http404(NO_SUCH_PAGE.format(number=number, last=paginator.num_pages)) from None
+        raise Http404(gettext(NO_SUCH_PAGE).format(number=number, last=paginator.num_pages)) from None

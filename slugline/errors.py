@@ -8,11 +8,13 @@ messages are written for readers) and a plain sentence otherwise.
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 PAGES = {
-    400: ("Bad request", "That request could not be understood."),
-    403: ("Not allowed", "You are not allowed to do that."),
-    404: ("Page not found", "There is nothing at this address."),
+    400: (_("Bad request"), _("That request could not be understood.")),
+    403: (_("Not allowed"), _("You are not allowed to do that.")),
+    404: (_("Page not found"), _("There is nothing at this address.")),
 }
 
 
@@ -40,7 +42,7 @@ def page_not_found(request, exception):
     return _error_page(request, 404, _reason(exception, (Http404,)))
 
 
-CSRF_FAILED = (
+CSRF_FAILED = gettext_noop(
     "This form had expired or did not come from this site, so nothing was changed. "
     "Go back, reload the page and try again."
 )
@@ -48,4 +50,4 @@ CSRF_FAILED = (
 
 def csrf_failure(request, reason=""):
     """Django's CSRF_FAILURE_VIEW: a refused form post, explained in the site's layout."""
-    return _error_page(request, 403, CSRF_FAILED)
+    return _error_page(request, 403, gettext(CSRF_FAILED))

@@ -23,10 +23,15 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import ngettext_lazy
 
-LOCKED_OUT = (
+# Filled with str.format after translation: LOCKED_OUT.format(minutes=...).
+LOCKED_OUT = ngettext_lazy(
     "Too many failed log-in attempts for this account from your address. "
-    "Logging in is paused: try again in {minutes} minutes."
+    "Logging in is paused: try again in {minutes} minute.",
+    "Too many failed log-in attempts for this account from your address. "
+    "Logging in is paused: try again in {minutes} minutes.",
+    "minutes",
 )
 
 

@@ -5,13 +5,14 @@ import uuid
 import pymongo
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_noop
 
 from infra import mongo
 
 logger = logging.getLogger(__name__)
 
-UNAVAILABLE_TITLE = "Temporarily unavailable"
-UNAVAILABLE = "The site's database is not answering right now. Please try again in a minute."
+UNAVAILABLE_TITLE = gettext_noop("Temporarily unavailable")
+UNAVAILABLE = gettext_noop("The site's database is not answering right now. Please try again in a minute.")
 RETRY_AFTER_SECONDS = 30
 
 
@@ -38,7 +39,7 @@ class MongoBudgetMiddleware:
 
 
 def unavailable_page(request, template="error.html", context=None):
-    context = {"error_title": UNAVAILABLE_TITLE, "error_text": UNAVAILABLE, **(context or {})}
+    context = {"error_title": gettext(UNAVAILABLE_TITLE), "error_text": gettext(UNAVAILABLE), **(context or {})}
     response = render(request, template, context, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response

@@ -11,6 +11,8 @@ from pathlib import Path
 import environ
 from csp.constants import NONCE, NONE, SELF
 
+from slugline import languages
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -94,6 +96,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common (Django's order): the reader's language for the request.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -170,7 +174,7 @@ CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
 # them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
 # address together, so failures from elsewhere never lock a user out. Tries sent all
 # at once may have up to (requests served at once - 1) more passwords checked before
-# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/test_limits_http.py).
+# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/integration/slugline/test_limits_http.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -195,8 +199,8 @@ AXES_VERBOSE = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
 
-# Comments (app-prefixed, documented in README.md).
-# The comment store (comments/store.py): "documents" (one document per comment),
+# Comments (app-prefixed, documented in docs/reference.md).
+# The comment store (comments/stores/): "documents" (one document per comment),
 # "embedded" (the tree inside one document per discussion) or "buckets" (pages of
 # about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate
 # has moved the comments, the store it recorded in MongoDB is the one in use.
@@ -206,7 +210,7 @@ COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
 # How often each process rereads which store is in use after comments_migrate (seconds).
 COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)
 # The largest discussion document the embedded store writes, in bytes; a post past it
-# is refused (comments/embedded.py). 0: the server's document limit (16 MB on MongoDB)
+# is refused (comments/stores/embedded.py). 0: the server's document limit (16 MB on MongoDB)
 # minus a safety margin of 512 KiB.
 COMMENTS_EMBEDDED_MAX_BYTES = env.int("COMMENTS_EMBEDDED_MAX_BYTES", default=0)
 COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
@@ -275,7 +279,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Languages (slugline/languages.py). A reader's language: the one they chose with the
+# switcher (POST /i18n/setlang/, kept in a cookie), else their browser's
+# Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
+LANGUAGES = languages.LANGUAGES
+LANGUAGE_CODE = languages.default_language(env.str("LANGUAGE_CODE", default="en"))
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Templates write dates as DATE_FORMAT / DATETIME_FORMAT of the reader's language;
+# slugline/formats/ keeps the English ones the site chose.
+FORMAT_MODULE_PATH = ["slugline.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = HTTPS
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,16 +1,20 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from cms import feeds, views
 from cms.sitemaps import SITEMAPS
+from cms.slugs import SlugConverter
 from slugline import health
+
+# A post's slug may be in any script (a Hindi title keeps its Devanagari): cms/slugs.py.
+register_converter(SlugConverter, "post_slug")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("posts/<slug:slug>/", views.post_detail, name="post"),
-    path("posts/<slug:post_slug>/comments/", include("comments.urls")),
+    path("posts/<post_slug:slug>/", views.post_detail, name="post"),
+    path("posts/<post_slug:post_slug>/comments/", include("comments.urls")),
     path("notifications/", include("comments.subscription_urls")),
     path("admin/", admin.site.urls),
     path("healthz/live", health.live, name="health_live"),
@@ -23,14 +27,16 @@ urlpatterns = [
     path("feeds/latest/atom/", feeds.LatestPostsAtomFeed(), name="feed_latest_atom"),
     path("feeds/tags/<path:tag>/rss/", feeds.TagFeed(), name="feed_tag_rss"),
     path("feeds/tags/<path:tag>/atom/", feeds.TagAtomFeed(), name="feed_tag_atom"),
-    path("feeds/posts/<slug:slug>/comments/rss/", feeds.PostCommentsFeed(), name="feed_comments_rss"),
-    path("feeds/posts/<slug:slug>/comments/atom/", feeds.PostCommentsAtomFeed(), name="feed_comments_atom"),
+    path("feeds/posts/<post_slug:slug>/comments/rss/", feeds.PostCommentsFeed(), name="feed_comments_rss"),
+    path("feeds/posts/<post_slug:slug>/comments/atom/", feeds.PostCommentsAtomFeed(), name="feed_comments_atom"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("robots.txt", views.robots, name="robots"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("dashboard/", include("dashboard.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 handler400 = "slugline.errors.bad_request"

@@ -27,6 +27,20 @@ else
   loud "browser set-up: chromium is missing and this is not root with apt-get: run 'apt-get install chromium' as root, or the browser tests will be SKIPPED."
 fi
 
+# Fonts for Hindi (Devanagari) and Vietnamese (stacked diacritics): without them
+# chromium draws empty boxes and the screenshots of tests/browser/ show nothing real.
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=hi family 2>/dev/null)" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "browser set-up: installing Debian's fonts-noto-core (Devanagari, Vietnamese) with apt-get (once)..."
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -qq --no-install-recommends fonts-noto-core >/dev/null \
+      || { apt-get update -qq && apt-get install -y -qq --no-install-recommends fonts-noto-core >/dev/null; }; } \
+      || loud "browser set-up: apt-get could not install fonts-noto-core: Hindi pages will show empty boxes in screenshots."
+  else
+    loud "browser set-up: no Devanagari font: run 'apt-get install fonts-noto-core' as root, or Hindi screenshots show empty boxes."
+  fi
+fi
+
 axe=tools/axe/node_modules/axe-core/axe.min.js
 if [ ! -f "$axe" ] || [ tools/axe/package-lock.json -nt "$axe" ]; then
   if command -v npm >/dev/null 2>&1; then

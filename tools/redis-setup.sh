@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set-up for the tests of the Redis cache backend (tests/test_comments_fragments.py), run
+# Set-up for the tests of the Redis cache backend (tests/integration/comments/test_comments_fragments.py), run
 # by `make test`: Debian's redis-server, installed with apt-get when missing and when
 # running as root. The tests start their own redis-server on a free loopback port and
 # stop it at the end; nothing here starts a server.

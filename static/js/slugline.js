@@ -83,9 +83,11 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "load-more secondary";
-    button.textContent = "Load more comments";
+    var pagination = section.querySelector(".pagination");
+    // The label comes from the page, in the reader's language.
+    button.textContent = pagination.getAttribute("data-load-more") || "Load more comments";
     button.addEventListener("click", function () { loadMore(button, section); });
-    section.querySelector(".pagination").insertAdjacentElement("beforebegin", button);
+    pagination.insertAdjacentElement("beforebegin", button);
   }
 
   document.addEventListener("click", function (event) {

@@ -2,7 +2,7 @@
 
 One site and one browser serve the whole session. The site is bench.harness's scratch
 site on a free loopback port, with its own SQLite database and, for MongoDB, this
-session's test database: the builders of tests/conftest.py (make_post, make_comment)
+session's test database: the builders of tests/database.py (make_post, make_comment)
 write what the site shows, and the collections are emptied after each test as
 everywhere else.
 
@@ -25,6 +25,12 @@ from django.conf import settings
 
 from bench.harness import PYTHON, REPO, Site
 from cms.posts import AuthorSummary
+
+
+@pytest.fixture(autouse=True)
+def _on_the_database(on_the_database):
+    yield
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -101,7 +101,7 @@ def test_editor_bulk_marks_comments_as_spam_without_javascript(open_page, log_in
     expect(page.locator(".confirm-list li")).to_have_count(2)
     page.get_by_role("button", name="Mark as spam").click()
 
-    expect(page.locator(".messages")).to_contain_text("Marked 2 comment(s) as spam")
+    expect(page.locator(".messages")).to_contain_text("Marked 2 comments as spam")
     expect(page.locator("tr.queue-row")).to_have_count(1)
     expect(_row(page, comments[0])).to_have_attribute("data-status", "pending")
     reader = open_page(js=False)

@@ -1,0 +1,53 @@
+"""Whose name is whose (comments/names.py): an anonymous commenter cannot take an
+author's or editor's name, however they spell it, and staff comments carry a badge."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from cms import authors
+from tests.pages import page, post_url, submit
+
+
+@pytest.mark.parametrize("typed", ["Ada Lindqvist", "ada lindqvist", "Ádá  Lindqvist", "ADA-LINDQVIST"])
+def test_an_anonymous_commenter_cannot_take_an_authors_name(client, make_post, mongo_db, typed):
+    """The test posts are Ada Lindqvist's (username ada): her name is hers, however typed."""
+    post = make_post()
+    refused = submit(client, post_url(post), name=typed, text="Trust me, I wrote this post.")
+    assert refused.status_code == 400
+    shown = page(refused)
+    assert any("name of one of this site's authors" in error for error in shown.text_of("field-error"))
+    assert shown.textareas["text"] == "Trust me, I wrote this post."
+    assert mongo_db.comments.count_documents({}) == 0
+
+
+@pytest.mark.django_db
+def test_other_names_and_the_author_logged_in_are_fine(client, make_post, make_user, mongo_db):
+    ada = make_user("ada", display_name="Ada Lindqvist")
+    post = make_post(author=authors.summary_for(ada))
+    assert submit(client, post_url(post), name="Ada Lovelace").status_code == 303
+    assert submit(client, post_url(post), name="Ada", text="Another one").status_code == 303
+    member = Client()
+    member.force_login(ada)
+    assert submit(member, post_url(post), text="Yes, I wrote it.").status_code == 303
+    assert mongo_db.comments.count_documents({}) == 3
+
+
+@pytest.mark.django_db
+def test_staff_comments_carry_a_badge_and_others_do_not(client, make_post, make_user):
+    """Staff (authors, editors) posting while logged in get the badge; members and
+    visitors do not."""
+    ada = make_user("ada", display_name="Ada Lindqvist")
+    reader = make_user("rea", role="reader")
+    post = make_post()
+    for user, text in ((ada, "From the author"), (reader, "From a member")):
+        browser = Client()
+        browser.force_login(user)
+        assert submit(browser, post_url(post), text=text).status_code == 303
+    assert submit(client, post_url(post), name="Vic", text="From a visitor").status_code == 303
+    html = client.get(post_url(post)).content.decode()
+    articles = html.split('<article class="comment')[1:]
+    badged = {text: any(text in a and "staff-badge" in a for a in articles)
+              for text in ("From the author", "From a member", "From a visitor")}
+    assert badged == {"From the author": True, "From a member": False, "From a visitor": False}

@@ -1,0 +1,200 @@
+"""`make run` (slugline/serve.py with gunicorn.conf.py): the port check, and the whole
+start as a newcomer meets it: a banner, a quiet terminal with requests in a log
+file, a login command that works as printed from a second terminal, scheduled
+posts going live, and Ctrl-C leaving nothing running."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from bench.harness import Reader, free_port
+from cms import posts
+from cms.demo import EDITOR
+from slugline import serve
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+# --- The port check ----------------------------------------------------------------------
+
+
+def test_a_port_something_listens_on_is_not_free():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        assert not serve.port_is_free("127.0.0.1", listener.getsockname()[1])
+
+
+def _time_wait_port() -> int:
+    """A port nothing listens on whose server side just closed a connection first,
+    so that connection waits in TIME_WAIT (as after Ctrl-C on a busy server). The
+    listener sets SO_REUSEADDR as gunicorn's does; its connections inherit it."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    listener.close()
+    accepted.close()  # the server closes first: its side goes to TIME_WAIT
+    client.recv(1)  # the FIN has arrived
+    client.close()
+    return port
+
+
+def test_a_port_left_in_time_wait_after_a_stop_is_free():
+    """A restart right after Ctrl-C is not refused (gunicorn binds with SO_REUSEADDR)."""
+    port = _time_wait_port()
+    with socket.socket() as plain, pytest.raises(OSError):
+        plain.bind(("127.0.0.1", port))  # the TIME_WAIT the check must see past
+    assert serve.port_is_free("127.0.0.1", port)
+
+
+# --- make run, whole ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def started(tmp_path, mongo_database):
+    """`python -m slugline.serve` as `make run` starts it (MONGODB_URI given, an empty
+    database), in its own process group like a terminal's foreground job."""
+    port = free_port()
+    env = dict(
+        os.environ, PORT=str(port), MONGODB_URI=settings.MONGODB_URI, MONGODB_NAME=settings.MONGODB_NAME,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"),
+        GUNICORN_ACCESS_LOG=str(tmp_path / "log" / "access.log"), WEB_CONCURRENCY="2",
+        SLUGLINE_PUBLISH_EVERY="0.5", DJANGO_SETTINGS_MODULE="slugline.settings",
+    )
+    out = open(tmp_path / "terminal.txt", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "slugline.serve"], cwd=REPO, env=env, stdout=out,
+                            stderr=subprocess.STDOUT, process_group=0)
+    try:
+        _wait_for(lambda: "Ctrl-C stops it." in _read(tmp_path / "terminal.txt"), 90, proc)
+        yield proc, port, tmp_path, env
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        out.close()
+        shutil.rmtree(tmp_path / "static", ignore_errors=True)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def _wait_for(condition, seconds: float, proc=None) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert proc is None or proc.poll() is None, f"exited with {proc.returncode}"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _log_in(url: str, username: str, password: str) -> int:
+    reader = Reader(url)
+    form = reader.get("/accounts/login/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.body).group(1)
+    return reader.post("/accounts/login/", {"csrfmiddlewaretoken": token, "username": username,
+                                            "password": password}).status
+
+
+def test_make_run_starts_quiet_with_a_banner_and_ctrl_c_stops_everything(started):
+    proc, port, folder, env = started
+    url = f"http://127.0.0.1:{port}"
+    terminal = _read(folder / "terminal.txt")
+    assert f"Slugline is at {url}/" in terminal and serve.SEEDED in terminal
+    assert f"Requests are logged to {folder / 'log' / 'access.log'}" in terminal
+
+    assert Reader(url).get("/?from=banner-test").status == 200
+    _wait_for(lambda: "from=banner-test" in _read(folder / "log" / "access.log"), 5)
+    assert "at=request" not in _read(folder / "terminal.txt")
+
+    # The login command as printed, from a "second terminal": the checkout, no MongoDB settings.
+    command = re.search(r"^ {6}(\S.*demo_login.*)$", terminal, re.M).group(1)
+    second = {k: v for k, v in os.environ.items() if not k.startswith(("MONGODB_", "DATABASE_URL", "PORT"))}
+    done = subprocess.run(command, shell=True, cwd=REPO, env=second, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    password = re.search(r"^Password: (\S+)$", done.stdout, re.M).group(1)
+    assert f"{url}/accounts/login/" in done.stdout
+    assert _log_in(url, EDITOR, password) == 302
+
+    # Scheduled a second ahead, live without anyone running publish_scheduled.
+    post = posts.create_post(
+        title="Due soon", slug=f"due-{uuid.uuid4().hex[:6]}", content="Soon.",
+        author=posts.AuthorSummary(id=1, username="ada", name="Ada"),
+        status=posts.SCHEDULED, published=datetime.now(timezone.utc) + timedelta(seconds=1),
+    )
+    _wait_for(lambda: posts.get_published(post.slug) is not None, 10, proc)
+    _wait_for(lambda: "Published 1 scheduled post." in _read(folder / "terminal.txt"), 5)
+
+    # Quiet: after the banner, only what the publishing loop did (no request, login or INFO lines).
+    after = _read(folder / "terminal.txt").split("Ctrl-C stops it.", 1)[1]
+    assert [line for line in after.splitlines() if line.strip()] == [
+        line for line in after.splitlines() if re.fullmatch(r"\d\d:\d\d:\d\d Published 1 scheduled post\.", line)
+    ] != [], after
+
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole group
+    assert proc.wait(timeout=40) == 0
+    _wait_for(lambda: not _group_alive(proc.pid), 15)
+    assert "Traceback" not in _read(folder / "terminal.txt")
+
+
+# --- demo_login -----------------------------------------------------------------------------
+
+
+def test_demo_login_sets_a_new_password_that_logs_the_editor_in(make_user):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    editor = make_user(EDITOR, role="editor")
+    out = StringIO()
+    call_command("demo_login", "--port", "8123", stdout=out)
+    password = re.search(r"^Password: (\S+)$", out.getvalue(), re.M).group(1)
+    assert f"Username: {EDITOR}" in out.getvalue()
+    assert "http://127.0.0.1:8123/accounts/login/" in out.getvalue()
+    editor.refresh_from_db()
+    assert editor.check_password(password)
+
+
+@pytest.mark.django_db
+def test_demo_login_refuses_a_user_that_does_not_exist():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="There is no user 'bruno' to log in as"):
+        call_command("demo_login")
+
+
+def test_the_login_command_carries_what_a_second_terminal_lacks():
+    """The venv's Python, relative to the checkout; DATABASE_URL when this run has
+    one; the port when it is not the default."""
+    plain = serve.login_command(port=8000, environ={})
+    python, rest = plain.split(" ", 1)
+    assert rest == "manage.py demo_login"
+    assert (REPO / python).resolve() == Path(sys.executable).resolve()
+    if Path(sys.executable).is_relative_to(REPO):
+        assert not Path(python).is_absolute()  # `.venv/bin/python`, as in the README
+    assert serve.login_command(port=8765, environ={"DATABASE_URL": "sqlite:///a b"}) == (
+        f"DATABASE_URL='sqlite:///a b' {plain} --port 8765")

@@ -1,0 +1,50 @@
+"""Patterns that find a text however it was typed (comments/folding.py's `pattern`),
+checked with Python's `re` as MongoDB's `$regex` with the `i` option reads them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from comments import folding
+
+
+def finds(query: str, stored: str) -> bool:
+    return re.search(folding.pattern(query), stored, re.IGNORECASE) is not None
+
+
+def test_a_name_typed_without_diacritics_finds_the_name_with_them():
+    assert finds("nguyen", "Nguyễn Thu Hà") and finds("thu ha", "Nguyễn Thu Hà")
+    assert finds("duong", "Đường") and finds("DAO", "đào")
+
+
+def test_a_name_typed_with_diacritics_finds_the_name_without_them():
+    assert finds("Hà Nội", "ha noi") and finds("Nguyễn", "Nguyen Van A")
+
+
+def test_a_decomposed_stored_name_is_found_too():
+    assert finds("nguyen", unicodedata.normalize("NFD", "Nguyễn"))
+
+
+def test_what_is_typed_is_matched_literally():
+    """Regex syntax in a query is only ever text."""
+    assert not finds("a.*", "abc") and finds("a.*", "xa.*y")
+    assert not finds("(", "abc") and finds("[x]", "[x]")
+    assert folding.pattern("$where").startswith(r"\$")
+
+
+def test_other_scripts_match_as_typed():
+    assert finds("अनन्या", "अनन्या शर्मा") and not finds("अनान्या", "अनन्या शर्मा")
+
+
+def test_a_different_name_is_not_found():
+    assert not finds("nguyen", "Tran Minh Khoa") and not finds("dao", "Đặng")
+
+
+@given(st.text(alphabet="abcdeđĐơưăâêôàáảãạ .-", max_size=20), st.text(alphabet="abcdeđĐơưăâêôàáảãạ .-", max_size=20))
+def test_the_pattern_agrees_with_folding(query, stored):
+    """The pattern finds exactly what comparing folded texts finds."""
+    assert finds(query, stored) == folding.contains(stored, query)
