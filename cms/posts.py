@@ -12,6 +12,7 @@ matches: published, with its time come. Every reader-facing query below uses it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -56,7 +57,19 @@ def ensure_indexes(db: Database) -> list[str]:
 SLUG_MAX_LENGTH = 80
 SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
 TAG_MAX_LENGTH = 40
-TAG_RE = re.compile(rf"[^\W_][\w .+#-]{{0,{TAG_MAX_LENGTH - 1}}}")
+TAG_PUNCTUATION = " .+#-"
+
+
+def is_tag(text: str) -> bool:
+    """Whether `text` is a tag: at most TAG_MAX_LENGTH letters and digits of any script
+    (with their combining marks: Devanagari's vowel signs are marks, which regular
+    expressions' \\w leaves out), spaces, dots, "+", "#" or "-", starting with a
+    letter or digit."""
+    return (
+        0 < len(text) <= TAG_MAX_LENGTH
+        and unicodedata.category(text[0])[0] in "LN"
+        and all(unicodedata.category(ch)[0] in "LNM" or ch in TAG_PUNCTUATION for ch in text)
+    )
 MAX_TAGS = 10
 EXCERPT_MAX_LENGTH = 300
 

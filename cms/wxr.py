@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -50,11 +51,12 @@ from xml.etree.ElementTree import Element
 
 from bson import ObjectId
 from django.contrib.auth import get_user_model
-from django.utils.text import slugify
 
 from cms import authors, posts
 from cms.comments_host import IMPORT_AUTHOR
-from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, TAG_PUNCTUATION, is_tag
+from cms.slugs import FALLBACK as FALLBACK_SLUG
+from cms.slugs import slug_from_title
 from comments import importing
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import NESTING_LIMIT
@@ -627,16 +629,17 @@ def source_name(site: str) -> str:
 
 def post_slug(item: WxrItem) -> tuple[str, str | None]:
     """The slug a WordPress post has here, and what it was made from when that is not
-    its `wp:post_name` as it stands (None then). A name WordPress stored
-    percent-encoded, or with characters our addresses do not take, is made a slug; a
-    post without a name (a draft) gets one from its title and WordPress id."""
-    name = unquote(item.post_name)
-    if SLUG_RE.fullmatch(name) and len(name) <= SLUG_MAX_LENGTH:
+    its `wp:post_name` as it stands (None then). A name that is already a slug as we
+    make them (Devanagari as written, even percent-encoded) is kept; one with accents
+    on Latin letters or characters our addresses do not take is made a slug; a post
+    without a name (a draft) gets one from its title and WordPress id."""
+    name = unicodedata.normalize("NFC", unquote(item.post_name))
+    made = slug_from_title(name, limit=SLUG_MAX_LENGTH) if name.strip() else ""
+    if name and made == name:  # already one of our slugs (Latin in ASCII, other scripts as written)
         return name, None
-    made = slugify(name)[:SLUG_MAX_LENGTH].strip("-_")
-    if made:
+    if made and made != FALLBACK_SLUG:
         return made, item.post_name
-    base = slugify(item.title)[: SLUG_MAX_LENGTH - 12].strip("-_") or "post"
+    base = slug_from_title(item.title, limit=SLUG_MAX_LENGTH - 12)
     return f"{base}-{re.sub(r'[^0-9a-zA-Z]', '', item.post_id) or 'x'}", item.post_name or item.title
 
 
@@ -646,8 +649,10 @@ def post_tags(item: WxrItem) -> tuple[tuple[str, ...], list[str]]:
     kept: list[str] = []
     left_out: list[str] = []
     for name in (*item.tags, *item.categories):
-        tag = " ".join(re.sub(r"[^\w .+#-]", " ", name).split())[:TAG_MAX_LENGTH].strip()
-        if not TAG_RE.fullmatch(tag) or len(kept) >= MAX_TAGS:
+        tag = " ".join(
+            "".join(ch if unicodedata.category(ch)[0] in "LNM" or ch in TAG_PUNCTUATION else " " for ch in name).split()
+        )[:TAG_MAX_LENGTH].strip()
+        if not is_tag(tag) or len(kept) >= MAX_TAGS:
             left_out.append(name)
         elif tag.casefold() not in {k.casefold() for k in kept}:
             kept.append(tag)

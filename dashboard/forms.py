@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cms import posts, slugs
 from cms.authors import USERNAME_TAKEN
-from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, SLUG_RE, TAG_MAX_LENGTH, TAG_RE  # noqa: F401
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, is_tag  # noqa: F401
 from comments.ids import parse_id
 
 TITLE_MAX_LENGTH = 200
@@ -178,7 +178,7 @@ class PostForm(forms.Form):
             tag = " ".join(raw.split())
             if not tag or tag in tags:
                 continue
-            if not TAG_RE.fullmatch(tag):
+            if not is_tag(tag):
                 raise forms.ValidationError(
                     BAD_TAG, code="bad_tag", params={"tag": tag[: TAG_MAX_LENGTH + 10]}
                 )

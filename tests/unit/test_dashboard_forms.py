@@ -25,7 +25,14 @@ def test_tags_are_trimmed_deduplicated_and_kept_in_order():
     assert form.cleaned_data["tags"] == ("web", "threaded comments", "c#", "node.js")
 
 
-@pytest.mark.parametrize("tag", ["a/b", "-dash-first", "x" * 41, "<b>", "what?"])
+def test_tags_in_any_script_are_accepted():
+    """Devanagari vowel signs are combining marks, part of the letters: a Hindi tag passes."""
+    form = post_form(tags="मॉडरेशन, bình luận, 日本語")
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["tags"] == ("मॉडरेशन", "bình luận", "日本語")
+
+
+@pytest.mark.parametrize("tag", ["a/b", "-dash-first", "x" * 41, "<b>", "what?", "\u094dx"])
 def test_malformed_tags_are_refused(tag):
     """A tag starts with a letter or digit and has no slashes, markup or punctuation."""
     form = post_form(tags=f"ok, {tag}")

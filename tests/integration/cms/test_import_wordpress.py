@@ -238,6 +238,17 @@ def test_slugs_are_kept_made_url_safe_or_made_for_a_post_without_one():
     assert wxr.post_slug(owls) == ("half-written-owls-11", "Half-written: owls")
     encoded = replace(swifts, post_id="7", title="Café", post_name="caf%c3%a9-cr%c3%a8me")
     assert wxr.post_slug(encoded) == ("cafe-creme", "caf%c3%a9-cr%c3%a8me")
+    hindi = replace(swifts, post_id="8", title="टिप्पणियों के धागे",
+                    post_name="%e0%a4%9f%e0%a4%bf%e0%a4%aa%e0%a5%8d%e0%a4%aa%e0%a4%a3%e0%a5%80")
+    assert wxr.post_slug(hindi) == ("टिप्पणी", None)
+    untitled = replace(swifts, post_id="9", title="Đường về", post_name="")
+    assert wxr.post_slug(untitled) == ("duong-ve-9", "Đường về")
+
+
+def test_tags_in_any_script_are_kept_with_their_marks():
+    """A Hindi tag keeps its vowel signs; a Vietnamese one its diacritics."""
+    kept, left_out = wxr.post_tags(replace(items()[0], tags=("मॉडरेशन", "bình luận"), categories=()))
+    assert kept == ("मॉडरेशन", "bình luận") and left_out == []
 
 
 def test_tags_are_tags_then_categories_made_to_fit_the_dashboard_rules():
