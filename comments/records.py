@@ -20,7 +20,7 @@ from typing import Any
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING
 
-from comments import slugs
+from comments import folding, slugs
 
 APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
 STATUSES = (APPROVED, PENDING, SPAM, DELETED)
@@ -311,7 +311,9 @@ def filter_conditions(filters: QueueFilter) -> list[tuple[str, Any]]:
     name, e-mail and IP filters match (the discussion filter is each store's own)."""
     conditions: list[tuple[str, Any]] = []
     if filters.name:
-        conditions.append(("author.name", {"$regex": re.escape(str(filters.name)), "$options": "i"}))
+        # Typed with or without diacritics, either side ("nguyen" finds "Nguyễn"), and
+        # literally: folding.pattern escapes everything the editor typed.
+        conditions.append(("author.name", {"$regex": folding.pattern(str(filters.name)), "$options": "i"}))
     if filters.email:
         conditions.append(("author.email", exactly(filters.email)))
     if filters.ip:
@@ -334,7 +336,7 @@ def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
     return (
         wanted
         and (filters.discussion_id is None or comment.discussion_id == filters.discussion_id)
-        and (not filters.name or filters.name.casefold() in comment.author.name.casefold())
+        and (not filters.name or folding.contains(comment.author.name, filters.name))
         and (not filters.email or filters.email.casefold() == comment.author.email.casefold())
         and (not filters.ip or filters.ip == comment.ip)
     )
