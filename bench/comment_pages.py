@@ -47,15 +47,15 @@ from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
-from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.static import collect_static  # noqa: E402
-from bench.stores import insert_discussion  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import cursors, services  # noqa: E402
+from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
+from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 FILLER_SIZE = 5_000

@@ -36,11 +36,11 @@ from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
-from bench.metering import Meter, median_and_p95_ms  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import demo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from infra import mongo
+from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
 
 class UrlTags:

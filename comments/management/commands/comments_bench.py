@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from bench import stores as bench
+from comments import benchmark as bench
 from comments.stores import STORES, get_store
 
 

@@ -14,9 +14,9 @@ import pytest
 from django.conf import settings
 
 from bench.harness import Reader, Site
-from bench.stores import insert_discussion
 from cms import posts
 from comments import ownership, services
+from comments.benchmark import insert_discussion
 from comments.stores import get_store
 from tests.database import TEST_STORES
 from tests.threads import at_once

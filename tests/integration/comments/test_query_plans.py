@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 from bson import ObjectId
 
-from bench.stores import insert_discussion
+from comments.benchmark import insert_discussion
 from comments.records import READERS
 from comments.stores import get_store
 

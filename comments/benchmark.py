@@ -38,11 +38,11 @@ from bson import ObjectId
 from django.conf import settings
 from pymongo import monitoring
 
-from bench.metering import Meter, median_and_p95_ms
 from comments import pages, slugs, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, get_store
 from infra import mongo
+from infra.metering import Meter, median_and_p95_ms
 
 OPERATIONS = ("post a reply", "threaded page 1", "deep page", "permalink", "sub-thread", "count")
 NAMES = ("Ada", "Bo", "Chen", "Dara", "Eli", "Fen", "Gus", "Hana")
