@@ -89,4 +89,4 @@ def test_the_editors_confirmations(open_page, editor_state, discussion, make_com
     shoot(page, screenshots, "blocklist-lift", width)
     clean(page, axe, "lift the ban")
     page.get_by_role("button", name="Lift the ban").click()
-    expect(page.get_by_text("back as they were")).to_be_visible()
+    expect(page.get_by_text("1 comment it had marked as spam is back as it was")).to_be_visible()
