@@ -1,13 +1,10 @@
 """comments/ownership.py: the signed token naming the comments a browser posted."""
 
-import pytest
 from bson import ObjectId
 from django.http import HttpResponse
 from django.test import RequestFactory
 
 from comments import ownership
-
-pytestmark = pytest.mark.usefixtures("each_store")
 
 
 def request_with(cookie: str | None = None):

@@ -17,8 +17,6 @@ from comments import cursors
 from comments.cursors import BAD_CURSOR, BadCursor, Cursor
 from comments.records import ORDERS
 
-pytestmark = pytest.mark.usefixtures("each_store")
-
 SCOPE = "65a1b2c3d4e5f60718293a4b"
 SUBTHREAD_SCOPE = f"{SCOPE}/abcdefgh/234567ab"
 OID = ObjectId("65a1b2c3d4e5f60718293a4c")
