@@ -249,30 +249,26 @@ class QueueFilter:
 
 @dataclass(frozen=True)
 class Commenter:
-    """Comments by a member, or by any of these e-mail addresses (matched without
-    regard to case) or IP addresses: whom a ban reaches."""
+    """Comments by a member, or from any of these IP addresses: whom a ban reaches."""
 
     user_id: int | None = None
-    emails: tuple[str, ...] = ()
     ips: tuple[str, ...] = ()
 
     def matches(self, comment: Comment) -> bool:
         return (
             (self.user_id is not None and comment.author.id == self.user_id)
-            or (bool(comment.author.email) and comment.author.email.casefold() in {e.casefold() for e in self.emails})
             or (comment.ip is not None and comment.ip in self.ips)
         )
 
 
-def by_commenter(*, user_id: int | None = None, emails: Iterable[str] = (), ips: Iterable[str] = ()) -> Commenter:
-    """Comments by a member, or by any of these e-mail addresses or IP addresses."""
+def by_commenter(*, user_id: int | None = None, ips: Iterable[str] = ()) -> Commenter:
+    """Comments by a member, or from any of these IP addresses."""
     commenter = Commenter(
         user_id=int(user_id) if user_id is not None else None,
-        emails=tuple(str(e) for e in emails if e),
         ips=tuple(str(i) for i in ips if i),
     )
-    if commenter.user_id is None and not commenter.emails and not commenter.ips:
-        raise ValueError("a commenter needs a user id, an e-mail address or an IP address")
+    if commenter.user_id is None and not commenter.ips:
+        raise ValueError("a commenter needs a user id or an IP address")
     return commenter
 
 
@@ -301,7 +297,6 @@ def commenter_conditions(commenter: Commenter) -> list[tuple[str, Any]]:
     either: list[tuple[str, Any]] = []
     if commenter.user_id is not None:
         either.append(("author.id", int(commenter.user_id)))
-    either += [("author.email", exactly(email)) for email in commenter.emails]
     either += [("ip", str(ip)) for ip in commenter.ips]
     return either
 

@@ -124,7 +124,7 @@ class DocumentsStore(CommentStore):
         if query.discussion_id is not None and query.slugs is None and query.ids is None:
             return ORDER_INDEXES.get(query.order)
         member = query.commenter
-        if member is not None and member.user_id is not None and not member.emails and not member.ips:
+        if member is not None and member.user_id is not None and not member.ips:
             return BY_AUTHOR if query.order == tuple(NEWEST) else None
         return None
 
