@@ -55,7 +55,6 @@ def ensure_indexes(db: Database) -> list[str]:
 
 # The rules a post's fields keep, whoever writes them (the dashboard's form, imports).
 SLUG_MAX_LENGTH = 80
-SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
 TAG_MAX_LENGTH = 40
 TAG_PUNCTUATION = " .+#-"
 
