@@ -69,10 +69,11 @@ from typing import Any
 
 import bson
 from bson import ObjectId
-from pymongo import ASCENDING, ReturnDocument
+from pymongo import ASCENDING
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
+from pymongo.results import UpdateResult
 from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
@@ -393,19 +394,14 @@ class EmbeddedStore(ContainerStore):
     # --- Changing comments in place: one `$set` through each comment's chain ----------------
 
     def _set(self, discussion_id: ObjectId, chain: Chain, node_id: ObjectId, changes: dict, *,
-             write_concern: WriteConcern | None = None, after: bool = False) -> Any:
+             write_concern: WriteConcern | None = None) -> UpdateResult:
         """`$set` these fields of one comment, reached by its chain and checked by its
-        `_id`, in one update. The update's result, or with `after` the discussion
-        document after it (None if the comment was not there)."""
+        `_id`, in one update."""
         collection = self._collection()
         if write_concern is not None:
             collection = collection.with_options(write_concern=write_concern)
         query = {"_id": discussion_id, **chain_exists(chain, _id=node_id)}
         update = {"$set": {chain_field(chain, field): value for field, value in changes.items()}}
-        if after:
-            return collection.find_one_and_update(
-                query, update, array_filters=chain_filters(chain), return_document=ReturnDocument.AFTER
-            )
         return collection.update_one(query, update, array_filters=chain_filters(chain))
 
     def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
