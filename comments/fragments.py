@@ -63,6 +63,7 @@ def fragment_key(
     before: str | None = None,
 ) -> str:
     """The cache key of one page of one discussion: everything the fragment depends on."""
+    current = conf.get()
     parts = {
         "discussion": str(post.id),
         "version": post.comments_version,
@@ -72,9 +73,9 @@ def fragment_key(
         "after": after or "",
         "before": before or "",
         "store": store_in_use(),
-        "per_page": conf.get().per_page,
-        "max_depth": conf.get().max_depth,
-        "indent": conf.get().indent_limit,
+        "per_page": current.per_page,
+        "max_depth": current.max_depth,
+        "indent": current.indent_limit,
         "closed": services.comments_closed(post=post),
         "time_zone": settings.TIME_ZONE,
         # Rendered in the reader's language: one copy per language, never another's.
