@@ -32,13 +32,14 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     for slug in slugs_changed:
         wanted.add(slug)
         wanted.update(slugs.ancestor_slugs(slug))
+    store = get_store()
     on, off = [], []
-    for comment in get_store().find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
-        should = comment.status in HIDDEN and get_store().has_approved_reply(comment=comment)
+    for comment in store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
+        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
         if should != comment.placeholder:
             (on if should else off).append(comment.id)
-    get_store().set_placeholder(ids=on, placeholder=True)
-    get_store().set_placeholder(ids=off, placeholder=False)
+    store.set_placeholder(ids=on, placeholder=True)
+    store.set_placeholder(ids=off, placeholder=False)
 
 
 def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
