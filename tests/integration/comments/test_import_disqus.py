@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from cms import posts
 from cms.comments_host import IMPORT_AUTHOR
 from comments import disqus, importing
-from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE
+from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE, NOT_FOR_FORMAT
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
 from comments.stores import get_store
 
@@ -198,5 +198,8 @@ def test_the_command_names_what_is_missing_or_misplaced(tmp_path):
         call_command("import_comments", "--format", "disqus")
     with pytest.raises(CommandError, match=JSONL_ONLY.format(option="--dry-run")):
         call_command("import_comments", "--dry-run", str(tmp_path / "x.jsonl"))
+    # An option of another format (WordPress's, registered by the blog) is refused, not ignored.
+    with pytest.raises(CommandError, match=NOT_FOR_FORMAT.format(option="--comments-only", format="disqus")):
+        call_command("import_comments", "--format", "disqus", "--comments-only", str(EXPORT))
     with pytest.raises(CommandError, match="No such file"):
         run(str(tmp_path / "missing.xml"))
