@@ -277,6 +277,11 @@ def search_text(*, title: str, excerpt: str, content_html: str) -> str:
     return fold(" ".join([title, excerpt, "".join(parser.parts)]))
 
 
+# What reads of whole posts fetch: all but `search_text`, which `Post` does not carry
+# (a folded copy of the post's text, as long again, on every list page otherwise).
+_POST_FIELDS = {"search_text": 0}
+
+
 def _search_fields(*, title: str, excerpt: str, content_html: str) -> dict:
     return {
         "search_text": search_text(title=title, excerpt=excerpt, content_html=content_html),
@@ -372,7 +377,7 @@ def count_published() -> int:
 
 def get_published(slug: str) -> Post | None:
     """The published post with this slug, or None (drafts are invisible to readers)."""
-    doc = get_db().posts.find_one({"slug": str(slug), **_published_filter()})
+    doc = get_db().posts.find_one({"slug": str(slug), **_published_filter()}, _POST_FIELDS)
     return Post.from_doc(doc) if doc else None
 
 
@@ -380,18 +385,18 @@ def get_by_id(post_id: ObjectId | str) -> Post | None:
     oid = parse_id(post_id)
     if oid is None:
         return None
-    doc = get_db().posts.find_one({"_id": oid})
+    doc = get_db().posts.find_one({"_id": oid}, _POST_FIELDS)
     return Post.from_doc(doc) if doc else None
 
 
 def find_by_ids(*, ids) -> list[Post]:
     """The posts with these ids, in any state (the moderation queue names them)."""
-    return [Post.from_doc(doc) for doc in get_db().posts.find({"_id": {"$in": list(ids)}})]
+    return [Post.from_doc(doc) for doc in get_db().posts.find({"_id": {"$in": list(ids)}}, _POST_FIELDS)]
 
 
 def get_by_slug(slug: str) -> Post | None:
     """The post with this slug in any state (the dashboard's filters)."""
-    doc = get_db().posts.find_one({"slug": str(slug)})
+    doc = get_db().posts.find_one({"slug": str(slug)}, _POST_FIELDS)
     return Post.from_doc(doc) if doc else None
 
 
@@ -471,7 +476,7 @@ def contains(text: str) -> dict:
 
 
 def _find(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int) -> list[Post]:
-    cursor = get_db().posts.find(query).sort(sort).skip(skip).limit(limit)
+    cursor = get_db().posts.find(query, _POST_FIELDS).sort(sort).skip(skip).limit(limit)
     return [Post.from_doc(doc) for doc in cursor]
 
 
