@@ -20,3 +20,10 @@ def _no_mongodb(request, monkeypatch):
 @pytest.fixture
 def db():
     pytest.fail("a unit test asked for Django's database: it belongs in tests/integration/")
+
+
+@pytest.fixture
+def mongo_database():
+    """tests/database.py's session database (behind mongo_db, each_store and the
+    builders): set up before any autouse fixture could refuse it, so refused here."""
+    pytest.fail("a unit test asked for the MongoDB test database: it belongs in tests/integration/")
