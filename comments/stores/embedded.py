@@ -78,7 +78,7 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.base import Query
+from comments.stores.base import TAB_CONDITIONS, Query
 from comments.stores.containers import ContainerStore, in_python, tally_of
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
@@ -103,8 +103,6 @@ RETRIES = 5
 # The slugs from the root down to a comment ((): the discussion's own array).
 Chain = tuple[str, ...]
 MISSING = object()
-SUPERSET_TABS = {"pending": ("status", "pending"), "spam": ("status", "spam"),
-                 "flagged": ("flag_count", {"$gt": 0})}
 
 
 # --- Pure helpers: chains, update paths, filters, the tree -------------------------------
@@ -246,8 +244,10 @@ def superset(query: Query) -> dict[str, Any]:
         for field, condition in commenter_conditions(query.commenter):
             either += any_depth(field, condition)["$or"]
         return {"$or": either}
-    if query.tab in SUPERSET_TABS:
-        return any_depth(*SUPERSET_TABS[query.tab])
+    if query.tab is not None:
+        # Each of the tab's conditions met at some depth (base.TAB_CONDITIONS).
+        each = [any_depth(field, condition) for field, condition in TAB_CONDITIONS[query.tab].items()]
+        return {"$and": each} if each else {}
     return {}
 
 
