@@ -85,34 +85,47 @@ def fold(text: str) -> str:
 
 def _variants_by_letter() -> dict[str, str]:
     """Each ASCII letter with every precomposed Latin letter that folds to it
-    ("d": "dDđĐďĎ…"), from the Latin blocks of Unicode."""
+    ("d": "dDđĐďĎ…"), from the Latin blocks of Unicode; each Devanagari letter
+    with its precomposed nukta form ("क": "कक़")."""
     variants: dict[str, set[str]] = {}
     for code in (*range(0x41, 0x5B), *range(0x61, 0x7B), *range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
         ch = chr(code)
         folded = fold(ch)
         if len(folded) == 1 and folded.isascii() and folded.isalpha():
             variants.setdefault(folded, set()).add(ch)
+    for code in range(0x0900, 0x0980):
+        ch = chr(code)
+        folded = fold(ch)
+        if len(folded) == 1 and folded != ch:
+            variants.setdefault(folded, {folded}).add(ch)
     return {letter: "".join(sorted(chars)) for letter, chars in variants.items()}
 
 
 _VARIANTS = _variants_by_letter()
 # Combining marks a stored text may carry after a letter if it was stored decomposed.
 _MARKS = "[\u0300-\u036f]*"
+# What `fold` drops (_INVISIBLE_IN_SEARCH), anywhere in a stored text.
+_INVISIBLE = "[" + NUKTA + ZWNJ + ZWJ + "]*"
 
 
 def pattern(text: str) -> str:
     """A regular expression (for MongoDB's `$regex`, case-insensitive) that finds
     `text` inside stored text however either was typed: each Latin letter of the
-    folded query matches any accented form of it ("duong" finds "Đường"), everything
-    else is escaped, so what a reader types is only ever matched literally."""
+    folded query matches any accented form of it ("duong" finds "Đường"), a
+    Devanagari letter its nukta form, what folding drops (nukta, zero-width joiners)
+    may be anywhere, everything else is escaped, so what a reader types is only ever
+    matched literally."""
     parts = []
     for ch in fold(text):
-        if ch in _VARIANTS:
-            parts.append("[" + re.escape(_VARIANTS[ch]) + "]" + _MARKS)
-        elif ch == " ":
-            parts.append(r"\s+")
+        if ch == " ":
+            parts.append(r"\s")
+        elif ch in _VARIANTS:
+            parts.append("[" + re.escape(_VARIANTS[ch]) + "]" + (_MARKS if ch.isascii() else ""))
         else:
             parts.append(re.escape(ch))
+        # Whatever `fold` dropped (a nukta, a zero-width joiner) may follow, and more
+        # whitespace after a space.
+        parts.append(r"[\s" + _INVISIBLE[1:] if ch == " " else _INVISIBLE)
     return "".join(parts)
 
 

@@ -48,3 +48,23 @@ def test_a_different_name_is_not_found():
 def test_the_pattern_agrees_with_folding(query, stored):
     """The pattern finds exactly what comparing folded texts finds."""
     assert finds(query, stored) == folding.contains(stored, query)
+
+
+def test_a_hindi_name_with_a_nukta_or_a_joiner_is_found_however_it_was_typed():
+    """Folding drops the nukta and zero-width joiners: the pattern lets them be anywhere
+    in the stored name, and finds a precomposed nukta letter (फ़ is U+095E) too."""
+    assert finds("फ़ातिमा", "फ़ातिमा खान") and finds("फातिमा", "फ़ातिमा") and finds("फ़ातिमा", "\u095eातिमा")
+    assert finds("ज़ैनब", "ज़ैनब") and finds("क्ष", "क्\u200dष") and finds("क्\u200cष", "क्ष")
+    assert not finds("फातिमा", "फ़ाति")
+
+
+# Devanagari as it is written: letters, each with its marks, and joiners between.
+_DEVANAGARI = st.lists(
+    st.sampled_from(["क", "ज", "फ़", "\u0958", "\u095e", "क\u093c", "कि", "जै", "ज\u093cै", "क्", "\u200c", "\u200d", " "]),
+    max_size=8,
+).map("".join)
+
+
+@given(_DEVANAGARI, _DEVANAGARI)
+def test_the_pattern_agrees_with_folding_in_devanagari(query, stored):
+    assert finds(query, stored) == folding.contains(stored, query)
