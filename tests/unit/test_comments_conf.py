@@ -121,3 +121,26 @@ def test_a_store_of_the_wrong_type_is_reported_once(settings):
     settings.COMMENTS_STORE = ["documents"]
     assert [e.id for e in checks.comment_settings_in_bounds(None)] == ["comments.E002"]
     assert checks.known_comment_store(None) == []
+
+
+class HalfAHost:
+    """A host that forgot most of comments.host.Host."""
+
+    def get(self, discussion_id):
+        return None
+
+
+@pytest.mark.parametrize("path,code", [
+    ("cms.comments_host.NoSuchHost", "comments.E005"),
+    ("nowhere.at.all", "comments.E005"),
+    (f"{__name__}.HalfAHost", "comments.E006"),
+])
+def test_a_host_that_cannot_serve_is_an_error_at_start_up(settings, path, code):
+    """COMMENTS_HOST must load and have every method of the Host interface."""
+    settings.COMMENTS_HOST = path
+    [error] = checks.loadable_host(None)
+    assert error.id == code and path in error.msg
+
+
+def test_the_blog_is_a_whole_host(settings):
+    assert checks.loadable_host(None) == []
