@@ -65,7 +65,9 @@ class SlugConverter:
     """`<post_slug:…>` in URL patterns: a slug of any script (`is_slug`). A path in
     another Unicode normal form finds the same post; anything else does not match."""
 
-    regex = "[^/]+"
+    # No longer than a slug may be (cms.posts.SLUG_MAX_LENGTH): a longer path matches
+    # no post, and is refused before anything is looked up.
+    regex = "[^/]{1,80}"
 
     def to_python(self, value: str) -> str:
         value = unicodedata.normalize("NFC", value)

@@ -32,5 +32,8 @@ def remembered(key: str, fetch: Callable[[], T]) -> T:
         if kept is _MISSING:
             raise
         return kept
-    cache.set(PREFIX + key, value, KEEP_SECONDS)
+    if value is not None:
+        # Nothing is kept of what was not found: there is nothing to show from it in an
+        # outage, and a stranger asking for made-up addresses would fill the cache.
+        cache.set(PREFIX + key, value, KEEP_SECONDS)
     return value

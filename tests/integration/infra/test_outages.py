@@ -110,3 +110,24 @@ def test_a_bad_form_token_is_refused_with_the_text_kept(client, make_post, mongo
     assert message.split(" (")[0] in response.content.decode().replace("&#x27;", "'")
     assert mongo_db.comments.count_documents({}) == 0
     assert shown.inputs["token"] != token
+
+
+def test_addresses_of_no_post_leave_nothing_in_the_cache(client, make_post):
+    """Asking for made-up posts fills no cache: only what was found is kept for an outage."""
+    from django.core.cache import cache
+
+    from infra import stale
+
+    for n in range(20):
+        assert client.get(f"/posts/made-up-{n}/").status_code == 404
+    assert all(cache.get(f"{stale.PREFIX}post:made-up-{n}", "absent") == "absent" for n in range(20))
+    post = make_post()
+    client.get(f"/posts/{post.slug}/")
+    assert cache.get(f"{stale.PREFIX}post:{post.slug}") is not None
+
+
+def test_a_path_longer_than_any_slug_is_not_found_without_a_lookup(client, commands):
+    """A post address longer than a slug may be is a 404 before MongoDB is asked."""
+    commands.reset()
+    assert client.get("/posts/" + "x" * 81 + "/").status_code == 404
+    assert "find" not in commands.names
