@@ -68,7 +68,7 @@ from comments import slugs
 from comments.host import get_host
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores.base import Query
-from comments.stores.containers import ContainerStore, sorted_by_posting
+from comments.stores.containers import ContainerStore, counted_fields, sorted_by_posting
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -98,8 +98,6 @@ INDEXES = [
 
 # What a bucket's head says about it: enough to walk the buckets by position.
 HEAD_FIELDS = {"page": 1, "count": 1, "first": 1, "last": 1, "ordered": 1}
-# What counting a listing looks at: visibility, replies below a comment, the orders' keys.
-COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
 LOGICAL = ("$and", "$or", "$nor")
 # How a bucket keeps its comments: the chronological view's order.
 POSTING_ORDER = dict(ORDERS["chronological"])
@@ -408,9 +406,7 @@ class BucketsStore(ContainerStore):
         placeholder (the server counts)."""
         if query.is_empty():
             return Tally(total=0, placeholders=0)
-        listing_only = query.tab is None and query.commenter is None and query.duplicate is None
-        fields = COUNT_FIELDS if listing_only and query.slugs is None else None
-        stages = unwound(buckets_of(query), where=query.conditions(), fields=fields)
+        stages = unwound(buckets_of(query), where=query.conditions(), fields=counted_fields(query))
         groups = _pages().aggregate(stages + [
             {"$group": {"_id": {"s": "$comments.status", "p": "$comments.placeholder"}, "n": {"$sum": 1}}},
         ])

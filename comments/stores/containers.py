@@ -27,6 +27,16 @@ from pymongo.collection import Collection
 from comments.records import Comment, Tally, Viewer
 from comments.stores.base import CommentStore, Query, compare, field_value
 
+# What counting a listing looks at: visibility, replies below a comment, the orders' keys.
+COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
+
+
+def counted_fields(query: Query) -> tuple[str, ...] | None:
+    """The comment fields a `tally` of `query` needs to read: COUNT_FIELDS for a
+    listing's count, None (every field) for anything else."""
+    listing = query.tab is None and query.commenter is None and query.duplicate is None and query.slugs is None
+    return COUNT_FIELDS if listing else None
+
 
 class ContainerStore(CommentStore):
     """A store whose documents hold comments (module docstring)."""

@@ -42,8 +42,8 @@ Reading. A permalink is a slug path, not a position. Every listing reads the who
 document by `_id` and walks the tree in Python (comments/stores/base.py's `Query`
 selects, orders, pages and counts it): threaded paging walks the tree depth first in the application,
 as the pattern says, and a chronological page or a reader's count mixes depths, so a
-`$slice` of one array cannot cut it. A post's approved count reads only the
-statuses (a projection at every depth), not the texts.
+`$slice` of one array cannot cut it. A count (a post's approved count, a listing's
+tally) reads only the fields it tests (a projection at every depth), not the texts.
 
 Costs, which the benchmarks show:
 - a discussion can never exceed the server's document limit (16 MB on MongoDB):
@@ -79,7 +79,7 @@ from pymongo.write_concern import WriteConcern
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
 from comments.stores.base import TAB_CONDITIONS, Query
-from comments.stores.containers import ContainerStore, in_python, tally_of
+from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
 
@@ -169,7 +169,9 @@ def unpack(discussion: dict | None) -> list[Comment]:
 
 
 def to_comment(node: dict, discussion_id: ObjectId) -> Comment:
-    return Comment.from_doc({**node, "discussion_id": discussion_id})
+    """A node as a Comment; on a projected node the fields left out get their defaults
+    (`text` empty)."""
+    return Comment.from_doc({"text": "", **node, "discussion_id": discussion_id})
 
 
 def to_node(document: dict) -> dict:
@@ -303,9 +305,11 @@ class EmbeddedStore(ContainerStore):
         """The discussion documents matching `query`, one cursor, in `_id` order."""
         return iter(self._collection().find(query, projection).sort("_id", ASCENDING))
 
-    def _unpacked(self, query: Query) -> Iterator[Comment]:
-        """The comments of every discussion that may hold what `query` selects."""
-        for discussion in self._discussions(superset(query)):
+    def _unpacked(self, query: Query, fields: Iterable[str] | None = None) -> Iterator[Comment]:
+        """The comments of every discussion that may hold what `query` selects (only
+        their `fields`, and the slugs that place them, when given)."""
+        projection = at_every_depth("slug", *fields) if fields is not None else None
+        for discussion in self._discussions(superset(query), projection):
             yield from unpack(discussion)
 
     # --- Reading: in Python, from the discussions read ---------------------------------------
@@ -318,7 +322,7 @@ class EmbeddedStore(ContainerStore):
     def tally(self, query: Query) -> Tally:
         if query.is_empty():
             return Tally(total=0, placeholders=0)
-        return tally_of(self._unpacked(query), query)
+        return tally_of(self._unpacked(query, counted_fields(query)), query)
 
     def find_member_authors(self) -> list[CommentAuthor]:
         seen: dict[tuple, CommentAuthor] = {}
