@@ -8,7 +8,7 @@ A bucket is the pattern's document, plus three fields of its own:
     {_id, discussion_id, page, count, comments: [comment, ...], first, last, ordered}
 
 Each embedded comment holds the stored fields of records.new_document (its own
-`_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email}, text,
+`_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email, staff}, text,
 html, form_key, status, ip; later placeholder, edited, flag_count) without
 `discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
 in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
@@ -23,7 +23,7 @@ Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
 upsert=True, return_document=AFTER)` (the push with `$each: [c]` and that `$sort`),
 then the conditional `num_pages` advance once the count passes PAGE_SIZE. A slug,
 and so a form (its key fixes the slug), is stored once per discussion by two atomic
-single-document writes (see `insert_comment`): no lease, no transaction.
+single-document writes (see `BucketsStore._insert`): no lease, no transaction.
 
 Listings run on the server (timings: one 10,000-comment discussion, 100 buckets,
 FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket whole):
@@ -367,7 +367,7 @@ class BucketsStore(ContainerStore):
     def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
         """Insert one comment into the discussion's last page; SlugTaken if its slug is
         already used in the discussion (a form sent again: its key fixes the slug).
-    
+
         A slug is stored once, however many writers send it at once and whichever page
         is last when each one pushes: the first writer to insert the slug's claim names
         the page (`claim_page`), every writer of that slug pushes to that one bucket, and

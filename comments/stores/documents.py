@@ -6,7 +6,7 @@ A document is exactly the pattern's, plus `thread` (the first part of
 write time) and the moderation fields:
 
     {_id, discussion_id, parent_id, slug, full_slug, thread, posted,
-     author: {id, name, email}, text, html, form_key,
+     author: {id, name, email, staff}, text, html, form_key,
      status, placeholder, ip, edited, flag_count}
 
 `status` is approved, pending, spam or deleted (a document without one, stored
@@ -35,8 +35,9 @@ sharding on `{discussion_id, slug}`):
 - `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
 - `{posted: -1}`: the recent tab, every comment newest first;
 - `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
-- `{author.email, posted: -1}`, `{author.id, posted: -1}`, `{ip, posted: -1}`: a
-  commenter's comments (queue filters, bans, the first-time-commenter check, renames).
+- `{author.email, posted: -1}`: the queue's e-mail filter;
+- `{author.id, posted: -1}`, `{ip, posted: -1}`: a commenter's comments (queue
+  filters, bans, the first-time-commenter check, renames).
 """
 
 from __future__ import annotations

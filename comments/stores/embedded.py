@@ -6,7 +6,7 @@ One document per discussion, `_id` the post's `_id`:
 
     {_id: <post _id>, discussion_id: <the same>,
      replies: [{_id, parent_id, slug, full_slug, thread, posted,
-                author: {id, name, email}, text, html, form_key, status, ip,
+                author: {id, name, email, staff}, text, html, form_key, status, ip,
                 placeholder, edited, flag_count,
                 replies: [<its replies, the same shape>, ...]}, ...]}
 
