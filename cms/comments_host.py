@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 
 from bson import ObjectId
+from django.urls import reverse
 
 from cms import authors, posts, roles
 from comments.host import LatestComment
@@ -76,3 +77,7 @@ class BlogHost:
 
     def moderators(self):
         return roles.editors()
+
+    def moderation_url(self) -> str:
+        """Where editors moderate: the dashboard's queue."""
+        return reverse("dashboard:moderation")

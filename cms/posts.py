@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 
 from bson import ObjectId
 from django.conf import settings
+from django.urls import reverse
 from pymongo import ASCENDING, DESCENDING, IndexModel, UpdateOne
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
@@ -137,6 +138,11 @@ class Post:
         if self.status == SCHEDULED or self.published is None or self.published > datetime.now(timezone.utc):
             return SCHEDULED
         return PUBLISHED
+
+    def get_absolute_url(self) -> str:
+        """The post's page (Django's convention: the comments app links to its
+        discussions this way, knowing no URL name of the blog's)."""
+        return reverse("post", args=[self.slug])
 
     @classmethod
     def from_doc(cls, doc: dict) -> Post:

@@ -147,7 +147,7 @@ def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
         return None
     return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
                     context={"entries": entries, "queue": kind == notify.QUEUE,
-                             "queue_url": absolute(reverse("dashboard:moderation"))})
+                             "queue_url": absolute(get_host().moderation_url())})
 
 
 def _manage_url(email: str) -> str:

@@ -349,7 +349,7 @@ def delete(request, post_slug, comment_path):
     except services.CommentError as exc:
         raise PermissionDenied(exc.message) from None
     messages.success(request, gettext(DELETED))
-    return _see_other(reverse("post", args=[post.slug]) + "#comments")
+    return _see_other(post.get_absolute_url() + "#comments")
 
 
 def _delete_page(request, post, comment, *, viewer):
@@ -390,7 +390,7 @@ def flag(request, post_slug, comment_path):
         else:
             messages.success(request, gettext(FLAGGED) if counted else gettext(FLAGGED_BEFORE))
             # To the discussion: enough flags take the comment off its own page.
-            return _see_other(reverse("post", args=[post.slug]) + "#comments")
+            return _see_other(post.get_absolute_url() + "#comments")
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)
 
 
