@@ -200,7 +200,28 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
             earlier = get_store().find_by_slug(discussion_id=fields["discussion_id"], slug=slug) if form_key else None
             if earlier is not None and earlier.form_key == form_key:
                 return earlier, True
+        except PyMongoError as exc:
+            landed = _landed(exc, discussion_id=fields["discussion_id"], slug=slug)
+            if landed is None:
+                raise
+            return landed, False
     raise RuntimeError("could not draw a free comment slug")  # pragma: no cover - 5 collisions at 40 bits
+
+
+def _landed(exc: PyMongoError, *, discussion_id, slug: str) -> Comment | None:
+    """The comment an insert stored although its answer never came (the request's
+    time ran out while the server was writing it): looked up by its slug, with a
+    short budget of its own, so the reader is told it is stored. None when it is not
+    there, cannot be looked up, or the error was not a timeout (a server that cannot
+    be reached stored nothing to look for)."""
+    if not (isinstance(exc, PyMongoError) and exc.timeout):
+        return None
+    try:
+        return mongo.outside_request_budget(
+            lambda: get_store().find_by_slug(discussion_id=discussion_id, slug=slug)
+        )
+    except PyMongoError:
+        return None
 
 
 def _summarise_stored(comment: Comment) -> None:

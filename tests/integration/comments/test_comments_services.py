@@ -479,3 +479,41 @@ def test_an_editors_delete_can_be_undone_by_approving(make_post):
     restored = get_store().find_by_id(comment.id)
     assert restored.status == APPROVED and restored.text == "Worth keeping"
     assert posts.get_by_id(post.id).comment_count == 1
+
+
+def _insert_then(store, monkeypatch, *, stores: bool):
+    """The store's insert_comment, made to raise a timeout after (or instead of)
+    storing: the server wrote the comment but its answer came too late."""
+    from pymongo.errors import NetworkTimeout
+
+    insert = store.insert_comment
+
+    def late(**fields):
+        if stores:
+            insert(**fields)
+        raise NetworkTimeout("timed out")
+
+    monkeypatch.setattr(store, "insert_comment", late)
+
+
+def test_a_comment_stored_after_the_request_timed_out_is_answered_as_stored(make_post, monkeypatch):
+    """An insert whose answer times out is looked up by its slug: the reader is told it
+    is stored, and it is not stored twice."""
+    post = make_post()
+    _insert_then(get_store(), monkeypatch, stores=True)
+    posted = services.post_comment(post=post, text="Made it", author=ROSA, form_key="k1")
+    assert posted.comment.text == "Made it" and not posted.duplicate
+    stored = get_store().find_page(discussion_id=post.id, order="chronological", limit=None)
+    assert [c.text for c in stored] == ["Made it"]
+
+
+def test_a_comment_that_timed_out_unstored_is_still_refused(make_post, monkeypatch):
+    """When nothing was stored the timeout stands, and the text may be sent again."""
+    from pymongo.errors import NetworkTimeout
+
+    post = make_post()
+    _insert_then(get_store(), monkeypatch, stores=False)
+    with pytest.raises(NetworkTimeout):
+        services.post_comment(post=post, text="Lost", author=ROSA, form_key="k2")
+    monkeypatch.undo()
+    assert not services.post_comment(post=post, text="Lost", author=ROSA, form_key="k3").duplicate
