@@ -3,7 +3,7 @@ from dataclasses import replace
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
@@ -27,6 +27,7 @@ from comments.host import get_host
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from infra import clients, mongo
+from infra.http import see_other
 
 NO_SUCH_COMMENT = gettext_noop("There is no such comment on this post.")
 CANNOT_POST_NOW = gettext_noop(
@@ -88,11 +89,6 @@ def client_ip(request) -> str:
     BEHIND_PROXY (behind nginx every REMOTE_ADDR would be the proxy's)."""
     return clients.client_ip(request)
 
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    response = HttpResponseRedirect(url)
-    response.status_code = 303  # See Other: the browser GETs the result.
-    return response
 
 
 def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | None:
@@ -234,7 +230,7 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
             raise
         # The comment is stored; finding its page ran out of time: its own page needs no query.
         location = permalink_url(post.slug, posted.comment) + "#" + posted.comment.anchor
-    response = _see_other(location)
+    response = see_other(location)
     if not owned:
         return response
     ownership.remember(request, response, posted.comment.id)
@@ -327,7 +323,7 @@ def edit(request, post_slug, comment_path):
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
         return response
     messages.success(request, gettext(EDITED_AWAITING) if edited.status == records.PENDING else gettext(EDITED))
-    return _see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
+    return see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -349,7 +345,7 @@ def delete(request, post_slug, comment_path):
     except services.CommentError as exc:
         raise PermissionDenied(exc.message) from None
     messages.success(request, gettext(DELETED))
-    return _see_other(post.get_absolute_url() + "#comments")
+    return see_other(post.get_absolute_url() + "#comments")
 
 
 def _delete_page(request, post, comment, *, viewer):
@@ -390,7 +386,7 @@ def flag(request, post_slug, comment_path):
         else:
             messages.success(request, gettext(FLAGGED) if counted else gettext(FLAGGED_BEFORE))
             # To the discussion: enough flags take the comment off its own page.
-            return _see_other(post.get_absolute_url() + "#comments")
+            return see_other(post.get_absolute_url() + "#comments")
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)
 
 

@@ -6,8 +6,7 @@ anything; every change is a POST with Django's CSRF check."""
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import Http404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
@@ -18,7 +17,9 @@ from comments import blocklist, changes, conf, moderation, services
 from comments.records import QueueFilter
 from dashboard import confirmations
 from dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
-from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from dashboard.pages import render_page
+from dashboard.permissions import check_can_edit, editor_required, staff_required
+from infra.http import see_other
 from infra.pagination import get_page
 
 # Marked for translation here, translated where they are shown (gettext); the
@@ -74,14 +75,6 @@ KIND_LABELS = {
 QUEUE_FILTERS = ("tab", "post", "name", "email", "ip")
 
 
-def _render(request, template: str, context: dict, status: int = 200):
-    return render(request, template, {**context, "is_editor": is_editor(request.user)}, status=status)
-
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    response = HttpResponseRedirect(url)
-    response.status_code = 303  # See Other: the browser GETs the result.
-    return response
 
 
 @editor_required
@@ -114,7 +107,7 @@ def queue(request):
         "form": form, "tab": tab, "tabs": tabs, "page": page, "rows": _with_posts(page.object_list),
         "query": urlencode({**chosen, "tab": tab}), "filtered_post": post,
     }
-    return _render(request, "dashboard/moderation_queue.html", context, status=200 if valid else 400)
+    return render_page(request, "dashboard/moderation_queue.html", context, status=200 if valid else 400)
 
 
 def _with_posts(entries) -> list[tuple]:
@@ -141,7 +134,7 @@ def moderate(request):
     if not form.is_valid():
         for error in form.non_field_errors():
             messages.error(request, error)
-        return _see_other(_back(request, request.POST.get("next")))
+        return see_other(_back(request, request.POST.get("next")))
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
@@ -149,10 +142,10 @@ def moderate(request):
         done = _apply(request, action=action, ids=ids)
     except changes.TooMany as exc:
         messages.error(request, exc.message)
-        return _see_other(_back(request, form.cleaned_data.get("next")))
+        return see_other(_back(request, form.cleaned_data.get("next")))
     if not done:
         messages.info(request, gettext(STILL_APPLYING))
-    return _see_other(_back(request, form.cleaned_data.get("next")))
+    return see_other(_back(request, form.cleaned_data.get("next")))
 
 
 def _apply(request, *, action: str, ids: list) -> bool:
@@ -186,13 +179,13 @@ def _confirm(request, form: ModerationForm):
     impact = confirmations.impact_of(action=data["action"], comment_ids=data["ids"])
     if not impact.changes_something:
         messages.error(request, gettext(NOTHING_TO_CHANGE if impact.found else GONE))
-        return _see_other(back)
+        return see_other(back)
     context = {
         "impact": impact, "summary": impact.summary(), "back": back,
         "title": confirmations.TITLES[data["action"]], "button": confirmations.BUTTONS[data["action"]],
         "one": data.get("one") or "", "action": data["action"], "ids": data["ids"],
     }
-    return _render(request, "dashboard/moderation_confirm.html", context)
+    return render_page(request, "dashboard/moderation_confirm.html", context)
 
 
 @editor_required
@@ -208,14 +201,14 @@ def blocklist_page(request):
         )
         template = TERM_ADDED if added else TERM_THERE
         messages.success(request, gettext(template) % {"value": blocklist.normalise(data["kind"], data["value"])})
-        return _see_other(reverse("dashboard:blocklist"))
+        return see_other(reverse("dashboard:blocklist"))
     entries = blocklist.find_entries()
     context = {
         "form": form,
         "terms": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.TERMS],
         "bans": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.BANS],
     }
-    return _render(request, "dashboard/blocklist.html", context, status=400 if form.is_bound else 200)
+    return render_page(request, "dashboard/blocklist.html", context, status=400 if form.is_bound else 200)
 
 
 @editor_required
@@ -229,21 +222,21 @@ def blocklist_remove(request, entry_id):
         raise Http404(gettext(ENTRY_GONE))
     if entry.kind in blocklist.TERMS:
         if request.method != "POST":
-            return _see_other(reverse("dashboard:blocklist"))
+            return see_other(reverse("dashboard:blocklist"))
         blocklist.remove_entry(entry_id=entry.id)
         messages.success(request, gettext(ENTRY_REMOVED))
-        return _see_other(reverse("dashboard:blocklist"))
+        return see_other(reverse("dashboard:blocklist"))
     if request.method != "POST" or request.POST.get("confirmed") != "yes":
         restorable = moderation.restorable_for(entry=entry)
         shown = confirmations.SHOWN
         context = {"entry": entry, "kind_label": _kind_label(entry.kind),
                    "restorable": restorable[:shown], "count": len(restorable),
                    "more": max(0, len(restorable) - shown)}
-        return _render(request, "dashboard/blocklist_lift.html", context)
+        return render_page(request, "dashboard/blocklist_lift.html", context)
     lifted = moderation.lift_ban(entry_id=entry.id, restore=request.POST.get("restore") == "yes",
                                  editor=request.user.get_username())
     messages.success(request, BAN_LIFTED_RESTORED.format(count=lifted.restored) if lifted.restored else gettext(BAN_LIFTED))
-    return _see_other(reverse("dashboard:blocklist"))
+    return see_other(reverse("dashboard:blocklist"))
 
 
 def _kind_label(kind: str) -> str:
@@ -262,7 +255,7 @@ def post_comments(request, post_id):
     closed = form.is_valid() and form.cleaned_data["closed"]
     posts.set_comments_closed(post_id=post.id, closed=closed)
     messages.success(request, gettext(COMMENTS_CLOSED if closed else COMMENTS_OPENED))
-    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+    return see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
 def comments_state(post: posts.Post) -> dict:

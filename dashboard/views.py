@@ -6,8 +6,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -15,7 +14,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cms import authors, diffs, posts, versions
 from dashboard import moderation, services
 from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard.pages import render_page
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
+from infra.http import see_other
 from infra.markup import render_post
 from infra.pagination import get_page
 
@@ -37,15 +38,6 @@ PROFILE_SAVED = ngettext_lazy(
 FORM_METHODS = require_http_methods(["GET", "HEAD", "POST"])
 
 
-def _render(request, template: str, context: dict, status: int = 200):
-    """A dashboard page; `is_editor` decides which links the dashboard's menu shows."""
-    return render(request, template, {**context, "is_editor": is_editor(request.user)}, status=status)
-
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    response = HttpResponseRedirect(url)
-    response.status_code = 303  # See Other: the browser GETs the result.
-    return response
 
 
 def _editable_post(request, post_id: str) -> posts.Post:
@@ -75,7 +67,7 @@ def post_list(request):
         per_page=settings.DASHBOARD_POSTS_PER_PAGE,
     )
     context = {"form": form, "page": page, "posts": page.object_list, "query": urlencode(chosen)}
-    return _render(request, "dashboard/post_list.html", context, status=200 if valid else 400)
+    return render_page(request, "dashboard/post_list.html", context, status=200 if valid else 400)
 
 
 def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, status: int = 200):
@@ -87,7 +79,7 @@ def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, 
             preview = render_post(form.cleaned_data["content"])
     context = {"form": form, "post": post, "preview": preview,
                "comments": moderation.comments_state(post) if post else None}
-    return _render(request, "dashboard/post_form.html", context, status=status)
+    return render_page(request, "dashboard/post_form.html", context, status=status)
 
 
 def _previewing(request) -> bool:
@@ -113,7 +105,7 @@ def post_create(request):
         _add_error(form, exc)
         return _post_form_page(request, form, status=400)
     messages.success(request, gettext(CREATED))
-    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+    return see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
 @staff_required
@@ -138,7 +130,7 @@ def post_edit(request, post_id):
         _add_error(form, exc)
         return _post_form_page(request, form, post=post, status=409 if exc.code == "stale" else 400)
     messages.success(request, gettext(SAVED if saved.revision != post.revision else UNCHANGED))
-    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+    return see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
 @staff_required
@@ -146,7 +138,7 @@ def post_edit(request, post_id):
 def version_list(request, post_id):
     post = _editable_post(request, post_id)
     context = {"post": post, "versions": versions.find_versions(post_id=post.id)}
-    return _render(request, "dashboard/version_list.html", context)
+    return render_page(request, "dashboard/version_list.html", context)
 
 
 def _version(request, post_id, version_id) -> tuple[posts.Post, versions.Version]:
@@ -177,7 +169,7 @@ def version_detail(request, post_id, version_id):
         "changes": diffs.field_changes(_one_line_fields(version), _one_line_fields(post)),
         "lines": diffs.diff_lines(version.content, post.content),
     }
-    return _render(request, "dashboard/version_detail.html", context)
+    return render_page(request, "dashboard/version_detail.html", context)
 
 
 @staff_required
@@ -188,9 +180,9 @@ def version_restore(request, post_id, version_id):
         services.restore_version(post=post, version=version, editor=request.user.get_username())
     except services.PostError as exc:
         messages.error(request, gettext(exc.message))
-        return _see_other(reverse("dashboard:version", args=[post.id, version.id]))
+        return see_other(reverse("dashboard:version", args=[post.id, version.id]))
     messages.success(request, gettext(RESTORED))
-    return _see_other(reverse("dashboard:post_edit", args=[post.id]))
+    return see_other(reverse("dashboard:post_edit", args=[post.id]))
 
 
 def _profile_initial(user) -> dict:
@@ -208,23 +200,23 @@ def _profile_initial(user) -> dict:
 def profile(request):
     """The logged-in author's public profile; a new display name reaches every copy."""
     if request.method != "POST":
-        return _render(
+        return render_page(
             request,
             "dashboard/profile_form.html",
             {"form": ProfileForm(initial=_profile_initial(request.user))},
         )
     form = ProfileForm(request.POST)
     if not form.is_valid():
-        return _render(request, "dashboard/profile_form.html", {"form": form}, status=400)
+        return render_page(request, "dashboard/profile_form.html", {"form": form}, status=400)
     repaired = authors.update_author(user=request.user, **form.cleaned_data)
     messages.success(request, PROFILE_SAVED % {"count": repaired.total})
-    return _see_other(reverse("dashboard:profile"))
+    return see_other(reverse("dashboard:profile"))
 
 
 @editor_required
 @require_http_methods(["GET", "HEAD"])
 def author_list(request):
-    return _render(request, "dashboard/author_list.html", {"authors": authors.staff_profiles()})
+    return render_page(request, "dashboard/author_list.html", {"authors": authors.staff_profiles()})
 
 
 @editor_required
@@ -237,7 +229,7 @@ def author_edit(request, username):
     context = {"author": authors.public_profile(user)}
     if request.method != "POST":
         form = AuthorForm(initial=_profile_initial(user), user=user)
-        return _render(request, "dashboard/profile_form.html", {**context, "form": form})
+        return render_page(request, "dashboard/profile_form.html", {**context, "form": form})
     form = AuthorForm(request.POST, user=user)
     if form.is_valid():
         try:
@@ -246,5 +238,5 @@ def author_edit(request, username):
             form.add_error("username", ValidationError(gettext(exc.message), code=exc.code))
         else:
             messages.success(request, PROFILE_SAVED % {"count": repaired.total})
-            return _see_other(reverse("dashboard:author_edit", args=[user.get_username()]))
-    return _render(request, "dashboard/profile_form.html", {**context, "form": form}, status=400)
+            return see_other(reverse("dashboard:author_edit", args=[user.get_username()]))
+    return render_page(request, "dashboard/profile_form.html", {**context, "form": form}, status=400)
