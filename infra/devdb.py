@@ -105,13 +105,17 @@ class DevDB:
 
     def running(self) -> Server | None:
         """The FerretDB this root's state file names, if it is alive and answers."""
-        try:
-            server = Server(**json.loads(self.state_file.read_text()))
-        except (OSError, ValueError, TypeError):
-            return None
-        if _alive(server.pid) and _ping(server.uri, timeout=2.0):
+        server = self.recorded()
+        if server and _alive(server.pid) and _ping(server.uri, timeout=2.0):
             return server
         return None
+
+    def recorded(self) -> Server | None:
+        """The FerretDB this root's state file names, answering or not."""
+        try:
+            return Server(**json.loads(self.state_file.read_text()))
+        except (OSError, ValueError, TypeError):
+            return None
 
     def postmaster_pid(self) -> int | None:
         """The PostgreSQL server's process id, while it runs (its backends are its children)."""
@@ -133,7 +137,26 @@ class DevDB:
             self._make_cluster(progress)
         ports = self._ports()
         self._start_postgres(ports)
+        own = self._own_ferretdb(ports)
+        if own:
+            return own, False
         return self._start_ferretdb(ports), True
+
+    def _own_ferretdb(self, ports: Ports) -> Server | None:
+        """This root's FerretDB, when it still runs on its port although it did not
+        answer (its PostgreSQL was gone: killed, crashed, stopped on its own). With
+        PostgreSQL back it answers again and is reused; one that stays silent is
+        stopped so that a new one can take the port."""
+        server = self.recorded()
+        if not server or server.port != ports.mongodb or not _is_ferretdb(server.pid, server.port):
+            return None
+        deadline = time.monotonic() + READY_TIMEOUT / 3
+        while time.monotonic() < deadline:
+            if _ping(server.uri, timeout=1.0):
+                return server
+            time.sleep(0.2)
+        _terminate(server.pid)
+        return None
 
     def _ports(self) -> Ports:
         return Ports(**json.loads(self.ports_file.read_text()))
@@ -185,6 +208,7 @@ logging_collector = off
     def _start_postgres(self, ports: Ports) -> None:
         if self._postgres_running():
             return
+        self._wait_for_dead_postmaster()
         if not _port_is_free(ports.postgres):
             raise DevDBError(
                 f"port {ports.postgres}, which the dev database's PostgreSQL uses, is taken "
@@ -199,7 +223,14 @@ logging_collector = off
     def _postgres_running(self) -> bool:
         status = subprocess.run(self._pg_command([PG_BIN / "pg_ctl", "-D", self.data_dir, "status"]),
                                 capture_output=True)
-        return status.returncode == 0
+        return status.returncode == 0 and not _dead(self.postmaster_pid())
+
+    def _wait_for_dead_postmaster(self, seconds: float = 10.0) -> None:
+        """A killed PostgreSQL stays a zombie until init reaps it, and until then its
+        postmaster.pid names a process that exists: pg_ctl would refuse to start."""
+        deadline = time.monotonic() + seconds
+        while _dead(self.postmaster_pid()) and time.monotonic() < deadline:
+            time.sleep(0.1)
 
     def _start_ferretdb(self, ports: Ports) -> Server:
         if not _port_is_free(ports.mongodb):
@@ -350,6 +381,30 @@ def _terminate(pid: int) -> None:
         time.sleep(0.05)
     if _alive(pid):
         os.kill(pid, signal.SIGKILL)
+
+
+def _dead(pid: int | None) -> bool:
+    """Whether `pid` is a process that has exited but is not reaped yet (a zombie)."""
+    if not pid:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
+
+
+def _is_ferretdb(pid: int, port: int) -> bool:
+    """Whether process `pid` is alive and is a FerretDB listening on `port` (its
+    command line, read from /proc)."""
+    if not _alive(pid):
+        return False
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return False
+    return (bool(args) and Path(args[0]).name.startswith("ferretdb")
+            and f"--listen-addr=127.0.0.1:{port}" in args)
 
 
 def _alive(pid: int) -> bool:

@@ -17,7 +17,7 @@ import pymongo
 from django.conf import settings
 from pymongo import MongoClient
 from pymongo.database import Database
-from pymongo.errors import ConnectionFailure, PyMongoError
+from pymongo.errors import BulkWriteError, ConnectionFailure, OperationFailure, PyMongoError
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -82,7 +82,53 @@ def _known_down(client: MongoClient) -> bool:
 def is_outage(exc: BaseException) -> bool:
     """Whether `exc` means the database is unreachable or over its time budget,
     as opposed to a bug or a refused write (those must surface)."""
-    return isinstance(exc, ConnectionFailure) or (isinstance(exc, PyMongoError) and exc.timeout)
+    return (isinstance(exc, ConnectionFailure) or (isinstance(exc, PyMongoError) and exc.timeout)
+            or backend_down(exc))
+
+
+# FerretDB answers while its PostgreSQL is gone, with an InternalError (code 1) that
+# carries the backend's words: PostgreSQL's own (its FATAL messages and SQLSTATE
+# classes 08, connection exception, and 57P01-57P03, shutdown and start-up) or its
+# Go driver's (pgx) when it cannot reach or lost the server. Matched in lower case.
+INTERNAL_ERROR = 1
+BACKEND_DOWN = (
+    "terminating connection due to",  # unexpected postmaster exit, administrator command, crash
+    "the database system is",  # starting up, shutting down, not yet accepting connections, in recovery mode
+    "server closed the connection unexpectedly",
+    "could not connect to server",
+    "no connection to the server",
+    "failed to connect to `",  # pgx: failed to connect to `user=... database=...`
+    "dial error",
+    "connection refused",
+    "connection reset by peer",
+    "broken pipe",
+    "use of closed network connection",
+    "conn closed",
+    "unexpected eof",
+    "sorry, too many clients already",
+    "(sqlstate 08",
+    "(sqlstate 57p01)",
+    "(sqlstate 57p02)",
+    "(sqlstate 57p03)",
+)
+
+
+def backend_down(exc: BaseException) -> bool:
+    """Whether `exc` is FerretDB saying its PostgreSQL is unreachable: an
+    InternalError naming a lost or refused backend connection. Any other failure (a
+    bad query's BadValue, a duplicate key, an InternalError about something else)
+    is not an outage."""
+    if not isinstance(exc, OperationFailure):
+        return False
+    details = exc.details or {}
+    if isinstance(exc, BulkWriteError):
+        answers = [(error.get("code"), error.get("errmsg")) for error in details.get("writeErrors", [])]
+    else:
+        answers = [(exc.code, details.get("errmsg") or str(exc))]
+    return any(
+        code == INTERNAL_ERROR and any(mark in str(message).lower() for mark in BACKEND_DOWN)
+        for code, message in answers
+    )
 
 
 # What bookkeeping after a stored write may take once the request's budget is spent.

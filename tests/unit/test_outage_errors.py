@@ -1,0 +1,63 @@
+"""Which database errors are outages (infra/mongo.py's is_outage): FerretDB's
+InternalError naming a lost PostgreSQL is one; a bad query or a refused write is
+not. The messages are the ones FerretDB v2.7 and PostgreSQL 15 send (seen when the
+dev database's PostgreSQL was killed: tests/integration/infra/test_backend_outage.py)."""
+
+import pytest
+from pymongo.errors import (
+    AutoReconnect, BulkWriteError, DuplicateKeyError, NetworkTimeout, OperationFailure, WriteError,
+)
+
+from infra.mongo import is_outage
+
+
+def internal_error(message: str) -> OperationFailure:
+    return OperationFailure(message, 1, {"ok": 0.0, "errmsg": message, "code": 1, "codeName": "InternalError"})
+
+
+@pytest.mark.parametrize("message", [
+    "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n\t"
+    "before or while processing the request.",
+    "failed to deallocate cached statement(s): read tcp 127.0.0.1:37386->127.0.0.1:60159: "
+    "use of closed network connection",
+    "msg_insert.go:55 (handler.(*Handler).msgInsert): pool.go:90 (documentdb.(*Pool).Acquire): failed to connect "
+    "to `user=ferretdb database=postgres`:\n\t127.0.0.1:60159 (127.0.0.1): dial error: dial tcp "
+    "127.0.0.1:60159: connect: connection refused",
+    "FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)",
+    "FATAL: terminating connection due to administrator command (SQLSTATE 57P01)",
+    "FATAL: the database system is not yet accepting connections (SQLSTATE 57P03)",
+    "FATAL: the database system is starting up (SQLSTATE 57P03)",
+    "FATAL: the database system is shutting down (SQLSTATE 57P03)",
+    "FATAL: sorry, too many clients already (SQLSTATE 53300)",
+    "write failed: broken pipe",
+    "read: connection reset by peer",
+    "conn closed",
+    "unexpected EOF",
+])
+def test_ferretdb_without_its_postgresql_is_an_outage(message):
+    assert is_outage(internal_error(message))
+
+
+def test_a_bulk_write_whose_backend_is_gone_is_an_outage():
+    error = {"index": 0, "code": 1, "errmsg": "failed to connect to `user=ferretdb`: dial error: connection refused"}
+    assert is_outage(BulkWriteError({"writeErrors": [error], "nInserted": 0}))
+
+
+@pytest.mark.parametrize("error", [
+    OperationFailure("unknown top level operator: $foo.", 2,
+                     {"ok": 0.0, "errmsg": "unknown top level operator: $foo.", "code": 2, "codeName": "BadValue"}),
+    internal_error("invalid input syntax for type bytea"),
+    internal_error("division by zero (SQLSTATE 22012)"),
+    OperationFailure("connection refused", 13, {"errmsg": "connection refused", "code": 13}),  # not code 1
+    DuplicateKeyError("E11000 duplicate key error", 11000, {"errmsg": "E11000 duplicate key error", "code": 11000}),
+    WriteError("Document failed validation", 121, {"errmsg": "Document failed validation", "code": 121}),
+    BulkWriteError({"writeErrors": [{"index": 0, "code": 11000, "errmsg": "E11000 duplicate key"}]}),
+    ValueError("connection refused"),
+])
+def test_bad_queries_and_refused_writes_are_not_outages(error):
+    assert not is_outage(error)
+
+
+@pytest.mark.parametrize("error", [AutoReconnect("gone"), NetworkTimeout("slow")])
+def test_connection_failures_and_timeouts_still_are(error):
+    assert is_outage(error)
