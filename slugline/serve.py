@@ -121,6 +121,8 @@ def main() -> int:
         print(PORT_TAKEN.format(port=port, next=port + 1), file=sys.stderr)
         return 1
     login = login_command(port=port, environ=dict(os.environ))
+    # Links in notification mail lead to this site (the sender gunicorn runs inherits it).
+    os.environ.setdefault("SITE_URL", f"http://{BIND_HOST}:{port}")
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # the site's own log: warnings and errors
     seeded = prepare()
     access_log = os.environ.setdefault("GUNICORN_ACCESS_LOG", str(ACCESS_LOG.relative_to(REPO)))

@@ -256,7 +256,10 @@ vars().update(env.email_url("EMAIL_URL", default=f"filemail:///{VAR_DIR / 'mail'
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Slugline <noreply@localhost>")
 # The site's address as links in mail spell it (mail is composed outside any request).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Production sets it (docs/deploy.md; `check --deploy` warns on a loopback address);
+# unset, it is this machine on the port the site listens on (PORT, as gunicorn.conf.py
+# binds; `make run PORT=8137` also sets SITE_URL itself).
+SITE_URL = env.str("SITE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}").rstrip("/")
 # Replies (and new comments on a followed discussion) within this many seconds go out
 # as one mail; 0 sends each at once.
 NOTIFICATIONS_BATCH_SECONDS = env.int("NOTIFICATIONS_BATCH_SECONDS", default=120)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from bench.harness import Reader, free_port
+from bench.harness import Reader, free_port, post_slugs
 from cms import posts
 from cms.demo import EDITOR
 from slugline import serve
@@ -77,7 +77,9 @@ def started(tmp_path, mongo_database):
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"),
         GUNICORN_ACCESS_LOG=str(tmp_path / "log" / "access.log"), WEB_CONCURRENCY="2",
         SLUGLINE_PUBLISH_EVERY="0.5", DJANGO_SETTINGS_MODULE="slugline.settings",
+        EMAIL_URL=f"filemail:///{tmp_path / 'mail'}", SLUGLINE_NOTIFY_EVERY="0.5",
     )
+    env.pop("SITE_URL", None)
     out = open(tmp_path / "terminal.txt", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "slugline.serve"], cwd=REPO, env=env, stdout=out,
                             stderr=subprocess.STDOUT, process_group=0)
@@ -159,6 +161,27 @@ def test_make_run_starts_quiet_with_a_banner_and_ctrl_c_stops_everything(started
     assert proc.wait(timeout=40) == 0
     _wait_for(lambda: not _group_alive(proc.pid), 15)
     assert "Traceback" not in _read(folder / "terminal.txt")
+
+
+def test_links_in_mail_from_make_run_lead_to_its_own_port(started):
+    """`make run PORT=<p>` (a free port, not 8000): the confirmation mail that a
+    comment with "follow this discussion" asks for links to http://127.0.0.1:<p>/."""
+    proc, port, folder, env = started
+    reader = Reader(f"http://127.0.0.1:{port}")
+    slug = post_slugs(reader)[0]
+    _, hidden = reader.comment_form(f"/posts/{slug}/")
+    posted = reader.post(f"/posts/{slug}/comments/", {
+        **hidden, "text": "Tell me about new comments", "name": "Rosa",
+        "email": f"rosa-{uuid.uuid4().hex[:6]}@example.com", "follow_discussion": "on",
+    })
+    assert posted.status == 303, posted.body[:500]
+    mails = folder / "mail"
+    _wait_for(lambda: mails.exists() and any(mails.iterdir()), 30, proc)
+    text = "".join(path.read_text(errors="replace") for path in mails.iterdir())
+    links = re.findall(r"https?://[^\s\"'<>]+/notifications/[^\s\"'<>]+", text)
+    assert links, text[:2000]
+    assert all(link.startswith(f"http://127.0.0.1:{port}/") for link in links), links
+    assert ":8000/" not in text
 
 
 # --- demo_login -----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ PROBE = (
     "['DEBUG', 'ALLOWED_HOSTS', 'MONGODB_URI', 'MONGODB_NAME', 'MONGODB_TIMEOUT_MS', "
     "'COMMENTS_MAX_DEPTH', 'SECRET_KEY', 'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', "
     "'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
-    "'SECURE_HSTS_PRELOAD', 'SECURE_PROXY_SSL_HEADER']} | {'DB': settings.DATABASES['default']['NAME'], "
+    "'SECURE_HSTS_PRELOAD', 'SECURE_PROXY_SSL_HEADER', 'SITE_URL']} | {'DB': settings.DATABASES['default']['NAME'], "
     "'ENGINE': settings.DATABASES['default']['ENGINE'], 'CACHE': settings.CACHES['default']['BACKEND'], "
     "'CACHE_LOCATION': str(settings.CACHES['default'].get('LOCATION'))}))"
 )
@@ -28,7 +28,7 @@ NAMES = [
     "DEBUG", "ALLOWED_HOSTS", "MONGODB_URI", "MONGODB_NAME", "MONGODB_TIMEOUT_MS",
     "COMMENTS_MAX_DEPTH", "SECRET_KEY", "DATABASE_URL", "HTTPS", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-    "BEHIND_PROXY", "CACHE_URL", "CSRF_TRUSTED_ORIGINS",
+    "BEHIND_PROXY", "CACHE_URL", "CSRF_TRUSTED_ORIGINS", "SITE_URL", "PORT",
 ]
 # What docs/deploy.md tells an operator to set (the cache URL is not contacted by checks).
 PRODUCTION = {
@@ -38,6 +38,7 @@ PRODUCTION = {
     "HTTPS": "true",
     "BEHIND_PROXY": "true",
     "CACHE_URL": "redis://127.0.0.1:6379/0",
+    "SITE_URL": "https://blog.example.com",
 }
 
 
@@ -128,6 +129,13 @@ def test_cache_url_puts_the_cache_in_redis():
     assert loaded["CACHE_LOCATION"] == "redis://cache.internal:6379/2"
 
 
+def test_mail_links_default_to_the_port_the_site_listens_on():
+    """Unset, SITE_URL is this machine on PORT (8000 without one); set, it wins."""
+    assert load_settings()["SITE_URL"] == "http://127.0.0.1:8000"
+    assert load_settings(PORT="8137")["SITE_URL"] == "http://127.0.0.1:8137"
+    assert load_settings(PORT="8137", SITE_URL="https://blog.example.com/")["SITE_URL"] == "https://blog.example.com"
+
+
 def manage(*args: str, **env) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=REPO, env=clean_env(**env), capture_output=True, text=True,
@@ -146,7 +154,7 @@ def test_deploy_check_fails_on_a_development_environment():
     """The same check names what a laptop's settings lack, so it can catch a bad deploy."""
     done = manage("check", "--deploy", "--fail-level", "WARNING", SECRET_KEY=PRODUCTION["SECRET_KEY"])
     assert done.returncode != 0
-    for warning in ["security.W004", "security.W008", "security.W012", "security.W016", "cms.W001"]:
+    for warning in ["security.W004", "security.W008", "security.W012", "security.W016", "cms.W001", "cms.W002"]:
         assert warning in done.stderr
 
 
