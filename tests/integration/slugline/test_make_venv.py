@@ -1,0 +1,27 @@
+"""The first `make run` installs the requirements before anything else: the terminal
+says so at once instead of staying silent for a minute, and pip shows what it does."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_installing_the_requirements_says_what_is_happening(tmp_path):
+    """The Makefile's virtualenv step, run for real in a copy with a one-line
+    requirements.txt: a line before the install, pip's own lines, a line after; run
+    again, nothing to do."""
+    shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "requirements.txt").write_text("pip\n")
+    done = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    announced = next(i for i, line in enumerate(lines) if line.startswith("make: installing requirements.txt"))
+    assert any("Requirement already satisfied: pip" in line for line in lines[announced + 1:])  # pip speaks
+    assert lines[-1] == "make: .venv/ is ready"
+    again = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60)
+    assert "installing" not in again.stdout
