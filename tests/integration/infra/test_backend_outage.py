@@ -78,6 +78,7 @@ def kill_postgres(devdb: DevDB) -> None:
         probe.close()
 
 
+@pytest.mark.usefixtures("each_store")
 def test_a_page_view_answers_its_last_copy_or_503_in_the_site_layout(
     client, make_post, make_comment, site_on_private
 ):
@@ -103,6 +104,7 @@ def test_a_page_view_answers_its_last_copy_or_503_in_the_site_layout(
     assert NOT_ANSWERING in missing.content.decode()
 
 
+@pytest.mark.usefixtures("each_store")
 def test_a_comment_post_answers_503_with_the_text_kept(client, make_post, site_on_private):
     """The comment form sent while PostgreSQL is gone comes back 503, with the
     reader's text and a message saying why, in the reader's language."""
