@@ -15,7 +15,10 @@ gunicorn.conf.py (same workers, worker class and timeouts), loaded one at a time
 
 After a warm-up, a closed loop of client threads sends GETs for a bounded time or
 number of requests, in interleaved rounds; an answer counts only if it is a 200
-showing the expected comments. Prints req/s, p50 and p95 latency, errors, where the
+showing the expected comments: for Slugline and the limit, exactly the comments
+the first threaded page is meant to show, in order (comments.pages.list_comments,
+asked once: COMMENTS_PER_PAGE entries, the replies below the indent limit behind
+"Continue this thread"); for the peer, the whole tree. Prints req/s, p50 and p95 latency, errors, where the
 CPU went, the ratios, and the targets this benchmark exists to check.
 
     .venv/bin/python bench/peer.py --sizes 100,1000 --seconds 10 --threads 4
@@ -60,7 +63,7 @@ from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
 from cms import demo, posts  # noqa: E402
-from comments import records  # noqa: E402
+from comments import pages, records  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from infra.devdb import DevDB  # noqa: E402
@@ -72,8 +75,10 @@ LOGS = PEER_VAR / "logs"
 XTD_SITE = REPO / "bench" / "peer" / "xtd_site"
 GUNICORN_CONF = REPO / "gunicorn.conf.py"
 SLUG = "benchmark-post"
-# One rendered comment: Slugline's <article class="comment" ...>, xtd's <div id="c12" class="comment ...">.
-SLUGLINE_COMMENT = re.compile(rb'<article class="comment"')
+# One rendered comment: Slugline's <article class="comment" ... data-slug="..."> (its slug
+# captured; a "[deleted]" placeholder's class is "comment placeholder"), xtd's
+# <div id="c12" class="comment ...">.
+SLUGLINE_COMMENT = re.compile(rb'<article class="comment" id="[^"]*" data-slug="([^"]+)"')
 XTD_COMMENT = re.compile(rb'<div id="c\d+" class="comment[ "]')
 # What Slugline's page says instead of the comments when MongoDB is down or over budget.
 DEGRADED = b"Comments are unavailable right now"
@@ -204,13 +209,13 @@ def run_load(
     threads: int,
     seconds: float,
     requests: int,
-    expected: int,
+    expected: Expected,
     pattern: re.Pattern,
     timeout: float,
 ) -> Result:
     """A closed loop: each thread sends its next GET when the last one is answered,
     until `seconds` have passed or `requests` were sent in all. A response is an error
-    unless it is a 200 showing exactly `expected` comments."""
+    unless it is a 200 showing exactly the `expected` comments."""
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
     sent, errors, latencies = [0], {}, []
@@ -239,14 +244,33 @@ def run_load(
     return Result(len(latencies), time.perf_counter() - started, latencies, errors)
 
 
-def _error(status: int, body: bytes, pattern: re.Pattern, expected: int) -> str:
+@dataclass(frozen=True)
+class Expected:
+    """What a page must show: these comments (slugs, in page order), or, for the peer,
+    whose markup carries no slug, this many."""
+
+    count: int
+    slugs: tuple[str, ...] | None = None
+
+    @classmethod
+    def first_page(cls, listing: pages.Listing) -> Expected:
+        """The comments drawn on a page as the site places them (placeholders aside)."""
+        slugs = tuple(item.comment.slug for item in listing.shown if not item.placeholder)
+        return cls(len(slugs), slugs)
+
+
+def _error(status: int, body: bytes, pattern: re.Pattern, expected: Expected) -> str:
     """What is wrong with an answer ("" when it is a 200 showing the expected comments)."""
     if status != 200:
         return f"status {status}" if status else "no answer"
     if DEGRADED in body:
         return "comments unavailable (MongoDB budget spent)"
-    shown = len(pattern.findall(body))
-    return "" if shown == expected else f"{shown} comments shown"
+    found = pattern.findall(body)
+    if len(found) != expected.count:
+        return f"{len(found)} comments shown, not {expected.count}"
+    if expected.slugs is not None and tuple(slug.decode() for slug in found) != expected.slugs:
+        return "other comments (or another order) than the page's"
+    return ""
 
 
 # --- Data -------------------------------------------------------------------------
@@ -259,6 +283,8 @@ class Dataset:
     post: posts.Post
     comments: int
     export: Path
+    # What the first threaded page shows, as the site's own listing places it.
+    first_page: Expected
 
 
 def build_slugline(size: int, *, seed: int) -> Dataset:
@@ -291,7 +317,9 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     comments = get_store().find_page(discussion_id=post.id, order="threaded", limit=None)
     print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
     export = export_tree(posts.get_published(SLUG), comments, size)
-    return Dataset(size, settings.MONGODB_NAME, post, len(comments), export)
+    first_page = Expected.first_page(pages.list_comments(discussion_id=post.id, view="threaded"))
+    print(f"  the first threaded page shows {first_page.count} of them (pages.list_comments)", flush=True)
+    return Dataset(size, settings.MONGODB_NAME, post, len(comments), export, first_page)
 
 
 def _report_seeding(post: posts.Post, size: int, started: float, stop: threading.Event) -> None:
@@ -439,7 +467,7 @@ class Contender:
     """A server under test, what its page must show, and what it measured."""
 
     server: Server
-    expected: int
+    expected: Expected
     pattern: re.Pattern
     note: str = ""
     shown: int = 0
@@ -521,9 +549,11 @@ def start(contender: Contender, *, plan: Plan) -> None:
     status, body = fetch(server.port, f"/posts/{SLUG}/", timeout=plan.timeout)
     took = time.perf_counter() - started
     contender.shown = len(contender.pattern.findall(body))
+    problem = _error(status, body, contender.pattern, contender.expected)
     print(
         f"  {server.name}: gunicorn on 127.0.0.1:{server.port}; first answer {status}, {len(body):,} bytes, "
-        f"{contender.shown:,} comments shown (expected {contender.expected:,}) in {took * 1000:.0f} ms",
+        f"{contender.shown:,} comments shown (expected {contender.expected.count:,}) in {took * 1000:.0f} ms"
+        f"{'; WRONG: ' + problem if problem else ''}",
         flush=True,
     )
 
@@ -557,7 +587,7 @@ def run_rounds(contenders: list[Contender], *, plan: Plan) -> None:
 def contenders_for(
     size: int, data: Dataset, *, plan: Plan, uri: str, workdir: Path, has_cache: bool
 ) -> list[Contender]:
-    page = min(settings.COMMENTS_PER_PAGE, data.comments)
+    page = data.first_page
     slugline_env = {
         **os.environ,
         **gunicorn_env(),
@@ -583,7 +613,7 @@ def contenders_for(
         contenders.append(
             Contender(
                 Server("peer-xtd", size, peer, env, XTD_SITE),
-                data.comments,
+                Expected(data.comments),
                 XTD_COMMENT,
                 "whole tree (xtd has no comment pages)",
             )
@@ -672,7 +702,8 @@ def print_report(rows: list[Row], *, has_cache: bool) -> None:
     for row in rows:
         if row.result.errors:
             print(f"errors at {row.size:,} on {row.server}: {row.result.describe_errors()}")
-    print("req/s: good answers (200 with the expected comments) per second over all rounds; best: in the\n"
+    print("req/s: good answers (200 with the expected comments: the first threaded page's, comment by\n"
+          "comment, or xtd's whole tree) per second over all rounds; best: in the\n"
           "round least disturbed. app ms: CPU per answer of the server's own processes. db cores: CPU of\n"
           "the MongoDB server meanwhile, when it is a FerretDB we know (it also serves anything else using\n"
           "it: the peer's and the limit's rows, which send it nothing, show that background). others: cores\n"
@@ -737,8 +768,10 @@ def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, 
     print(f"peer: django-comments-xtd {peer.get('django-comments-xtd')} with django-contrib-comments "
           f"{peer.get('django-contrib-comments')}, Django {peer.get('Django')}; its database is SQLite "
           f"(Django's sqlite3 backend, a file under var/peer/)")
-    print(f"page: /posts/<slug>/; Slugline and the limit show the first {settings.COMMENTS_PER_PAGE} threaded "
-          f"comments (COMMENTS_PER_PAGE); xtd renders the whole tree on every request (it has no comment pages)")
+    print(f"page: /posts/<slug>/; Slugline and the limit show the first threaded page ({settings.COMMENTS_PER_PAGE} "
+          f"entries, COMMENTS_PER_PAGE; replies below the indent limit behind \"Continue this thread\"), "
+          f"checked comment by comment against comments.pages.list_comments; xtd renders the whole tree on "
+          f"every request (it has no comment pages)")
     print(f"load: {plan.threads} client threads, closed loop, {plan.seconds:g} s or {plan.requests} requests "
           f"per server and size in {plan.rounds} interleaved round(s), after {plan.warmup:g} s of warm-up; "
           f"loopback only")
