@@ -31,6 +31,7 @@ RATE_LIMITED = gettext_noop(
 )
 PREMODERATION_RULES = conf.PREMODERATION_RULES
 BAD_MODERATION = conf.BAD_MODERATION
+_WORD_CHARACTER = re.compile(r"\w")
 LINK_RE = re.compile(r"https?://|\bwww\.|<a[\s>]", re.IGNORECASE)
 
 # Tests replace this to move from one rate window to the next without waiting.
@@ -102,11 +103,22 @@ def blocked_word(text: str, words: Iterable[str]) -> str | None:
     spelled: both are compared by their look-alike keys (comments/unicode_text.py:
     case, full-width letters, invisible characters, look-alike letters of other
     scripts: "ｃａｓｉｎｏ", "cas\u200bino", "cаsino" with a Cyrillic а, "CASİNO")."""
-    keyed = unicode_text.lookalike_key(text)
+    by_key: dict[str, str] = {}
     for word in words:
-        key = unicode_text.lookalike_key(word)
-        if key and re.search(r"(?<!\w)" + re.escape(key) + r"(?!\w)", keyed):
-            return word
+        by_key.setdefault(unicode_text.text_key(word), word)
+    by_key.pop("", None)
+    if not by_key:
+        return None
+    # One pass over the text for every word (longest first, so a phrase wins over its
+    # first word). The pattern starts with the words themselves, so the engine skips to
+    # where one could start; a match inside a longer word is tried again one further on.
+    alternatives = "|".join(re.escape(key) for key in sorted(by_key, key=len, reverse=True))
+    pattern = re.compile(r"(?:" + alternatives + r")(?!\w)")
+    keyed, start = unicode_text.text_key(text), 0
+    while (found := pattern.search(keyed, start)) is not None:
+        if found.start() == 0 or not _WORD_CHARACTER.match(keyed, found.start() - 1):
+            return by_key[found.group(0)]
+        start = found.start() + 1
     return None
 
 

@@ -75,3 +75,13 @@ def test_the_skeleton_is_unicode_s():
 ])
 def test_names_are_stored_without_direction_controls_or_invisible_characters(typed, stored):
     assert names.clean(typed) == stored
+
+
+def test_a_blocked_word_inside_a_longer_word_does_not_hide_the_same_word_after_it():
+    assert antispam.blocked_word("xcasino then casino", ["casino"]) == "casino"
+    assert antispam.blocked_word("xcasino then casinos", ["casino"]) is None
+
+
+def test_a_blocked_phrase_is_found_before_its_first_word():
+    assert antispam.blocked_word("cheap pills now", ["cheap", "cheap pills"]) == "cheap pills"
+    assert antispam.blocked_word("cheap ｐｉｌｌｓ now", ["cheap pills"]) == "cheap pills"
