@@ -19,6 +19,7 @@ from comments.stores import get_store
 from tests import smtp
 from tests.pages import page, post_url, submit
 from tests.smtp import link_to, text_of
+from tests.threads import at_once, split
 
 smtp_server = smtp.smtp_server  # the fixture
 
@@ -201,3 +202,25 @@ def test_a_stored_comment_keeps_the_address_as_mail_is_delivered_to_it(make_post
     assert submit(Client(), post_url(post), email="Dave@ｔarget.test", text="Full width").status_code == 303
     [comment] = [c for c in get_store().find_latest(discussion_id=post.id, limit=5) if c.text == "Full width"]
     assert comment.author.email == "dave@target.test"
+
+
+def test_strangers_racing_the_owner_never_leave_the_subscription_off_nor_on_by_themselves(make_post, mongo_db):
+    """Eight strangers' requests and the owner's subscribe, all at once, on a subscription
+    the owner had stopped: one document, on (the owner's wins), and the strangers'
+    requests do not turn it off or need confirming. Then eight strangers racing the
+    owner's unsubscribe leave it off."""
+    post = make_post()
+
+    def subscribe(owner: bool):
+        return lambda: subscriptions.subscribe(kind=subscriptions.DISCUSSION, target=post.id,
+                                               discussion_id=post.id, email=OWNER, owner=owner)
+
+    first = subscribe(True)()
+    subscriptions.unsubscribe(first.id)
+    _, errors = split(at_once([subscribe(False) for _ in range(8)] + [subscribe(True)]))
+    assert errors == []
+    assert mongo_db.comment_subscriptions.count_documents({}) == 1
+    assert subscriptions.deliverable(subscriptions.find(first.id))
+    _, errors = split(at_once([subscribe(False) for _ in range(8)] + [lambda: subscriptions.unsubscribe(first.id)]))
+    assert errors == []
+    assert not subscriptions.find(first.id).active
