@@ -28,15 +28,15 @@ BROKEN_LINK = gettext_noop("This link is broken or too old. Tick \"E-mail me rep
 NO_SUCH_SUBSCRIPTION = gettext_noop("This unsubscribe link names no subscription.")
 BAD_MANAGE_LINK = gettext_noop("This link is broken or too old. Ask for a new one below.")
 CONFIRMED_ADDRESS = gettext_noop("Your address is confirmed. Nothing new was started.")
-
-# None of these pages may be kept by a cache: each names an address and its subscriptions.
-private_page = cache_control(private=True, no_store=True)
 ASKED = gettext_noop(
     "If this address has comment notifications, a mail with a link to them is on its way. "
     "It may take a few minutes."
 )
 ADDRESS_REQUIRED = gettext_noop("Enter the e-mail address you get notifications at.")
 BAD_ADDRESS = gettext_noop("Enter a whole e-mail address, such as name@example.com.")
+
+# None of these pages may be kept by a cache: each names an address and its subscriptions.
+private_page = cache_control(private=True, no_store=True)
 
 
 class AddressForm(forms.Form):
@@ -84,8 +84,9 @@ def unsubscribe(request, token):
         raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     if request.method == "POST":
         subscription = subscriptions.unsubscribe(subscription.id)
-    context = {"subscription": _described([subscription])[0],
-               "manage_token": subscriptions.manage_token(subscription.email), "done": not subscription.active}
+    # No link to the address's other subscriptions: this link never expires and may be
+    # in a forwarded mail; the page links to /notifications/, which mails the owner one.
+    context = {"subscription": _described([subscription])[0], "done": not subscription.active}
     return render(request, "comments/subscriptions/unsubscribe.html", context)
 
 

@@ -224,3 +224,19 @@ def test_strangers_racing_the_owner_never_leave_the_subscription_off_nor_on_by_t
     _, errors = split(at_once([subscribe(False) for _ in range(8)] + [lambda: subscriptions.unsubscribe(first.id)]))
     assert errors == []
     assert not subscriptions.find(first.id).active
+
+
+def test_an_unsubscribe_link_does_not_open_the_addresses_other_subscriptions(make_post):
+    """A one-click link never expires and may sit in a forwarded mail: its page offers to
+    mail the owner a link to the rest, never a manage link of its own."""
+    post = make_post(title="Quiet hobby")
+    other = make_post(title="Secret interest")
+    for followed in (post, other):
+        subscriptions.subscribe(kind=subscriptions.DISCUSSION, target=followed.id, discussion_id=followed.id,
+                                email=OWNER, owner=True)
+    mine = subscriptions.subscription_id(kind=subscriptions.DISCUSSION, target=post.id, email=OWNER)
+    shown = Client().get(f"/notifications/unsubscribe/{subscriptions.unsubscribe_token(mine)}/")
+    html = shown.content.decode()
+    assert shown.status_code == 200 and "Quiet hobby" in html
+    assert "/notifications/manage/" not in html and "Secret interest" not in html
+    assert any(link.get("href") == "/notifications/" for link in page(shown).links)
