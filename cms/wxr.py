@@ -57,7 +57,7 @@ from cms.comments_host import IMPORT_AUTHOR
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, TAG_PUNCTUATION, is_tag
 from cms.slugs import FALLBACK as FALLBACK_SLUG
 from cms.slugs import slug_from_title
-from comments import importing
+from comments import importing, names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import NESTING_LIMIT
 
@@ -129,6 +129,7 @@ class WxrComment:
     approved: str
     type: str
     line: int = 0
+    user_id: str = ""  # the WordPress user who wrote it ("0" or "": a visitor)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class Channel:
 
     site: str = ""
     authors: dict[str, str] = field(default_factory=dict)  # login -> display name
+    author_ids: dict[str, str] = field(default_factory=dict)  # WordPress user id -> display name
 
 
 def parse_date(value: str) -> datetime | None:
@@ -219,6 +221,8 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
             login = found.get("wp:author_login", "").strip()
             if login:
                 channel.authors[login] = found.get("wp:author_display_name", "").strip() or login
+                if found.get("wp:author_id", "").strip():
+                    channel.author_ids[found["wp:author_id"].strip()] = channel.authors[login]
         elif key == "item":
             yield _item(line, element, channel.authors)
         element.clear()
@@ -267,6 +271,7 @@ def _comment(item_line: int, element: Element) -> WxrComment:
         approved=found.get("wp:comment_approved", "").strip(),
         type=found.get("wp:comment_type", "").strip(),
         line=item_line,
+        user_id=found.get("wp:comment_user_id", "").strip(),
     )
 
 
@@ -701,10 +706,14 @@ def _offset(offset: timedelta) -> str:
 
 
 def source_comment(
-    comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome
+    comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome,
+    author_ids: dict[str, str] | None = None,
 ) -> importing.SourceComment | importing.Refusal | str:
     """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
-    the name of what it is when it is skipped on purpose (pingbacks, trackbacks)."""
+    the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
+    `author_ids`: the export's authors (WordPress user id -> display name); a comment
+    one of them wrote under their own name keeps it (an author's name is refused
+    otherwise: comments/commenters.py)."""
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
@@ -735,7 +744,14 @@ def source_comment(
         author_url=comment.author_url,
         ip=comment.ip,
         line=item.line,
+        by_source_author=_by_export_author(comment, author_ids or {}),
     )
+
+
+def _by_export_author(comment: WxrComment, author_ids: dict[str, str]) -> bool:
+    """Whether one of the export's authors wrote `comment` under their own name."""
+    name = author_ids.get(comment.user_id) if comment.user_id not in ("", "0") else None
+    return name is not None and names.words(comment.author_name) == names.words(name)
 
 
 class WordPressImport:
@@ -748,9 +764,11 @@ class WordPressImport:
         comments_only: bool,
         create_missing: bool,
         batch_size: int = importing.BATCH_SIZE,
+        trust_names: bool = False,
     ):
         self.dry_run, self.comments_only, self.create_missing = dry_run, comments_only, create_missing
         self.batch_size = batch_size
+        self.trust_names = trust_names
         self.channel = Channel()
         self.importer: importing.Importer | None = None
         self.outcome: Outcome | None = None
@@ -761,7 +779,8 @@ class WordPressImport:
         """The engine, made at the first item (the site's name comes before it)."""
         if self.importer is None:
             self.importer = importing.Importer(
-                source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size
+                source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size,
+                trust_names=self.trust_names,
             )
             self.outcome = Outcome(report=self.importer.report)
         return self.importer
@@ -811,7 +830,8 @@ class WordPressImport:
             outcome.posts_created += 1
         engine.add_thread(thread, post_id=post.id if post else None, created=created)
         for comment in item.comments:
-            handed = source_comment(comment, item, source=engine.source, thread=thread.key, outcome=outcome)
+            handed = source_comment(comment, item, source=engine.source, thread=thread.key, outcome=outcome,
+                                    author_ids=self.channel.author_ids)
             if isinstance(handed, str):
                 engine.skip(handed)
             else:
@@ -900,14 +920,18 @@ def run(
     stdout: TextIO | None = None,
     progress: bool = True,
     batch_size: int = importing.BATCH_SIZE,
+    trust_names: bool = False,
 ) -> Outcome:
     """`import_comments --format wordpress PATH`: import the export's posts with their
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
     the file read, then write the end summary to `stdout`. importing.BadSource for a
-    malformed file, after writing the whole posts before the fault."""
+    malformed file, after writing the whole posts before the fault. Commenters' names
+    and addresses are cleaned as the comment form's (an author's name refused unless
+    `trust_names`: comments/commenters.py)."""
     job = WordPressImport(
-        dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size
+        dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
+        trust_names=trust_names,
     )
     with importing.open_source(path, progress=progress) as stream:
         outcome = job.read(stream)

@@ -19,7 +19,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import conf, limits, subscriptions
+from comments import addresses, conf, limits, subscriptions, unicode_text
 from comments.blocklist import Screening
 from comments.records import APPROVED, PENDING, CommentAuthor
 from comments.stores import get_store
@@ -31,6 +31,7 @@ RATE_LIMITED = gettext_noop(
 )
 PREMODERATION_RULES = conf.PREMODERATION_RULES
 BAD_MODERATION = conf.BAD_MODERATION
+_WORD_CHARACTER = re.compile(r"\w")
 LINK_RE = re.compile(r"https?://|\bwww\.|<a[\s>]", re.IGNORECASE)
 
 # Tests replace this to move from one rate window to the next without waiting.
@@ -98,21 +99,39 @@ def has_links(text: str, html: str) -> bool:
 
 
 def blocked_word(text: str, words: Iterable[str]) -> str | None:
-    """The first blocked word or phrase the text contains as whole words, any case."""
-    lowered = text.lower()
+    """The first blocked word or phrase the text contains as whole words, however
+    spelled: both are compared by their look-alike keys (comments/unicode_text.py:
+    case, full-width letters, invisible characters, look-alike letters of other
+    scripts: "ｃａｓｉｎｏ", "cas\u200bino", "cаsino" with a Cyrillic а, "CASİNO")."""
+    by_key: dict[str, str] = {}
     for word in words:
-        if word and re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", lowered):
-            return word
+        by_key.setdefault(unicode_text.text_key(word), word)
+    by_key.pop("", None)
+    if not by_key:
+        return None
+    # One pass over the text for every word (longest first, so a phrase wins over its
+    # first word). The pattern starts with the words themselves, so the engine skips to
+    # where one could start; a match inside a longer word is tried again one further on.
+    alternatives = "|".join(re.escape(key) for key in sorted(by_key, key=len, reverse=True))
+    pattern = re.compile(r"(?:" + alternatives + r")(?!\w)")
+    keyed, start = unicode_text.text_key(text), 0
+    while (found := pattern.search(keyed, start)) is not None:
+        if found.start() == 0 or not _WORD_CHARACTER.match(keyed, found.start() - 1):
+            return by_key[found.group(0)]
+        start = found.start() + 1
     return None
 
 
 def blocked_domain(email: str, domains: Iterable[str]) -> str | None:
-    """The blocked domain an e-mail address belongs to (the domain or a subdomain)."""
-    domain = email.rpartition("@")[2].strip().lower()
+    """The blocked domain an e-mail address belongs to (the domain or a subdomain),
+    both as mail is delivered to them (comments/addresses.py: "x@ｓpamco.test" is
+    at spamco.test)."""
+    domain = addresses.domain_of(email) if email else ""
     if not domain:
         return None
     for blocked in domains:
-        if blocked and (domain == blocked or domain.endswith("." + blocked)):
+        normal = addresses.normalise_domain(blocked) if blocked else ""
+        if normal and (domain == normal or domain.endswith("." + normal)):
             return blocked
     return None
 
@@ -133,8 +152,8 @@ def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = (), confir
     alone: anyone can type a known commenter's."""
     if author.id is not None:
         return get_store().has_approved_by(author_id=author.id)
-    email = subscriptions.normalise(author.email) if author.email else ""
-    if email and email in {subscriptions.normalise(a) for a in confirmed} and subscriptions.is_confirmed(email):
+    email = addresses.normalise(author.email) if author.email else ""
+    if email and email in {addresses.normalise(a) for a in confirmed} and subscriptions.is_confirmed(email):
         return True
     ids = list(vouching)
     return bool(ids) and any(comment.approved for comment in get_store().find_by_ids(ids=ids))

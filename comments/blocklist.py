@@ -5,7 +5,7 @@ banned commenters. The only module that touches it.
 
 Words and domains send a new or edited comment to the moderation queue (editors
 manage them in the dashboard); a banned commenter (by user id, e-mail address or IP
-address) cannot post at all. Values are stored lower-cased, so matching ignores case.
+address) cannot post at all. Values are stored normalised (`normalise`), so matching ignores case and spelling.
 
 Why MongoDB and not Django's database: the posting service reads the list on every
 comment it stores, and that service runs wherever comments are written (the site,
@@ -28,6 +28,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
+from comments import addresses
 from comments.ids import parse_id
 from infra.mongo import get_db
 
@@ -70,9 +71,15 @@ class Screening:
 
 
 def normalise(kind: str, value) -> str:
-    """How a value is stored and compared: trimmed, lower case; a domain without "@"."""
-    value = " ".join(str(value).split()).lower()
-    return value.lstrip("@") if kind == DOMAIN else value
+    """How a value is stored and compared: an e-mail address or a domain as mail is
+    delivered to it (comments/addresses.py: "@ｓpamco.test" is "spamco.test"),
+    anything else trimmed and in lower case. Words are matched by their look-alike
+    keys (comments/antispam.py), so "casino" also catches "ｃａｓｉｎｏ"."""
+    if kind == DOMAIN:
+        return addresses.normalise_domain(value)
+    if kind == BAN_EMAIL:
+        return addresses.normalise(value)
+    return " ".join(str(value).split()).lower()
 
 
 def add_entry(*, kind: str, value, added_by: str = "") -> bool:

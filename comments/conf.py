@@ -77,6 +77,9 @@ class CommentsSettings:
     notifications_queue_digest_minutes: int = _setting("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", 0, minimum=0)
     # How long an address confirmation link works (seconds; 0: not at all).
     notifications_confirm_max_age: int = _setting("NOTIFICATIONS_CONFIRM_MAX_AGE", 3 * 24 * 3600, minimum=0)
+    # How long a "manage your subscriptions" link works (seconds): a forwarded or
+    # leaked mail stops showing an address's subscriptions after this.
+    notifications_manage_max_age: int = _setting("NOTIFICATIONS_MANAGE_MAX_AGE", 7 * 24 * 3600, minimum=0)
     # Confirmation and "manage" mails per address and per client in each window (0: no limit).
     notifications_confirm_window: int = _setting("NOTIFICATIONS_CONFIRM_WINDOW", 3600, minimum=1)
     notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)

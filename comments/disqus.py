@@ -128,12 +128,15 @@ def parse(stream: BinaryIO) -> Iterator[SourceThread | SourceComment | Refusal]:
 def run(
     *, path: str, dry_run: bool = False, mapping_path: str | None = None, create_missing: bool = False,
     progress: bool = False, stdout: TextIO = sys.stdout, batch_size: int = importing.BATCH_SIZE,
+    trust_names: bool = False,
 ) -> importing.Report:
     """Import a Disqus export: match each thread to a post (or make a draft with
     `create_missing`), write its comments, print the summary to `stdout`. BadSource
-    for a malformed file, after writing the comments read before the error."""
+    for a malformed file, after writing the comments read before the error.
+    Commenters' names and addresses are cleaned as the comment form's (an author's
+    name refused unless `trust_names`: comments/commenters.py)."""
     mapping = importing.read_mapping(mapping_path) if mapping_path else {}
-    importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size)
+    importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names)
     with importing.open_source(path, progress=progress) as stream:
         try:
             for item in parse(stream):

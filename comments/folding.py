@@ -16,7 +16,7 @@ import re
 import unicodedata
 
 # Latin letters that Unicode does not decompose into a base letter and a mark.
-_LATIN_LETTERS = str.maketrans(
+LATIN_LETTERS = _LATIN_LETTERS = str.maketrans(
     {
         "Đ": "D",
         "đ": "d",

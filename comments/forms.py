@@ -3,7 +3,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from comments import conf, flags, names, ownership, slugs, tokens
+from comments import addresses, conf, flags, names, ownership, slugs, tokens
 
 EMPTY_TEXT = gettext_noop("Write something before posting.")
 TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
@@ -19,9 +19,23 @@ EMAIL_FOR_NOTICES = gettext_noop("Give your e-mail address to get replies by mai
 NO_ACCOUNT_EMAIL = gettext_noop("Your account has no e-mail address, so no mail can be sent to you; untick the box.")
 NAME_MAX_LENGTH = 80
 NOTE_MAX_LENGTH = 500
+BAD_ADDRESS_CHARACTERS = gettext_noop("An e-mail address cannot hold line breaks or other control characters.")
 # The honeypot: a field people never see (hidden by the stylesheet, skipped by the
 # keyboard and by screen readers) that form-filling robots do fill in.
 HONEYPOT_FIELD = "website"
+
+
+class AddressField(forms.EmailField):
+    """An e-mail address, normalised as mail is delivered to it (comments/addresses.py:
+    "dave@ｔarget.test" is "dave@target.test") before it is checked and used, so
+    limits, bans and subscriptions see one spelling per mailbox. Line breaks and
+    other control characters are refused, not cleaned away."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and addresses.has_control_characters(value):
+            raise forms.ValidationError(gettext(BAD_ADDRESS_CHARACTERS), code="invalid")
+        value = super().to_python(value)
+        return addresses.normalise(value) if value else value
 
 
 class CommentTextMixin:
@@ -42,7 +56,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label=_("Comment"))
     parent = forms.CharField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label=_("Name"))
-    email = forms.EmailField(
+    email = AddressField(
         required=False, label=_("E-mail (optional, never shown)"), max_length=254
     )
     website = forms.CharField(
@@ -124,7 +138,11 @@ class CommentForm(CommentTextMixin, forms.Form):
         self.data[HONEYPOT_FIELD] = ""
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data.get("name", "").split())
+        """The name cleaned as every stored name is (comments/names.py: no bidi
+        controls or invisible characters), refused if it would pass for an author's."""
+        name = names.clean(self.cleaned_data.get("name", ""))
+        if not name and self.fields["name"].required:
+            raise forms.ValidationError(gettext(NAME_REQUIRED), code="required")
         if name and names.is_taken(name):
             raise forms.ValidationError(gettext(names.TAKEN).format(name=name), code="name_taken")
         return name

@@ -68,7 +68,7 @@ import xml.parsers.expat
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import BinaryIO
 from urllib.parse import urlsplit
@@ -80,7 +80,7 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from comments import conf, slugs, summaries
+from comments import commenters, conf, slugs, summaries
 from comments.host import Discussion, get_host
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.stores import get_store
@@ -164,6 +164,9 @@ class SourceComment:
     author_url: str = ""
     ip: str = ""
     line: int = 0
+    # The source says one of its own authors wrote it under their name (WordPress's
+    # comment_user_id): that name is let through though it is one of the site's authors'.
+    by_source_author: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,8 +424,11 @@ def imported_id(*, source: str, source_id: str, posted: datetime) -> ObjectId:
 class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
-    def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE):
+    def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
+                 trust_names: bool = False):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
+        # Authors' names are taken from the file only when the operator trusts it.
+        self.trust_names = trust_names
         self.report = Report(source=source, dry_run=dry_run)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
@@ -468,7 +474,13 @@ class Importer:
         elif reason:
             self.refuse(reason)
         else:
-            self.pending.append(item)
+            try:  # the name and address cleaned as the comment form's are
+                who = commenters.clean_imported(name=item.author_name, email=item.author_email,
+                                                trust_names=self.trust_names or item.by_source_author)
+            except commenters.Refused as exc:
+                self.refuse(str(exc))
+                return
+            self.pending.append(replace(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
 

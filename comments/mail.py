@@ -1,11 +1,13 @@
 """Composing notification mail from a claimed outbox batch (comments/outbox.py): plain
 text and HTML from templates/mail/, absolute links on SITE_URL, and the standard
-headers (List-Unsubscribe with its https link and mailto:, RFC 8058's one-click
-List-Unsubscribe-Post, Auto-Submitted, a Message-ID).
+headers (List-Unsubscribe with its https link and RFC 8058's one-click
+List-Unsubscribe-Post, Auto-Submitted, a Message-ID). No `mailto:` unsubscribe: no
+one reads the sending mailbox, and RFC 8058's POST works without one.
 
 `compose` checks again, at sending time, what the mail may say: replies deleted,
 held or marked as spam since they were enqueued are left out, a subscription ended
-or an address never confirmed sends nothing (None: drop the batch).
+or never confirmed by its owner sends nothing, and a confirmation mail goes only
+while something waits for the address's owner (None: drop the batch).
 
 A mail is written in its recipient's language (`recipient_language`): the one they
 used the site in when they asked for it, else the site's LANGUAGE_CODE. `compose`
@@ -16,8 +18,7 @@ the language itself around everything it renders.
 from __future__ import annotations
 
 import hashlib
-from email.utils import parseaddr
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -76,9 +77,7 @@ def _message(*, to: str, subject: str, template: str, context: dict, items: list
     context = {**context, "site_url": settings.SITE_URL, "unsubscribe_url": unsubscribe}
     headers = {"Auto-Submitted": "auto-generated", "Message-ID": message_id(items)}
     if unsubscribe:
-        mailbox = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"noreply@{_domain()}"
-        token = unsubscribe.rstrip("/").rpartition("/")[2]
-        headers["List-Unsubscribe"] = f"<{unsubscribe}>, <mailto:{mailbox}?subject={quote('unsubscribe ' + token)}>"
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
         subject=str(subject), body=render_to_string(f"mail/{template}.txt", context),
@@ -131,7 +130,7 @@ def compose(items: list[Item]) -> EmailMultiAlternatives | None:
 def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
     kind, to = items[0].kind, items[0].to
     if kind == notify.CONFIRM:
-        if subscriptions.is_confirmed(to):
+        if not subscriptions.pending(email=to):
             return None
         url = absolute(reverse("subscriptions:confirm", args=[subscriptions.confirm_token(to)]))
         days = max(1, conf.get().notifications_confirm_max_age // 86400)

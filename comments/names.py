@@ -1,6 +1,8 @@
-"""The names anonymous commenters may not take: those of the site's authors (the
-author copies its posts carry, so no query of Django's database), however spelled.
-Kept for NAMES_SECONDS in Django's cache, since every comment posted asks.
+"""Commenters' names: how a typed or imported name is cleaned before it is stored, and
+the names anonymous commenters may not take: those of the site's authors (the author
+copies its posts carry, so no query of Django's database), however spelled, with
+look-alike letters too. Kept for NAMES_SECONDS in Django's cache, since every comment
+posted asks.
 
 (Staff comments carry a badge from `CommentAuthor.staff`, stored when they post.)"""
 
@@ -12,37 +14,72 @@ from django.core.cache import cache
 from django.utils.translation import gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import folding
+from comments import unicode_text
 from comments.host import get_host
 from infra import mongo
 
 NAMES_SECONDS = 60
-_KEY = "comments:author-names"
+_KEY = "comments:author-names:words"
 TAKEN = gettext_noop(
     "“{name}” is the name of one of this site's authors. Please choose another name, "
     "or log in if it is yours."
 )
+# Categories that become a space in a name: controls (tab, NEL "\x85"), line and
+# paragraph separators, and every kind of space.
+_SPACES = {"Cc", "Zl", "Zp", "Zs"}
+
+
+def clean(name: str) -> str:
+    """A name as it is stored and shown: NFC; bidi controls (U+202E, which would draw
+    "\u202erofakO onurB" as "Bruno Okafor") and every other invisible format
+    character dropped, but for the zero-width joiners inside a word of a script that
+    draws with them (Devanagari half forms); line breaks, controls and other spaces
+    made single spaces; trimmed."""
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFC", str(name)):
+        if unicodedata.category(ch) in _SPACES:
+            kept.append(" ")
+        elif ch in (unicode_text.ZWJ, unicode_text.ZWNJ):
+            if kept and not kept[-1].isascii() and unicodedata.category(kept[-1])[0] in "LM":
+                kept.append(ch)
+        elif not unicode_text.is_invisible(ch):
+            kept.append(ch)
+    return " ".join("".join(kept).split())
+
+
+def words(name: str) -> tuple[str, ...]:
+    """A name as a reader would read it, word by word, for comparing: look-alike
+    letters as the letters they imitate, without case, Latin diacritics, invisible
+    characters or punctuation ("Brunо  Okafor!" with a Cyrillic о is ("bruno",
+    "okafor")). Letters, digits and the marks of scripts whose marks are part of
+    their letters (Devanagari) stay, so two different Hindi names stay different."""
+    found, word = [], []
+    for ch in unicode_text.lookalike_key(name):
+        if unicodedata.category(ch)[0] in "LNM":
+            word.append(ch)
+        elif word:
+            found.append("".join(word))
+            word = []
+    if word:
+        found.append("".join(word))
+    return tuple(found)
 
 
 def fold(name: str) -> str:
-    """A name reduced to what a reader would take for the same name: the search fold
-    (case, Latin diacritics, compatibility forms such as full-width letters and
-    ligatures: comments/folding.py), then spaces and punctuation dropped ("Ada
-    Lindqvist." and "ａｄａ lindqvist" are "adalindqvist"). Letters, digits and the
-    marks of scripts whose marks are part of their letters (Devanagari) stay, so two
-    different Hindi names never fold to the same consonants."""
-    return "".join(ch for ch in folding.fold(name) if unicodedata.category(ch)[0] in "LNM")
+    """A name's words run together: "Ada Lindqvist.", "ａｄａ lindqvist" and
+    "ADA-LINDQVIST" are all "adalindqvist"."""
+    return "".join(words(name))
 
 
-def reserved() -> frozenset[str]:
-    """The folded display names of the authors of the site's posts (not their
+def reserved() -> frozenset[tuple[str, ...]]:
+    """The display names (as `words`) of the authors of the site's posts (not their
     usernames: "chen" is many people's name, "Chen Mei" one author's). Empty while
     MongoDB is unreachable: the comment then cannot be stored either, and the form
     comes back with the reader's text and the outage's message."""
     names = cache.get(_KEY)
     if names is None:
         try:
-            names = frozenset(filter(None, (fold(name) for name in get_host().author_names())))
+            names = frozenset(filter(None, (words(name) for name in get_host().author_names())))
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise
@@ -51,7 +88,17 @@ def reserved() -> frozenset[str]:
     return names
 
 
+def _contains(typed: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether the words of `name` occur in `typed`, in a row."""
+    return any(typed[i:i + len(name)] == name for i in range(len(typed) - len(name) + 1))
+
+
 def is_taken(name: str) -> bool:
-    """Whether an anonymous commenter's `name` would pass for an author's."""
-    folded = fold(name)
-    return bool(folded) and folded in reserved()
+    """Whether an anonymous commenter's `name` would pass for an author's: the same
+    name however spelled, run together ("adalindqvist"), or with words around it
+    ("BRUNO OKAFOR (editor)")."""
+    typed = words(name)
+    if not typed:
+        return False
+    joined = "".join(typed)
+    return any(joined == "".join(author) or _contains(typed, author) for author in reserved())

@@ -2,7 +2,9 @@
 functions, no request in sight, and nothing here waits for SMTP.
 
 - `subscribe_after_posting`: a commenter's opt-ins ("e-mail me replies", "follow this
-  discussion") and, for a typed address, a request for its confirmation mail.
+  discussion"): started at once for a member or a browser that confirmed the
+  address before; otherwise requests that wait for the owner of the address, and a
+  confirmation mail to it.
 - `comment_visible`: a comment readers can now see (approved at once, or later by an
   editor) tells the subscribers of its parent, the discussion's followers and the
   post's author. Keyed by (subscription, comment), so running it again (a moderation
@@ -23,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from pymongo.errors import PyMongoError
 
-from comments import antispam, conf, limits, outbox, records, subscriptions
+from comments import addresses, antispam, conf, limits, outbox, records, subscriptions
 from comments.host import get_host
 from comments.records import Comment
 from comments.stores import get_store
@@ -42,7 +44,7 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
     decided by the sender, so that neither the answer nor its timing tells. The mail is
     written in the language active now, the one the visitor asked in."""
     now = now or datetime.now(UTC)
-    email = subscriptions.normalise(email)
+    email = addresses.normalise(email)
     current = conf.get()
     window = current.notifications_confirm_window
     number = int(now.timestamp() // window)
@@ -60,20 +62,25 @@ def request_address_mail(*, kind: str, email: str, ip: str | None, now: datetime
 
 
 def subscribe_after_posting(*, comment: Comment, replies: bool, follow: bool, email: str,
-                            user_id: int | None, ip: str | None) -> bool:
-    """Record what a commenter opted into with `comment`; True when they typed their
-    address (not a member), so the page tells them to look for a confirmation mail
-    (it says so whether or not the address was confirmed before)."""
+                            user_id: int | None, ip: str | None, confirmed: Iterable[str] = ()) -> bool:
+    """Record what a commenter opted into with `comment`. A member's (their account's
+    address) and those of a browser that confirmed this address before (`confirmed`:
+    the addresses its signed cookie lists) start at once; anyone else's are requests
+    that wait for the address's owner, who gets a confirmation mail. True in that
+    case, so the page tells them to look for it (it says so whether or not the
+    address was confirmed before: a stranger learns nothing)."""
     if not (replies or follow) or not email:
         return False
+    email = addresses.normalise(email)
+    owner = user_id is not None or email in {addresses.normalise(address) for address in confirmed}
     if replies:
         subscriptions.subscribe(kind=REPLIES, target=comment.id, discussion_id=comment.discussion_id,
-                                email=email, user_id=user_id, language=translation.get_language())
+                                email=email, user_id=user_id, owner=owner, language=translation.get_language())
     if follow:
         subscriptions.subscribe(kind=DISCUSSION, target=comment.discussion_id,
                                 discussion_id=comment.discussion_id, email=email, user_id=user_id,
-                                language=translation.get_language())
-    if user_id is not None:
+                                owner=owner, language=translation.get_language())
+    if owner:
         return False
     request_address_mail(kind=CONFIRM, email=email, ip=ip)
     return True
@@ -84,7 +91,7 @@ def is_authors(subscription: subscriptions.Subscription, comment: Comment) -> bo
     author = comment.author
     if subscription.user_id is not None and subscription.user_id == author.id:
         return True
-    return bool(author.email) and subscriptions.normalise(author.email) == subscription.email
+    return bool(author.email) and addresses.normalise(author.email) == subscription.email
 
 
 def comment_visible(comment: Comment, *, post_author_id: int | None = None) -> int:
@@ -118,10 +125,10 @@ def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]
     if minutes <= 0 or post_author_id is None or comment.author.id == post_author_id:
         return 0
     user = get_user_model().objects.filter(pk=post_author_id, is_active=True).first()
-    if user is None or not user.email or subscriptions.normalise(user.email) in told:
+    if user is None or not user.email or addresses.normalise(user.email) in told:
         return 0
     return outbox.enqueue(key=f"{AUTHOR}:{user.pk}:{comment.id}", batch=f"{AUTHOR}:{user.pk}", kind=AUTHOR,
-                          to=subscriptions.normalise(user.email), data={"comment": comment.id},
+                          to=addresses.normalise(user.email), data={"comment": comment.id},
                           window=minutes * 60)
 
 
@@ -132,7 +139,7 @@ def comment_held(comment: Comment) -> int:
         return 0
     return outbox.enqueue_all(
         [{"key": f"{QUEUE}:{user.pk}:{comment.id}", "batch": f"{QUEUE}:{user.pk}", "kind": QUEUE,
-          "to": subscriptions.normalise(user.email), "data": {"comment": comment.id}} for user in get_host().moderators()],
+          "to": addresses.normalise(user.email), "data": {"comment": comment.id}} for user in get_host().moderators()],
         window=minutes * 60,
     )
 

@@ -22,6 +22,7 @@ from bson import ObjectId
 from django.conf import settings
 from django.core import signing
 
+from comments.addresses import normalise as normalise_address
 from comments.host import get_host
 from comments.ids import parse_id
 from comments.records import Viewer
@@ -95,7 +96,7 @@ def remember_confirmed(request, response, email: str) -> None:
     """Note in this browser (a signed cookie) that it confirmed `email` by following
     the address's confirmation link: what lets pre-moderation trust that address when
     this browser types it, and nobody else's."""
-    addresses = sorted(confirmed_here(request) | {email.strip().lower()})[-KEEP:]
+    addresses = sorted(confirmed_here(request) | {normalise_address(email)})[-KEEP:]
     _set_signed(response, CONFIRMED_COOKIE, CONFIRMED_SALT, addresses)
 
 

@@ -1,23 +1,33 @@
-"""The pages behind the links in notification mail: confirming an address,
-one-click unsubscribe (RFC 8058: a POST with no login and no form token), and the
-list of an address's subscriptions. Thin: token -> comments/subscriptions.py -> page."""
+"""The pages behind the links in notification mail: confirming what was asked for
+with an address, one-click unsubscribe (RFC 8058: a POST with no login and no form
+token), and the list of an address's subscriptions. Thin: token ->
+comments/subscriptions.py -> page.
+
+Each names someone's address and subscriptions, so none may be kept by a browser's
+or a proxy's cache (`Cache-Control: private, no-store`)."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
+from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from comments import conf, notify, ownership, subscriptions
+from comments.forms import AddressField
 from comments.host import get_host
 from infra import clients
+from infra.http import see_other
 
 BROKEN_LINK = gettext_noop("This link is broken or too old. Tick \"E-mail me replies\" on your next comment to get a new one.")
 NO_SUCH_SUBSCRIPTION = gettext_noop("This unsubscribe link names no subscription.")
-BAD_MANAGE_LINK = gettext_noop("This link is broken. Ask for a new one below.")
+BAD_MANAGE_LINK = gettext_noop("This link is broken or too old. Ask for a new one below.")
+CONFIRMED_ADDRESS = gettext_noop("Your address is confirmed. Nothing new was started.")
 ASKED = gettext_noop(
     "If this address has comment notifications, a mail with a link to them is on its way. "
     "It may take a few minutes."
@@ -25,31 +35,45 @@ ASKED = gettext_noop(
 ADDRESS_REQUIRED = gettext_noop("Enter the e-mail address you get notifications at.")
 BAD_ADDRESS = gettext_noop("Enter a whole e-mail address, such as name@example.com.")
 
+# None of these pages may be kept by a cache: each names an address and its subscriptions.
+private_page = cache_control(private=True, no_store=True)
+
 
 class AddressForm(forms.Form):
-    email = forms.EmailField(label=gettext_lazy("E-mail address"), max_length=254,
-                             error_messages={"required": gettext_lazy(ADDRESS_REQUIRED),
-                                             "invalid": gettext_lazy(BAD_ADDRESS)})
+    email = AddressField(label=gettext_lazy("E-mail address"), max_length=254,
+                         error_messages={"required": gettext_lazy(ADDRESS_REQUIRED),
+                                         "invalid": gettext_lazy(BAD_ADDRESS)})
 
 
+@private_page
 @require_http_methods(["GET", "HEAD", "POST"])
 def confirm(request, token):
-    """GET asks (a mail program's link checker must not confirm); POST confirms."""
-    email = subscriptions.read_confirm_token(token, max_age=conf.get().notifications_confirm_max_age)
-    if email is None:
+    """GET lists what was asked for with the address until its mail was written, each
+    ticked (a mail program's link checker must not confirm); POST confirms the ticked
+    ones, marks this browser as the address's owner, and redirects (303) to the
+    address's subscriptions."""
+    found = subscriptions.read_confirm_token(token, max_age=conf.get().notifications_confirm_max_age)
+    if found is None:
         return render(request, "comments/subscriptions/broken.html", {"message": gettext(BROKEN_LINK)}, status=400)
-    confirmed = request.method == "POST"
-    if confirmed:
-        subscriptions.confirm(email=email)
-    response = render(request, "comments/subscriptions/confirm.html",
-                      {"email": email, "confirmed": confirmed,
-                       "manage_token": subscriptions.manage_token(email)})
-    if confirmed:
-        # This browser followed the address's link: it may now vouch for the address.
-        ownership.remember_confirmed(request, response, email)
+    email, issued = found
+    if request.method != "POST":
+        waiting = _described(subscriptions.pending(email=email, before=issued))
+        return render(request, "comments/subscriptions/confirm.html", {"email": email, "waiting": waiting})
+    count = subscriptions.confirm_requests(email=email, ids=request.POST.getlist("subscription"), before=issued)
+    subscriptions.confirm(email=email)
+    if count:
+        messages.success(request, ngettext("Confirmed: %(count)d subscription now sends you mail.",
+                                           "Confirmed: %(count)d subscriptions now send you mail.", count)
+                         % {"count": count})
+    else:
+        messages.info(request, gettext(CONFIRMED_ADDRESS))
+    response = see_other(reverse("subscriptions:manage", args=[subscriptions.manage_token(email)]))
+    # This browser followed the address's link: it may now vouch for the address.
+    ownership.remember_confirmed(request, response, email)
     return response
 
 
+@private_page
 @csrf_exempt  # RFC 8058: mail programs POST `List-Unsubscribe=One-Click` with no form token.
 @require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request, token):
@@ -60,16 +84,18 @@ def unsubscribe(request, token):
         raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     if request.method == "POST":
         subscription = subscriptions.unsubscribe(subscription.id)
-    context = {"subscription": _described([subscription])[0],
-               "manage_token": subscriptions.manage_token(subscription.email), "done": not subscription.active}
+    # No link to the address's other subscriptions: this link never expires and may be
+    # in a forwarded mail; the page links to /notifications/, which mails the owner one.
+    context = {"subscription": _described([subscription])[0], "done": not subscription.active}
     return render(request, "comments/subscriptions/unsubscribe.html", context)
 
 
+@private_page
 @require_http_methods(["GET", "HEAD", "POST"])
 def manage(request, token):
     """Every active subscription of the address the link names, each with a Stop button,
-    and one to stop them all."""
-    email = subscriptions.read_manage_token(token)
+    and one to stop them all; the link works for NOTIFICATIONS_MANAGE_MAX_AGE."""
+    email = subscriptions.read_manage_token(token, max_age=conf.get().notifications_manage_max_age)
     if email is None:
         return render(request, "comments/subscriptions/ask.html",
                       {"form": AddressForm(), "message": gettext(BAD_MANAGE_LINK)}, status=400)
@@ -85,6 +111,7 @@ def manage(request, token):
     return render(request, "comments/subscriptions/manage.html", context)
 
 
+@private_page
 @require_http_methods(["GET", "HEAD", "POST"])
 def ask(request):
     """Ask for a link to one's subscriptions by mail: the same answer for any address."""

@@ -195,7 +195,7 @@ def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_bro
         typed = notify.subscribe_after_posting(
             comment=posted.comment, replies=data.get("notify_replies", False),
             follow=data.get("follow_discussion", False), email=form.notice_address,
-            user_id=author.id, ip=client_ip(request),
+            user_id=author.id, ip=client_ip(request), confirmed=ownership.confirmed_here(request),
         )
     except PyMongoError as exc:
         if not mongo.is_outage(exc):

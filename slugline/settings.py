@@ -269,6 +269,8 @@ NOTIFICATIONS_AUTHOR_DIGEST_MINUTES = env.int("NOTIFICATIONS_AUTHOR_DIGEST_MINUT
 NOTIFICATIONS_QUEUE_DIGEST_MINUTES = env.int("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", default=0)
 # How long a confirmation link works (seconds).
 NOTIFICATIONS_CONFIRM_MAX_AGE = env.int("NOTIFICATIONS_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
+# How long a "manage your subscriptions" link works (seconds).
+NOTIFICATIONS_MANAGE_MAX_AGE = env.int("NOTIFICATIONS_MANAGE_MAX_AGE", default=7 * 24 * 3600)
 # Confirmation and "manage my subscriptions" mails per address and per client address
 # in each NOTIFICATIONS_CONFIRM_WINDOW seconds (counted in MongoDB, comments/limits.py).
 NOTIFICATIONS_CONFIRM_WINDOW = env.int("NOTIFICATIONS_CONFIRM_WINDOW", default=3600)

@@ -43,7 +43,7 @@ def test_a_reader_is_mailed_a_reply_and_follows_the_mail_to_it(
     violations, described = axe(rosa)
     assert not violations, described
     rosa.get_by_role("button").filter(has_text="onfirm").click()
-    expect(rosa.locator("main")).to_contain_text("confirmed")
+    expect(rosa.locator("main")).to_contain_text("Confirmed: 1 subscription")
 
     otto = open_page(width=390)
     otto.goto(f"/posts/{discussion.post.slug}/comments/?view=newest")

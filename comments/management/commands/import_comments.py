@@ -34,11 +34,14 @@ class Command(BaseCommand):
         parser.add_argument("--comments-only", action="store_true",
                             help="WordPress: import only the comments, onto existing posts matched by slug")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--trust-names", action="store_true",
+                            help="Disqus, WordPress: the file is trusted, so commenters named as this site's "
+                                 "authors are imported (else those lines are refused)")
 
     def handle(self, *args, file: str | None, input: str | None, format: str, batch_size: int, **options):
         path = file or input
         if format == "jsonl":
-            for option in ("dry_run", "map", "create_missing", "comments_only"):
+            for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names"):
                 if options[option]:
                     raise CommandError(JSONL_ONLY.format(option="--" + option.replace("_", "-")))
             self._jsonl(path, batch_size)
@@ -53,7 +56,7 @@ class Command(BaseCommand):
         try:
             import_string(run)(path=path, dry_run=options["dry_run"], create_missing=options["create_missing"],
                                progress=not options["no_progress"], stdout=self.stdout, batch_size=batch_size,
-                               **extra)
+                               trust_names=options["trust_names"], **extra)
         except (importing.BadSource, OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
 

@@ -51,3 +51,40 @@ def test_staff_comments_carry_a_badge_and_others_do_not(client, make_post, make_
     badged = {text: any(text in a and "staff-badge" in a for a in articles)
               for text in ("From the author", "From a member", "From a visitor")}
     assert badged == {"From the author": True, "From a member": False, "From a visitor": False}
+
+
+@pytest.mark.parametrize("typed", [
+    "Αda Lindqvist",  # Greek capital alpha
+    "Adа Lindqvist",  # Cyrillic а
+    "Ada Lіndqvist",  # Cyrillic і
+    "Ａｄａ Ｌｉｎｄｑｖｉｓｔ",  # full width
+    "ADA LINDQVIST (editor)",
+    "Ada Lindqvist, editor",
+    "Ada\u200bLindqvist",  # a zero-width space
+    "\u202eAda Lindqvist",  # a right-to-left override before it
+])
+def test_an_authors_name_in_look_alike_letters_or_with_words_around_it_is_refused(client, make_post, mongo_db,
+                                                                                 typed):
+    """Unicode's confusable skeletons (UTS #39): what a reader would read as the
+    author's name is the author's name."""
+    post = make_post()
+    refused = submit(client, post_url(post), name=typed, text="Official statement.")
+    assert refused.status_code == 400
+    assert any("name of one of this site's authors" in e for e in page(refused).text_of("field-error"))
+    assert mongo_db.comments.count_documents({}) == 0
+
+
+def test_a_name_is_stored_without_direction_controls_and_shown_isolated(client, make_post, mongo_db):
+    """"\u202erofakO onurB" would draw as "Bruno Okafor": the override is dropped, and
+    every name is rendered in <bdi>, so no name reorders the text around it."""
+    post = make_post()
+    assert submit(client, post_url(post), name="\u202erofakO onurB", text="Hi").status_code == 303
+    assert submit(client, post_url(post), name="Im\x85p\u2028X", text="Ho").status_code == 303
+    stored = sorted(doc["author"]["name"] for doc in mongo_db.comments.find({}))
+    assert stored == ["Im p X", "rofakO onurB"]
+    html = client.get(post_url(post)).content.decode()
+    assert "\u202e" not in html
+    assert '<span class="comment-author"><bdi>rofakO onurB</bdi></span>' in html
+    comment = mongo_db.comments.find_one({"author.name": "Im p X"})
+    permalink = client.get(f"{post_url(post)}comments/{comment['slug']}/").content.decode()
+    assert "Comment by <bdi>Im p X</bdi>" in permalink

@@ -213,9 +213,8 @@ def test_a_reply_mail_is_in_the_sites_default_not_the_senders_active_language(ma
     settings.LANGUAGE_CODE = "vi"
     post = make_post(title="Phở")
     parent = make_comment(post, author=ROSA, text="Ngon")
-    subscriptions.confirm(email=ROSA.email)
     subscriptions.subscribe(kind=subscriptions.REPLIES, target=parent.id, discussion_id=post.id,
-                            email=ROSA.email)
+                            email=ROSA.email, owner=True)
     reply = make_comment(post, author=OTTO, text="Đúng vậy", parent_slug=parent.slug)
     notify.after_posting(reply, post_author_id=post.author.id)
     with translation.override("en"):
@@ -231,9 +230,8 @@ def test_a_reply_mail_is_in_the_language_the_subscriber_used(make_post, make_com
     settings.LANGUAGE_CODE = "en"
     post = make_post(title="Phở")
     parent = make_comment(post, author=ROSA, text="Ngon")
-    subscriptions.confirm(email=ROSA.email)
     subscriptions.subscribe(kind=subscriptions.REPLIES, target=parent.id, discussion_id=post.id,
-                            email=ROSA.email, language="vi")
+                            email=ROSA.email, owner=True, language="vi")
     reply = make_comment(post, author=OTTO, text="Đúng vậy", parent_slug=parent.slug)
     notify.after_posting(reply, post_author_id=post.author.id)
     with translation.override("hi"):

@@ -1,0 +1,103 @@
+"""The Unicode rules the comments app takes from ICU (the reference implementation of
+Unicode's algorithms, pinned in requirements.txt): confusable skeletons (UTS #39),
+default-ignorable code points, and IDNA for e-mail domains (UTS #46). Pure functions,
+no I/O; the only module that imports ICU.
+
+`lookalike_key` is what a reader would take for the same text: "Brunо" with a
+Cyrillic о, "ｃａｓｉｎｏ", "cas\u200bino" and "CASİNO" all have the key of their plain
+Latin spelling. Keys are for comparing, never for showing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import unicodedata
+
+import icu
+
+from comments import folding
+
+# Kept inside words of the scripts that need them (Devanagari half forms): see `strip_invisible`.
+ZWNJ, ZWJ = "\u200c", "\u200d"
+REPLACEMENT = "\ufffd"
+
+
+@functools.cache
+def _invisible() -> tuple[frozenset[int], re.Pattern]:
+    """Every default-ignorable code point (bidi controls, zero-width spaces, variation
+    selectors, tags, soft hyphens, ...): as a set, and as a pattern of runs of them."""
+    ranges = [(ord(start), ord(end)) for start, end in icu.UnicodeSet("[:Default_Ignorable_Code_Point:]").ranges()]
+    codes = frozenset(code for start, end in ranges for code in range(start, end + 1))
+    pattern = re.compile("[" + "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in ranges) + "]+")
+    return codes, pattern
+
+
+def drop_invisible(text: str) -> str:
+    """`text` without its default-ignorable code points (which draw nothing)."""
+    return _invisible()[1].sub("", text)
+
+
+def is_invisible(ch: str) -> bool:
+    """Whether `ch` is a default-ignorable code point or another format character."""
+    return ord(ch) in _invisible()[0] or unicodedata.category(ch) == "Cf"
+
+
+_local = threading.local()
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of `text`: each character replaced by the prototype of the
+    characters it is confusable with ("о" Cyrillic and "ᴏ" both "o")."""
+    checker = getattr(_local, "checker", None)
+    if checker is None:  # one per thread: ICU's checker is not documented as shareable
+        checker = _local.checker = icu.SpoofChecker()
+    return str(checker.getSkeleton(0, text))
+
+
+def lookalike_key(text: str) -> str:
+    """What a reader would take for the same text, for comparing: invisible code points
+    dropped, the search fold (case, Latin diacritics, compatibility forms:
+    comments/folding.py), the confusable skeleton, then the fold again (a skeleton
+    may give capitals or marks: "0" is "O", "ɓ" is "b̔")."""
+    return folding.fold(skeleton(folding.fold(drop_invisible(text))))
+
+
+# Combining marks after a Latin letter (once decomposed): "é" is "e", "İ" is "i".
+_LATIN_MARKS = re.compile("(?<=[a-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
+_LATIN_LETTERS = re.compile("[" + "".join(chr(code) for code in folding.LATIN_LETTERS) + "]")
+
+
+def _fast_fold(text: str) -> str:
+    """The search fold's work on Latin text, in C-speed steps (NFKD, case, Latin
+    letters without their marks, whitespace runs as one space), for long texts."""
+    lowered = unicodedata.normalize("NFKD", text).casefold()
+    lowered = _LATIN_LETTERS.sub(lambda found: found.group(0).translate(folding.LATIN_LETTERS), lowered)
+    return " ".join(_LATIN_MARKS.sub("", lowered).split())
+
+
+def text_key(text: str) -> str:
+    """`lookalike_key` for a whole comment (thousands of characters at every post):
+    the same steps with the Latin marks removed by one regular expression rather than
+    letter by letter. Compare a text's key only with keys made by this function."""
+    return unicodedata.normalize("NFC", _fast_fold(skeleton(_fast_fold(drop_invisible(text)))))
+
+
+@functools.cache
+def _idna() -> icu.IDNA:
+    return icu.IDNA(icu.IDNA.CHECK_NONTRANSITIONAL_TO_ASCII | icu.IDNA.CHECK_BIDI)
+
+
+def domain_to_ascii(domain: str) -> str | None:
+    """A domain as mail is delivered to it: UTS #46 mapping (NFKC, case, ignorables)
+    and Punycode for its non-ASCII labels ("Bücher.Example" is
+    "xn--bcher-kva.example"); None when it is not a valid domain name."""
+    if not domain:
+        return None
+    ascii_form = str(_idna().nameToASCII(domain))
+    if not ascii_form or REPLACEMENT in ascii_form or not ascii_form.isascii():
+        return None
+    return ascii_form.lower()
