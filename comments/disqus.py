@@ -105,6 +105,8 @@ def comment_of(line: int, element: Element) -> SourceComment | Refusal:
         posted = parse_time(created)
     except ValueError:
         return Refusal(reason=BAD_TIME.format(value=created[:40]), line=line, id=key)
+    if importing.utc_time(posted) is None:
+        return Refusal(reason=importing.TIME_OUT_OF_RANGE, line=line, id=key)
     status = status_of(element)
     message = _child(element, "message")
     html = (message.text or "") if message is not None else ""
