@@ -97,7 +97,9 @@ def trusted(document: dict, *, keep_staff: bool = False) -> dict:
     return document
 
 
-def import_comments(*, lines: Iterable[str], batch_size: int = BATCH_SIZE, keep_staff: bool = False) -> Imported:
+def import_comments(
+    *, lines: Iterable[str], batch_size: int = BATCH_SIZE, keep_staff: bool = False
+) -> Imported:
     """Insert the comments of an export, `batch_size` at a time, skipping those already
     there, then recompute the comment summary of each post they belong to. Bodies are
     rendered again from their text; staff badges are kept only with `keep_staff`.

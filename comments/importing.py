@@ -487,9 +487,6 @@ class _Waiting:
         self.sequence = self.scan = 0  # the last scratch document written / looked at
         self.found = False  # an orphan root was found since the scan began
 
-    def __bool__(self) -> bool:
-        return bool(self.memory) or (self.scratch is not None and self.scratch.find_one({}, {"_id": 1}) is not None)
-
     def add(self, comment: SourceComment) -> None:
         self.memory.setdefault(str(comment.parent), []).append(comment)
         self.held += 1
@@ -522,7 +519,8 @@ class _Waiting:
             return self.take(roots)
         self._spill()
         while True:
-            chunk = list(self.scratch.find({"_id": {"$gt": self.scan}}).sort("_id", ASCENDING).limit(BATCH_SIZE))
+            after = self.scratch.find({"_id": {"$gt": self.scan}})
+            chunk = list(after.sort("_id", ASCENDING).limit(BATCH_SIZE))
             if not chunk:
                 first = self.scratch.find_one({}, sort=[("_id", ASCENDING)])
                 if first is None:

@@ -165,7 +165,8 @@ def _apply(request, *, action: str, ids: list) -> bool:
         if not banned.keys:
             messages.success(request, gettext(BANNED_NOBODY))
         else:
-            messages.success(request, BANNED.format(who=confirmations.banned_who(banned.keys), count=banned.marked))
+            who = confirmations.banned_who(banned.keys)
+            messages.success(request, BANNED.format(who=who, count=banned.marked))
         return banned.done
     if action == "thread":
         progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
@@ -236,7 +237,8 @@ def blocklist_remove(request, entry_id):
         restorable = moderation.restorable_for(entry=entry)
         shown = confirmations.SHOWN
         names = confirmations.member_names([entry.value] if entry.kind == blocklist.BAN_USER else [])
-        context = {"entry": entry, "kind_label": _kind_label(entry.kind), "value": _banned_value(entry, names),
+        context = {"entry": entry, "kind_label": _kind_label(entry.kind),
+                   "value": _banned_value(entry, names),
                    "restorable": restorable[:shown], "count": len(restorable),
                    "more": max(0, len(restorable) - shown)}
         return render_page(request, "dashboard/blocklist_lift.html", context)
