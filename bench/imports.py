@@ -137,7 +137,7 @@ def main() -> None:
         print(f"Store {settings.COMMENTS_STORE}; scratch database {settings.MONGODB_NAME}")
         print(f"Export: {size / 1e6:.1f} MB, {args.comments} comments on {threads} threads")
         print(f"Imported {report.imported} (refused {sum(report.refused.values())}, "
-              f"orphans {len(report.orphans)}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"
+              f"orphans {report.orphans_total}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"
               + (" (under tracemalloc)" if traced is not None else ""))
         if traced is not None:
             print(f"Peak Python memory during the import: {traced / 1e6:.1f} MB")

@@ -12,7 +12,8 @@ order: a reply may come before the comment it answers (the engine keeps it until
 then).
 
 Only the element being read is in memory, so a file of any size takes the same
-memory, apart from the engine's thread map and the replies that wait for a parent.
+memory, apart from the engine's thread map (the replies that wait for a parent wait
+in memory only up to importing.WAITING_LIMIT, then in a scratch collection).
 """
 
 from __future__ import annotations
