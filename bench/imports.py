@@ -9,6 +9,10 @@ Then, in a scratch database with a post for each thread, it imports the file wit
 second and the peak memory of the import: Python's allocations (tracemalloc) and
 the process's peak resident size. Run it at two sizes (`--comments 20000` and
 `--comments 200000`): the peak stays about the same while the file grows.
+`--orphans N` adds N replies whose parent never appears (each names a parent of its
+own that is not in the file): they wait for it until the end, then go to the top
+level, and the peak must stay flat with them too (`--orphans 0` and `--orphans
+250000`). The run checks every orphan was imported at the top level.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 100000
 
@@ -42,6 +46,7 @@ from django.conf import settings
 
 from cms import posts
 from comments import disqus
+from comments.stores import get_store
 from infra import mongo
 
 START = datetime(2014, 1, 1, tzinfo=UTC)
@@ -50,7 +55,8 @@ HEAD = ('<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns="http://disqus.co
 WORDS = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor"]
 
 
-def write_export(out, *, comments: int, per_thread: int, body_bytes: int, rng: random.Random) -> int:
+def write_export(out, *, comments: int, per_thread: int, body_bytes: int, rng: random.Random,
+                 orphans: int = 0) -> int:
     """Write the export; return how many threads it has."""
     threads = max(1, comments // per_thread)
     out.write(HEAD)
@@ -75,11 +81,13 @@ def write_export(out, *, comments: int, per_thread: int, body_bytes: int, rng: r
             held = None
     if held is not None:
         out.write(held)
+    for k in range(comments, comments + orphans):
+        out.write(_post(k, rng.randrange(threads), f"gone-{k}", rng, body_bytes))
     out.write("</disqus>\n")
     return threads
 
 
-def _post(k: int, thread: int, parent: int | None, rng: random.Random, body_bytes: int) -> str:
+def _post(k: int, thread: int, parent: int | str | None, rng: random.Random, body_bytes: int) -> str:
     words, size = [], 0
     while size < body_bytes:
         word = rng.choice(WORDS)
@@ -100,12 +108,13 @@ def main() -> None:
     parser.add_argument("--comments", type=int, default=100_000)
     parser.add_argument("--per-thread", type=int, default=200)
     parser.add_argument("--body-bytes", type=int, default=400)
+    parser.add_argument("--orphans", type=int, default=0, help="replies whose parent is not in the file")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--no-trace", action="store_true", help="no tracemalloc (faster; peak RSS only)")
     args = parser.parse_args()
     with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8", delete=False) as out:
         threads = write_export(out, comments=args.comments, per_thread=args.per_thread,
-                               body_bytes=args.body_bytes, rng=random.Random(args.seed))
+                               body_bytes=args.body_bytes, rng=random.Random(args.seed), orphans=args.orphans)
         path = out.name
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     mongo.reset_client()
@@ -128,10 +137,14 @@ def main() -> None:
         print(f"Store {settings.COMMENTS_STORE}; scratch database {settings.MONGODB_NAME}")
         print(f"Export: {size / 1e6:.1f} MB, {args.comments} comments on {threads} threads")
         print(f"Imported {report.imported} (refused {sum(report.refused.values())}, "
-              f"orphans {len(report.orphans)}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"
+              f"orphans {report.orphans_total}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"
               + (" (under tracemalloc)" if traced is not None else ""))
         if traced is not None:
             print(f"Peak Python memory during the import: {traced / 1e6:.1f} MB")
+        top = sum(1 for document in get_store().iter_documents()
+                  if int(document["imported"]["id"]) >= args.comments and document["parent_id"] is None)
+        print(f"Orphans at the top level: {top} of {args.orphans}"
+              + ("" if top == args.orphans else " (WRONG: every orphan must be imported at the top level)"))
         print(f"Peak resident size of the process: {rss / 1024:.0f} MB (before the import: {rss_before / 1024:.0f} MB)")
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)

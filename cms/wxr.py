@@ -696,7 +696,10 @@ def comment_time(comment: WxrComment, item: WxrItem) -> tuple[datetime | None, s
     offset = item.utc_offset
     how = AS_UTC if offset is None else BY_OFFSET.format(offset=_offset(offset))
     note = LOCAL_TIME.format(what=f"comment {comment.id}", line=item.line, local=comment.date_local, how=how)
-    return utc(comment.date_local - (offset or timedelta(0))), note
+    try:
+        return utc(comment.date_local - (offset or timedelta(0))), note
+    except OverflowError:  # the offset takes it past year 9999 or before year 1
+        return None, None
 
 
 def _offset(offset: timedelta) -> str:
@@ -725,8 +728,12 @@ def source_comment(
             UNKNOWN_APPROVAL.format(value=comment.approved), line=item.line, id=comment.id
         )
     posted, note = comment_time(comment, item)
+    if posted is None and (comment.date_gmt or comment.date_local):
+        return importing.Refusal(importing.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
     if posted is None:
         return importing.Refusal(NO_DATE, line=item.line, id=comment.id)
+    if importing.utc_time(posted) is None:
+        return importing.Refusal(importing.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
     return importing.SourceComment(

@@ -14,6 +14,11 @@ Both directions stream: the export walks one cursor, the import inserts batches,
 memory stays flat whatever the number of comments. Importing keeps each comment's
 `_id`, slugs and times, so pages, permalinks and cursors come back exactly; a comment
 whose slug its discussion already has is skipped, so importing twice adds nothing.
+
+A file is not trusted with what the site itself decides: each comment's `html` is
+rendered again from its `text` (the file's is ignored), and `author.staff` (the Staff
+badge) is dropped unless the operator says the file is the site's own export
+(`keep_staff`, `import_comments --keep-staff`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from bson import ObjectId, json_util
 from bson.errors import InvalidId
 
 from comments import services
+from infra.markup import render_comment
 from comments.stores import get_store
 
 JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED, tz_aware=True, tzinfo=timezone.utc)
@@ -68,19 +74,35 @@ def parse_line(line: str, *, number: int) -> dict:
     """One exported line back into a document; BadLine if it is not one."""
     try:
         document = json_util.loads(line, json_options=JSON_OPTIONS)
-    except (ValueError, TypeError, InvalidId) as exc:
+    except (ValueError, TypeError, InvalidId, OverflowError) as exc:  # Overflow: a date past 9999 or before 1
         raise BadLine(BAD_LINE.format(number=number, reason=f"not Extended JSON ({exc})")) from exc
     if not isinstance(document, dict):
         raise BadLine(BAD_LINE.format(number=number, reason="not a JSON object"))
     for name, kind in REQUIRED.items():
         if not isinstance(document.get(name), kind):
             raise BadLine(BAD_LINE.format(number=number, reason=f"{name} missing or not a {kind.__name__}"))
+    if not isinstance(document.get("text", ""), str):
+        raise BadLine(BAD_LINE.format(number=number, reason="text not a str"))
+    if not isinstance(document.get("author", {}), dict):
+        raise BadLine(BAD_LINE.format(number=number, reason="author not an object"))
     return document
 
 
-def import_comments(*, lines: Iterable[str], batch_size: int = BATCH_SIZE) -> Imported:
+def trusted(document: dict, *, keep_staff: bool = False) -> dict:
+    """`document` as the site will store it: its `html` rendered from its `text`, and
+    without `author.staff` unless `keep_staff` (the file is the site's own export)."""
+    document["html"] = render_comment(document.get("text", ""))
+    if not keep_staff and isinstance(document.get("author"), dict):
+        document["author"].pop("staff", None)
+    return document
+
+
+def import_comments(
+    *, lines: Iterable[str], batch_size: int = BATCH_SIZE, keep_staff: bool = False
+) -> Imported:
     """Insert the comments of an export, `batch_size` at a time, skipping those already
-    there, then recompute the comment summary of each post they belong to.
+    there, then recompute the comment summary of each post they belong to. Bodies are
+    rendered again from their text; staff badges are kept only with `keep_staff`.
 
     A bad line stops the import with BadLine; the batches before it are in, and
     running the import again skips them.
@@ -91,7 +113,7 @@ def import_comments(*, lines: Iterable[str], batch_size: int = BATCH_SIZE) -> Im
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        document = parse_line(line, number=number)
+        document = trusted(parse_line(line, number=number), keep_staff=keep_staff)
         batch.append(document)
         discussions.add(document["discussion_id"])
         read += 1

@@ -12,7 +12,8 @@ order: a reply may come before the comment it answers (the engine keeps it until
 then).
 
 Only the element being read is in memory, so a file of any size takes the same
-memory, apart from the engine's thread map and the replies that wait for a parent.
+memory, apart from the engine's thread map (the replies that wait for a parent wait
+in memory only up to importing.WAITING_LIMIT, then in a scratch collection).
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ def comment_of(line: int, element: Element) -> SourceComment | Refusal:
         posted = parse_time(created)
     except ValueError:
         return Refusal(reason=BAD_TIME.format(value=created[:40]), line=line, id=key)
+    if importing.utc_time(posted) is None:
+        return Refusal(reason=importing.TIME_OUT_OF_RANGE, line=line, id=key)
     status = status_of(element)
     message = _child(element, "message")
     html = (message.text or "") if message is not None else ""

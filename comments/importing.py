@@ -26,7 +26,9 @@ ever resolved) and hands out one small element at a time with its line.
 What the engine guarantees:
 
 - **Threading** as in the source: a reply goes under the parent it had (parents are
-  written first; a reply read before its parent waits for it in memory). One whose
+  written first; a reply read before its parent waits for it: in memory up to
+  WAITING_LIMIT replies, beyond that in a scratch collection of the run's own,
+  `comment_imports_waiting_<run>`, indexed by parent and dropped at the end). One whose
   parent never comes, was refused, or is on another thread becomes top-level at the
   end and is reported as an orphan. A reply deeper than COMMENTS_MAX_DEPTH goes under
   the deepest allowed ancestor, as a posted reply would (reported).
@@ -52,35 +54,42 @@ What the engine guarantees:
   completed by the next. `dry_run` reads everything and writes nothing.
 
 Memory stays bounded whatever the size of the file: the engine holds the thread map,
-one batch, the replies waiting for a parent, and a cache of recent comments (older
-parents are looked up in `comment_imports`); a dry run also keeps every source id it
-has seen, a few dozen bytes each, since it has no ledger to look them up in.
+one batch, at most WAITING_LIMIT of the replies waiting for a parent (the others wait
+in the scratch collection), a cache of recent comments (older parents are looked up in
+`comment_imports`) and the first ORPHANS_SHOWN orphans it reports (the others are
+counted); a dry run also keeps every source id it has seen, a few dozen bytes each,
+since it has no ledger to look them up in. A dry run writes nothing but, past
+WAITING_LIMIT waiting replies, the scratch collection, which it drops too.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import html as html_module
 import os
 import re
+import unicodedata
 import xml.parsers.expat
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import BinaryIO
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from xml.etree.ElementTree import Element, TreeBuilder
 
 import nh3
 from bson import ObjectId
 from markdownify import markdownify
-from pymongo import UpdateOne
+from pymongo import ASCENDING, UpdateOne
+from pymongo.collection import Collection
 from tqdm import tqdm
 
 from comments import commenters, conf, slugs, summaries
+from comments.folding import unaccent
 from comments.host import Discussion, get_host
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.stores import get_store
@@ -92,6 +101,14 @@ BATCH_SIZE = 500
 # Recent comments kept in memory as possible parents (a few hundred bytes each); older
 # ones are looked up in the ledger.
 KNOWN_LIMIT = 20_000
+# Replies waiting for their parent kept in memory (whole, with their bodies); past it,
+# they wait in a scratch collection of the run's own, dropped at the end (and, left by
+# a run that died, by a run a day later).
+WAITING_LIMIT = 2_000
+SCRATCH_PREFIX = "comment_imports_waiting_"
+SCRATCH_MAX_AGE = timedelta(days=1)
+# Orphans named one by one in the report; the others are counted.
+ORPHANS_SHOWN = 100
 XML_CHUNK = 64 * 1024
 ANONYMOUS = "Anonymous"
 
@@ -114,10 +131,12 @@ UNKNOWN_THREAD = "its thread {thread!r} is not in the file"
 THREAD_SKIPPED = "its thread matched no post"
 BAD_STATUS = "unknown status {status!r}"
 NAIVE_TIME = "its time has no time zone"
+TIME_OUT_OF_RANGE = "its time is out of range in UTC (years 1000 to 9999)"
 SLUG_TAKEN = "another comment already has its slug"
 ORPHAN = "{source} comment {id} (line {line}): its parent {parent} {why}; imported at the top level"
 ORPHAN_MISSING = "is not in the file (or was refused)"
 ORPHAN_ELSEWHERE = "is on another thread"
+MORE_ORPHANS = "  ... and {count} more orphans"
 POST_SLUG = re.compile(r"^/posts/(?P<slug>[^/]+)/?$")
 
 
@@ -193,7 +212,8 @@ class Report:
     already: int = 0
     refused: Counter = field(default_factory=Counter)  # reason -> how many
     skipped: Counter = field(default_factory=Counter)  # reason -> how many (pingbacks...)
-    orphans: list[str] = field(default_factory=list)
+    orphans: list[str] = field(default_factory=list)  # the first ORPHANS_SHOWN
+    orphans_total: int = 0
     reattached: int = 0
     posts: int = 0  # posts whose summaries were refreshed
 
@@ -210,11 +230,24 @@ class Report:
         out += [f"  skipped: {n} {reason}" for reason, n in self.skipped.most_common()]
         out += [f"  unmatched thread: {what}" for what in self.unmatched]
         out += [f"  orphan: {what}" for what in self.orphans]
+        if self.orphans_total > len(self.orphans):
+            out.append(MORE_ORPHANS.format(count=self.orphans_total - len(self.orphans)))
         if self.reattached:
             out.append(f"  {self.reattached} replies deeper than the site allows went under the deepest ancestor.")
         if self.dry_run:
             out.append("Dry run: nothing was written.")
         return out
+
+
+def utc_time(moment: datetime) -> datetime | None:
+    """An aware `moment` in UTC; None when it cannot be kept: its offset takes it past
+    year 9999 or before year 1, or it falls before year 1000 (slugs sort times as
+    text, four digits to a year)."""
+    try:
+        moment = moment.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None
+    return moment if moment.year >= 1000 else None
 
 
 # --- Bodies ----------------------------------------------------------------------------
@@ -250,23 +283,46 @@ def read_mapping(path: str) -> dict[str, str]:
     return mapping
 
 
+def link_path(link: str) -> str:
+    """The path of a link as a reader reads it: percent-decoded (browsers and Disqus
+    record `/posts/%E0%A4%B8…/` for `/posts/स…/`), in NFC."""
+    return unicodedata.normalize("NFC", unquote(urlsplit(link.strip()).path)) if link else ""
+
+
 def link_slug(link: str) -> str | None:
     """The post slug in a link to one of this site's posts (`/posts/<slug>/`)."""
-    found = POST_SLUG.match(urlsplit(link.strip()).path) if link else None
+    found = POST_SLUG.match(link_path(link)) if link else None
     return found["slug"] if found else None
+
+
+def as_slug(text: str, *, limit: int = 80) -> str:
+    """`text` as a post slug: lower case, Latin letters without diacritics, other
+    scripts kept with their marks (Devanagari, ...), anything else a single hyphen;
+    at most `limit` characters, never cutting a letter from its marks. "" if nothing
+    is left."""
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LNM" else " "
+                   for ch in unicodedata.normalize("NFC", unaccent(text).lower()))
+    slug = "-".join(kept.split())
+    while slug and unicodedata.category(slug[0])[0] == "M":
+        slug = slug[1:]
+    if len(slug) > limit:
+        end = limit
+        while end > 0 and unicodedata.category(slug[end])[0] == "M":
+            end -= 1
+        slug = slug[:end]
+    return slug.strip("-")
 
 
 def draft_slug(thread: SourceThread) -> str:
     """The slug of the draft made for a thread no post matches: its link's last path
-    segment (without a file extension), else its identifier or title, as a slug;
-    else `imported-<key>`."""
+    segment (percent-decoded, without a file extension), else its identifier or
+    title, as a slug in any script; else `imported-<key>`."""
     for candidate in (link_slug(thread.link), thread.slug,
-                      re.sub(r"\.[A-Za-z0-9]+$", "", urlsplit(thread.link).path.rstrip("/").rpartition("/")[2]),
+                      re.sub(r"\.[A-Za-z0-9]+$", "", link_path(thread.link).rstrip("/").rpartition("/")[2]),
                       thread.identifier, thread.title):
-        slug = re.sub(r"[^a-z0-9]+", "-", (candidate or "").lower()).strip("-")[:80]
-        if slug:
+        if slug := as_slug(candidate or ""):
             return slug
-    return f"imported-{re.sub(r'[^a-z0-9]+', '-', thread.key.lower())}"
+    return f"imported-{as_slug(thread.key) or 'thread'}"
 
 
 def match_post(thread: SourceThread, *, mapping: dict[str, str] | None = None) -> Discussion | None:
@@ -274,9 +330,9 @@ def match_post(thread: SourceThread, *, mapping: dict[str, str] | None = None) -
     slug it names, by its link's path (`/posts/<slug>/`), by its identifier taken as
     a slug, or by the slug a draft for it would have (one an earlier run created)."""
     mapping = mapping or {}
-    for key in (thread.link, thread.identifier, thread.key):
+    for key in (thread.link, unquote(thread.link), thread.identifier, thread.key):
         if key and key in mapping:
-            return get_host().get_by_slug(mapping[key])
+            return get_host().get_by_slug(unicodedata.normalize("NFC", unquote(mapping[key])))
     for slug in (thread.slug, link_slug(thread.link), thread.identifier, draft_slug(thread)):
         if slug and (post := get_host().get_by_slug(slug)) is not None:
             return post
@@ -421,18 +477,132 @@ def imported_id(*, source: str, source_id: str, posted: datetime) -> ObjectId:
     return ObjectId(seconds.to_bytes(4, "big") + digest)
 
 
+class _Waiting:
+    """The replies read before their parent, by parent id: in memory up to `limit`,
+    then all of them moved to a scratch collection of the run's own (indexed by parent
+    and by id), which `drop` removes."""
+
+    def __init__(self, *, limit: int):
+        self.limit = limit
+        self.memory: dict[str, list[SourceComment]] = {}
+        self.held = 0
+        self.scratch: Collection | None = None
+        self.sequence = self.scan = 0  # the last scratch document written / looked at
+        self.found = False  # an orphan root was found since the scan began
+
+    def add(self, comment: SourceComment) -> None:
+        self.memory.setdefault(str(comment.parent), []).append(comment)
+        self.held += 1
+        if self.held >= self.limit:
+            self._spill()
+
+    def take(self, parent_ids: Iterable[str]) -> list[SourceComment]:
+        """The replies waiting for any of these parents, in the order they were read;
+        they wait no longer."""
+        parent_ids = list(dict.fromkeys(parent_ids))
+        replies = [c for parent in parent_ids for c in self.memory.pop(parent, [])]
+        self.held -= len(replies)
+        if self.scratch is None:
+            return replies
+        for start in range(0, len(parent_ids), BATCH_SIZE):
+            found = list(self.scratch.find({"parent": {"$in": parent_ids[start:start + BATCH_SIZE]}})
+                         .sort("_id", ASCENDING))
+            if found:
+                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in found]}})
+                replies += [_from_scratch(d) for d in found]
+        return replies
+
+    def orphan_roots(self) -> list[SourceComment]:
+        """Some waiting replies whose parent is not waiting itself (a parent that will
+        never come), taken out; when every one left waits for another (a cycle), the
+        first of them. Empty when nothing waits."""
+        if self.scratch is None:
+            waiting_ids = {c.id for replies in self.memory.values() for c in replies}
+            roots = [parent for parent in self.memory if parent not in waiting_ids] or list(self.memory)[:1]
+            return self.take(roots)
+        self._spill()
+        while True:
+            after = self.scratch.find({"_id": {"$gt": self.scan}})
+            chunk = list(after.sort("_id", ASCENDING).limit(BATCH_SIZE))
+            if not chunk:
+                first = self.scratch.find_one({}, sort=[("_id", ASCENDING)])
+                if first is None:
+                    return []
+                self.scan, found, self.found = 0, self.found, False
+                if found:
+                    continue
+                chunk = [first]  # a cycle: the first breaks it
+                waiting: set[str] = set()
+            else:
+                self.scan = chunk[-1]["_id"]
+                parents = list({d["parent"] for d in chunk})
+                waiting = {d["id"] for d in self.scratch.find({"id": {"$in": parents}}, {"id": 1})}
+            roots = [d for d in chunk if d["parent"] not in waiting]
+            if roots:
+                self.found = True
+                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in roots]}})
+                return [_from_scratch(d) for d in roots]
+
+    def drop(self) -> None:
+        """Forget every waiting reply (the scratch collection goes)."""
+        self.memory.clear()
+        self.held = 0
+        if self.scratch is not None:
+            self.scratch.drop()
+            self.scratch = None
+
+    def _spill(self) -> None:
+        if not self.held:
+            return
+        if self.scratch is None:
+            self.scratch = _new_scratch()
+        documents = []
+        for replies in self.memory.values():
+            for comment in replies:
+                self.sequence += 1
+                documents.append({"_id": self.sequence, "parent": comment.parent, "id": comment.id,
+                                  "comment": _to_scratch(comment)})
+        self.scratch.insert_many(documents, ordered=False)
+        self.memory.clear()
+        self.held = 0
+
+
+def _to_scratch(comment: SourceComment) -> dict:
+    # The time as text: BSON would keep milliseconds and no zone.
+    return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
+
+
+def _from_scratch(document: dict) -> SourceComment:
+    fields = document["comment"]
+    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
+
+
+def _new_scratch() -> Collection:
+    """A scratch collection for one run's waiting replies, indexed; those a run that
+    died left behind (older than SCRATCH_MAX_AGE) are dropped first."""
+    db = get_db()
+    for name in db.list_collection_names():
+        if name.startswith(SCRATCH_PREFIX) and ObjectId.is_valid(made := name.removeprefix(SCRATCH_PREFIX)):
+            if ObjectId(made).generation_time < datetime.now(UTC) - SCRATCH_MAX_AGE:
+                db.drop_collection(name)
+    scratch = db[f"{SCRATCH_PREFIX}{ObjectId()}"]
+    scratch.create_index("parent")
+    scratch.create_index("id")
+    return scratch
+
+
 class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
-                 trust_names: bool = False):
+                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
         # Authors' names are taken from the file only when the operator trusts it.
         self.trust_names = trust_names
         self.report = Report(source=source, dry_run=dry_run)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
-        self.waiting: dict[str, list[SourceComment]] = {}  # parent id -> replies read before it
+        self.waiting = _Waiting(limit=waiting_limit)  # replies read before their parent
         self.known: OrderedDict[str, _Placed] = OrderedDict()
         self.touched: set[ObjectId] = set()
 
@@ -501,6 +671,8 @@ class Importer:
             return BAD_STATUS.format(status=comment.status)
         if comment.posted.tzinfo is None:
             return NAIVE_TIME
+        if utc_time(comment.posted) is None:
+            return TIME_OUT_OF_RANGE
         return None
 
     # Writing a batch.
@@ -516,9 +688,9 @@ class Importer:
             if comment.id in stored:
                 self.report.already += 1
                 self._remember(comment.id, stored[comment.id])
-                fresh += self.waiting.pop(comment.id, [])
             else:
                 fresh.append(comment)
+        fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
         ids = {c.id for c in fresh}
         unknown = [c.parent for c in fresh if c.parent and c.parent not in ids and c.parent not in self.known]
         for parent_id, placed in self._look_up(unknown).items():
@@ -528,17 +700,24 @@ class Importer:
     def _write(self, comments: list[SourceComment], *, orphans: bool = False) -> None:
         """Place each comment under its parent, parents first, and store them. A reply
         whose parent is not placed yet waits for it; with `orphans`, the comments
-        given go to the top level when their parent is nowhere."""
-        queue, documents, here = deque(comments), [], {}
+        given go to the top level when their parent is nowhere. Stored a batch at a
+        time; the replies waiting for what was placed follow once the queue is empty."""
+        queue, documents, here, placed = deque(comments), [], {}, []
         while queue:
             comment = queue.popleft()
             parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
             if comment.parent and parent is None and not orphans:
-                self.waiting.setdefault(comment.parent, []).append(comment)
-                continue
-            document, here[comment.id] = self._document(comment, parent)
-            documents.append((comment, document, here[comment.id]))
-            queue.extend(self.waiting.pop(comment.id, []))
+                self.waiting.add(comment)
+            else:
+                document, here[comment.id] = self._document(comment, parent)
+                documents.append((comment, document, here[comment.id]))
+                placed.append(comment.id)
+            if len(documents) >= self.batch_size:
+                self._store(documents)
+                documents = []
+            if not queue and placed:
+                queue.extend(self.waiting.take(placed))
+                placed = []
         self._store(documents)
 
     def _document(self, comment: SourceComment, parent: _Placed | None) -> tuple[dict, _Placed]:
@@ -547,8 +726,10 @@ class Importer:
         discussion_id = self.threads[comment.thread]
         if comment.parent and (parent is None or parent.discussion_id != discussion_id):
             why = ORPHAN_MISSING if parent is None else ORPHAN_ELSEWHERE
-            self.report.orphans.append(ORPHAN.format(source=self.source, id=comment.id, line=comment.line,
-                                                     parent=comment.parent, why=why))
+            self.report.orphans_total += 1
+            if len(self.report.orphans) < ORPHANS_SHOWN:
+                self.report.orphans.append(ORPHAN.format(source=self.source, id=comment.id, line=comment.line,
+                                                         parent=comment.parent, why=why))
             parent = None
         posted = comment.posted.astimezone(UTC)
         part = slugs.derived_part(_ledger_key(self.source, comment.id))
@@ -651,12 +832,12 @@ class Importer:
         """Write what is left; when the whole file was read (`complete`), the replies
         whose parent never came go to the top level (orphans, reported). Then refresh
         the summary of every post written to."""
-        self.flush()
-        if complete:
-            while self.waiting:
-                waiting_ids = {c.id for replies in self.waiting.values() for c in replies}
-                roots = [parent for parent in self.waiting if parent not in waiting_ids] or list(self.waiting)[:1]
-                self._write([c for parent in roots for c in self.waiting.pop(parent)], orphans=True)
+        try:
+            self.flush()
+            while complete and (roots := self.waiting.orphan_roots()):
+                self._write(roots, orphans=True)
+        finally:
+            self.waiting.drop()
         for discussion_id in sorted(self.touched):
             summaries.refresh_summary(post_id=discussion_id)
         self.report.posts = len(self.touched)

@@ -16,9 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bson import ObjectId
-from django.utils.translation import gettext_noop
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext, gettext_noop
 
 from comments import blocklist, changes, flags, records
+from comments.host import get_host
 from comments.records import APPROVED, DELETED, SPAM, Comment, QueueFilter
 from comments.stores import get_store
 
@@ -26,6 +28,21 @@ ACTIONS = ("approve", "spam", "delete")
 STATUS_OF_ACTION = {"approve": APPROVED, "spam": SPAM, "delete": DELETED}
 NOTHING_CHOSEN = gettext_noop("Choose at least one comment.")
 NO_SUCH_COMMENT = gettext_noop("That comment no longer exists.")
+BAN_SELF = gettext_noop("You cannot ban yourself.")
+BAN_EDITOR = gettext_noop("“%(name)s” is an editor: an editor cannot be banned.")
+
+
+class BanRefused(Exception):
+    """A ban that must not be: of the editor banning, or of another editor."""
+
+    def __init__(self, template: str, **params: str):
+        super().__init__(template % params)
+        self.template, self.params = template, params
+
+    @property
+    def message(self) -> str:
+        """The reason, in the active language."""
+        return gettext(self.template) % self.params
 
 
 @dataclass(frozen=True)
@@ -111,15 +128,30 @@ class BanPreview:
         return len(self.comments)
 
 
+def ban_refusal(comment: Comment, *, editor_id: int | None) -> BanRefused | None:
+    """Why banning this comment's author must not be, if it must not: they are the
+    editor banning (`editor_id`), or someone who moderates this site."""
+    if comment.author.id is None:
+        return None
+    if editor_id is not None and comment.author.id == editor_id:
+        return BanRefused(BAN_SELF)
+    user = get_user_model()._default_manager.filter(pk=comment.author.id).first()
+    if user is not None and get_host().can_moderate(user):
+        return BanRefused(BAN_EDITOR, name=comment.author.name)
+    return None
+
+
 def _banned_comments(comment: Comment, keys: list[tuple[str, str]]) -> list[Comment]:
     """The comments a ban on `keys` marks as spam: the member's own, or every anonymous
-    comment from the address (an address ban never reaches members or editors)."""
+    comment from the address (an address ban never reaches members or editors).
+    Deleted comments stay deleted, and spam is spam already."""
     if not keys:
-        return [comment] if comment.status != SPAM else []
+        return [comment] if comment.status not in (SPAM, DELETED) else []
     commenter = records.by_commenter(
         user_id=comment.author.id, ips=[v for k, v in keys if k == blocklist.BAN_IP],
     )
     found = get_store().find_by_commenter(commenter=commenter, exclude_status=SPAM)
+    found = [c for c in found if c.status != DELETED]
     if comment.author.id is None:
         found = [c for c in found if c.author.id is None]
     return found
@@ -136,15 +168,18 @@ def preview_ban(*, comment_id: ObjectId) -> BanPreview | None:
                       names=sorted({c.author.name for c in theirs if c.author.name}))
 
 
-def ban_commenter(*, comment_id: ObjectId, editor: str) -> Banned | None:
+def ban_commenter(*, comment_id: ObjectId, editor: str, editor_id: int | None = None) -> Banned | None:
     """Ban this comment's author from commenting and mark their comments as spam (a
-    member's own; from an address, every anonymous comment sent from it). None if the
-    comment is gone; an anonymous comment without an IP address bans nothing and
-    marks only itself. The ban is recorded with what it changed, so lifting it can
-    put those comments back (`lift_ban`)."""
+    member's own; from an address, every anonymous comment sent from it; deleted
+    ones stay deleted). None if the comment is gone; an anonymous comment without an
+    IP address bans nothing and marks only itself. BanRefused for the editor banning
+    (`editor_id`) or any other editor. The ban is recorded with what it changed, so
+    lifting it can put those comments back (`lift_ban`)."""
     preview = preview_ban(comment_id=comment_id)
     if preview is None:
         return None
+    if (refused := ban_refusal(preview.comment, editor_id=editor_id)) is not None:
+        raise refused
     changes.check_size(preview.count)  # Before the ban is recorded: all or nothing.
     for kind, value in preview.keys:
         blocklist.add_entry(kind=kind, value=value, added_by=editor)

@@ -8,10 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bson import ObjectId
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from comments import blocklist, moderation
+from comments.host import get_host
 from comments.records import DELETED, SPAM, Comment
 from comments.stores import get_store
 
@@ -29,6 +31,8 @@ BUTTONS = {
     "thread": pgettext_lazy("moderation button", "Remove the thread"),
     "ban": pgettext_lazy("moderation button", "Ban and mark as spam"),
 }
+# A "ban" of a comment with no account or address to ban by only marks it as spam.
+BAN_NOBODY_BUTTON = pgettext_lazy("moderation button", "Mark as spam")
 # `comments` and `names` are counted phrases ("2 comments", "“Sam Lee”" or "3 names").
 SUMMARIES = {
     "spam": _("This will mark %(comments)s by %(names)s as spam."),
@@ -40,6 +44,8 @@ BAN_NOBODY = _("This comment has no account or IP address to ban by; it will onl
 BAN_ONLY = _("This will ban %(who)s from commenting; none of their comments needs marking as spam.")
 KEY_LABELS = {blocklist.BAN_EMAIL: _("e-mail"), blocklist.BAN_IP: _("IP")}
 MEMBER = _("the member “%(name)s”")
+MEMBER_GONE = _("a member whose account is deleted (number %(id)s)")
+ACCOUNT_GONE = _("(deleted account %(id)s)")
 # The confirmation page lists this many of the comments it will change.
 SHOWN = 10
 
@@ -70,9 +76,23 @@ class Impact:
     def changes_something(self) -> bool:
         return bool(self.comments or self.ban_keys)
 
+    @property
+    def bans_nobody(self) -> bool:
+        """A ban with no account or address to ban by: it only marks the comment as spam."""
+        return self.action == "ban" and not self.ban_keys
+
+    @property
+    def title(self) -> str:
+        return TITLES["spam"] if self.bans_nobody else TITLES[self.action]
+
+    @property
+    def button(self) -> str:
+        """What the confirming button says."""
+        return BAN_NOBODY_BUTTON if self.bans_nobody else BUTTONS[self.action]
+
     def summary(self) -> str:
         """One sentence: what will change."""
-        if self.action == "ban" and not self.ban_keys:
+        if self.bans_nobody:
             return BAN_NOBODY
         if self.action == "ban" and not self.comments:
             return BAN_ONLY % {"who": self.who}
@@ -96,6 +116,27 @@ def _who(comment: Comment, keys: list[tuple[str, str]]) -> str:
     if comment.author.id is not None:
         return MEMBER % {"name": comment.author.name}
     return joined([f"{KEY_LABELS.get(kind, kind)} {value}" for kind, value in keys])
+
+
+def member_names(user_ids: list[str]) -> dict[str, str]:
+    """The name each of these members comments under (by id, as a ban records it);
+    a deleted account is missing."""
+    ids = [int(value) for value in user_ids if value.isdigit()]
+    users = get_user_model()._default_manager.filter(pk__in=ids) if ids else []
+    return {str(user.pk): get_host().commenter_name(user) for user in users}
+
+
+def banned_one(kind: str, value: str, names: dict[str, str]) -> str:
+    """One thing a ban is by, in words: a member by name, an address by its kind."""
+    if kind == blocklist.BAN_USER:
+        return MEMBER % {"name": names[value]} if value in names else MEMBER_GONE % {"id": value}
+    return f"{KEY_LABELS.get(kind, kind)} {value}"
+
+
+def banned_who(keys: list[tuple[str, str]]) -> str:
+    """Whom a ban recording `keys` is by, in words ("the member “Ada”", "IP 192.0.2.9")."""
+    names = member_names([value for kind, value in keys if kind == blocklist.BAN_USER])
+    return joined([banned_one(kind, value, names) for kind, value in keys])
 
 
 def joined(parts: list[str]) -> str:

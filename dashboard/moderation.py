@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cms import posts
 from comments import blocklist, changes, conf, moderation, services
 from comments.records import QueueFilter
+from comments.stores import get_store
 from dashboard import confirmations
 from dashboard.forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
 from dashboard.pages import render_page
@@ -136,11 +137,15 @@ def moderate(request):
             messages.error(request, error)
         return see_other(_back(request, request.POST.get("next")))
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
+    if action == "ban" and (comment := get_store().find_by_id(ids[0])) is not None:
+        if (refused := moderation.ban_refusal(comment, editor_id=request.user.pk)) is not None:
+            messages.error(request, refused.message)
+            return see_other(_back(request, form.cleaned_data.get("next")))
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
     try:
         done = _apply(request, action=action, ids=ids)
-    except changes.TooMany as exc:
+    except (changes.TooMany, moderation.BanRefused) as exc:
         messages.error(request, exc.message)
         return see_other(_back(request, form.cleaned_data.get("next")))
     if not done:
@@ -153,14 +158,14 @@ def _apply(request, *, action: str, ids: list) -> bool:
     (False: the rest is being finished in the background)."""
     editor = request.user.get_username()
     if action == "ban":
-        banned = moderation.ban_commenter(comment_id=ids[0], editor=editor)
+        banned = moderation.ban_commenter(comment_id=ids[0], editor=editor, editor_id=request.user.pk)
         if banned is None:
             messages.error(request, gettext(GONE))
             return True
         if not banned.keys:
             messages.success(request, gettext(BANNED_NOBODY))
         else:
-            who = confirmations.joined([f"{kind} {value}" for kind, value in banned.keys])
+            who = confirmations.banned_who(banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
         return banned.done
     if action == "thread":
@@ -182,7 +187,7 @@ def _confirm(request, form: ModerationForm):
         return see_other(back)
     context = {
         "impact": impact, "summary": impact.summary(), "back": back,
-        "title": confirmations.TITLES[data["action"]], "button": confirmations.BUTTONS[data["action"]],
+        "title": impact.title, "button": impact.button,
         "one": data.get("one") or "", "action": data["action"], "ids": data["ids"],
     }
     return render_page(request, "dashboard/moderation_confirm.html", context)
@@ -203,10 +208,12 @@ def blocklist_page(request):
         messages.success(request, gettext(template) % {"value": blocklist.normalise(data["kind"], data["value"])})
         return see_other(reverse("dashboard:blocklist"))
     entries = blocklist.find_entries()
+    bans = [e for e in entries if e.kind in blocklist.BANS]
+    names = confirmations.member_names([e.value for e in bans if e.kind == blocklist.BAN_USER])
     context = {
         "form": form,
         "terms": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.TERMS],
-        "bans": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.BANS],
+        "bans": [(e, _kind_label(e.kind), _banned_value(e, names)) for e in bans],
     }
     return render_page(request, "dashboard/blocklist.html", context, status=400 if form.is_bound else 200)
 
@@ -229,7 +236,9 @@ def blocklist_remove(request, entry_id):
     if request.method != "POST" or request.POST.get("confirmed") != "yes":
         restorable = moderation.restorable_for(entry=entry)
         shown = confirmations.SHOWN
+        names = confirmations.member_names([entry.value] if entry.kind == blocklist.BAN_USER else [])
         context = {"entry": entry, "kind_label": _kind_label(entry.kind),
+                   "value": _banned_value(entry, names),
                    "restorable": restorable[:shown], "count": len(restorable),
                    "more": max(0, len(restorable) - shown)}
         return render_page(request, "dashboard/blocklist_lift.html", context)
@@ -241,6 +250,16 @@ def blocklist_remove(request, entry_id):
 
 def _kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, kind)
+
+
+def _banned_value(entry: blocklist.Entry, names: dict[str, str]) -> str:
+    """What a ban is on, as the blocklist shows it: a member by the name they comment
+    under (not their user id), an address as it is."""
+    if entry.kind != blocklist.BAN_USER:
+        return entry.value
+    if entry.value in names:
+        return gettext("“%(name)s”") % {"name": names[entry.value]}
+    return confirmations.ACCOUNT_GONE % {"id": entry.value}
 
 
 @staff_required

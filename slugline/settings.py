@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Vary: Cookie wherever LocaleMiddleware says Vary: Accept-Language (the cookie chooses too).
+    "slugline.language_vary.LanguageCookieVaryMiddleware",
     # After sessions, before common (Django's order): the reader's language for the request.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

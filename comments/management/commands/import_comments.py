@@ -37,6 +37,9 @@ class Command(BaseCommand):
         parser.add_argument("--trust-names", action="store_true",
                             help="Disqus, WordPress: the file is trusted, so commenters named as this site's "
                                  "authors are imported (else those lines are refused)")
+        parser.add_argument("--keep-staff", action="store_true",
+                            help="JSON Lines: keep the Staff badge of comments the file says staff wrote "
+                                 "(only for a file this site exported; else it is dropped)")
 
     def handle(self, *args, file: str | None, input: str | None, format: str, batch_size: int, **options):
         path = file or input
@@ -44,8 +47,10 @@ class Command(BaseCommand):
             for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names"):
                 if options[option]:
                     raise CommandError(JSONL_ONLY.format(option="--" + option.replace("_", "-")))
-            self._jsonl(path, batch_size)
+            self._jsonl(path, batch_size, keep_staff=options["keep_staff"])
             return
+        if options["keep_staff"]:
+            raise CommandError(NOT_FOR_FORMAT.format(option="--keep-staff", format=format))
         if not path:
             raise CommandError(NEEDS_FILE.format(format=format))
         run, takes = importing.FORMATS[format]
@@ -60,13 +65,13 @@ class Command(BaseCommand):
         except (importing.BadSource, OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
 
-    def _jsonl(self, path: str | None, batch_size: int) -> None:
+    def _jsonl(self, path: str | None, batch_size: int, *, keep_staff: bool) -> None:
         try:
             if path is None:
-                done = backup.import_comments(lines=sys.stdin, batch_size=batch_size)
+                done = backup.import_comments(lines=sys.stdin, batch_size=batch_size, keep_staff=keep_staff)
             else:
                 with open(path, encoding="utf-8") as lines:
-                    done = backup.import_comments(lines=lines, batch_size=batch_size)
+                    done = backup.import_comments(lines=lines, batch_size=batch_size, keep_staff=keep_staff)
         except backup.BadLine as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(

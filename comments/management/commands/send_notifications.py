@@ -7,10 +7,15 @@ from pymongo.errors import PyMongoError
 
 from comments import sender
 
-SENT = "Sent {sent} notification mail(s); {dropped} no longer needed."
+SENT = "Sent {sent} notification {mails}; {dropped} no longer needed."
 NOT_SENT = "{at:%H:%M:%S} send_notifications: the mail server refused or did not answer; trying again at {retry:%H:%M:%S}."
 UNREACHABLE = "{at:%H:%M:%S} send_notifications: the database did not answer ({error}); trying again in {every:g} s."
 BAD_EVERY = "--every takes a number of seconds above 0."
+
+
+def sent_line(*, sent: int, dropped: int) -> str:
+    """SENT filled in, "mail" or "mails" as the count asks."""
+    return SENT.format(sent=sent, mails="mail" if sent == 1 else "mails", dropped=dropped)
 
 
 class Command(BaseCommand):
@@ -28,7 +33,7 @@ class Command(BaseCommand):
     def handle(self, *args, loop: bool, every: float, **options):
         if not loop:
             delivery = sender.deliver_due()
-            self.stdout.write(SENT.format(sent=delivery.sent, dropped=delivery.dropped))
+            self.stdout.write(sent_line(sent=delivery.sent, dropped=delivery.dropped))
             if delivery.failed:
                 self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
             return
@@ -50,8 +55,8 @@ class Command(BaseCommand):
                 self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=error, every=every))
             else:
                 if delivery.sent:
-                    self.stdout.write(f"{datetime.now():%H:%M:%S} " + SENT.format(sent=delivery.sent,
-                                                                                   dropped=delivery.dropped))
+                    self.stdout.write(f"{datetime.now():%H:%M:%S} " + sent_line(sent=delivery.sent,
+                                                                                 dropped=delivery.dropped))
                 if delivery.failed:
                     self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
                 if delivery.sent + delivery.dropped >= 100:

@@ -300,6 +300,17 @@ def test_search_takes_the_query_literally(client, make_post, query):
     assert response.status_code == 200 and "Plain title" not in html and "1 post found" in html
 
 
+def test_a_search_with_no_results_says_so_with_its_count(client, make_post):
+    """An empty page of results is still an answer: "0 posts found." and a message
+    naming the words, in the reader's language too."""
+    make_post(title="Plain title")
+    html = client.get("/search/", {"q": "zzzqqq"}).content.decode()
+    assert "0 posts found." in html and "No published post mentions “zzzqqq”." in html
+    client.cookies["django_language"] = "vi"
+    html = client.get("/search/", {"q": "zzzqqq"}).content.decode()
+    assert "Không có bài viết đã xuất bản nào nhắc đến “zzzqqq”." in html
+
+
 def test_search_without_a_query_shows_the_form(client, make_post, commands):
     """No words, no results and no query."""
     make_post()

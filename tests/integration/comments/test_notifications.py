@@ -96,7 +96,7 @@ def test_opting_in_sends_one_confirmation_and_nothing_else_until_confirmed(clien
     assert CHECK_YOUR_MAIL.format(email="rosa@example.com") in landing.by_class["message"]
     out = io.StringIO()
     call_command("send_notifications", stdout=out)
-    assert out.getvalue().startswith("Sent 1 notification mail(s)")
+    assert out.getvalue().startswith("Sent 1 notification mail;")
     [confirmation] = smtp_server.inbox.messages
     assert confirmation["To"] == "rosa@example.com"
     mine = next(c for c in get_store().find_latest(discussion_id=post.id, limit=5) if c.text == "Tell me")

@@ -215,7 +215,7 @@ def test_ban_marks_all_the_commenters_comments_as_spam_and_refuses_new_ones(edit
     assert [status_of(c[k]) for k in ("rosa1", "rosa2")] == [PENDING, APPROVED]
     kept = {(e.kind, e.value) for e in blocklist.find_entries()}
     assert kept == {("ip", "192.0.2.9")}
-    message = views.BANNED.format(who="ip 192.0.2.9", count=2)
+    message = views.BANNED.format(who="IP 192.0.2.9", count=2)
     assert page(editor_client.get(response["Location"])).text_of("message") == [message]
     with pytest.raises(services.CommentError, match=re.escape(services.BANNED)):
         services.post_comment(post=post, text="Again", author=SAM, ip="192.0.2.9")
@@ -474,3 +474,71 @@ def test_nothing_to_change_is_said_instead_of_asked(editor_client, discussion):
     response = ask(editor_client, action="spam", ids=[str(c["spam"].id)])
     assert response.status_code == 303
     assert page(editor_client.get(response["Location"])).text_of("message") == [views.NOTHING_TO_CHANGE]
+
+
+# --- Issue 25: whom a ban may reach, and saying whom --------------------------------------------
+
+
+def test_an_editor_can_ban_neither_themselves_nor_another_editor(editor_client, make_user, make_post,
+                                                                 make_comment):
+    """Asked or confirmed, the ban is refused with the reason; nothing is banned or marked."""
+    from django.contrib.auth import get_user_model
+
+    from comments import moderation
+
+    bruno = get_user_model().objects.get(username="bruno")
+    ada = make_user("ada", role="editor", display_name="Ada Lindqvist")
+    post = make_post()
+    own = make_comment(post, author=CommentAuthor(id=bruno.pk, name="Bruno", staff=True), ip="192.0.2.7")
+    theirs = make_comment(post, author=CommentAuthor(id=ada.pk, name="Ada Lindqvist", staff=True), ip="192.0.2.8")
+    for comment, message in ((own, moderation.BAN_SELF),
+                             (theirs, moderation.BAN_EDITOR % {"name": "Ada Lindqvist"})):
+        for send in (ask, act):
+            response = send(editor_client, one=f"ban:{comment.id}")
+            assert response.status_code == 303
+            assert page(editor_client.get(response["Location"])).text_of("message") == [message]
+    assert blocklist.find_entries() == [] and status_of(own) == status_of(theirs) == APPROVED
+    with pytest.raises(moderation.BanRefused):
+        moderation.ban_commenter(comment_id=theirs.id, editor="bruno", editor_id=bruno.pk)
+
+
+def test_a_ban_leaves_deleted_comments_deleted(editor_client, discussion):
+    """Sam's deleted comment is neither counted nor marked as spam by the ban."""
+    _, _, c = discussion
+    get_store().set_status(ids=[c["sam1"].id], status=DELETED)
+    asked = ask(editor_client, one=f"ban:{c['sam2'].id}")
+    assert "mark 1 comment by “Sam Lee” as spam" in summary_of(asked)
+    act(editor_client, one=f"ban:{c['sam2'].id}")
+    assert status_of(c["sam1"]) == DELETED and status_of(c["sam2"]) == SPAM
+
+
+def test_bans_name_members_by_name_and_addresses_by_kind(editor_client, make_user, make_post, make_comment):
+    """"Banned the member “Rosa Reader”", never "user 7"; the blocklist and the lift
+    page name them too; an address ban says "IP"."""
+    from comments.host import get_host
+
+    reader = make_user("rosareader", role="reader")
+    name = get_host().commenter_name(reader)
+    post = make_post()
+    comment = make_comment(post, author=CommentAuthor(id=reader.pk, name=name), ip="192.0.2.5")
+    response = act(editor_client, one=f"ban:{comment.id}")
+    assert page(editor_client.get(response["Location"])).text_of("message") == [
+        views.BANNED.format(who=f"the member “{name}”", count=1)]
+    entry = blocklist.find_entries(kinds=blocklist.BANS)[0]
+    listed = editor_client.get(BLOCKLIST).content.decode()
+    assert f"“{name}”" in listed and f">{reader.pk}<" not in listed
+    lift = page(editor_client.get(f"{BLOCKLIST}{entry.id}/remove/")).text_of("page-title")
+    assert lift == [f"Lift the ban on member “{name}”?"]
+
+
+def test_a_comment_with_no_account_or_address_offers_no_ban(editor_client, make_post, make_comment):
+    """Nothing to ban by: the queue has no ban button for it, and a ban sent anyway
+    is confirmed as what it is, marking it as spam."""
+    post = make_post()
+    bare = make_comment(post, author=ROSA, text="Bare")
+    get_store().set_status(ids=[bare.id], status=PENDING)
+    queue = editor_client.get(QUEUE).content.decode()
+    assert "Bare" in queue and f"ban:{bare.id}" not in queue
+    asked = ask(editor_client, one=f"ban:{bare.id}")
+    form = re.search(r'<form class="confirm-form".*?</form>', asked.content.decode(), re.S).group(0)
+    assert "Mark as spam" in form and "Ban" not in form

@@ -188,10 +188,14 @@ def test_times_over_a_day_are_in_the_readers_language_too(language, words):
         assert naturaltime(datetime.now(timezone.utc) - timedelta(days=2, minutes=1)) == words
 
 
-@pytest.mark.parametrize("language, date", [("en", "5 March 2025"), ("vi", "Ngày 05 tháng 3 năm 2025")])
+@pytest.mark.parametrize("language, date", [
+    ("en", ">5 November 2025</time>"), ("vi", ">5 tháng 11 năm 2025</time>"), ("hi", ">5 नवंबर 2025</time>"),
+])
 def test_dates_are_written_the_readers_way(client, make_post, language, date):
-    """Bylines use the language's DATE_FORMAT; English keeps the site's "5 March 2025"."""
-    post = make_post(published=datetime(2025, 3, 5, 12, tzinfo=timezone.utc))
+    """Bylines use the language's DATE_FORMAT; English keeps the site's "5 November
+    2025"; Vietnamese reads mid-line without a capital "Ngày"; Hindi month names are
+    spelt right (not Django's "नवमबर")."""
+    post = make_post(published=datetime(2025, 11, 5, 12, tzinfo=timezone.utc))
     assert date in reading_in(client, language).get(post_url(post)).content.decode()
 
 
