@@ -36,7 +36,8 @@ devdb-stop: $(STAMP)
 # else uses it. test-cluster runs the comments app's integration tier (every store) and
 # the sharding tests on it, with the store collections sharded.
 CLUSTER_TESTS := tests/integration/comments tests/integration/infra/test_sharding.py \
-	tests/integration/infra/test_cluster.py tests/unit/test_shard_keys.py
+	tests/integration/infra/test_cluster.py tests/integration/infra/test_devdb_cluster.py \
+	tests/unit/test_shard_keys.py
 
 devdb-cluster: $(STAMP)
 	@$(PY) -m infra.devdb_cluster start

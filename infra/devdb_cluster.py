@@ -139,8 +139,8 @@ class Cluster:
         taken: set[int] = set()
         ports = ClusterPorts(*(_free_port(taken) for _ in range(5)))
         self.root.mkdir(parents=True, exist_ok=True)
-        self.record.write_text(json.dumps({"ports": asdict(ports), "nodes": {
-            node: {"port": ports.of(node), "socket": str(self.socket_dir(node))} for node in NODES}}, indent=1))
+        nodes = {node: {"port": ports.of(node), "socket": str(self.socket_dir(node))} for node in NODES}
+        self.record.write_text(json.dumps({"ports": asdict(ports), "nodes": nodes}, indent=1))
         for node in NODES:
             progress.say(f"initdb: {node} on port {ports.of(node)}")
             for folder in (self.data_dir(node), self.socket_dir(node)):
@@ -171,8 +171,8 @@ class Cluster:
             progress.say(f"{worker}: documentdb_distributed, then joining the cluster")
             # The worker's extension must not own the index queue table: Citus' metadata
             # sync drops and re-creates it as the shell of the coordinator's table.
-            self.sql(worker, "CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE; "
-                             "ALTER EXTENSION documentdb DROP TABLE documentdb_api_catalog.documentdb_index_queue;")
+            self.sql(worker, "CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE; ALTER EXTENSION "
+                             "documentdb DROP TABLE documentdb_api_catalog.documentdb_index_queue;")
             self.sql("coordinator", f"SELECT citus_add_node({host}, {ports.of(worker)});")
         # Shards on the workers only; and DocumentDB 0.106's update/delete by `_id` on a
         # sharded collection needs documentdb_core on the search path (fixed upstream
@@ -253,7 +253,8 @@ logging_collector = off
                 raise DevDBError(f"FerretDB exited at start-up (code {proc.returncode}); see {self.log_file}")
             if time.monotonic() > deadline:
                 proc.kill()
-                raise DevDBError(f"FerretDB did not answer a ping within {READY_TIMEOUT:.0f}s; see {self.log_file}.")
+                raise DevDBError(f"FerretDB did not answer a ping within {READY_TIMEOUT:.0f}s; "
+                                 f"see {self.log_file}.")
             time.sleep(0.1)
         self.state_file.write_text(json.dumps(asdict(server)))
         return server
@@ -285,7 +286,8 @@ logging_collector = off
         """Run `sql` on `node` as the cluster's owner; its output (tuples only) if `fetch`."""
         args = [PG_BIN / "psql", "-h", self.socket_dir(node), "-p", self.ports().of(node), "-U", PG_USER,
                 "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At", "-c", sql]
-        done = subprocess.run(self._pg_command(args), capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        done = subprocess.run(self._pg_command(args), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise DevDBError(f"SQL on the cluster's {node} failed: {' / '.join(tail)}")
@@ -298,7 +300,8 @@ logging_collector = off
         return ["runuser", "-u", PG_USER, "--", *args] if os.geteuid() == 0 else args
 
     def _as_postgres(self, args: list) -> None:
-        done = subprocess.run(self._pg_command(args), capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        done = subprocess.run(self._pg_command(args), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise DevDBError(f"`{Path(str(args[0])).name}` failed: {' / '.join(tail)}")

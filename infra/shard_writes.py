@@ -132,7 +132,8 @@ class _Finder:
             expr = dicts[-1] if len(dicts) == 1 else None
         if not isinstance(expr, ast.Dict):
             return None
-        return {key.value for key in expr.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+        return {key.value for key in expr.keys
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)}
 
     def check(self, call: ast.Call, where: str) -> list[WriteProblem]:
         func = call.func
@@ -142,10 +143,9 @@ class _Finder:
             collection = self.collection(func.value)
             if collection is None:
                 return []
-            ops = [node for node in ast.walk(self.scope) if isinstance(node, ast.Call)
+            ops = [(node, BULK[node.func.id]) for node in ast.walk(self.scope) if isinstance(node, ast.Call)
                    and isinstance(node.func, ast.Name) and node.func.id in BULK]
-            return [problem for op in ops for problem in self._needs(op, BULK[op.func.id],  # type: ignore[attr-defined]
-                                                                     collection, where)]
+            return [problem for op, method in ops for problem in self._needs(op, method, collection, where)]
         upsert = any(k.arg == "upsert" and not (isinstance(k.value, ast.Constant) and not k.value.value)
                      for k in call.keywords)
         if func.attr not in SINGLE + MODIFY and not upsert:
@@ -158,7 +158,8 @@ class _Finder:
     def _needs(self, call: ast.Call, method: str, collection: str, where: str, *,
                upsert: bool = False) -> list[WriteProblem]:
         upsert = upsert or any(k.arg == "upsert" for k in call.keywords)
-        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "filter"), None)
+        named = (k.value for k in call.keywords if k.arg == "filter")
+        given = call.args[0] if call.args else next(named, None)
         fields = self._filter_fields(given)
         key = list(self.keys[collection])
 

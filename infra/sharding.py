@@ -106,7 +106,8 @@ def check_key(key: ShardKey) -> list[str]:
         fields = list(document["key"])
         index_name = document.get("name", "_".join(fields))
         if any(value == HASHED for value in document["key"].values()):
-            problems.append(f"{name}: unique index {index_name} is hashed; no engine enforces a unique hashed index.")
+            problems.append(f"{name}: unique index {index_name} is hashed; "
+                            "no engine enforces a unique hashed index.")
         elif fields[:len(key.key)] != key.field_names():
             problems.append(
                 f"{name}: unique index {index_name} on {fields} does not start with the shard key's "
@@ -159,7 +160,8 @@ class Mongos:
         self.client = client
 
     def current_key(self, db_name: str, collection: str) -> dict[str, Any] | None:
-        found = self.client.config.collections.find_one({"_id": f"{db_name}.{collection}", "dropped": {"$ne": True}})
+        found = self.client.config.collections.find_one(
+            {"_id": f"{db_name}.{collection}", "dropped": {"$ne": True}})
         return dict(found["key"]) if found else None
 
     def shard(self, db_name: str, key: ShardKey) -> None:

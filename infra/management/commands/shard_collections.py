@@ -14,7 +14,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--dry-run", action="store_true", help="print a mongos's commands without sending them")
+        parser.add_argument("--dry-run", action="store_true",
+                            help="print a mongos's commands without sending them")
 
     def handle(self, *args, dry_run: bool, **options):
         try:
