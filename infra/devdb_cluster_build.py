@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from infra.devdb_build import (
@@ -24,6 +25,7 @@ from infra.devdb_build import (
 # Debian's PostgreSQL is built with zstd and lz4, so Citus needs their headers
 # even when told to do without them.
 CLUSTER_PACKAGES = ("libzstd-dev", "liblz4-dev")
+APT_LOCK_WAIT = 600
 
 CITUS = Source("citus", "12.1-1", "citus-v12.1.7.tar.gz",
                "https://github.com/citusdata/citus", "v12.1.7",
@@ -68,14 +70,29 @@ def ensure_cluster_packages(progress: Progress) -> None:
                          "and run this again.")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     progress.say(f"apt-get install {' '.join(missing)} (the compression headers Citus needs)")
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]
     try:
-        progress.run("installing packages",
-                     ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], env=env)
+        _apt(progress, "installing packages", install, env)
     except DevDBError:
         progress.say("apt-get update (package lists), then again")
-        progress.run("updating package lists", ["apt-get", "update", "-qq"], env=env)
-        progress.run("installing packages",
-                     ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], env=env)
+        _apt(progress, "updating package lists", ["apt-get", "update", "-qq"], env)
+        _apt(progress, "installing packages", install, env)
+
+
+def _apt(progress: Progress, what: str, args: list[str], env: dict) -> None:
+    """One apt-get command; while another apt-get holds dpkg's lock, wait for it (up to
+    APT_LOCK_WAIT seconds) rather than fail."""
+    waited = 0
+    while True:
+        try:
+            progress.run(what, args, env=env)
+            return
+        except DevDBError as exc:
+            if "lock" not in str(exc).lower() or waited >= APT_LOCK_WAIT:
+                raise
+        progress.say(f"  another apt-get holds the package lock; waiting ({waited} s so far)")
+        time.sleep(10)
+        waited += 10
 
 
 def _nice(args: list[str]) -> list[str]:

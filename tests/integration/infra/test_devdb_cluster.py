@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from pymongo import MongoClient
 
-from infra import mongo
+from infra import devdb_cluster_build, mongo
+from infra.devdb_build import DevDBError, Progress
 from infra.devdb_cluster import Cluster, find_cluster
 
 pytestmark = pytest.mark.lifecycle
@@ -79,3 +80,28 @@ def test_stop_leaves_a_process_it_did_not_start_alone(scratch):
         other.kill()
         other.wait()
     subprocess.run(["kill", str(real)], check=False)  # the FerretDB this test hid from stop
+
+
+def test_apt_get_waits_while_another_holds_the_package_lock(monkeypatch, capsys):
+    """Another engineer's apt-get holding dpkg's lock is waited for, then the install runs."""
+    calls = []
+
+    def run(self, what, args, **options):
+        calls.append(args)
+        if len(calls) == 1:
+            raise DevDBError("installing packages failed: E: Could not get lock /var/lib/dpkg/lock-frontend")
+
+    monkeypatch.setattr(Progress, "run", run)
+    monkeypatch.setattr(devdb_cluster_build.time, "sleep", lambda seconds: None)
+    devdb_cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})
+    assert len(calls) == 2
+    assert "another apt-get holds the package lock" in capsys.readouterr().err
+
+
+def test_apt_get_failing_otherwise_fails_at_once(monkeypatch):
+    def run(self, what, args, **options):
+        raise DevDBError("installing packages failed: E: Unable to locate package liblz4-dev")
+
+    monkeypatch.setattr(Progress, "run", run)
+    with pytest.raises(DevDBError, match="Unable to locate"):
+        devdb_cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})
