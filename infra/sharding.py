@@ -1,5 +1,5 @@
 """Sharding Slugline's MongoDB data on a sharded cluster (storage-patterns.md,
-"Scaling out"): the admin commands that shard, through a `mongos`, the collections
+"Scaling out"): sharding, on a `mongos` or on the development cluster, the collections
 the apps register with their keys (`register_shard_keys` from AppConfig.ready(), as
 indexes are registered): the comments app registers those of the comment store in
 use (comments/stores/, each store's `shard_keys`), whichever a migration switched to.
