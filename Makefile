@@ -11,7 +11,8 @@ PO := $(wildcard locale/*/LC_MESSAGES/django.po)
 MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
-.PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages
+.PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages \
+	devdb-cluster devdb-cluster-stop test-cluster
 
 run: $(STAMP) $(MO)
 	@$(PY) -m infra.devdb run -- $(PY) -m slugline.serve
@@ -30,6 +31,22 @@ devdb: $(STAMP)
 
 devdb-stop: $(STAMP)
 	@$(PY) -m infra.devdb stop
+
+# The sharded development cluster (DocumentDB on Citus, docs/dev-cluster.md); nothing
+# else uses it. test-cluster runs the comments app's integration tier (every store) and
+# the sharding tests on it, with the store collections sharded.
+CLUSTER_TESTS := tests/integration/comments tests/integration/infra/test_sharding.py \
+	tests/integration/infra/test_cluster.py tests/integration/infra/test_devdb_cluster.py \
+	tests/unit/test_shard_keys.py
+
+devdb-cluster: $(STAMP)
+	@$(PY) -m infra.devdb_cluster start
+
+devdb-cluster-stop: $(STAMP)
+	@$(PY) -m infra.devdb_cluster stop
+
+test-cluster: $(STAMP) $(MO)
+	@$(PY) -m infra.devdb_cluster run -- $(PY) -m pytest $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 venv: $(STAMP)
 

@@ -1,26 +1,27 @@
 """Sharding Slugline's MongoDB data on a sharded cluster (storage-patterns.md,
-"Scaling out"): the admin commands that shard, through a `mongos`, the collections
+"Scaling out"): sharding, on a `mongos` or on the development cluster, the collections
 the apps register with their keys (`register_shard_keys` from AppConfig.ready(), as
 indexes are registered): the comments app registers those of the comment store in
 use (comments/stores/, each store's `shard_keys`), whichever a migration switched to.
 
-Every comment store keeps `discussion_id` in its shard key, so the reads of one
-discussion go to one shard:
-- `documents`: `comments` on `{discussion_id: 1, slug: 1}`. MongoDB enforces a
-  unique index on a sharded collection only if the index starts with the shard
-  key, and `{discussion_id, slug}` is unique (slugs are unique per discussion), so
-  the key is exactly that index: it keeps slugs unique across shards, permalinks
-  and replies find their comment on one shard, and a large discussion can still
-  split between shards by slug. (`full_slug` would serve the threaded view too, but
-  could not carry the unique index.)
-- `buckets`: `comment_pages` on `{discussion_id: 1, page: 1}`, which is also its
-  unique index (one bucket per page of a discussion); its other indexes are not
-  unique. Its `comment_claims` (one small document per comment slug, whose `_id`
-  makes a form post once: comments/stores/buckets.py) on `{_id: "hashed"}`: every claim
-  of one `_id` goes to one shard, so the `_id` stays unique across shards.
-- `embedded`: `discussions` on their own key, `_id` (the post's `_id`), hashed:
-  each discussion is one document reached by `_id`, and hashing spreads the
-  ever-growing ObjectIds over the shards.
+Every sharded collection is on a key that both MongoDB and DocumentDB (the engine of
+the development cluster, infra/devdb_cluster.py, and of Azure Cosmos DB for MongoDB
+vCore) accept: one field, hashed (DocumentDB takes hashed keys only; MongoDB allows one
+hashed field per key). The comment stores key on the discussion, so a discussion's
+reads go to one shard:
+- `documents`: `comments` on `{discussion_id: "hashed"}`. Its unique
+  `{discussion_id: 1, slug: 1}` index starts with the key's field, which MongoDB's
+  rule asks of a unique index on a sharded collection (the shard key's field names a
+  prefix of the index's), and DocumentDB enforces a unique index per shard-key value,
+  so slugs stay unique per discussion across shards. A discussion never splits.
+- `buckets`: `comment_pages` on `{discussion_id: "hashed"}` (its unique
+  `{discussion_id: 1, page: 1}` likewise), and `comment_claims` (one small document per
+  comment slug, whose `_id` makes a form post once: comments/stores/buckets.py) on
+  `{_id: "hashed"}`: every claim of one `_id` goes to one shard, so it stays unique.
+- `embedded`: `discussions` on their own key, `_id` (the post's `_id`), hashed.
+
+`check_key` says what either engine would refuse or enforce only per shard: a key
+that is not one hashed field, a unique index the key does not prefix.
 
 `posts` and `post_versions` stay unsharded on the database's primary shard, on
 purpose: the unique index on `posts.slug` rules out `{_id: "hashed"}` (see above),
@@ -35,25 +36,31 @@ limit slots and the duplicate check's text claims (`comment_rate_slots`,
 moderation log (`comment_changes`), flags and blocklist grow with editors' and
 readers' actions, not with comments.
 
-FerretDB, the development database (v2 on PostgreSQL with DocumentDB), cannot shard (it is not a `mongos`), so the
-commands are built by a pure function, `shard_commands`, that the tests check, and
-`shard_collections` refuses any server whose `hello` does not say it is a `mongos`.
+How each engine shards (`shard_collections`): through a `mongos`, MongoDB's
+`shardCollection` (6.0 and newer need no `enableSharding`); on this checkout's
+development cluster, whose FerretDB has no `shardCollection`, DocumentDB's SQL function
+`documentdb_api.shard_collection` on the coordinator, found from the cluster's own
+records under `var/`. Any other server (the single-node dev database) is refused.
+Collections already sharded on their key are left as they are, so a rerun does nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from pymongo import MongoClient
 
 NOTHING_TO_SHARD = "No app registered collections to shard."
 NOT_A_MONGOS = (
-    "The server at {address} is not a mongos (its hello answer lacks msg: isdbgrid), "
-    "so it cannot shard collections. Run shard_collections with MONGODB_URI naming a "
-    "mongos router of a sharded cluster. Nothing was sent."
+    "The server at {address} is not a mongos (its hello answer lacks msg: isdbgrid) nor this "
+    "checkout's development cluster (make devdb-cluster), so it cannot shard collections. Run "
+    "shard_collections with MONGODB_URI naming a mongos router of a sharded cluster, or the "
+    "development cluster. Nothing was sent."
 )
+HASHED = "hashed"
 
 
 class ShardingError(Exception):
@@ -62,12 +69,52 @@ class ShardingError(Exception):
 
 @dataclass(frozen=True)
 class ShardKey:
-    """One collection's shard key; `unique` when the key is also its unique index
-    (MongoDB then keeps it unique across shards)."""
+    """One collection's shard key, and the indexes its owner declares on that
+    collection (pymongo IndexModels), which must agree with the key (`check_key`)."""
 
     collection: str
     key: dict[str, Any]
-    unique: bool = False
+    indexes: tuple[Any, ...] = field(default=(), compare=False)
+
+    def field_names(self) -> list[str]:
+        return list(self.key)
+
+
+def check_key(key: ShardKey) -> list[str]:
+    """What MongoDB or DocumentDB would refuse in this key, or enforce only per shard:
+    [] when both engines accept it as it is.
+
+    - The key: DocumentDB takes hashed keys only, MongoDB one hashed field per key, so
+      one field, hashed.
+    - Each unique index: MongoDB accepts it only if the key's field names are a prefix
+      of the index's (ShardKeyPattern::isUniqueIndexCompatible; `_id`-led indexes aside,
+      which it then enforces per shard); DocumentDB accepts any, silently, and enforces
+      it per shard-key value. An index the key prefixes is unique across shards on
+      both; no other is. A hashed index cannot be unique on either.
+    """
+    name = key.collection
+    problems = []
+    if len(key.key) != 1 or any(value != HASHED for value in key.key.values()):
+        problems.append(
+            f"{name}: shard key {json.dumps(key.key)} is not one hashed field; DocumentDB accepts "
+            f"hashed keys only and MongoDB one hashed field per key (e.g. {{\"discussion_id\": \"hashed\"}})."
+        )
+    for index in key.indexes:
+        document = getattr(index, "document", index)
+        if not document.get("unique"):
+            continue
+        fields = list(document["key"])
+        index_name = document.get("name", "_".join(fields))
+        if any(value == HASHED for value in document["key"].values()):
+            problems.append(f"{name}: unique index {index_name} is hashed; "
+                            "no engine enforces a unique hashed index.")
+        elif fields[:len(key.key)] != key.field_names():
+            problems.append(
+                f"{name}: unique index {index_name} on {fields} does not start with the shard key's "
+                f"fields {key.field_names()}; MongoDB refuses it on a sharded collection and DocumentDB "
+                f"would enforce it only per shard-key value (not unique across shards)."
+            )
+    return problems
 
 
 _providers: list[Callable[[], tuple[ShardKey, ...]]] = []
@@ -86,16 +133,11 @@ def shard_keys() -> list[ShardKey]:
 
 
 def shard_commands(*, db_name: str, keys: list[ShardKey]) -> list[dict[str, Any]]:
-    """The admin commands that shard these collections of `db_name`, in order."""
+    """The admin commands that shard these collections of `db_name` on a mongos, in order
+    (MongoDB 6.0 and newer shard a collection without `enableSharding` first)."""
     if not keys:
         raise ShardingError(NOTHING_TO_SHARD)
-    commands: list[dict[str, Any]] = [{"enableSharding": db_name}]
-    for key in keys:
-        command = {"shardCollection": f"{db_name}.{key.collection}", "key": dict(key.key)}
-        if key.unique:
-            command["unique"] = True
-        commands.append(command)
-    return commands
+    return [{"shardCollection": f"{db_name}.{key.collection}", "key": dict(key.key)} for key in keys]
 
 
 def is_mongos(hello: dict) -> bool:
@@ -103,21 +145,109 @@ def is_mongos(hello: dict) -> bool:
     return hello.get("msg") == "isdbgrid"
 
 
-def shard_collections(*, client: MongoClient, db_name: str, keys: list[ShardKey]) -> list[dict[str, Any]]:
-    """Send `shard_commands` through `client`, which must be connected to a mongos;
-    ShardingError (with nothing sent) otherwise. Returns the commands sent.
+class Engine(Protocol):
+    """How one kind of server shards a collection."""
+
+    def current_key(self, db_name: str, collection: str) -> dict[str, Any] | None: ...
+
+    def shard(self, db_name: str, key: ShardKey) -> None: ...
+
+
+class Mongos:
+    """A MongoDB sharded cluster, through its router."""
+
+    def __init__(self, client: MongoClient):
+        self.client = client
+
+    def current_key(self, db_name: str, collection: str) -> dict[str, Any] | None:
+        found = self.client.config.collections.find_one(
+            {"_id": f"{db_name}.{collection}", "dropped": {"$ne": True}})
+        return dict(found["key"]) if found else None
+
+    def shard(self, db_name: str, key: ShardKey) -> None:
+        [command] = shard_commands(db_name=db_name, keys=[key])
+        self.client.admin.command(command)
+
+
+class DevCluster:
+    """The development cluster (infra/devdb_cluster.py): DocumentDB's SQL function on
+    its coordinator, since FerretDB has no `shardCollection`."""
+
+    def __init__(self, cluster: Any):
+        self.cluster = cluster
+
+    def current_key(self, db_name: str, collection: str) -> dict[str, Any] | None:
+        found = self.cluster.sql("coordinator", (
+            "SELECT documentdb_core.bson_to_json_string(shard_key) FROM documentdb_api_catalog.collections "
+            f"WHERE database_name = {_literal(db_name)} AND collection_name = {_literal(collection)}"
+        ), fetch=True).strip()
+        return json.loads(found) if found else None
+
+    def shard(self, db_name: str, key: ShardKey) -> None:
+        self.cluster.sql("coordinator", (
+            f"SELECT documentdb_api.shard_collection({_literal(db_name)}, {_literal(key.collection)}, "
+            f"{_literal(json.dumps(key.key))}::documentdb_core.bson, false)"
+        ))
+
+
+def _literal(text: str) -> str:
+    """A PostgreSQL string literal (standard_conforming_strings is on by default)."""
+    if "\x00" in text:
+        raise ShardingError("a database or collection name holds a NUL character")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def engine_for(client: MongoClient) -> Engine | None:
+    """How the server behind `client` shards: a mongos, this checkout's development
+    cluster, or None (a server that cannot shard, such as the single-node dev database)."""
+    if is_mongos(client.admin.command("hello")):
+        return Mongos(client)
+    from infra.devdb_cluster import find_cluster
+
+    cluster = find_cluster(client.address)
+    return DevCluster(cluster) if cluster else None
+
+
+def shard_collections(*, client: MongoClient, db_name: str, keys: list[ShardKey],
+                      engine: Engine | None = None) -> list[str]:
+    """Shard these collections of `db_name` on the server behind `client` (a mongos or
+    the development cluster; ShardingError with nothing sent otherwise, or when a key
+    or index is one the engines refuse). Returns what was done, a line per collection;
+    a collection already sharded on its key is left as it is.
 
     The collections' own indexes are created first, so the shard key's index is the
     one the store declares (with its name and uniqueness) rather than one the server
     makes up, which a later `ensure_indexes` would collide with.
     """
-    commands = shard_commands(db_name=db_name, keys=keys)
-    if not is_mongos(client.admin.command("hello")):
+    if not keys:
+        raise ShardingError(NOTHING_TO_SHARD)
+    problems = [problem for key in keys for problem in check_key(key)]
+    if problems:
+        raise ShardingError("Nothing was sent: " + " ".join(problems))
+    engine = engine or engine_for(client)
+    if engine is None:
         host, port = client.address or ("?", "?")
         raise ShardingError(NOT_A_MONGOS.format(address=f"{host}:{port}"))
     from infra.mongo import ensure_all_indexes
 
     ensure_all_indexes(client[db_name])
-    for command in commands:
-        client.admin.command(command)
-    return commands
+    done = []
+    for key in keys:
+        namespace, wanted = f"{db_name}.{key.collection}", json.dumps(key.key)
+        current = engine.current_key(db_name, key.collection)
+        if current == key.key:
+            done.append(f"{namespace} was already sharded on {wanted}; left as it is.")
+        elif current:
+            raise ShardingError(f"{namespace} is sharded on {json.dumps(current)}, not {wanted}; "
+                                "resharding is not done here. " + " ".join(done))
+        else:
+            engine.shard(db_name, key)
+            done.append(f"Sharded {namespace} on {wanted}.")
+    return done
+
+
+def shard_where_possible(*, client: MongoClient, db_name: str, keys: list[ShardKey]) -> list[str]:
+    """`shard_collections` on a server that can shard (a mongos, the development
+    cluster); nothing, and [], on one that cannot (the single-node dev database)."""
+    engine = engine_for(client)
+    return shard_collections(client=client, db_name=db_name, keys=keys, engine=engine) if engine else []

@@ -55,6 +55,17 @@ COUNTER = CommandCounter()
 monitoring.register(COUNTER)
 
 
+def _shard_where_the_server_shards(db) -> None:
+    """On a server that shards (`make test-cluster`: the development cluster), every
+    store's collections are sharded on their keys, so the suite runs on sharded
+    collections; on the single-node dev database this sends one `hello`."""
+    from comments.stores import STORES, get_store
+    from infra import sharding
+
+    keys = [key for name in STORES for key in get_store(name).shard_keys]
+    sharding.shard_where_possible(client=mongo.get_client(), db_name=db.name, keys=keys)
+
+
 @pytest.fixture(scope="session")
 def mongo_database():
     """A fresh MongoDB database for this session, with every index, dropped at the end."""
@@ -72,6 +83,7 @@ def mongo_database():
     mongo.reset_client()
     db = mongo.get_db()
     mongo.ensure_all_indexes(db)
+    _shard_where_the_server_shards(db)
     yield db
     mongo.get_client().drop_database(settings.MONGODB_NAME)
     mongo.reset_client()

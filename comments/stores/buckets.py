@@ -83,7 +83,7 @@ PUSH_BACKOFF_SECONDS = 0.002
 NO_PAGE = "Could not add a comment to page {page} of discussion {discussion_id}."
 
 INDEXES = [
-    # One bucket per page; it starts with the shard key (infra/sharding.py).
+    # One bucket per page; it starts with the shard key's field (infra/sharding.py).
     IndexModel([("discussion_id", ASCENDING), ("page", ASCENDING)], unique=True, name="discussion_page"),
     # Permalinks, replies' parents, slug checks.
     IndexModel([("discussion_id", ASCENDING), ("comments.slug", ASCENDING)], name="discussion_comment_slug"),
@@ -352,9 +352,10 @@ class BucketsStore(ContainerStore):
     """Comments in pages of about PAGE_SIZE, collection `comment_pages` (module docstring)."""
 
     name = "buckets"
-    # One bucket per page, the unique `discussion_page` index; each slug claim on one shard.
+    # A discussion's pages on one shard (its unique `discussion_page` index starts with
+    # the key's field); each slug claim on one shard, by its `_id` (infra/sharding.py).
     shard_keys = (
-        ShardKey("comment_pages", {"discussion_id": 1, "page": 1}, unique=True),
+        ShardKey("comment_pages", {"discussion_id": "hashed"}, indexes=tuple(INDEXES)),
         ShardKey("comment_claims", {"_id": "hashed"}),
     )
 

@@ -31,7 +31,7 @@ Indexes, next to the queries they serve:
 - `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view.
 
 The moderation queue's indexes (none of them unique, so none stands in the way of
-sharding on `{discussion_id, slug}`):
+sharding on `{discussion_id: "hashed"}`):
 - `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
 - `{posted: -1}`: the recent tab, every comment newest first;
 - `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
@@ -98,8 +98,9 @@ class DocumentsStore(CommentStore):
     """One document per comment, collection `comments` (module docstring)."""
 
     name = "documents"
-    # The key is exactly the unique `discussion_slug` index (infra/sharding.py).
-    shard_keys = (ShardKey("comments", {"discussion_id": 1, "slug": 1}, unique=True),)
+    # A discussion on one shard; the unique `discussion_slug` index starts with the
+    # key's field, so slugs stay unique per discussion across shards (infra/sharding.py).
+    shard_keys = (ShardKey("comments", {"discussion_id": "hashed"}, indexes=tuple(INDEXES)),)
 
     def _collection(self) -> Collection:
         return get_db().comments

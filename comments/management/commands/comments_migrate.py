@@ -1,8 +1,10 @@
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from comments import migration, store_switch
 from comments.stores import STORES, get_store
+from infra import mongo, sharding
 
 DONE = (
     "Moved {comments} comments of {discussions} discussions from {source} to {target} "
@@ -33,6 +35,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, to: str, source: str | None, no_progress: bool, **options):
         source = source or store_switch.in_use()
+        if to != source:
+            self._shard(to)
         total = len(get_store(source).discussion_ids())
         # The bar goes to the stream under Django's OutputWrapper, which would end each
         # of tqdm's carriage-return updates with a newline.
@@ -49,6 +53,17 @@ class Command(BaseCommand):
             comments=report.comments, discussions=report.discussions, source=report.source, target=report.target,
             copied=report.copied, resumed=report.resumed, recopied=report.recopied,
         ))
+
+    def _shard(self, store: str) -> None:
+        """On a server that shards (a mongos, the development cluster), the target
+        store's collections are sharded before anything is copied into them."""
+        try:
+            done = sharding.shard_where_possible(client=mongo.get_client(), db_name=settings.MONGODB_NAME,
+                                                 keys=list(get_store(store).shard_keys))
+        except sharding.ShardingError as exc:
+            raise CommandError(str(exc)) from exc
+        for line in done:
+            self.stdout.write(line)
 
     def _last_pass(self, bar) -> None:
         bar.close()

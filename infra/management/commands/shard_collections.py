@@ -7,21 +7,25 @@ from infra import mongo, sharding
 
 class Command(BaseCommand):
     help = (
-        "Shard the collections the apps register (those of the comment store in use) on a mongos, "
-        "with the shard keys of storage-patterns.md. Refuses any other server. Safe to rerun."
+        "Shard the collections the apps register (those of the comment store in use) with the shard "
+        "keys of infra/sharding.py: on a mongos with shardCollection, on the development cluster "
+        "(make devdb-cluster) with DocumentDB's SQL function on its coordinator. Refuses any other "
+        "server. Collections already sharded on their key are left as they are: safe to rerun."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--dry-run", action="store_true", help="print the commands without sending them")
+        parser.add_argument("--dry-run", action="store_true",
+                            help="print a mongos's commands without sending them")
 
     def handle(self, *args, dry_run: bool, **options):
         try:
             where = {"db_name": settings.MONGODB_NAME, "keys": sharding.shard_keys()}
             if dry_run:
-                commands = sharding.shard_commands(**where)
-            else:
-                commands = sharding.shard_collections(client=mongo.get_client(), **where)
+                for command in sharding.shard_commands(**where):
+                    self.stdout.write("Would send " + json_util.dumps(command))
+                return
+            done = sharding.shard_collections(client=mongo.get_client(), **where)
         except sharding.ShardingError as exc:
             raise CommandError(str(exc)) from exc
-        for command in commands:
-            self.stdout.write(("Would send " if dry_run else "Sent ") + json_util.dumps(command))
+        for line in done:
+            self.stdout.write(line)

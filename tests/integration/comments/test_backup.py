@@ -146,7 +146,8 @@ def test_export_then_import_into_an_empty_database_reproduces_every_discussion_p
 def test_each_line_is_one_comment_with_every_field_in_extended_json(discussions, mongo_db):
     """ObjectIds are {"$oid"}, datetimes {"$date"} in UTC; reading a line back gives the
     stored document, field for field, fields the code does not model included."""
-    mongo_db.comments.update_one({}, {"$set": {"imported_from": "elsewhere", "score": 3}})
+    first = mongo_db.comments.find_one({}, {"_id": 1})
+    mongo_db.comments.update_one({"_id": first["_id"]}, {"$set": {"imported_from": "elsewhere", "score": 3}})
     lines = export().splitlines()
     stored = {doc["_id"]: doc for doc in mongo_db.comments.find()}
     assert len(lines) == len(stored) == 18

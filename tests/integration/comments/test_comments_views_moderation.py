@@ -288,9 +288,11 @@ def test_the_edit_window_expires(client, make_post, mongo_db, settings):
     settings.COMMENTS_EDIT_WINDOW = 60
     post = make_post()
     location = submit(client, post_url(post), text="Original")["Location"]
-    slug = mongo_db.comments.find_one({})["slug"]
+    stored = mongo_db.comments.find_one({})
+    slug = stored["slug"]
     assert "Edit" in link_texts(page(client.get(location)).comments[0])
-    mongo_db.comments.update_one({}, {"$set": {"posted": datetime.now(timezone.utc) - timedelta(seconds=61)}})
+    mongo_db.comments.update_one({"_id": stored["_id"]},
+                                 {"$set": {"posted": datetime.now(timezone.utc) - timedelta(seconds=61)}})
     assert "Edit" not in link_texts(page(client.get(location)).comments[0])
     response = client.post(f"{permalink_url(post, slug)}edit/", {"text": "Too late"})
     assert response.status_code == 403
