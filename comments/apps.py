@@ -18,9 +18,10 @@ class CommentsConfig(AppConfig):
             recent_texts,
             stores,
             subscriptions,
+            votes,
         )
         from infra import mongo, sharding
 
-        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox):
+        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)

@@ -425,6 +425,17 @@ class BucketsStore(ContainerStore):
 
     # --- Changing comments already stored ----------------------------------------------------
 
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """One `$inc` on the bucket holding the comment (the `comments._id` index), through
+        the arrayFilter `c` on its `_id`."""
+        result = _pages().update_one(
+            {"discussion_id": comment.discussion_id, "comments._id": comment.id},
+            {"$inc": {"comments.$[c].votes.up": up, "comments.$[c].votes.down": down,
+                      "comments.$[c].score": up - down}},
+            array_filters=[{"c._id": comment.id}],
+        )
+        return result.matched_count == 1
+
     def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
         """One update_many with the arrayFilter `c` (the query's plain condition), after
         one aggregation that counts the comments whose values differ: what MongoDB's

@@ -7,7 +7,8 @@ write time) and the moderation fields:
 
     {_id, discussion_id, parent_id, slug, full_slug, thread, posted,
      author: {id, name, email, staff}, text, html, form_key,
-     status, placeholder, ip, edited, flag_count}
+     status, placeholder, ip, edited, flag_count,
+     votes: {up, down}, score, rank, picked}
 
 `status` is approved, pending, spam or deleted (a document without one, stored
 before moderation existed or imported, counts as approved). `placeholder` is true
@@ -28,7 +29,11 @@ Indexes, next to the queries they serve:
   is the pattern's `{discussion_id, posted}` with `_id` appended, so that it also
   serves the tie-break that makes keyset paging exact when two comments share a
   millisecond; it serves every query the pattern's index does;
-- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view.
+- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view (and the
+  replies of the threads on a ranked view's page);
+- `{discussion_id, parent_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
+  `{discussion_id, parent_id, score: -1, posted: -1, _id: -1}`: the first page of the
+  best and top views (top-level comments, `parent_id` null, in rank order).
 
 The moderation queue's indexes (none of them unique, so none stands in the way of
 sharding on `{discussion_id, slug}`):
@@ -52,7 +57,7 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from comments.records import NEWEST, ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
+from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
 from comments.stores.base import CommentStore, Query, reverse
 from infra.mongo import get_db
 from infra.sharding import ShardKey
@@ -67,6 +72,17 @@ INDEXES = [
     IndexModel(
         [("discussion_id", ASCENDING), ("thread", DESCENDING), ("full_slug", ASCENDING)],
         name="discussion_thread_newest",
+    ),
+    # The ranked views' first pages: a discussion's top-level comments in each order.
+    IndexModel(
+        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING),
+         ("posted", DESCENDING), ("_id", DESCENDING)],
+        name="discussion_best",
+    ),
+    IndexModel(
+        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING),
+         ("_id", DESCENDING)],
+        name="discussion_top",
     ),
     # The moderation queue and commenters' histories (see the module docstring).
     IndexModel([("status", ASCENDING), ("posted", DESCENDING)], name="status_posted"),
@@ -88,6 +104,7 @@ ORDER_INDEXES = {
     tuple(ORDERS["newest"]): "discussion_thread_newest",
 }
 ORDER_INDEXES |= {reverse(order): index for order, index in ORDER_INDEXES.items()}
+ORDER_INDEXES |= {tuple(RANKED_ORDERS["best"]): "discussion_best", tuple(RANKED_ORDERS["top"]): "discussion_top"}
 # A member's newest comments: the `{author.id, posted}` index.
 BY_AUTHOR = "author_id"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
@@ -164,6 +181,14 @@ class DocumentsStore(CommentStore):
         selected = self._filter(query)
         result = collection.update_many({"$and": [selected, differs]} if selected else differs, {"$set": fields})
         return result.modified_count
+
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """One update_one `$inc` of the comment's tallies and score."""
+        result = self._collection().update_one(
+            {"_id": comment.id, "discussion_id": comment.discussion_id},
+            {"$inc": {"votes.up": up, "votes.down": down, "score": up - down}},
+        )
+        return result.matched_count == 1
 
     def find_member_authors(self) -> list[CommentAuthor]:
         docs = self._collection().distinct("author", {"author.id": {"$ne": None}})
