@@ -387,9 +387,10 @@ class CommentStore(ABC):
     def find_threads(
         self, *, discussion_id: ObjectId, threads: Iterable[str], viewer: Viewer = READERS, limit: int | None = None,
     ) -> list[Comment]:
-        """The replies (below the top level) of these threads, threaded, as `viewer` sees them."""
+        """The comments of these threads (by `thread` key), as `viewer` sees them, in the
+        newest-first view's order (threads newest first, each threaded): its index."""
         return self.find(Query(discussion_id=discussion_id, threads=frozenset(threads), viewer=viewer,
-                               exclude=frozenset(), order=tuple(ORDERS["threaded"]), limit=limit))
+                               order=tuple(ORDERS["newest"]), limit=limit))
 
     @frozen_aware
     def drop_discussion(self, *, discussion_id: ObjectId) -> int:

@@ -9,6 +9,8 @@
  *
  * Without JavaScript, or if a request fails, the buttons submit the page's vote form.
  */
+(function () {
+  "use strict";
 
 
 function votesUrl(group) {
@@ -93,3 +95,4 @@ document.addEventListener("click", (event) => {
 });
 
 pressOwn();
+})();
