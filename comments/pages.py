@@ -57,6 +57,8 @@ class Shown:
     reply_to_anchor: str = ""
     # Written by one of the site's staff (authors, editors): it carries a badge.
     staff: bool = False
+    # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
+    folded: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,10 @@ def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **
         )
         return Shown(blank, placeholder=PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED]), **placing)
     public = replace(comment, author=replace(comment.author, email=""), ip=None, form_key=None)
+    fold = conf.get().fold_score
     return Shown(
         public, awaiting=comment.status == PENDING, staff=comment.author.staff,
+        folded=bool(fold) and comment.score <= fold and not comment.picked,
         can_change=services.can_change(comment, viewer, now or datetime.now(timezone.utc)), **placing,
     )
 

@@ -45,7 +45,7 @@ RANKED_ORDERS: dict[str, list[tuple[str, int]]] = {
 # gets them from `repair_votes`; imports get them in CommentStore.insert_documents).
 VOTE_DEFAULTS: dict[str, Any] = {"votes": {"up": 0, "down": 0}, "score": 0, "rank": 0.0, "picked": False}
 
-QUEUE_TABS = ("pending", "flagged", "spam", "recent")
+QUEUE_TABS = ("pending", "flagged", "spam", "recent", "downvoted")
 NEWEST = [("posted", DESCENDING), ("_id", DESCENDING)]
 
 
@@ -351,6 +351,8 @@ def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
         wanted = comment.flag_count > 0 and comment.status not in (SPAM, DELETED)
     elif tab == "recent":
         wanted = True
+    elif tab == "downvoted":
+        wanted = comment.score < 0 and comment.status not in (SPAM, DELETED)
     else:
         raise ValueError(f"no queue tab {tab!r}")
     return (
@@ -363,5 +365,8 @@ def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
 
 
 def queue_order(tab: str) -> list[tuple[str, int]]:
-    """How a queue tab sorts: newest first; the flagged tab most flagged first."""
+    """How a queue tab sorts: newest first; the flagged tab most flagged first, the
+    down-voted tab lowest net score first."""
+    if tab == "downvoted":
+        return [("score", ASCENDING)] + NEWEST
     return [("flag_count", DESCENDING)] + NEWEST if tab == "flagged" else NEWEST

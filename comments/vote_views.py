@@ -16,16 +16,17 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from comments import ownership, slugs, summaries, voters, votes, voting
+from comments import ownership, slugs, store_switch, summaries, voters, votes, voting
+from comments.errors import Refused
 from comments.host import get_host
 from comments.records import Comment
 from comments.stores import get_store
-from comments.views import NO_SUCH_COMMENT
+from comments.views import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
 from infra import clients
 from infra.http import see_other
 
 
-STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429}
+STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429, "moving": 503}
 
 
 def wants_json(request) -> bool:
@@ -77,6 +78,10 @@ def vote(request, post_slug, comment_path):
     except voting.TooManyVotes as exc:
         response = _refused(request, post, comment, exc)
         response["Retry-After"] = str(exc.retry_after)
+    except store_switch.Moving as exc:
+        # A migration's last pass: a short, announced wait (nothing was counted).
+        response = _refused(request, post, comment, Refused(str(exc), code="moving"))
+        response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     else:
         if cast.changed:
             summaries.refresh_summary(post_id=post.id)  # a fresh version: cached pages show the new counts

@@ -22,7 +22,9 @@ Casting a vote (`cast`), with no transaction:
 Every change of a value moves the tallies by exactly its difference, in whatever
 order writers interleave, so the tallies equal the sums of the values. A crash
 between 2 and 3 leaves `unapplied` above 0: `repair_votes` (`find_drift`, `repair`)
-finds such comments and sets their tallies from the documents.
+finds such comments and sets their tallies from the documents. A comment with no vote
+documents at all keeps the tallies it came with (an import of another site's export,
+which carries tallies but not who voted).
 
 Indexes: `_id` (one vote per pair), `{discussion_id, voter}` (a reader's votes on a
 page), `{comment_id}` (a comment's votes, for repairs), `{unapplied, changed}`
@@ -41,7 +43,7 @@ from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from comments import scores
+from comments import scores, store_switch
 from comments.records import Comment
 from comments.stores import Query, get_store
 from infra.mongo import get_db
@@ -88,6 +90,8 @@ def cast(*, comment: Comment, voter: str, vote: str, now: datetime | None = None
     """Record `voter`'s `vote` (up, down, none) on `comment` and move its tallies
     exactly once (module docstring). The checks of who may vote are the caller's."""
     value = scores.VALUES[vote]
+    # Refused before anything is written while a migration freezes the store.
+    store_switch.check_writable(get_store().name)
     key = vote_id(comment.id, str(voter))
     when = now or datetime.now(UTC)
     try:
@@ -164,7 +168,10 @@ def find_drift(*, discussion_ids: Iterable[ObjectId] | None = None, now: datetim
         truth = counted(discussion_id=discussion_id)
         for document in store.iter_documents(discussion_id=discussion_id):
             comment = Comment.from_doc(document)
-            up, down, unapplied_since = truth.get(comment.id, (0, 0, None))
+            # No vote documents at all: tallies imported with the comment (an export of
+            # another site) stand on their own; only the keys must agree with them.
+            own = (comment.votes_up, comment.votes_down, None)
+            up, down, unapplied_since = truth.get(comment.id, own)
             missing = any(name not in document for name in ("votes", "score", "rank", "picked"))
             right = (comment.votes_up, comment.votes_down, comment.score) == (up, down, up - down) and (
                 comment.rank == scores.wilson_lower_bound(up, down))

@@ -68,6 +68,7 @@ TAB_CONDITIONS: dict[str, dict[str, Any]] = {
     "spam": {"status": SPAM},
     "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
     "recent": {},
+    "downvoted": {"score": {"$lt": 0}, "status": {"$nin": [SPAM, DELETED]}},
 }
 
 P = ParamSpec("P")
@@ -125,6 +126,8 @@ class Query:
     threads: frozenset[str] | None = None
     # Only a comment whose tallies are still (up, down): a ranking key set for them.
     tallies: tuple[int, int] | None = None
+    # Only editors' picks (True) or only others (False).
+    picked: bool | None = None
     order: Order = ()
     after: tuple[Any, ...] | None = None
     skip: int = 0
@@ -185,6 +188,8 @@ class Query:
             parts.append({"thread": {"$in": sorted(self.threads)}})
         if self.tallies is not None:
             parts.append({"votes.up": int(self.tallies[0]), "votes.down": int(self.tallies[1])})
+        if self.picked is not None:
+            parts.append({"picked": True} if self.picked else {"picked": {"$ne": True}})
         if self.after is not None:
             parts.append(keyset.after(self.order, self.after))
         return all_of(parts)
@@ -207,6 +212,7 @@ class Query:
             and (not self.roots or c.parent_id is None)
             and (self.threads is None or c.thread in self.threads)
             and (self.tallies is None or (c.votes_up, c.votes_down) == tuple(self.tallies))
+            and (self.picked is None or c.picked == self.picked)
             and (self.after is None or compare(c, self.after, self.order) > 0)
         )
 
@@ -368,6 +374,10 @@ class CommentStore(ABC):
             self.change(guard, fields={"rank": rank, "score": current.votes_up - current.votes_down})
             current = replace(current, rank=rank, score=current.votes_up - current.votes_down)
         return current
+
+    def find_picks(self, *, discussion_id: ObjectId) -> list[Comment]:
+        """A discussion's editors' picks (its top-level index serves the first page's)."""
+        return self.find(Query(discussion_id=discussion_id, picked=True))
 
     def set_picked(self, *, comment: Comment, picked: bool) -> int:
         """Feature a comment as an editor's pick (or not); how many changed."""

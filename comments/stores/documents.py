@@ -40,6 +40,7 @@ sharding on `{discussion_id, slug}`):
 - `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
 - `{posted: -1}`: the recent tab, every comment newest first;
 - `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
+- `{score, posted: -1}`: the most down-voted tab, lowest net score first;
 - `{author.email, posted: -1}`: the queue's e-mail filter;
 - `{author.id, posted: -1}`, `{ip, posted: -1}`: a commenter's comments (queue
   filters, bans, the first-time-commenter check, renames).
@@ -88,6 +89,7 @@ INDEXES = [
     IndexModel([("status", ASCENDING), ("posted", DESCENDING)], name="status_posted"),
     IndexModel([("posted", DESCENDING)], name="posted"),
     IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING)], name="flagged"),
+    IndexModel([("score", ASCENDING), ("posted", DESCENDING)], name="downvoted"),
     IndexModel([("author.email", ASCENDING), ("posted", DESCENDING)], name="author_email"),
     IndexModel([("author.id", ASCENDING), ("posted", DESCENDING)], name="author_id"),
     IndexModel([("ip", ASCENDING), ("posted", DESCENDING)], name="ip"),

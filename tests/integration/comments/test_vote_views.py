@@ -185,3 +185,19 @@ def test_every_approved_comment_has_its_buttons_and_the_permalink_presses_my_vot
     assert 'aria-pressed="false"' in body
     focus = client.get(permalink_url(post, comment.slug)).content.decode()
     assert re.search(r'value="none" class="vote vote-down" data-vote="down" aria-pressed="true"', focus)
+
+
+def test_a_comment_at_or_below_the_fold_score_is_folded_behind_show(settings, make_post, make_comment):
+    """Off by default; with COMMENTS_FOLD_SCORE = -2, a comment scored -2 keeps its text
+    inside a <details> whose summary shows it without JavaScript."""
+    post = make_post()
+    sunk, fine = make_comment(post, text="Sunk words"), make_comment(post, text="Fine words")
+    for n in range(2):
+        Client().post(vote_url(post, sunk), {"vote": "down"})
+    assert "comment-folded" not in Client().get(discussion_url(post)).content.decode()
+    settings.COMMENTS_FOLD_SCORE = -2
+    settings.COMMENTS_CACHE_SECONDS = 0
+    body = Client().get(discussion_url(post)).content.decode()
+    assert body.count('<details class="comment-folded">') == 1
+    folded = body.split('<details class="comment-folded">', 1)[1].split("</details>", 1)[0]
+    assert "readers scored it -2" in folded and "Sunk words" in folded and "Fine words" not in folded

@@ -133,3 +133,42 @@ def test_a_vote_still_on_its_way_is_left_for_the_next_run(make_post, make_commen
     out = io.StringIO()
     call_command("repair_votes", stdout=out)
     assert "left for the next run" in out.getvalue() and stored(comment).votes_up == 0
+
+
+def test_imported_tallies_without_vote_documents_are_kept_and_exported(make_post, make_comment):
+    """An export carries each comment's tallies; imported elsewhere (no vote documents)
+    they stand, and repair_votes only brings the keys in line with them."""
+    post = make_post()
+    comment = make_comment(post)
+    votes.cast(comment=comment, voter="b:a", vote="up")
+    document = next(get_store().iter_documents(discussion_id=post.id))
+    assert (document["votes"], document["score"]) == ({"up": 1, "down": 0}, 1)
+    get_db().comment_votes.delete_many({})
+    get_store().change(votes.Query(discussion_id=post.id, ids=frozenset({comment.id})), fields={"rank": 0.0})
+    out = io.StringIO()
+    call_command("repair_votes", stdout=out)
+    assert (stored(comment).votes_up, stored(comment).score) == (1, 1)
+    assert stored(comment).rank == pytest.approx(scores.wilson_lower_bound(1, 0))
+
+
+@pytest.mark.stores("documents")
+def test_comments_migrate_keeps_the_votes_and_the_best_order(settings, make_post, make_comment):
+    """documents → buckets → embedded: each comment's tallies and key travel with it,
+    the best order is the same, and the vote documents (store-independent) still match."""
+    settings.COMMENTS_STORE_RECHECK_SECONDS = 0
+    post = make_post()
+    made = [make_comment(post) for _ in range(4)]
+    for n, comment in enumerate(made):
+        for voter in range(n):
+            votes.cast(comment=comment, voter=f"b:{voter}", vote="up" if voter % 3 else "down")
+    before = [(c.slug, c.votes_up, c.votes_down, c.rank)
+              for c in get_store().find_ranked_roots(discussion_id=post.id, view="best")]
+    for target in ("buckets", "embedded"):
+        call_command("comments_migrate", "--to", target, "--no-progress", stdout=io.StringIO(),
+                     stderr=io.StringIO())
+        after = [(c.slug, c.votes_up, c.votes_down, c.rank)
+                 for c in get_store().find_ranked_roots(discussion_id=post.id, view="best")]
+        assert get_store().name == target and after == before
+        assert list(votes.find_drift(discussion_ids=[post.id])) == []
+    votes.cast(comment=made[0], voter="b:late", vote="up")
+    assert stored(made[0]).votes_up == 1
