@@ -142,6 +142,10 @@ class DocumentsStore(CommentStore):
 
     def _hint(self, query: Query) -> str | None:
         if query.discussion_id is not None and query.slugs is None and query.ids is None:
+            if not query.order and not query.roots and query.threads is None and query.picked is None:
+                # A count: the threaded index walks the discussion's entries (the
+                # planner may otherwise pick a ranked view's, which leads with more).
+                return "discussion_full_slug"
             return ORDER_INDEXES.get(query.order)
         member = query.commenter
         if member is not None and member.user_id is not None and not member.ips:
