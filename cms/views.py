@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from cms import authors, posts
 from cms.forms import SearchForm
-from comments import fragments, ownership
+from comments import fragments, ownership, pages
 from comments import services as comment_services
 from comments.forms import comment_form
 from comments.records import Comment
@@ -51,13 +51,13 @@ def home(request):
 
 
 def post_detail(request, slug, *, form=None, status=200):
-    """A post, the first page of its threaded comments and the comment form. The
+    """A post, the first page of its comments (COMMENTS_DEFAULT_VIEW) and the comment form. The
     comments come from the cache when this reader may share them (comments/fragments.py).
     While MongoDB is unreachable the article still shows (from its last copy), with its
     cached comments or a notice in their place."""
     post = published_post_or_404(slug)
     viewer = ownership.viewer_for(request)
-    fragment = fragments.comments_fragment(post=post, view="threaded", viewer=viewer, degrade=True)
+    fragment = fragments.comments_fragment(post=post, view=pages.default_view(), viewer=viewer, degrade=True)
     context = {
         "post": post,
         "comments_html": fragment.html,

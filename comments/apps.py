@@ -15,12 +15,15 @@ class CommentsConfig(AppConfig):
             flags,
             limits,
             outbox,
+            ranked,
             recent_texts,
             stores,
             subscriptions,
+            votes,
         )
         from infra import mongo, sharding
 
-        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox):
+        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
+                      ranked):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)

@@ -80,3 +80,20 @@ def known_moderation_rules(app_configs, **kwargs):
     unknown = sorted(conf.get().moderation_rules - set(conf.PREMODERATION_RULES))
     return [checks.Error(conf.BAD_MODERATION.format(value=rule), hint=MODERATION_HINT, id="comments.E004")
             for rule in unknown]
+
+
+UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
+
+
+@checks.register()
+def known_default_view(app_configs, **kwargs):
+    """COMMENTS_DEFAULT_VIEW names one of the views (comments.pages.VIEWS); until it
+    does, discussions open threaded."""
+    from comments.pages import VIEWS
+
+    name = conf.get().default_view
+    if name not in VIEWS:
+        known = ", ".join(VIEWS)
+        return [checks.Error(UNKNOWN_VIEW.format(name=name, known=known),
+                             hint=f"Set COMMENTS_DEFAULT_VIEW to one of: {known}.", id="comments.E007")]
+    return []

@@ -68,6 +68,15 @@ class CommentsSettings:
     # Discussions close this many days after the post was published (0: never).
     close_after_days: int = _setting("COMMENTS_CLOSE_AFTER_DAYS", 0, minimum=0)
     queue_per_page: int = _setting("COMMENTS_QUEUE_PER_PAGE", 50, minimum=1)
+    # Votes one IP address may send on one comment, and on all comments, per minute (0: no limit).
+    votes_per_ip_per_comment: int = _setting("COMMENTS_VOTES_PER_IP_PER_COMMENT", 10, minimum=0)
+    votes_per_ip: int = _setting("COMMENTS_VOTES_PER_IP", 60, minimum=0)
+    # The view a discussion opens on: threaded, newest, chronological, best or top.
+    default_view: str = _setting("COMMENTS_DEFAULT_VIEW", "threaded")
+    # Fold comments whose net score is this low or lower (0: fold none).
+    fold_score: int = _setting("COMMENTS_FOLD_SCORE", 0)
+    # Editors' picks a discussion shows at most (featuring one more is refused).
+    max_picks: int = _setting("COMMENTS_MAX_PICKS", 3, minimum=0)
     # Seconds a rendered page of comments stays cached for readers (0: off).
     cache_seconds: int = _setting("COMMENTS_CACHE_SECONDS", 300, minimum=0)
     # Replies within this many seconds go out as one mail (0: each at once).

@@ -41,7 +41,7 @@ from comments.records import Tally, Viewer
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
 # serves no list rendered by the previous release.
-REVISION = 4
+REVISION = 5
 KEY_PREFIX = "comments:list:"
 # A page showing a comment posted moments ago says "2 minutes ago": it is kept for
 # at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so
@@ -123,6 +123,8 @@ def render_listing(*, post: Discussion, listing: pages.Listing | None) -> SafeSt
         "listing": listing,
         "views": pages.VIEWS,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
+        # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
+        "votes_shown": True,
     }
     return mark_safe(render_to_string(TEMPLATE, context))
 

@@ -15,17 +15,21 @@ from django.utils.translation import gettext_lazy as _
 from pymongo.errors import PyMongoError
 
 from comments import conf, cursors, services, slugs
-from comments.records import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments.records import DELETED, PENDING, RANKED_ORDERS, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra import mongo
 from infra.pagination import get_page
 
+# The views of a discussion, by the name `?view=` takes (the one registry: pages, the
+# order links and COMMENTS_DEFAULT_VIEW's check read it). best and top: comments/ranked.py.
 VIEWS = {
     "threaded": _("Threaded"),
     "newest": _("Newest threads first"),
     "chronological": _("Oldest first"),
+    "best": _("Best"),
+    "top": _("Top"),
 }
-BAD_VIEW = gettext_noop("Unknown view: choose threaded, newest or chronological.")
+BAD_VIEW = gettext_noop("Unknown view: choose threaded, newest, chronological, best or top.")
 NO_MORE = gettext_noop("There are no more comments this way.")
 # What stands in for a comment that is not shown but whose replies are.
 PLACEHOLDERS = {DELETED: _("[deleted]"), SPAM: _("[removed]"), PENDING: _("[awaiting moderation]")}
@@ -53,6 +57,8 @@ class Shown:
     reply_to_anchor: str = ""
     # Written by one of the site's staff (authors, editors): it carries a badge.
     staff: bool = False
+    # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
+    folded: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,8 +107,10 @@ def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **
         )
         return Shown(blank, placeholder=PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED]), **placing)
     public = replace(comment, author=replace(comment.author, email=""), ip=None, form_key=None)
+    fold = conf.get().fold_score
     return Shown(
         public, awaiting=comment.status == PENDING, staff=comment.author.staff,
+        folded=bool(fold) and comment.score <= fold and not comment.picked,
         can_change=services.can_change(comment, viewer, now or datetime.now(timezone.utc)), **placing,
     )
 
@@ -175,8 +183,14 @@ def name_parents(
     return named
 
 
+def default_view() -> str:
+    """The view a discussion opens on (COMMENTS_DEFAULT_VIEW; threaded if it names none)."""
+    view = conf.get().default_view
+    return view if view in VIEWS else "threaded"
+
+
 def parse_view(raw: str | None) -> str:
-    view = raw or "threaded"
+    view = raw or default_view()
     if view not in VIEWS:
         raise BadRequest(gettext(BAD_VIEW))
     return view
@@ -209,8 +223,13 @@ def list_comments(
     above it, which applies the same limit again (`location_of`).
 
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
-    past the end.
+    past the end. The ranked views (best, top) are comments/ranked.py's.
     """
+    if view in RANKED_ORDERS and below is None:
+        from comments import ranked  # it builds on this module
+
+        return ranked.list_ranked(discussion_id=discussion_id, view=view, after=after, before=before,
+                                  viewer=viewer, tally=tally)
     per_page = conf.get().per_page
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
     if tally is None:

@@ -34,7 +34,18 @@ ORDERS: dict[str, list[tuple[str, int]]] = {
     "newest": [("thread", DESCENDING), ("full_slug", ASCENDING)],
 }
 
-QUEUE_TABS = ("pending", "flagged", "spam", "recent")
+# The ranked views' orders of top-level comments (comments/ranked.py pages them): an
+# editor's pick first, then the lower bound of the Wilson score interval ("best") or
+# the net score ("top"); ties newer first.
+RANKED_ORDERS: dict[str, list[tuple[str, int]]] = {
+    "best": [("picked", DESCENDING), ("rank", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)],
+    "top": [("score", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)],
+}
+# The vote fields every new comment starts with (a comment stored before votes existed
+# gets them from `repair_votes`; imports get them in CommentStore.insert_documents).
+VOTE_DEFAULTS: dict[str, Any] = {"votes": {"up": 0, "down": 0}, "score": 0, "rank": 0.0, "picked": False}
+
+QUEUE_TABS = ("pending", "flagged", "spam", "recent", "downvoted")
 NEWEST = [("posted", DESCENDING), ("_id", DESCENDING)]
 
 
@@ -141,6 +152,13 @@ class Comment:
     # When its author last edited it.
     edited: datetime | None = None
     flag_count: int = 0
+    # Readers' votes (comments/votes.py keeps them), the net score, the ranking key of
+    # the best view (scores.wilson_lower_bound) and whether an editor featured it.
+    votes_up: int = 0
+    votes_down: int = 0
+    score: int = 0
+    rank: float = 0.0
+    picked: bool = False
 
     @property
     def approved(self) -> bool:
@@ -160,8 +178,9 @@ class Comment:
 
     def key(self, order: str) -> tuple:
         """This comment's position in one of ORDERS (what a cursor stores)."""
-        values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread}
-        return tuple(values[field] for field, _ in ORDERS[order])
+        values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread,
+                  "rank": self.rank, "score": self.score, "picked": self.picked}
+        return tuple(values[field] for field, _ in (ORDERS.get(order) or RANKED_ORDERS[order]))
 
     @classmethod
     def from_doc(cls, doc: dict) -> Comment:
@@ -186,6 +205,11 @@ class Comment:
             ip=doc.get("ip"),
             edited=doc.get("edited"),
             flag_count=doc.get("flag_count", 0),
+            votes_up=int((doc.get("votes") or {}).get("up") or 0),
+            votes_down=int((doc.get("votes") or {}).get("down") or 0),
+            score=int(doc.get("score") or 0),
+            rank=float(doc.get("rank") or 0.0),
+            picked=bool(doc.get("picked")),
         )
 
 
@@ -209,6 +233,7 @@ def new_document(
         "form_key": form_key,
         "status": status,
         "ip": ip,
+        **{name: dict(value) if isinstance(value, dict) else value for name, value in VOTE_DEFAULTS.items()},
     }
 
 
@@ -326,6 +351,8 @@ def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
         wanted = comment.flag_count > 0 and comment.status not in (SPAM, DELETED)
     elif tab == "recent":
         wanted = True
+    elif tab == "downvoted":
+        wanted = comment.score < 0 and comment.status not in (SPAM, DELETED)
     else:
         raise ValueError(f"no queue tab {tab!r}")
     return (
@@ -338,5 +365,8 @@ def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
 
 
 def queue_order(tab: str) -> list[tuple[str, int]]:
-    """How a queue tab sorts: newest first; the flagged tab most flagged first."""
+    """How a queue tab sorts: newest first; the flagged tab most flagged first, the
+    down-voted tab lowest net score first."""
+    if tab == "downvoted":
+        return [("score", ASCENDING)] + NEWEST
     return [("flag_count", DESCENDING)] + NEWEST if tab == "flagged" else NEWEST

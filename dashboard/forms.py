@@ -291,6 +291,7 @@ QUEUE_TABS = [
     ("flagged", pgettext_lazy("comment queue", "Flagged")),
     ("spam", pgettext_lazy("comment queue", "Spam")),
     ("recent", pgettext_lazy("comment queue", "Recent")),
+    ("downvoted", pgettext_lazy("comment queue", "Most down-voted")),
 ]
 DOMAIN_RE = re.compile(r"@?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.IGNORECASE)
 
@@ -354,7 +355,7 @@ class ModerationForm(forms.Form):
         error_messages={"invalid_choice": NOTHING_CHOSEN},
     )
     ids = ObjectIdsField(required=False)
-    # One comment's own button: "thread:<id>" or "ban:<id>".
+    # One comment's own button: "thread:<id>", "ban:<id>", "pick:<id>" or "unpick:<id>".
     one = forms.CharField(required=False, max_length=40)
     next = forms.CharField(required=False, max_length=2000)
     # Sent by the confirmation page's button: spam, delete, thread and ban happen only then.
@@ -365,7 +366,7 @@ class ModerationForm(forms.Form):
         one = data.get("one") or ""
         if one:
             kind, _, raw = one.partition(":")
-            ids = ObjectIdsField().clean([raw]) if kind in ("thread", "ban") and raw else None
+            ids = ObjectIdsField().clean([raw]) if kind in ("thread", "ban", "pick", "unpick") and raw else None
             if not ids:
                 raise forms.ValidationError(BAD_CHOICE, code="bad_choice")
             data["action"], data["ids"] = kind, ids

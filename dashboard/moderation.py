@@ -13,7 +13,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgett
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
-from comments import blocklist, changes, conf, moderation, services
+from comments import blocklist, changes, conf, moderation, picks, services
 from comments.records import QueueFilter
 from comments.stores import get_store
 from dashboard import confirmations
@@ -63,6 +63,8 @@ BAN_LIFTED_RESTORED = ngettext_lazy(
     "The ban is lifted, and {count} comments it had marked as spam are back as they were.",
     "count",
 )
+PICKED = gettext_noop("The comment is an editor's pick: it carries the badge and leads the best order.")
+UNPICKED = gettext_noop("The comment is no longer an editor's pick.")
 COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")
 COMMENTS_OPENED = gettext_noop("Comments on this post are open.")
 # What a blocklist entry is, or what a ban is by, in words.
@@ -168,12 +170,28 @@ def _apply(request, *, action: str, ids: list) -> bool:
             who = confirmations.banned_who(banned.keys)
             messages.success(request, BANNED.format(who=who, count=banned.marked))
         return banned.done
+    if action in ("pick", "unpick"):
+        return _pick(request, comment_id=ids[0], picked=action == "pick")
     if action == "thread":
         progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
     else:
         progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
     messages.success(request, MODERATED[action].format(count=progress.total))
     return progress.done
+
+
+def _pick(request, *, comment_id, picked: bool) -> bool:
+    """Feature a comment as an editor's pick, or stop featuring it."""
+    try:
+        comment = picks.feature(comment_id=comment_id, picked=picked)
+    except picks.PickRefused as exc:
+        messages.error(request, exc.message)
+        return True
+    if comment is None:
+        messages.error(request, gettext(GONE))
+    else:
+        messages.success(request, gettext(PICKED if picked else UNPICKED))
+    return True
 
 
 def _confirm(request, form: ModerationForm):

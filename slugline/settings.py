@@ -248,6 +248,16 @@ COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
 # see what everyone sees; every change to a discussion's comments gives it a new key
 # (comments/fragments.py). 0: off.
 COMMENTS_CACHE_SECONDS = env.int("COMMENTS_CACHE_SECONDS", default=300)
+# Votes (comments/votes.py, docs/votes.md): per IP address per comment, and per IP
+# address on all comments, per minute (0: no limit).
+COMMENTS_VOTES_PER_IP_PER_COMMENT = env.int("COMMENTS_VOTES_PER_IP_PER_COMMENT", default=10)
+COMMENTS_VOTES_PER_IP = env.int("COMMENTS_VOTES_PER_IP", default=60)
+# The view a discussion opens on: threaded, newest, chronological, best or top.
+COMMENTS_DEFAULT_VIEW = env.str("COMMENTS_DEFAULT_VIEW", default="threaded")
+# Fold comments whose net score is at or below this (e.g. -5); 0: fold none.
+COMMENTS_FOLD_SCORE = env.int("COMMENTS_FOLD_SCORE", default=0)
+# Editors' picks one discussion may have.
+COMMENTS_MAX_PICKS = env.int("COMMENTS_MAX_PICKS", default=3)
 
 # E-mail (reply notifications and subscriptions: comments/notify.py, outbox.py, mail.py).
 # EMAIL_URL in django-environ's form (smtp://user:pass@host:587, smtp+tls://…,

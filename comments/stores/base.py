@@ -29,7 +29,7 @@ from typing import Any, ClassVar, ParamSpec, TypeVar
 from bson import ObjectId
 from pymongo.database import Database
 
-from comments import keyset, slugs, store_switch
+from comments import keyset, scores, slugs, store_switch
 from comments.ids import parse_id
 from comments.records import (
     APPROVED,
@@ -39,12 +39,14 @@ from comments.records import (
     ORDERS,
     PENDING,
     QUEUE_TABS,
+    RANKED_ORDERS,
     READERS,
     SPAM,
     Comment,
     CommentAuthor,
     Commenter,
     QueueFilter,
+    VOTE_DEFAULTS,
     Tally,
     Viewer,
     commenter_conditions,
@@ -66,6 +68,7 @@ TAB_CONDITIONS: dict[str, dict[str, Any]] = {
     "spam": {"status": SPAM},
     "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
     "recent": {},
+    "downvoted": {"score": {"$lt": 0}, "status": {"$nin": [SPAM, DELETED]}},
 }
 
 P = ParamSpec("P")
@@ -118,6 +121,13 @@ class Query:
     tab: str | None = None
     filters: QueueFilter = field(default_factory=QueueFilter)
     duplicate: Duplicate | None = None
+    # Only top-level comments; only the comments of these threads (`thread` keys).
+    roots: bool = False
+    threads: frozenset[str] | None = None
+    # Only a comment whose tallies are still (up, down): a ranking key set for them.
+    tallies: tuple[int, int] | None = None
+    # Only editors' picks (True) or only others (False).
+    picked: bool | None = None
     order: Order = ()
     after: tuple[Any, ...] | None = None
     skip: int = 0
@@ -142,6 +152,7 @@ class Query:
     def is_empty(self) -> bool:
         """Whether the query cannot match anything (no ids, no slugs, no discussion)."""
         return (self.ids is not None and not self.ids) or (self.slugs is not None and not self.slugs) or (
+            self.threads is not None and not self.threads) or (
             self.discussions() == []) or self.limit is not None and self.limit <= 0
 
     def unsliced(self) -> Query:
@@ -171,6 +182,14 @@ class Query:
             parts.extend({path: condition} for path, condition in filter_conditions(self.filters))
         if self.duplicate is not None:
             parts.append(self.duplicate.conditions())
+        if self.roots:
+            parts.append({"parent_id": None})
+        if self.threads is not None:
+            parts.append({"thread": {"$in": sorted(self.threads)}})
+        if self.tallies is not None:
+            parts.append({"votes.up": int(self.tallies[0]), "votes.down": int(self.tallies[1])})
+        if self.picked is not None:
+            parts.append({"picked": True} if self.picked else {"picked": {"$ne": True}})
         if self.after is not None:
             parts.append(keyset.after(self.order, self.after))
         return all_of(parts)
@@ -190,6 +209,10 @@ class Query:
             and (self.commenter is None or self.commenter.matches(c))
             and (self.tab is None or in_queue(self.tab, self.filters, c))
             and (self.duplicate is None or self.duplicate.matches(c))
+            and (not self.roots or c.parent_id is None)
+            and (self.threads is None or c.thread in self.threads)
+            and (self.tallies is None or (c.votes_up, c.votes_down) == tuple(self.tallies))
+            and (self.picked is None or c.picked == self.picked)
             and (self.after is None or compare(c, self.after, self.order) > 0)
         )
 
@@ -269,6 +292,11 @@ class CommentStore(ABC):
         values differ; how many changed. `majority`: a majority write concern."""
 
     @abstractmethod
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """`$inc` one comment's vote tallies (`votes.up`, `votes.down`) and its net
+        `score` by these amounts, in one atomic update; whether the comment was found."""
+
+    @abstractmethod
     def iter_documents(self, *, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
         """Every comment as the documents store's flat document, of one discussion or
         of all, in discussion and posting order."""
@@ -314,8 +342,65 @@ class CommentStore(ABC):
 
     @frozen_aware
     def insert_documents(self, *, documents: list[dict]) -> int:
-        """Add flat comment documents (exports, imports, migrations); how many went in."""
+        """Add flat comment documents (exports, imports, migrations); how many went in.
+        One without vote fields (an older export) starts with none, so that the ranked
+        views' indexes and sorts see every comment."""
+        for document in documents:
+            for name, value in VOTE_DEFAULTS.items():
+                document.setdefault(name, dict(value) if isinstance(value, dict) else value)
         return self._insert_documents(documents=documents) if documents else 0
+
+    @frozen_aware
+    def increment_votes(self, *, comment: Comment, up: int, down: int, always: bool = False) -> Comment | None:
+        """Move one comment's tallies by (up, down) and its ranking key with them; the
+        comment after, None if it is gone. The tallies move by `$inc` (exactly what
+        was asked, whoever else votes at once); the Wilson key cannot be `$inc`ed, so
+        it is set for the tallies read back, only while they are still those (a
+        later vote's writer sets its own): the last writer's key stays. `always`: write
+        even a change of nothing (a repair giving the fields to a comment without them)."""
+        if (up or down or always) and not self._increment(comment=comment, up=int(up), down=int(down)):
+            return None
+        return self.rerank(comment=comment, always=always)
+
+    def rerank(self, *, comment: Comment, always: bool = False) -> Comment | None:
+        """Set a comment's best-view key for its tallies as stored now; the comment after."""
+        current = self.find_by_slug(discussion_id=comment.discussion_id, slug=comment.slug)
+        if current is None or current.id != comment.id:
+            return None
+        rank = scores.wilson_lower_bound(current.votes_up, current.votes_down)
+        if always or rank != current.rank or current.score != current.votes_up - current.votes_down:
+            guard = Query(discussion_id=comment.discussion_id, ids=frozenset({comment.id}),
+                          tallies=(current.votes_up, current.votes_down))
+            self.change(guard, fields={"rank": rank, "score": current.votes_up - current.votes_down})
+            current = replace(current, rank=rank, score=current.votes_up - current.votes_down)
+        return current
+
+    def find_picks(self, *, discussion_id: ObjectId) -> list[Comment]:
+        """A discussion's editors' picks (its top-level index serves the first page's)."""
+        return self.find(Query(discussion_id=discussion_id, picked=True))
+
+    def set_picked(self, *, comment: Comment, picked: bool) -> int:
+        """Feature a comment as an editor's pick (or not); how many changed."""
+        return self.change(Query(discussion_id=comment.discussion_id, ids=frozenset({comment.id})),
+                           fields={"picked": bool(picked)})
+
+    def find_ranked_roots(
+        self, *, discussion_id: ObjectId, view: str, viewer: Viewer = READERS, ids: Iterable[ObjectId] | None = None,
+        limit: int | None = None,
+    ) -> list[Comment]:
+        """Top-level comments of a discussion in a ranked view's order (records.RANKED_ORDERS),
+        as `viewer` sees them: the first `limit`, or those among `ids`."""
+        order = tuple(RANKED_ORDERS[view])
+        return self.find(Query(discussion_id=discussion_id, roots=True, viewer=viewer, order=order, limit=limit,
+                               ids=frozenset(ids) if ids is not None else None))
+
+    def find_threads(
+        self, *, discussion_id: ObjectId, threads: Iterable[str], viewer: Viewer = READERS, limit: int | None = None,
+    ) -> list[Comment]:
+        """The comments of these threads (by `thread` key), as `viewer` sees them, in the
+        newest-first view's order (threads newest first, each threaded): its index."""
+        return self.find(Query(discussion_id=discussion_id, threads=frozenset(threads), viewer=viewer,
+                               order=tuple(ORDERS["newest"]), limit=limit))
 
     @frozen_aware
     def drop_discussion(self, *, discussion_id: ObjectId) -> int:

@@ -9,7 +9,8 @@ A bucket is the pattern's document, plus three fields of its own:
 
 Each embedded comment holds the stored fields of records.new_document (its own
 `_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email, staff}, text,
-html, form_key, status, ip; later placeholder, edited, flag_count) without
+html, form_key, status, ip, votes{up, down}, score, rank, picked; later placeholder, edited,
+flag_count) without
 `discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
 in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
 `ordered: true`, set when a push creates the bucket, says the bucket has always been
@@ -91,6 +92,7 @@ INDEXES = [
     IndexModel([("comments._id", ASCENDING)], name="comment_id"),
     IndexModel([("comments.status", ASCENDING)], name="comment_status"),
     IndexModel([("comments.flag_count", ASCENDING)], name="comment_flag_count"),
+    IndexModel([("comments.score", ASCENDING)], name="comment_score"),
     IndexModel([("comments.author.id", ASCENDING)], name="comment_author_id"),
     IndexModel([("comments.author.email", ASCENDING)], name="comment_author_email"),
     IndexModel([("comments.ip", ASCENDING)], name="comment_ip"),
@@ -425,6 +427,17 @@ class BucketsStore(ContainerStore):
         return sorted(_pages().distinct("discussion_id", {"comments.author.id": int(author_id)}))
 
     # --- Changing comments already stored ----------------------------------------------------
+
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """One `$inc` on the bucket holding the comment (the `comments._id` index), through
+        the arrayFilter `c` on its `_id`."""
+        result = _pages().update_one(
+            {"discussion_id": comment.discussion_id, "comments._id": comment.id},
+            {"$inc": {"comments.$[c].votes.up": up, "comments.$[c].votes.down": down,
+                      "comments.$[c].score": up - down}},
+            array_filters=[{"c._id": comment.id}],
+        )
+        return result.matched_count == 1
 
     def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
         """One update_many with the arrayFilter `c` (the query's plain condition), after

@@ -7,7 +7,8 @@ write time) and the moderation fields:
 
     {_id, discussion_id, parent_id, slug, full_slug, thread, posted,
      author: {id, name, email, staff}, text, html, form_key,
-     status, placeholder, ip, edited, flag_count}
+     status, placeholder, ip, edited, flag_count,
+     votes: {up, down}, score, rank, picked}
 
 `status` is approved, pending, spam or deleted (a document without one, stored
 before moderation existed or imported, counts as approved). `placeholder` is true
@@ -28,13 +29,18 @@ Indexes, next to the queries they serve:
   is the pattern's `{discussion_id, posted}` with `_id` appended, so that it also
   serves the tie-break that makes keyset paging exact when two comments share a
   millisecond; it serves every query the pattern's index does;
-- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view.
+- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view (and the
+  replies of the threads on a ranked view's page);
+- `{discussion_id, parent_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
+  `{discussion_id, parent_id, score: -1, posted: -1, _id: -1}`: the first page of the
+  best and top views (top-level comments, `parent_id` null, in rank order).
 
 The moderation queue's indexes (none of them unique, so none stands in the way of
 sharding on `{discussion_id: "hashed"}`):
 - `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
 - `{posted: -1}`: the recent tab, every comment newest first;
 - `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
+- `{score, posted: -1}`: the most down-voted tab, lowest net score first;
 - `{author.email, posted: -1}`: the queue's e-mail filter;
 - `{author.id, posted: -1}`, `{ip, posted: -1}`: a commenter's comments (queue
   filters, bans, the first-time-commenter check, renames).
@@ -52,7 +58,7 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from comments.records import NEWEST, ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
+from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
 from comments.stores.base import CommentStore, Query, reverse
 from infra.mongo import get_db
 from infra.sharding import ShardKey
@@ -68,10 +74,22 @@ INDEXES = [
         [("discussion_id", ASCENDING), ("thread", DESCENDING), ("full_slug", ASCENDING)],
         name="discussion_thread_newest",
     ),
+    # The ranked views' first pages: a discussion's top-level comments in each order.
+    IndexModel(
+        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING),
+         ("posted", DESCENDING), ("_id", DESCENDING)],
+        name="discussion_best",
+    ),
+    IndexModel(
+        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING),
+         ("_id", DESCENDING)],
+        name="discussion_top",
+    ),
     # The moderation queue and commenters' histories (see the module docstring).
     IndexModel([("status", ASCENDING), ("posted", DESCENDING)], name="status_posted"),
     IndexModel([("posted", DESCENDING)], name="posted"),
     IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING)], name="flagged"),
+    IndexModel([("score", ASCENDING), ("posted", DESCENDING)], name="downvoted"),
     IndexModel([("author.email", ASCENDING), ("posted", DESCENDING)], name="author_email"),
     IndexModel([("author.id", ASCENDING), ("posted", DESCENDING)], name="author_id"),
     IndexModel([("ip", ASCENDING), ("posted", DESCENDING)], name="ip"),
@@ -88,6 +106,7 @@ ORDER_INDEXES = {
     tuple(ORDERS["newest"]): "discussion_thread_newest",
 }
 ORDER_INDEXES |= {reverse(order): index for order, index in ORDER_INDEXES.items()}
+ORDER_INDEXES |= {tuple(RANKED_ORDERS["best"]): "discussion_best", tuple(RANKED_ORDERS["top"]): "discussion_top"}
 # A member's newest comments: the `{author.id, posted}` index.
 BY_AUTHOR = "author_id"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
@@ -124,6 +143,10 @@ class DocumentsStore(CommentStore):
 
     def _hint(self, query: Query) -> str | None:
         if query.discussion_id is not None and query.slugs is None and query.ids is None:
+            if not query.order and not query.roots and query.threads is None and query.picked is None:
+                # A count: the threaded index walks the discussion's entries (the
+                # planner may otherwise pick a ranked view's, which leads with more).
+                return "discussion_full_slug"
             return ORDER_INDEXES.get(query.order)
         member = query.commenter
         if member is not None and member.user_id is not None and not member.ips:
@@ -165,6 +188,14 @@ class DocumentsStore(CommentStore):
         selected = self._filter(query)
         result = collection.update_many({"$and": [selected, differs]} if selected else differs, {"$set": fields})
         return result.modified_count
+
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """One update_one `$inc` of the comment's tallies and score."""
+        result = self._collection().update_one(
+            {"_id": comment.id, "discussion_id": comment.discussion_id},
+            {"$inc": {"votes.up": up, "votes.down": down, "score": up - down}},
+        )
+        return result.matched_count == 1
 
     def find_member_authors(self) -> list[CommentAuthor]:
         docs = self._collection().distinct("author", {"author.id": {"$ne": None}})

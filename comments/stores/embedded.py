@@ -398,15 +398,32 @@ class EmbeddedStore(ContainerStore):
     # --- Changing comments in place: one `$set` through each comment's chain ----------------
 
     def _set(self, discussion_id: ObjectId, chain: Chain, node_id: ObjectId, changes: dict, *,
-             write_concern: WriteConcern | None = None) -> UpdateResult:
+             write_concern: WriteConcern | None = None, guard: dict | None = None) -> UpdateResult:
         """`$set` these fields of one comment, reached by its chain and checked by its
-        `_id`, in one update."""
+        `_id` (and `guard`, fields it must still hold), in one update."""
         collection = self._collection()
         if write_concern is not None:
             collection = collection.with_options(write_concern=write_concern)
-        query = {"_id": discussion_id, **chain_exists(chain, _id=node_id)}
+        query = {"_id": discussion_id, **chain_exists(chain, _id=node_id, **(guard or {}))}
         update = {"$set": {chain_field(chain, field): value for field, value in changes.items()}}
         return collection.update_one(query, update, array_filters=chain_filters(chain))
+
+    def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
+        """One `$inc` through the comment's chain (arrayFilters, one identifier per depth),
+        checked by its `_id`; the chain read from the document if it is not where its
+        slug says."""
+        changes = {"votes.up": up, "votes.down": down, "score": up - down}
+        for chain in (chain_of(comment.slug), None):
+            if chain is None:
+                discussion = self._load(comment.discussion_id, at_every_depth("slug"))
+                chain = _chain_in(discussion, comment.slug) if discussion else None
+                if chain is None:
+                    return False
+            query = {"_id": comment.discussion_id, **chain_exists(chain, _id=comment.id)}
+            update = {"$inc": {chain_field(chain, field): value for field, value in changes.items()}}
+            if self._collection().update_one(query, update, array_filters=chain_filters(chain)).matched_count:
+                return True
+        return False
 
     def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
         """One update per selected comment whose stored values differ; the updates'
@@ -419,7 +436,10 @@ class EmbeddedStore(ContainerStore):
                     continue
                 if all(_stored(node, field) == value for field, value in fields.items()):
                     continue
-                result = self._set(discussion["_id"], chain, node["_id"], fields, write_concern=concern)
+                guard = None
+                if query.tallies is not None:
+                    guard = {"votes.up": int(query.tallies[0]), "votes.down": int(query.tallies[1])}
+                result = self._set(discussion["_id"], chain, node["_id"], fields, write_concern=concern, guard=guard)
                 changed += result.modified_count
         return changed
 

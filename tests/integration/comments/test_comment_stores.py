@@ -18,8 +18,8 @@ from django.core.management import CommandError, call_command
 from pymongo.errors import DuplicateKeyError
 
 from cms import posts
-from comments import migration, records, services, slugs, store_switch
-from comments.records import DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, QueueFilter, Viewer
+from comments import migration, records, services, slugs, store_switch, votes
+from comments.records import DELETED, ORDERS, PENDING, RANKED_ORDERS, SPAM, Comment, CommentAuthor, QueueFilter, Viewer
 from comments.services import PARENT_NOT_FOUND, CommentError
 from comments.stores import CommentStore, Query, get_store
 from comments.stores.containers import in_python, tally_of
@@ -125,6 +125,9 @@ class InPython(CommentStore):
     def _change(self, query, *, fields, majority=False):
         raise NotImplementedError
 
+    def _increment(self, *, comment, up, down):
+        raise NotImplementedError
+
     def iter_documents(self, *, discussion_id=None, batch_size=500) -> Iterator[dict]:
         raise NotImplementedError
 
@@ -194,6 +197,30 @@ def test_listing_pages_agree_with_the_documents_stores_queries(mixed):
                     assert ours.count_before(**where, key=key) == i == theirs.count_before(**where, key=key)
                 listing = {"discussion_id": post.id, "below": below, "viewer": viewer}
                 assert ours.tally_listing(**listing) == theirs.tally_listing(**listing)
+
+
+def test_ranked_roots_and_threads_agree_with_the_documents_stores_queries(mixed):
+    """The best and top views' queries (top-level comments in rank order, by ids, the
+    comments of some threads) select and order the same in Python as on the server."""
+    post, made = mixed
+    votes.cast(comment=made["b"], voter="b:1", vote="up")
+    votes.cast(comment=made["e"], voter="b:1", vote="down")
+    get_store().set_picked(comment=made["a"], picked=True)
+    everything = [get_store().find_by_id(c.id) for c in made.values()]
+    ours, theirs = InPython(everything), get_store("documents")
+    for view in RANKED_ORDERS:
+        for viewer in VIEWERS:
+            where = {"discussion_id": post.id, "view": view, "viewer": viewer}
+            every = theirs.find_ranked_roots(**where)
+            assert ours.find_ranked_roots(**where) == every and every, (view, viewer)
+            assert ours.find_ranked_roots(**where, limit=2) == every[:2]
+            chosen = [c.id for c in every[1:]]
+            assert ours.find_ranked_roots(**where, ids=chosen) == theirs.find_ranked_roots(**where, ids=chosen)
+    threads = {made["a"].thread, made["b"].thread}
+    assert ours.find_threads(discussion_id=post.id, threads=threads) == theirs.find_threads(
+        discussion_id=post.id, threads=threads)
+    assert [c.slug for c in theirs.find_ranked_roots(discussion_id=post.id, view="best")][:2] == [
+        made["a"].slug, made["b"].slug]
 
 
 def test_latest_subthread_and_duplicates_agree_with_the_documents_store(mixed):

@@ -13,7 +13,7 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.views import NO_SUCH_POST
-from comments import services
+from comments import pages, services
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.pages import BAD_VIEW, NO_MORE
@@ -45,6 +45,7 @@ PATTERN_SORTS = {
     "newest": [("thread", -1), ("full_slug", 1)],
 }
 VIEWS = list(PATTERN_SORTS)
+ALL_VIEWS = list(pages.VIEWS)
 VIEW_LABELS = {"threaded": "Threaded", "newest": "Newest threads first", "chronological": "Oldest first"}
 
 
@@ -235,12 +236,13 @@ def test_numbered_pages_show_consecutive_slices_of_the_views_order(client, discu
 
 
 def test_view_switch_links_to_the_other_views_and_marks_the_current_one(client, discussion):
-    """The view switch names the current view and links to the two others."""
+    """The view switch names the current view and links to every other one (the ranked
+    views, best and top, included: comments.pages.VIEWS)."""
     post, _ = discussion
     for view in VIEWS:
         shown = page(client.get(discussion_url(post), {"view": view}))
         switch = {link["href"] for link in shown.links if set(query(link["href"])) == {"view"}}
-        assert switch == {f"{discussion_url(post)}?view={other}#comments" for other in VIEWS if other != view}
+        assert switch == {f"{discussion_url(post)}?view={other}#comments" for other in ALL_VIEWS if other != view}
         assert shown.current_view == [VIEW_LABELS[view]]
 
 

@@ -85,11 +85,11 @@ def status_of(comment) -> str:
 
 
 def test_the_queue_shows_each_tab_newest_first_with_counts(editor_client, discussion):
-    """Pending, flagged, spam and recent tabs list their comments, with a count on each tab."""
+    """Pending, flagged, spam, recent and most down-voted tabs list their comments, with a count on each tab."""
     response = editor_client.get(QUEUE)
     assert response.status_code == 200
     assert rows(response) == ["Sam one", "Rosa one"]
-    assert counts(response) == {"pending": 2, "flagged": 1, "spam": 1, "recent": 5}
+    assert counts(response) == {"pending": 2, "flagged": 1, "spam": 1, "recent": 5, "downvoted": 0}
     assert rows(editor_client.get(QUEUE, {"tab": "flagged"})) == ["Sam two"]
     assert rows(editor_client.get(QUEUE, {"tab": "spam"})) == ["Buy now"]
     recent = ["Buy now", "Sam two", "Sam one", "Rosa two", "Rosa one"]

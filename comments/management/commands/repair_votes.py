@@ -1,0 +1,36 @@
+from django.core.management.base import BaseCommand
+
+from comments import votes
+
+
+class Command(BaseCommand):
+    help = (
+        "Compare every comment's vote tallies, score and best-view key with its votes in "
+        "comment_votes (the source of truth) and fix those that drifted (a crash between "
+        "a vote and its tally, comments stored before votes existed). A comment voted on "
+        "in the last minute is left for the next run. Safe to run again, and while the "
+        "site runs; cron-safe."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--check", action="store_true",
+                            help="Only report the comments that drifted; change nothing.")
+
+    def handle(self, *args, check=False, **options):
+        found = fixed = settling = 0
+        for drift in votes.find_drift():
+            found += 1
+            comment = drift.comment
+            self.stdout.write(
+                f"{comment.discussion_id} {comment.slug}: stored up {comment.votes_up} down "
+                f"{comment.votes_down}, votes say up {drift.up} down {drift.down}"
+                + (" (voted on just now: left for the next run)" if drift.settling else "")
+            )
+            if drift.settling:
+                settling += 1
+            elif not check and votes.repair(drift):
+                fixed += 1
+        verb = "found" if check else "fixed"
+        count = found if check else fixed
+        self.stdout.write(f"Vote tallies: {found} comment{'s' if found != 1 else ''} drifted, {count} {verb}, "
+                          f"{settling} left for the next run.")

@@ -1,0 +1,26 @@
+"""Template tags of votes: the page's one vote form, which every vote button submits
+(the comments fragment is shared between readers and carries no CSRF token; this
+form is rendered for each request), and a reader's own vote on one comment."""
+
+from django import template
+
+from comments import voters, votes
+
+register = template.Library()
+
+
+@register.inclusion_tag("comments/includes/vote_form.html", takes_context=True)
+def vote_form(context):
+    """The hidden form vote buttons submit (`form="vote-form"`), with the CSRF token and
+    the page to come back to."""
+    request = context.get("request")
+    return {"request": request, "csrf_token": context.get("csrf_token"),
+            "next": request.get_full_path() if request is not None else ""}
+
+
+@register.simple_tag(takes_context=True)
+def own_vote(context, comment) -> str:
+    """The vote (up, down or none) the reader looking gave `comment` (one query)."""
+    request = context.get("request")
+    voter = voters.voter_of(request) if request is not None else None
+    return votes.vote_of(comment=comment, voter=voter) if voter else "none"

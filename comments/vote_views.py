@@ -1,0 +1,116 @@
+"""Readers voting on comments: one endpoint for pages with and without JavaScript.
+
+Without JavaScript a vote button submits the page's one vote form (its CSRF token is
+rendered for each request, outside the shared comments fragment) to the comment's
+`vote/` address, and the answer is a 303 back to the comment with a message. With
+JavaScript (static/js/votes.js) the same request asks for JSON and the counts change
+in place: the rules are the same code either way.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from comments import ownership, slugs, store_switch, summaries, voters, votes, voting
+from comments.errors import Refused
+from comments.host import get_host
+from comments.records import Comment
+from comments.stores import get_store
+from comments.views import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
+from infra import clients
+from infra.http import see_other
+
+
+STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429, "moving": 503}
+
+
+def wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _comment_of(post, comment_path: str) -> Comment:
+    """The comment of this post at this path; 404 otherwise, also for a comment of
+    another post named by a crafted path (the query is scoped to this post)."""
+    if not slugs.is_slug_path(comment_path):
+        raise Http404(gettext(NO_SUCH_COMMENT))
+    comment = get_store().find_by_slug(discussion_id=post.id, slug=comment_path)
+    if comment is None:
+        raise Http404(gettext(NO_SUCH_COMMENT))
+    return comment
+
+
+def _back_to(request, post, comment: Comment) -> str:
+    """The page the vote was sent from (a path of this site), at the comment."""
+    back = request.POST.get("next") or ""
+    if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
+        back = post.get_absolute_url()
+    return back.split("#", 1)[0] + "#" + comment.anchor
+
+
+def counts(comment: Comment, vote: str) -> dict:
+    return {"vote": vote, "up": comment.votes_up, "down": comment.votes_down, "score": comment.score,
+            "slug": comment.slug}
+
+
+@require_POST
+def vote(request, post_slug, comment_path):
+    """Vote a comment up or down, or take the vote back (`vote` = up, down or none)."""
+    post = get_host().published_or_404(post_slug)
+    comment = _comment_of(post, comment_path)
+    viewer = ownership.viewer_for(request)
+    token = voters.token_of(request)
+    fresh = None
+    if not request.user.is_authenticated and token is None:
+        token = fresh = voters.new_token()
+    voter = voters.key_for(user_id=request.user.pk if request.user.is_authenticated else None, token=token)
+    try:
+        voting.check_votable(comment=comment, viewer=viewer)
+        voting.check_vote_rate(ip=clients.client_ip(request), comment=comment)
+        cast = voting.vote_on_comment(comment=comment, viewer=viewer, voter=str(voter),
+                                      vote=str(request.POST.get("vote", "")))
+    except voting.VoteRefused as exc:
+        response = _refused(request, post, comment, exc)
+    except voting.TooManyVotes as exc:
+        response = _refused(request, post, comment, exc)
+        response["Retry-After"] = str(exc.retry_after)
+    except store_switch.Moving as exc:
+        # A migration's last pass: a short, announced wait (nothing was counted).
+        response = _refused(request, post, comment, Refused(str(exc), code="moving"))
+        response["Retry-After"] = str(MOVING_RETRY_SECONDS)
+    else:
+        if cast.changed:
+            summaries.refresh_summary(post_id=post.id)  # a fresh version: cached pages show the new counts
+        message = gettext(voting.VOTED[cast.vote])
+        if wants_json(request):
+            response = JsonResponse({**counts(cast.comment, cast.vote), "message": message})
+        else:
+            messages.success(request, message)
+            response = see_other(_back_to(request, post, comment))
+    if fresh is not None:
+        voters.remember(response, fresh, secure=request.is_secure())
+    return response
+
+
+def _refused(request, post, comment: Comment, exc):
+    status = STATUS_OF.get(exc.code, 400)
+    if wants_json(request):
+        return JsonResponse({"error": exc.message, "code": exc.code}, status=status)
+    context = {"post": post, "message": exc.message, "back": _back_to(request, post, comment)}
+    return render(request, "comments/vote_refused.html", context, status=status)
+
+
+@require_GET
+def my_votes(request, post_slug):
+    """This reader's votes on the discussion, by comment slug (votes.js presses their
+    buttons on a page that is shared, cached, between readers)."""
+    post = get_host().published_or_404(post_slug)
+    voter = voters.voter_of(request)
+    found = votes.votes_of(discussion_id=post.id, voter=voter) if voter else {}
+    response = JsonResponse({"votes": found})
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,98 @@
+/* Votes on comments, in place: the vote buttons post to the same endpoint as without
+ * JavaScript, asking for JSON, and the counts and pressed states change on the page.
+ *
+ * - A page of comments is shared between readers (cached), so it is drawn with no
+ *   button pressed; this script asks `comments/votes/` for the reader's own votes
+ *   and presses theirs.
+ * - Pressing a pressed button takes the vote back (`vote=none`).
+ * - The result is announced in the page's status region (#vote-status).
+ *
+ * Without JavaScript, or if a request fails, the buttons submit the page's vote form.
+ */
+(function () {
+  "use strict";
+
+
+function votesUrl(group) {
+  const url = group.dataset.voteUrl;
+  const at = url.indexOf("/comments/");
+  return at < 0 ? null : url.slice(0, at + "/comments/".length) + "votes/";
+}
+
+function show(group, vote, up, down) {
+  for (const button of group.querySelectorAll("button.vote")) {
+    const pressed = button.dataset.vote === vote;
+    button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    button.value = pressed ? "none" : button.dataset.vote;
+  }
+  if (up === undefined) return;
+  group.querySelector('[data-count="up"]').textContent = up;
+  group.querySelector('[data-count="down"]').textContent = down;
+  const article = group.closest("article.comment");
+  if (article) {
+    article.dataset.votesUp = up;
+    article.dataset.votesDown = down;
+    article.dataset.score = up - down;
+  }
+}
+
+function announce(text) {
+  const status = document.getElementById("vote-status");
+  if (status) status.textContent = text;
+}
+
+function pressOwn() {
+  const groups = document.querySelectorAll(".comment-votes");
+  if (!groups.length) return;
+  const url = votesUrl(groups[0]);
+  if (!url) return;
+  fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : { votes: {} }))
+    .then((data) => {
+      for (const group of document.querySelectorAll(".comment-votes")) {
+        const article = group.closest("article.comment");
+        const vote = article && data.votes[article.dataset.slug];
+        if (vote) show(group, vote);
+      }
+    })
+    .catch(() => {});
+}
+
+function submitPlainly(form, button) {
+  form.action = button.formAction;
+  const field = document.createElement("input");
+  field.type = "hidden";
+  field.name = "vote";
+  field.value = button.value;
+  form.appendChild(field);
+  form.submit();
+}
+
+function vote(button) {
+  const form = document.getElementById("vote-form");
+  const group = button.closest(".comment-votes");
+  if (!form || !group) return;
+  const body = new FormData(form);
+  body.set("vote", button.value);
+  group.setAttribute("aria-busy", "true");
+  fetch(button.formAction, {
+    method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" },
+  })
+    .then((response) => response.json().then((data) => ({ ok: response.ok, data })))
+    .then(({ ok, data }) => {
+      if (ok) show(group, data.vote, data.up, data.down);
+      announce(ok ? data.message : data.error);
+    })
+    .catch(() => submitPlainly(form, button))
+    .finally(() => group.removeAttribute("aria-busy"));
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest(".comment-votes button.vote");
+  if (!button) return;
+  event.preventDefault();
+  vote(button);
+});
+
+pressOwn();
+})();
