@@ -6,8 +6,9 @@ reads (the post page and a discussion page without `?view=` are threaded; a perm
 page lists the replies below its comment, threaded) and the page number (1 unless
 `?page=` says otherwise). The comment's page in that view is counted (one indexed
 count) and drawn (one page of comments, as any reader's page is); the answer names
-the comment it follows there, so the script inserts it right after that one. Plain
-functions over the store; no request in sight.
+the comment it follows there (for a comment that opens its page, the last one drawn on
+the page before: one more page read), so the script inserts it right after that one,
+if the reader's page shows that one. Plain functions over the store; no request in sight.
 """
 
 from __future__ import annotations
@@ -102,6 +103,20 @@ def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:
         return Placement(item=None, after="", page=number, first_in_view=False)
     for index, item in enumerate(listing.shown):
         if item.comment.id == comment.id:
-            after = listing.shown[index - 1].comment.anchor if index else ""
+            if index:
+                after = listing.shown[index - 1].comment.anchor
+            else:
+                after = _last_drawn(comment=comment, viewer=viewer, reading=reading, page=number - 1)
             return Placement(item=item, after=after, page=number, first_in_view=earlier == 0)
     return Placement(item=None, after="", page=number, first_in_view=False)
+
+
+def _last_drawn(*, comment: Comment, viewer: Viewer, reading: Reading, page: int) -> str:
+    """The anchor of the last comment drawn on page `page` ("" for none): what a comment
+    that opens the next page follows, for a reader who has loaded both."""
+    if page < 1:
+        return ""
+    listing = pages.list_comments(
+        discussion_id=comment.discussion_id, view=reading.view, page=str(page), below=reading.below, viewer=viewer,
+    )
+    return listing.shown[-1].comment.anchor if listing.shown else ""

@@ -104,8 +104,9 @@ def test_a_reply_in_place_goes_right_after_its_parents_last_reply(client, make_p
 def test_in_place_places_the_comment_in_the_readers_view_or_links_to_its_page(
     client, make_post, make_comment, settings,
 ):
-    """Oldest first, a new comment follows the last one when the reader has the last page
-    open; on an earlier page the answer is a link to the page that shows it."""
+    """Oldest first, a new comment follows the last one; one that opens a new page follows
+    the last comment of the page before (for a reader who loaded it; the script checks).
+    From the permalink page of a comment it does not answer, only a link is given."""
     settings.COMMENTS_PER_PAGE = 2
     post = make_post()
     made = [make_comment(post, at=BASE + timedelta(minutes=n)) for n in range(3)]
@@ -114,14 +115,18 @@ def test_in_place_places_the_comment_in_the_readers_view_or_links_to_its_page(
     answer = posted(in_place(client, action, data, shown_at=last))
     assert answer["placed"] == "yes" and answer["after"] == made[2].anchor
     assert "aria-level" not in answer["html"]  # the chronological list is flat
+    fourth = re.search(r'<article [^>]*id="(c-[^"]+)"', answer["html"]).group(1)
 
     action, data = form_data(client, post_url(post), text="Another last word.")
-    first = f"{discussion_url(post)}?view=chronological"
-    answer = posted(in_place(client, action, data, shown_at=first))
-    assert answer["placed"] == "no" and 'class="posted-elsewhere"' in answer["html"]
+    answer = posted(in_place(client, action, data, shown_at=f"{discussion_url(post)}?view=chronological"))
+    assert answer["placed"] == "yes" and answer["after"] == fourth  # it opens page 3
+
+    action, data = form_data(client, post_url(post), text="Elsewhere.")
+    answer = posted(in_place(client, action, data, shown_at=permalink_url(post, made[0].slug)))
+    assert answer["placed"] == "no" and "<article" not in answer["html"]
     assert f'href="{answer["location"]}"' in answer["html"]
     address, anchor = answer["location"].split("#")
-    assert address.startswith(post_url(post))  # the post page, at the comment's page
+    assert address == f"{post_url(post)}?page=3"  # the post page, at the comment's page
     assert anchor == "c-" + page(client.get(address)).slugs[-1]
 
 
