@@ -46,8 +46,10 @@ def form_answer(request, post: Discussion, form, *, status: int, refusal: str = 
     return response
 
 
-def posted_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer, location: str):
-    """The stored comment, drawn where the reader's page shows it, or a link there."""
+def posted_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer, location: str, counted: bool):
+    """The stored comment, drawn where the reader's page shows it, or a link there.
+    `counted`: it is new and approved, one more in the count every reader sees (the
+    page's count of comments seen goes up by one: it is not new to its author)."""
     try:
         reading = placing.reading_of(post=post, address=request.headers.get(PAGE_HEADER, ""))
         placement = placing.place(comment=comment, viewer=viewer, reading=reading) if reading else None
@@ -65,6 +67,7 @@ def posted_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         "confirmations": confirmations.take(request),
         "location": location,
+        "counted": counted,
         "token": tokens.issue(discussion_id=post.id, browser=tokens.browser_key(request)),
     }
     return render(request, "comments/posted.html", context, status=201)

@@ -8,6 +8,7 @@ app_name = "comments"
 # is named edit, delete or flag (parts are 8 characters).
 urlpatterns = [
     path("", views.discussion, name="discussion"),
+    path("latest/", views.latest, name="latest"),
     path("<path:comment_path>/edit/", views.edit, name="edit"),
     path("<path:comment_path>/delete/", views.delete, name="delete"),
     path("<path:comment_path>/flag/", views.flag, name="flag"),

@@ -3,10 +3,10 @@ from dataclasses import replace
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
@@ -19,6 +19,7 @@ from comments import (
     notify,
     ownership,
     pages,
+    polling,
     previews,
     records,
     services,
@@ -137,6 +138,23 @@ def discussion(request, post_slug):
     context = {"post": post, "comments_html": fragment.html, "page_number": fragment.number, "form": form,
                "closed": services.comments_closed(post=post), "messages": notes.at_top(placed=fragment.placed)}
     return render(request, "comments/discussion.html", context)
+
+
+@require_http_methods(["GET", "HEAD"])
+def latest(request, post_slug):
+    """How many comments the discussion has now, and how many are new to a page that
+    showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
+    seen = polling.parse_seen(request.GET.get("seen"))
+    counts = polling.counts_of(post_slug)
+    tag = polling.etag(counts, seen=seen, language=get_language())
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse(polling.answer(counts, seen=seen))
+    response["ETag"] = tag
+    # Kept by the browser, but asked again each time (with If-None-Match).
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def _post_comment(request, post):
@@ -274,7 +292,8 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
         # The comment is stored; finding its page ran out of time: its own page needs no query.
         location = permalink_url(post.slug, posted.comment) + "#" + posted.comment.anchor
     if in_place.wanted(request):
-        response = in_place.posted_answer(request, post, posted.comment, viewer=mine, location=location)
+        response = in_place.posted_answer(request, post, posted.comment, viewer=mine, location=location,
+                                          counted=not posted.duplicate and posted.comment.approved)
     else:
         response = see_other(location)
     if not owned:

@@ -123,6 +123,8 @@
     } else {
       clearForm(form);
     }
+    // live.js: a comment of the reader's own is not news to them.
+    document.dispatchEvent(new CustomEvent("slugline:posted", { detail: { counted: posted.dataset.counted === "yes" } }));
     var said = (placed ? item : notice).querySelector(".confirmations");
     if (said) announce(said.textContent.replace(/\s+/g, " ").trim());
     var focus = placed ? item.querySelector("article.comment") : notice.querySelector("a");
