@@ -125,14 +125,14 @@
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var kept = anchorOnScreen();
+        button.disabled = false;
+        button.hidden = true;
         var inserted = merge(doc);
         if (kept) {
           var moved = kept.el.getBoundingClientRect().top - kept.top;
           if (moved) window.scrollBy(0, moved);
         }
         seen = latest ? latest.comments : seen;
-        button.disabled = false;
-        button.hidden = true;
         bar.querySelector("span").textContent = latest ? latest.shown : "";
         if (inserted.length) inserted[0].querySelector("article.comment").focus({ preventScroll: true });
         schedule(EVERY);

@@ -6,6 +6,7 @@ the comment with its confirmation beside it, and Preview is a round trip."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -36,7 +37,8 @@ def short(post_by, make_comment):
     """A post with two comments: one page, where a new comment fits."""
     from comments.records import CommentAuthor
 
-    post = post_by(title="A short talk", slug="a-short-talk", content="Few words.")
+    # A slug of its own: the site keeps a discussion's polled counts a few seconds by slug.
+    post = post_by(title="A short talk", slug=f"a-short-talk-{uuid.uuid4().hex[:8]}", content="Few words.")
     for name in ("Ada", "Bruno"):
         make_comment(post, text=f"Said by {name}.", author=CommentAuthor(id=None, name=name, email=""))
     return post
@@ -229,3 +231,68 @@ def test_the_permalink_page_shows_the_thread_top_down_scrolled_to_the_comment(op
     # The ancestors are folded to a line each.
     expect(page.locator(".ancestors details[open]")).to_have_count(0)
     assert page.evaluate("window.scrollY") > 0 or focus.evaluate("a => a.getBoundingClientRect().top") < 200
+
+
+def test_a_comment_from_another_browser_shows_up_as_new_and_is_inserted_on_click(open_page, short, width):
+    """The reader's page polls every 15 s (its clock is run forward here); another
+    reader's comment shows as "1 new comment — show", inserted in place on click,
+    without moving what is on the screen."""
+    reader = open_page(csp=True, width=width, height=500)
+    errors = watch(reader)
+    reader.clock.install()
+    reader.goto(f"/posts/{short.slug}/")
+    reader.clock.run_for(16_000)  # one poll: nothing new, no button
+    expect(reader.locator(".new-comments button")).to_have_count(0)
+
+    other = open_page(width=1280)
+    other.goto(f"/posts/{short.slug}/")
+    other.get_by_label("Name").fill("Ola")
+    other.get_by_role("textbox", name="Comment").fill("Arrived while you read.")
+    other.get_by_role("button", name="Post comment").click()
+    expect(other.locator("li.just-posted")).to_have_count(1)
+
+    reader.mouse.wheel(0, 200)
+    reader.wait_for_timeout(200)
+    # The polled numbers are cached for up to 5 seconds (real ones) on the server.
+    button = reader.get_by_role("button", name="1 new comment — show")
+    for _ in range(8):
+        reader.clock.run_for(16_000)
+        if button.count():
+            break
+        reader.wait_for_timeout(1_000)
+    expect(button).to_be_visible()
+    top_item = reader.locator("#comments li.comment-item").first
+    before = top_item.evaluate("li => li.getBoundingClientRect().top")
+    button.click()
+    arrived = reader.locator("#comments li.arrived article.comment")
+    expect(arrived).to_contain_text("Arrived while you read.")
+    expect(arrived).to_be_focused()
+    expect(button).to_be_hidden()
+    assert abs(top_item.evaluate("li => li.getBoundingClientRect().top") - before) < 2
+    assert reader.url.endswith(f"/posts/{short.slug}/")
+    assert not errors, errors
+
+
+def test_polling_stops_while_the_tab_is_hidden(open_page, short):
+    reader = open_page(width=1280)
+    reader.clock.install()
+    polls = []
+    reader.on("request", lambda r: polls.append(r.url) if "/comments/latest/" in r.url else None)
+    reader.goto(f"/posts/{short.slug}/")
+    reader.clock.run_for(16_000)
+    reader.wait_for_timeout(500)
+    assert len(polls) == 1
+    reader.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    reader.clock.run_for(120_000)
+    reader.wait_for_timeout(500)
+    assert len(polls) == 1
+    reader.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    reader.clock.run_for(2_000)
+    reader.wait_for_timeout(500)
+    assert len(polls) == 2
