@@ -13,6 +13,7 @@ if the reader's page shows that one. Plain functions over the store; no request 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
@@ -82,7 +83,7 @@ def _page_number(query: dict) -> int | None:
     if query.get("after") or query.get("before"):
         return None
     raw = (query.get("page") or ["1"])[0]
-    return int(raw) if raw.isdigit() and 0 < len(raw) < 7 else None
+    return int(raw) if re.fullmatch(r"[0-9]{1,6}", raw) and int(raw) > 0 else None
 
 
 def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:

@@ -22,6 +22,7 @@ nothing changed is answered 304 Not Modified with no body.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -37,6 +38,7 @@ KEY_PREFIX = "comments:poll:"
 BAD_SEEN = gettext_noop("`seen` is the number of comments the page showed: a whole number.")
 # No discussion has more comments than this (the bound keeps `seen` a small number).
 MAX_SEEN = 10**9
+DIGITS = re.compile(r"[0-9]{1,10}")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Counts:
 
 def parse_seen(raw: str | None) -> int:
     """The `seen` parameter: a whole number from 0 to MAX_SEEN; BadRequest otherwise."""
-    if raw is None or not raw.isdigit() or len(raw) > 10 or int(raw) > MAX_SEEN:
+    if raw is None or not DIGITS.fullmatch(raw) or int(raw) > MAX_SEEN:
         raise BadRequest(gettext(BAD_SEEN))
     return int(raw)
 
