@@ -12,6 +12,9 @@ redirect or a whole page:
 - otherwise (a refusal, a preview): the comment form alone, as a page would draw it,
   with its errors or its preview and the reader's text, under the same status (400,
   403, 429 with Retry-After, 503).
+
+The edit form is answered the same way: the edited comment (`comments/edited.html`),
+or the edit form alone with its errors.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from django.urls import reverse
 
 from pymongo.errors import PyMongoError
 
-from comments import confirmations, placing, services, tokens
+from comments import confirmations, pages, placing, services, tokens
 from comments.host import Discussion
 from comments.records import Comment, Viewer
 from infra import mongo
 
 HEADER = "Slugline-In-Place"
+EDIT_FORM = "comments/includes/edit_form.html"
 # Where the script's page is (its address, path and query): what it lists.
 PAGE_HEADER = "Slugline-Page"
 
@@ -71,3 +75,16 @@ def posted_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer
         "token": tokens.issue(discussion_id=post.id, browser=tokens.browser_key(request)),
     }
     return render(request, "comments/posted.html", context, status=201)
+
+
+def edited_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer):
+    """The edited comment, drawn by the pages' include (naming the comment it answers,
+    as its permalink page does), with its confirmation: 200 with
+    `comments/edited.html`, to take the place of the comment as the page drew it."""
+    context = {
+        "post": post,
+        "item": pages.thread_of(comment, viewer).focus,
+        "comments_url": reverse("comments:discussion", args=[post.slug]),
+        "confirmations": confirmations.take(request),
+    }
+    return render(request, "comments/edited.html", context)

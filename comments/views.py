@@ -110,7 +110,12 @@ def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | Non
 def _too_many(request, context: dict, refusal: antispam.RateLimited):
     """429 in the site's layout, with the reader's text in a form to send again later;
     nothing was read from or written to the comments."""
-    if in_place.wanted(request) and "editing" not in context and "flagging" not in context:
+    if in_place.wanted(request) and "editing" in context:
+        context["form"].add_error(None, forms.ValidationError(str(refusal), code="rate_limited"))
+        response = render(request, in_place.EDIT_FORM, context, status=429)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
+    if in_place.wanted(request) and "flagging" not in context:
         return in_place.form_answer(request, context["post"], context["form"], status=429, refusal=str(refusal),
                                     retry_after=refusal.retry_after)
     response = render(request, "comments/rate_limited.html", {**context, "message": str(refusal)}, status=429)
@@ -358,7 +363,9 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
 def _edit_page(request, post, comment, form, *, status=200):
     context = {"post": post, "comment": comment, "form": form, "editing": True,
                "minutes": int(services.edit_window().total_seconds() // 60)}
-    return render(request, "comments/edit.html", context, status=status)
+    # The page's script, sending the edit form, gets the form alone (comments/in_place.py).
+    in_place_answer = request.method == "POST" and in_place.wanted(request)
+    return render(request, in_place.EDIT_FORM if in_place_answer else "comments/edit.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -393,6 +400,8 @@ def edit(request, post_slug, comment_path):
         return response
     messages.success(request, gettext(EDITED_AWAITING) if edited.status == records.PENDING else gettext(EDITED),
                      extra_tags=confirmations.tag(comment.anchor))
+    if in_place.wanted(request):
+        return in_place.edited_answer(request, post, edited, viewer=viewer)
     return see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 

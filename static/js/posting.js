@@ -8,6 +8,8 @@
  *   it; and a fresh form token for the next comment;
  * - anything else (errors, 429, 503, a preview): the form again, which replaces
  *   this one's contents, the reader's text included.
+ * "Edit" opens the edit page's form under the comment; a saved edit answers with the
+ * comment drawn again (`div.edited`), which takes the place of the old one.
  * This file only puts the answer where the server says and moves the focus.
  * Without JavaScript, or when the site cannot be reached, the form posts as usual.
  */
@@ -35,10 +37,13 @@
 
   // A reply form opened under a comment (slugline.js) gives its ids the comment's
   // anchor as a prefix, so that they do not clash with the page's own form.
+  // An edit form opened under a comment (below) gives them "<anchor>-edit-".
   function prefixOf(form) {
-    if (!form.classList.contains("inline-reply")) return "";
     var article = form.previousElementSibling;
-    return article && article.id ? article.id + "-" : "";
+    if (!article || !article.id) return "";
+    if (form.classList.contains("inline-reply")) return article.id + "-";
+    if (form.classList.contains("inline-edit")) return article.id + "-edit-";
+    return "";
   }
 
   function reid(root, prefix) {
@@ -134,6 +139,54 @@
     }
   }
 
+  function showEdited(form, edited) {
+    var old = form.previousElementSibling;
+    var fresh = document.adoptNode(edited.querySelector("article.comment"));
+    var said = edited.querySelector(".confirmations");
+    var next = old.nextElementSibling;
+    if (next && next.classList.contains("confirmations")) next.remove();
+    old.replaceWith(fresh);
+    form.remove();
+    if (said) {
+      fresh.insertAdjacentElement("afterend", document.adoptNode(said));
+      announce(said.textContent.replace(/\s+/g, " ").trim());
+    }
+    fresh.focus();
+  }
+
+  function openEdit(link) {
+    var article = link.closest("article.comment");
+    var open = article.parentNode.querySelector(":scope > form.inline-edit");
+    if (open) { open.querySelector("textarea").focus(); return; }
+    link.setAttribute("aria-busy", "true");
+    fetch(link.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var form = parse(html).querySelector("form#edit");
+        if (!form) throw new Error("no form");
+        form = document.adoptNode(form);
+        form.removeAttribute("id");
+        form.classList.add("inline-edit");
+        article.insertAdjacentElement("afterend", form);
+        reid(form, prefixOf(form));
+        link.setAttribute("aria-expanded", "true");
+        form.querySelector("textarea").focus();
+      })
+      .catch(function () { window.location.href = link.href; })
+      .finally(function () { link.removeAttribute("aria-busy"); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".comment-actions a.comment-edit");
+    if (!link || event.defaultPrevented || event.button !== 0 ||
+        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || !window.fetch) return;
+    event.preventDefault();
+    openEdit(link);
+  });
+
   function busy(form, on) {
     form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = on; });
     if (on) form.setAttribute("aria-busy", "true");
@@ -154,8 +207,10 @@
       return response.text().then(function (html) {
         var doc = parse(html);
         var posted = response.status === 201 && doc.querySelector("div.posted");
+        var edited = response.ok && form.classList.contains("inline-edit") && doc.querySelector("div.edited");
         var fresh = doc.querySelector("form.comment-form");
         if (posted) return function () { showPosted(form, posted); };
+        if (edited) return function () { showEdited(form, edited); };
         if (fresh) return function () { replaceForm(form, fresh); };
         throw new Error("unexpected answer " + response.status);
       });
@@ -168,7 +223,8 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !form.matches || !form.matches("form.comment-form") ||
-        !form.querySelector("input[name=token]") || !window.fetch || !window.DOMParser) return;
+        !(form.querySelector("input[name=token]") || form.classList.contains("inline-edit")) ||
+        !window.fetch || !window.DOMParser) return;
     event.preventDefault();
     // One request at a time: a double click sends the form once (and the form's
     // token would make a second send store nothing more).

@@ -296,3 +296,35 @@ def test_polling_stops_while_the_tab_is_hidden(open_page, short):
     reader.clock.run_for(2_000)
     reader.wait_for_timeout(500)
     assert len(polls) == 2
+
+
+def test_an_edit_happens_in_place(open_page, short, width):
+    page = open_page(csp=True, width=width)
+    errors = watch(page)
+    page.goto(f"/posts/{short.slug}/")
+    address = page.url
+    form = page.locator("form#reply")
+    form.get_by_label("Name").fill("Eve")
+    form.get_by_role("textbox", name="Comment").fill("Teh first version.")
+    form.get_by_role("button", name="Post comment").click()
+    mine = new_comment(page)
+    expect(mine).to_be_focused()
+    anchor = mine.get_attribute("id")
+
+    mine.get_by_role("link", name="Edit").click()
+    edit = page.locator(f"#{anchor} + form.inline-edit")
+    box = edit.get_by_role("textbox", name="Comment")
+    expect(box).to_be_focused()
+    box.fill("")
+    edit.get_by_role("button", name="Save changes").click()
+    expect(edit.locator(".field-error")).to_contain_text("Write something before posting.")
+    box.fill("The *second* version.")
+    edit.get_by_role("button", name="Save changes").click()
+
+    changed = page.locator(f"#{anchor}")
+    expect(changed.locator("em")).to_have_text("second")
+    expect(changed).to_be_focused()
+    expect(page.locator(f"#{anchor} + .confirmations")).to_contain_text("Your comment was changed.")
+    expect(page.locator("form.inline-edit")).to_have_count(0)
+    assert page.url == address
+    assert not errors, errors

@@ -276,3 +276,33 @@ def test_author_of_a_comment_made_in_place_is_remembered(client, make_post):
     action, data = form_data(client, post_url(post), name="Quinn", text="Hi")
     in_place(client, action, data, shown_at=post_url(post))
     assert page(client.get(post_url(post))).inputs["name"] == "Quinn"
+
+
+# --- Edits in place --------------------------------------------------------------------
+
+
+def test_an_edit_in_place_answers_the_comment_as_its_page_draws_it(client, make_post):
+    """A saved edit, in place: 200 with the comment drawn as its permalink page draws it
+    (the same include) and the confirmation; a refused one: the edit form alone, 400,
+    with the text."""
+    from comments.views import EDITED
+
+    post = make_post()
+    action, data = form_data(client, post_url(post), text="Frist")
+    answer = posted(in_place(client, action, data, shown_at=post_url(post)))
+    anchor = re.search(r'<article [^>]*id="(c-[^"]+)"', answer["html"]).group(1)
+    slug = re.search(r'data-slug="([^"]+)"', answer["html"]).group(1)
+    edit_url = f"{permalink_url(post, slug)}edit/"
+    response = client.post(edit_url, {"text": "First, *really*"}, headers={"Slugline-In-Place": IN_PLACE})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div class="edited">') and "<em>really</em>" in html
+    assert page(response).text_of("message") == [EDITED]
+    full = client.get(permalink_url(post, slug)).content.decode()
+    assert article(html, anchor) == article(full, anchor)
+    assert page(client.get(permalink_url(post, slug))).text_of("message") == []
+
+    refused = client.post(edit_url, {"text": ""}, headers={"Slugline-In-Place": IN_PLACE})
+    assert refused.status_code == 400
+    assert refused.content.decode().lstrip().startswith('<form id="edit"')
+    assert EMPTY_TEXT in page(refused).text_of("field-error")
