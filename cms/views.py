@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from cms import authors, posts
 from cms.forms import SearchForm
-from comments import fragments, ownership, pages
+from comments import confirmations, fragments, ownership, pages
 from comments import services as comment_services
 from comments.forms import comment_form
 from comments.records import Comment
@@ -54,12 +54,18 @@ def post_detail(request, slug, *, form=None, status=200):
     """A post, the first page of its comments (COMMENTS_DEFAULT_VIEW) and the comment form. The
     comments come from the cache when this reader may share them (comments/fragments.py).
     While MongoDB is unreachable the article still shows (from its last copy), with its
-    cached comments or a notice in their place."""
+    cached comments or a notice in their place. `?page=N`: that page of comments (where
+    posting a comment lands, with its confirmations beside it)."""
     post = published_post_or_404(slug)
     viewer = ownership.viewer_for(request)
-    fragment = fragments.comments_fragment(post=post, view=pages.default_view(), viewer=viewer, degrade=True)
+    notes = confirmations.take(request)
+    # `?page=N` is where posting lands: a page of the threaded order, which numbers its pages.
+    view = "threaded" if request.GET.get("page") else pages.default_view()
+    fragment = fragments.comments_fragment(post=post, view=view, viewer=viewer, degrade=True,
+                                           page=request.GET.get("page"), confirmations=notes)
     context = {
         "post": post,
+        "messages": notes.at_top(placed=fragment.placed),
         "comments_html": fragment.html,
         "form": form or comment_form(request, post.id),
         "closed": comment_services.comments_closed(post=post),

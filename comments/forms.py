@@ -70,6 +70,8 @@ class CommentForm(CommentTextMixin, forms.Form):
     # Signed by the site for this post; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The Preview button's rendering (comments.previews.Preview), drawn above the buttons.
+    preview = None
 
     def __init__(self, *args, user=None, discussion_id, browser: str = "", **kwargs):
         super().__init__(*args, **kwargs)

@@ -35,6 +35,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from comments import conf, pages, services, store_switch
+from comments.confirmations import Confirmations
 from comments.host import Discussion
 from comments.records import Tally, Viewer
 
@@ -56,6 +57,8 @@ class Fragment:
     html: SafeString
     number: int
     cached: bool = False
+    # The confirmations given were drawn beside their comment (it is on this page).
+    placed: bool = False
 
 
 def fragment_key(
@@ -115,9 +118,12 @@ def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
     return max(MIN_SECONDS, min(seconds, int(age // 10)))
 
 
-def render_listing(*, post: Discussion, listing: pages.Listing | None) -> SafeString:
+def render_listing(
+    *, post: Discussion, listing: pages.Listing | None, confirmations: Confirmations | None = None,
+) -> SafeString:
     """The comments part of a page: heading, order links, the comments and the page
-    links (or, for None, the notice that comments are unavailable)."""
+    links (or, for None, the notice that comments are unavailable); `confirmations`
+    beside the comment they name."""
     context = {
         "post": post,
         "listing": listing,
@@ -125,20 +131,24 @@ def render_listing(*, post: Discussion, listing: pages.Listing | None) -> SafeSt
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
         "votes_shown": True,
+        "confirmations": confirmations,
     }
     return mark_safe(render_to_string(TEMPLATE, context))
 
 
 def comments_fragment(
     *, post: Discussion, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
-    before: str | None = None, degrade: bool = False,
+    before: str | None = None, degrade: bool = False, confirmations: Confirmations | None = None,
 ) -> Fragment:
     """A page of `post`'s comments as `viewer` sees it, rendered, from the cache when
     it may be shared and is there. `degrade`: while MongoDB is unreachable, the notice
-    instead of an error (the post page). BadRequest and Http404 as `pages.list_comments`."""
+    instead of an error (the post page). `confirmations`: messages about one comment,
+    drawn beside it if this page shows it (such a page is this reader's own, never
+    cached). BadRequest and Http404 as `pages.list_comments`."""
     seconds = conf.get().cache_seconds
     key = None
-    if seconds and viewer.shared:
+    beside = confirmations if confirmations is not None and confirmations.beside else None
+    if seconds and viewer.shared and beside is None:
         key = fragment_key(post=post, view=view, page=page, after=after, before=before)
         kept = cache.get(key)
         if kept is not None:
@@ -146,8 +156,11 @@ def comments_fragment(
     query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
                  tally=readers_tally(post) if viewer.shared else None)
     listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
-    html = render_listing(post=post, listing=listing)
+    html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1
     if key is not None and listing is not None:
         cache.set(key, {"html": str(html), "number": number}, keep_seconds(listing))
-    return Fragment(html=html, number=number)
+    placed = beside is not None and listing is not None and any(
+        item.comment.anchor == beside.anchor for item in listing.shown
+    )
+    return Fragment(html=html, number=number, placed=placed)

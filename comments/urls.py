@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.discussion, name="discussion"),
     path("votes/", vote_views.my_votes, name="my_votes"),
     path("<path:comment_path>/vote/", vote_views.vote, name="vote"),
+    path("latest/", views.latest, name="latest"),
     path("<path:comment_path>/edit/", views.edit, name="edit"),
     path("<path:comment_path>/delete/", views.delete, name="delete"),
     path("<path:comment_path>/flag/", views.flag, name="flag"),

@@ -3,20 +3,24 @@ from dataclasses import replace
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
 from comments import (
     antispam,
     conf,
+    confirmations,
     fragments,
+    in_place,
     notify,
     ownership,
     pages,
+    polling,
+    previews,
     records,
     services,
     slugs,
@@ -72,14 +76,15 @@ def permalink_url(post_slug: str, comment) -> str:
     return reverse("comments:permalink", args=[post_slug, comment.slug])
 
 
-def location_url(post_slug: str, comment, viewer) -> str:
-    """The page that draws `comment` for `viewer`, at its anchor: a page of the threaded
-    discussion, or below the indent limit, of its thread's permalink page."""
+def location_url(post, comment, viewer) -> str:
+    """The page that draws `comment` for `viewer`, at its anchor: the post's own page
+    (the article and its threaded discussion) at the comment's page, or below the
+    indent limit, its thread's permalink page."""
     where = pages.location_of(comment, viewer)
     if where.holder is None:
-        url = reverse("comments:discussion", args=[post_slug])
+        url = post.get_absolute_url()
     else:
-        url = permalink_url(post_slug, where.holder)
+        url = permalink_url(post.slug, where.holder)
     return url + (f"?page={where.page}" if where.page > 1 else "") + "#" + comment.anchor
 
 
@@ -105,6 +110,14 @@ def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | Non
 def _too_many(request, context: dict, refusal: antispam.RateLimited):
     """429 in the site's layout, with the reader's text in a form to send again later;
     nothing was read from or written to the comments."""
+    if in_place.wanted(request) and "editing" in context:
+        context["form"].add_error(None, forms.ValidationError(str(refusal), code="rate_limited"))
+        response = render(request, in_place.EDIT_FORM, context, status=429)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
+    if in_place.wanted(request) and "flagging" not in context:
+        return in_place.form_answer(request, context["post"], context["form"], status=429, refusal=str(refusal),
+                                    retry_after=refusal.retry_after)
     response = render(request, "comments/rate_limited.html", {**context, "message": str(refusal)}, status=429)
     response["Retry-After"] = str(refusal.retry_after)
     return response
@@ -116,6 +129,7 @@ def discussion(request, post_slug):
     post = get_host().published_or_404(post_slug)
     if request.method == "POST":
         return _post_comment(request, post)
+    notes = confirmations.take(request)
     fragment = fragments.comments_fragment(
         post=post,
         view=pages.parse_view(request.GET.get("view")),
@@ -123,14 +137,34 @@ def discussion(request, post_slug):
         after=request.GET.get("after"),
         before=request.GET.get("before"),
         viewer=ownership.viewer_for(request),
+        confirmations=notes,
     )
     form = comment_form(request, post.id)
     context = {"post": post, "comments_html": fragment.html, "page_number": fragment.number, "form": form,
-               "closed": services.comments_closed(post=post)}
+               "closed": services.comments_closed(post=post), "messages": notes.at_top(placed=fragment.placed)}
     return render(request, "comments/discussion.html", context)
 
 
+@require_http_methods(["GET", "HEAD"])
+def latest(request, post_slug):
+    """How many comments the discussion has now, and how many are new to a page that
+    showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
+    seen = polling.parse_seen(request.GET.get("seen"))
+    counts = polling.counts_of(post_slug)
+    tag = polling.etag(counts, seen=seen, language=get_language())
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse(polling.answer(counts, seen=seen))
+    response["ETag"] = tag
+    # Kept by the browser, but asked again each time (with If-None-Match).
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
 def _post_comment(request, post):
+    if request.POST.get("action") == previews.PREVIEW:
+        return _preview(request, post)
     viewer = ownership.viewer_for(request)
     form = comment_form(request, post.id, request.POST)
     refusal = _rate_limited(request, action="post", viewer=viewer)
@@ -172,6 +206,10 @@ def _post_comment(request, post):
         form.renew_token()
     if form.has_error(NON_FIELD_ERRORS, "honeypot"):
         form.clear_honeypot()
+    if in_place.wanted(request):
+        moving = form.has_error(NON_FIELD_ERRORS, "moving")
+        return in_place.form_answer(request, post, form, status=status,
+                                    retry_after=MOVING_RETRY_SECONDS if moving else 0)
     parent_slug = form.data.get("parent", "").strip()
     if status == 400 and parent_slug and slugs.is_slug_path(parent_slug) and "parent" not in form.errors:
         parent = get_store().find_by_slug(discussion_id=post.id, slug=parent_slug)
@@ -181,6 +219,32 @@ def _post_comment(request, post):
     if form.has_error(NON_FIELD_ERRORS, "moving"):
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     return response
+
+
+# The fields a preview sends back into the form (the checkboxes apart).
+PREVIEW_KEEPS = ("text", "parent", "name", "email")
+
+
+def _preview(request, post):
+    """The form again, unstored, with the text rendered above its buttons: on the page
+    it was sent from (a reply's: its parent's permalink page), or alone for the page's
+    script. The form keeps its token, so posting after a preview is still posting it once."""
+    data = request.POST
+    kept = {name: data.get(name, "") for name in PREVIEW_KEEPS}
+    kept.update({name: bool(data.get(name)) for name in ("notify_replies", "follow_discussion")})
+    form = comment_form(request, post.id, **kept)
+    if data.get("token"):
+        form.initial["token"] = data["token"]
+    form.preview = previews.preview(kept["text"])
+    if in_place.wanted(request):
+        return in_place.form_answer(request, post, form, status=200)
+    viewer = ownership.viewer_for(request)
+    parent_slug = kept["parent"].strip()
+    if parent_slug and slugs.is_slug_path(parent_slug):
+        parent = get_store().find_by_slug(discussion_id=post.id, slug=parent_slug)
+        if parent is not None and viewer.sees(parent):
+            return _render_permalink(request, post, parent, form=form, viewer=viewer)
+    return get_host().discussion_page(request, post, form=form, status=200)
 
 
 def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_browser: bool) -> None:
@@ -201,9 +265,10 @@ def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_bro
         if not mongo.is_outage(exc):
             raise
         typed = False
-        messages.warning(request, gettext(NOT_SUBSCRIBED))
+        messages.warning(request, gettext(NOT_SUBSCRIBED), extra_tags=confirmations.tag(posted.comment.anchor))
     if typed:
-        messages.info(request, gettext(CHECK_YOUR_MAIL).format(email=form.notice_address))
+        messages.info(request, gettext(CHECK_YOUR_MAIL).format(email=form.notice_address),
+                      extra_tags=confirmations.tag(posted.comment.anchor))
 
 
 def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):
@@ -215,22 +280,27 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
     from this very form sent from this browser (a resend after a lost answer). The
     same text sent from another form, or this form's token replayed by another
     browser, is answered with the comment that exists and no rights over it."""
+    beside = confirmations.tag(posted.comment.anchor)
     if posted.reattached:
-        messages.info(request, gettext(REATTACHED).format(depth=conf.get().max_depth))
+        messages.info(request, gettext(REATTACHED).format(depth=conf.get().max_depth), extra_tags=beside)
     owned = not posted.duplicate or (posted.same_form and from_this_browser)
     if owned:
-        messages.success(request, gettext(AWAITING) if posted.pending else gettext(POSTED))
+        messages.success(request, gettext(AWAITING) if posted.pending else gettext(POSTED), extra_tags=beside)
     else:
-        messages.info(request, gettext(POSTED_BEFORE))
+        messages.info(request, gettext(POSTED_BEFORE), extra_tags=beside)
     mine = replace(viewer, own=viewer.own | {posted.comment.id}) if owned else viewer
     try:
-        location = location_url(post.slug, posted.comment, mine)
+        location = location_url(post, posted.comment, mine)
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise
         # The comment is stored; finding its page ran out of time: its own page needs no query.
         location = permalink_url(post.slug, posted.comment) + "#" + posted.comment.anchor
-    response = see_other(location)
+    if in_place.wanted(request):
+        response = in_place.posted_answer(request, post, posted.comment, viewer=mine, location=location,
+                                          counted=not posted.duplicate and posted.comment.approved)
+    else:
+        response = see_other(location)
     if not owned:
         return response
     ownership.remember(request, response, posted.comment.id)
@@ -270,13 +340,17 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
         viewer=viewer,
     )
     thread = pages.thread_of(comment, viewer)
+    notes = confirmations.take(request)
+    drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
     context = {
+        "confirmations": notes,
+        "messages": notes.at_top(placed=notes.anchor in drawn),
         "post": post,
         "focus": thread.focus,
         "comment": comment,
         "ancestors": thread.ancestors,
         "listing": replies,
-        "discussion_url": location_url(post.slug, comment, viewer),
+        "discussion_url": location_url(post, comment, viewer),
         "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),
     }
@@ -289,7 +363,9 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
 def _edit_page(request, post, comment, form, *, status=200):
     context = {"post": post, "comment": comment, "form": form, "editing": True,
                "minutes": int(services.edit_window().total_seconds() // 60)}
-    return render(request, "comments/edit.html", context, status=status)
+    # The page's script, sending the edit form, gets the form alone (comments/in_place.py).
+    in_place_answer = request.method == "POST" and in_place.wanted(request)
+    return render(request, in_place.EDIT_FORM if in_place_answer else "comments/edit.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -322,7 +398,10 @@ def edit(request, post_slug, comment_path):
         response = _edit_page(request, post, comment, form, status=503)
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
         return response
-    messages.success(request, gettext(EDITED_AWAITING) if edited.status == records.PENDING else gettext(EDITED))
+    messages.success(request, gettext(EDITED_AWAITING) if edited.status == records.PENDING else gettext(EDITED),
+                     extra_tags=confirmations.tag(comment.anchor))
+    if in_place.wanted(request):
+        return in_place.edited_answer(request, post, edited, viewer=viewer)
     return see_other(permalink_url(post.slug, comment) + "#" + comment.anchor)
 
 

@@ -31,7 +31,13 @@ def test_reply_form_opens_under_the_comment_and_posts_the_reply(open_page, discu
     form.get_by_role("textbox", name="Comment").fill("Answered in place.")
     form.get_by_role("textbox", name="Name").fill("Lee")
     form.get_by_role("button", name="Post comment").click()
-    expect(page).to_have_url(re.compile(r"/comments/(\?page=\d+)?#c-"))
+    # Oldest first, a reply goes at the end, on the last page: a notice links to it.
+    link = page.get_by_role("link", name="Your comment is on another page of the discussion: show it")
+    expect(link).to_be_focused()
+    expect(form).to_have_count(0)
+    assert page.url == address
+    link.click()
+    expect(page).to_have_url(re.compile(r"/posts/[^/]+/(\?page=\d+)?#c-"))
     new = page.locator(f"#{page.url.split('#', 1)[1]}")
     expect(new).to_contain_text("Answered in place.")
     expect(new).to_be_focused()

@@ -27,8 +27,10 @@ def test_a_readers_own_comment_pages(open_page, discussion, screenshots, axe, de
     page.get_by_label("Name").fill("Rosa Reader")
     page.get_by_role("textbox", name="Comment:").fill("My own words, to edit or take back.")
     page.get_by_role("button", name="Post comment").click()
-    expect(page.locator(".comment:target")).to_contain_text("My own words")
+    # Posted in place; it goes on another page of the discussion: follow the notice's link.
     expect(page.locator(".messages")).to_contain_text("your comment is posted")
+    page.get_by_role("link", name="Your comment is on another page of the discussion: show it").click()
+    expect(page.locator(".comment:target")).to_contain_text("My own words")
     shoot(page, screenshots, "posted-landing", width)
     clean(page, axe, "after posting")
     page.locator(".comment:target").get_by_role("link", name="Edit").click()

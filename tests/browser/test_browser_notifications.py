@@ -52,7 +52,7 @@ def test_a_reader_is_mailed_a_reply_and_follows_the_mail_to_it(
     reply.get_by_label("Name").fill("Otto")
     reply.get_by_role("textbox").first.fill("It does: the same views, the same cursors.")
     reply.get_by_role("button", name="Post comment").click()
-    expect(otto.locator(".comment:target")).to_contain_text("the same cursors")
+    expect(otto.locator("li.just-posted .comment")).to_contain_text("the same cursors")  # in place
 
     smtp_server.inbox.clear()
     assert deliver() == 1

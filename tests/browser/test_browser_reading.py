@@ -68,7 +68,8 @@ def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, 
     expect(posted).to_have_text("3\xa0days ago")
     expect(posted).to_have_attribute("title", re.compile(r"^\d{1,2} \w+ \d{4}, \d\d:\d\d UTC$"))
     page.locator(f"#{top[0].anchor} a.comment-permalink").click()
-    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(top[0].slug)}/$"))
+    # The permalink page opens scrolled to the comment.
+    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(top[0].slug)}/#{top[0].anchor}$"))
     expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", top[0].slug)
 
     page.go_back()
@@ -102,20 +103,36 @@ def test_reader_replies_to_a_deep_comment_and_lands_on_it(open_page, discussion,
     expect(page.locator(".replies .no-comments")).to_have_text("No replies yet.")
     page.get_by_role("textbox", name="Comment").fill("A reply at the bottom of the thread.")
     page.get_by_role("textbox", name="Name").fill("Ines")
+    address = page.url
     page.get_by_role("button", name="Post comment").click()
 
-    # Below the indent limit: the permalink page of the thread's comment at the limit
-    # (chain[4]) draws it, highlighted as the address's target, with a confirmation.
-    holder = discussion.chain[4]
-    expect(page).to_have_url(re.compile(rf"/comments/{re.escape(holder.slug)}/#c-"))
-    anchor = page.url.split("#", 1)[1]
-    new = page.locator(f"#{anchor}")
+    if js:  # In place: the page's list of replies draws it, highlighted.
+        new = page.locator(".replies li.just-posted article.comment")
+        expect(new).to_contain_text("A reply at the bottom of the thread.")
+        assert page.url == address
+        anchor = new.get_attribute("id")
+    else:
+        # Below the indent limit: the permalink page of the thread's comment at the limit
+        # (chain[4]) draws it, highlighted as the address's target, with a confirmation.
+        holder = discussion.chain[4]
+        expect(page).to_have_url(re.compile(rf"/comments/{re.escape(holder.slug)}/#c-"))
+        anchor = page.url.split("#", 1)[1]
+        new = page.locator(f"#{anchor}")
+        assert page.evaluate(f"document.getElementById('{anchor}').matches(':target')")
     expect(new).to_contain_text("A reply at the bottom of the thread.")
     expect(new).to_have_attribute("data-depth", str(deepest.depth + 1))
-    expect(page.locator(".messages")).to_contain_text("your comment is posted")
-    assert page.evaluate(f"document.getElementById('{anchor}').matches(':target')")
+    expect(page.locator(f"#{anchor} + .confirmations")).to_contain_text("your comment is posted")
     assert new.evaluate("a => getComputedStyle(a).backgroundColor") != "rgba(0, 0, 0, 0)"
     _expect_focus_on(page, anchor, js=js)
+
+
+def follow_to_other_page(page, *, js: bool) -> None:
+    """With JavaScript, a comment that belongs on another page of the discussion than
+    the one open leaves a notice with a link, which takes the focus: follow it."""
+    if js:
+        link = page.get_by_role("link", name="Your comment is on another page of the discussion: show it")
+        expect(link).to_be_focused()
+        page.keyboard.press("Enter")
 
 
 def _expect_focus_on(page, anchor: str, *, js: bool) -> None:
@@ -136,7 +153,8 @@ def test_refused_comment_keeps_its_text(open_page, discussion, js):
     expect(page.get_by_role("textbox", name="Comment")).to_have_value("Words worth keeping.")
     page.get_by_role("textbox", name="Name").fill("Jo")
     page.get_by_role("button", name="Post comment").click()
-    expect(page).to_have_url(re.compile(r"/comments/(\?page=\d+)?#c-"))
+    follow_to_other_page(page, js=js)
+    expect(page).to_have_url(re.compile(r"/posts/[^/]+/(\?page=\d+)?#c-"))
     expect(page.locator(f"#{page.url.split('#', 1)[1]}")).to_contain_text("Words worth keeping.")
     # The name stays filled in for the next comment.
     expect(page.get_by_role("textbox", name="Name")).to_have_value("Jo")
@@ -172,7 +190,8 @@ def test_keyboard_alone_opens_a_reply_form_and_posts(open_page, discussion, js):
         stops.append(page.evaluate(focused))
     assert stops == ["email", "notify_replies", "follow_discussion", "Post comment"]
     page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(r"/comments/(\?page=\d+)?#c-"))
+    follow_to_other_page(page, js=js)
+    expect(page).to_have_url(re.compile(r"/posts/[^/]+/(\?page=\d+)?#c-"))
     new = page.locator(f"#{page.url.split('#', 1)[1]}")
     expect(new).to_contain_text("Typed without a mouse.")
     _expect_focus_on(page, page.url.split("#", 1)[1], js=js)

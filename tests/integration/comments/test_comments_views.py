@@ -197,7 +197,8 @@ def test_every_rendered_comment_carries_anchor_slug_depth_time_author_text_and_l
             permalink = permalink_url(post, comment.slug)
             permalinks = [link["href"] for link in rendered["links"]
                           if "comment-permalink" in link.get("class", "")]
-            assert permalinks == [permalink]
+            # The permalink page opens scrolled to the comment.
+            assert permalinks == [permalink + "#" + comment.anchor]
             assert hrefs["Reply"] == permalink + "#reply"
             assert "an earlier comment" not in hrefs
             if comment.parent_slug:
@@ -207,7 +208,7 @@ def test_every_rendered_comment_carries_anchor_slug_depth_time_author_text_and_l
                 assert hrefs[parent.author.name] == expected
     assert sorted(seen) == sorted(c.slug for c in made if c.depth <= 3)
     beyond = page(client.get(permalink_url(post, made[6].slug)))
-    assert beyond.slugs[0] == made[6].slug
+    assert beyond.slugs[made[6].depth] == made[6].slug  # after its ancestors
     assert {made[13].slug, made[19].slug} <= set(beyond.slugs)
 
 
@@ -437,14 +438,17 @@ def focus(discussion, make_comment, settings):
 
 
 def test_permalink_page_shows_the_comment_its_ancestors_and_a_prefilled_reply_form(client, focus):
-    """A permalink shows the comment first, then its ancestors root first, its reply count
-    and a prefilled reply form."""
+    """A permalink page has an h1, then the ancestors root first (folded), then the
+    comment, its reply count and a prefilled reply form."""
     post, made, comment = focus
     response = client.get(permalink_url(post, comment.slug))
     assert response.status_code == 200
     shown = page(response)
-    assert shown.slugs[:3] == [comment.slug, made[8].slug, made[9].slug]
-    assert shown.text_of("focus") and shown.comments[0]["id"] == comment.anchor
+    assert shown.slugs[:3] == [made[8].slug, made[9].slug, comment.slug]
+    assert shown.text_of("focus") and shown.comments[2]["id"] == comment.anchor
+    assert shown.by_id["focus-title"] == f"Comment by {comment.author.name}"
+    body = response.content.decode()
+    assert body.index("<h1") < body.index('class="ancestors"') < body.index('class="focus"')
     assert shown.inputs["parent"] == comment.slug
     assert shown.textareas == {"text": ""}
     assert shown.by_id["reply"].startswith(f"Reply to {comment.author.name}")
@@ -490,7 +494,7 @@ def test_permalink_links_back_to_the_right_page_of_the_full_discussion(client, f
     assert expected_page > 1
     shown = page(client.get(permalink_url(post, comment.slug)))
     back = [link["href"] for link in shown.links if link["text"] == "Show in the full discussion"]
-    assert back == [f"{discussion_url(post)}?page={expected_page}#{comment.anchor}"]
+    assert back == [f"{post_url(post)}?page={expected_page}#{comment.anchor}"]
     there = page(client.get(back[0]))
     assert comment.slug in there.slugs
 
@@ -601,22 +605,31 @@ def test_continue_link_survives_coming_back_by_the_previous_link(client, make_po
 
 
 @pytest.mark.stores("documents")
-def test_posted_comment_lands_on_its_discussion_page_and_is_stored_once(client, make_post, mongo_db):
-    """A valid comment answers 303 See Other to the discussion page that holds it, at its
-    anchor, with a confirmation; it is stored once."""
+def test_posted_comment_lands_on_the_post_page_with_its_confirmation_beside_it(client, make_post, mongo_db):
+    """A valid comment answers 303 See Other to the post's own page (the article and its
+    comments), at the comment's anchor, with the confirmation beside the comment; it is
+    stored once."""
     post = make_post()
     response = submit(client, post_url(post), text="First!")
     assert response.status_code == 303
     docs = list(mongo_db.comments.find({"discussion_id": post.id}))
     assert len(docs) == 1
     doc = docs[0]
-    assert response["Location"] == f"{discussion_url(post)}#c-{doc['slug']}"
+    assert response["Location"] == f"{post_url(post)}#c-{doc['slug']}"
     assert doc["text"] == "First!"
     assert doc["author"] == {"id": None, "name": "Rosa", "email": "rosa@example.com"}
     assert doc["parent_id"] is None
-    shown = page(client.get(response["Location"]))
+    landed = client.get(response["Location"])
+    shown = page(landed)
     assert shown.slugs == [doc["slug"]] and shown.text_of("message") == [POSTED]
+    body = landed.content.decode()
+    assert 'id="post-title"' in body  # the article itself
+    # The confirmation follows the comment (where #c-… lands), not the top of the page.
+    assert body.index(f'id="c-{doc["slug"]}"') < body.index('class="confirmations"')
+    assert body.count('class="messages"') == 1
     assert mongo_db.posts.find_one({"_id": post.id})["comment_count"] == 1
+    # Read once: the next page says nothing more.
+    assert page(client.get(response["Location"])).text_of("message") == []
 
 
 @pytest.mark.stores("documents")
@@ -631,7 +644,7 @@ def test_posted_reply_is_stored_under_its_parent(client, make_post, make_comment
     doc = mongo_db.comments.find_one({"discussion_id": post.id, "parent_id": child.id})
     assert doc["slug"].startswith(child.slug + "/") and doc["slug"].count("/") == 2
     anchor = "c-" + doc["slug"].replace("/", "-")
-    assert response["Location"] == f"{discussion_url(post)}#{anchor}"
+    assert response["Location"] == f"{post_url(post)}#{anchor}"
     assert stored_count(mongo_db) == 3
 
 

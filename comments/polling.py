@@ -1,0 +1,87 @@
+"""New comments while a reader reads: what static/js/live.js asks every 15 seconds.
+
+`GET /posts/<slug>/comments/latest/?seen=N` answers how many comments the discussion
+has now and, against the N the reader's page showed, how many are new, with the words
+to say it ("3 new comments — show") in the reader's language. It is polled, not
+pushed: gunicorn's sync workers serve one request at a time each, so a server-sent
+events stream would hold a whole worker per open tab (four workers, four readers);
+a poll holds one for about a millisecond.
+
+It counts only what every reader sees: the post's approved comment count and its
+listed entries (comments and placeholders), as the post stores them after every
+change (comments.services.refresh_summary); a pending or spam comment changes
+neither, so neither the body nor the ETag tells a reader anything about it.
+
+Cost: the two numbers are kept in the cache (CACHES) for POLL_CACHE_SECONDS under
+the post's slug, so a poll is a cache hit, or once per slug and period one indexed
+read of the post (by slug); nothing reads the comments. The ETag is made of the
+numbers, `seen` and the language; a poll that sends it back in If-None-Match while
+nothing changed is answered 304 Not Modified with no body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.core.exceptions import BadRequest
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+from comments.host import get_host
+
+# How long a discussion's numbers are reused: a new comment shows within this plus
+# the script's 15 seconds between polls.
+POLL_CACHE_SECONDS = 5
+KEY_PREFIX = "comments:poll:"
+BAD_SEEN = gettext_noop("`seen` is the number of comments the page showed: a whole number.")
+# No discussion has more comments than this (the bound keeps `seen` a small number).
+MAX_SEEN = 10**9
+DIGITS = re.compile(r"[0-9]{1,10}")
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What every reader of a discussion sees: its approved comments, and its listed
+    entries (comments and placeholders: a delete with replies changes only the first)."""
+
+    comments: int
+    listed: int
+
+
+def parse_seen(raw: str | None) -> int:
+    """The `seen` parameter: a whole number from 0 to MAX_SEEN; BadRequest otherwise."""
+    if raw is None or not DIGITS.fullmatch(raw) or int(raw) > MAX_SEEN:
+        raise BadRequest(gettext(BAD_SEEN))
+    return int(raw)
+
+
+def counts_of(slug: str) -> Counts:
+    """The discussion's counts, from the cache or one read of its post; Http404 for a
+    slug that names no published post (never cached)."""
+    key = KEY_PREFIX + hashlib.sha256(slug.encode()).hexdigest()[:32]
+    kept = cache.get(key)
+    if kept is not None:
+        return Counts(*kept)
+    post = get_host().published_or_404(slug)
+    counts = Counts(comments=post.comment_count, listed=post.listed_comments or post.comment_count)
+    cache.set(key, (counts.comments, counts.listed), POLL_CACHE_SECONDS)
+    return counts
+
+
+def etag(counts: Counts, *, seen: int, language: str) -> str:
+    """The answer's entity tag: the same exactly when the answer's body is."""
+    digest = hashlib.sha256(f"{counts.comments}:{counts.listed}:{seen}:{language}".encode()).hexdigest()[:20]
+    return f'"{digest}"'
+
+
+def answer(counts: Counts, *, seen: int) -> dict:
+    """The JSON body: the count now, how many are new, and the words for both."""
+    new = max(0, counts.comments - seen)
+    return {
+        "comments": counts.comments,
+        "new": new,
+        "label": ngettext("%(count)s new comment — show", "%(count)s new comments — show", new) % {"count": new},
+        "shown": ngettext("%(count)s new comment shown", "%(count)s new comments shown", new) % {"count": new},
+    }

@@ -1,0 +1,129 @@
+"""The polling address for new comments (comments/polling.py), over HTTP through
+Django's test client: its counts, its ETag and 304s, what it costs, and that it never
+counts a comment other readers cannot see."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from pymongo import monitoring
+
+from comments import moderation
+from comments.polling import BAD_SEEN
+from tests.pages import post_url
+
+
+class Commands(monitoring.CommandListener):
+    """Counts the MongoDB commands this process sends while `on`."""
+
+    def __init__(self):
+        self.on, self.names = False, []
+
+    def started(self, event):
+        if self.on:
+            self.names.append(event.command_name)
+
+    def succeeded(self, event):
+        pass
+
+    def failed(self, event):
+        pass
+
+
+# Registered at import, before the session's client exists (conftest creates it lazily).
+COMMANDS = Commands()
+monitoring.register(COMMANDS)
+
+
+def latest_url(post) -> str:
+    return f"/posts/{post.slug}/comments/latest/"
+
+
+def poll(client, post, *, seen: int, etag: str | None = None):
+    headers = {"If-None-Match": etag} if etag else {}
+    return client.get(latest_url(post), {"seen": seen}, headers=headers)
+
+
+def test_a_poll_says_how_many_comments_are_new_and_answers_304_while_nothing_changes(
+    client, make_post, make_comment,
+):
+    post = make_post()
+    make_comment(post)
+    first = poll(client, post, seen=0)
+    assert first.status_code == 200
+    assert first.json() == {"comments": 1, "new": 1, "label": "1 new comment — show",
+                            "shown": "1 new comment shown"}
+    assert first["Cache-Control"] == "private, no-cache" and first["ETag"].startswith('"')
+    again = poll(client, post, seen=0, etag=first["ETag"])
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == first["ETag"]
+    # Another page (it saw the comment) is another answer, with its own tag.
+    other = poll(client, post, seen=1, etag=first["ETag"])
+    assert other.status_code == 200 and other.json()["new"] == 0
+    assert other["ETag"] != first["ETag"]
+
+
+def test_a_new_comment_changes_the_answer_once_the_cached_counts_expire(client, make_post, make_comment):
+    post = make_post()
+    make_comment(post)
+    first = poll(client, post, seen=1)
+    for _ in range(3):
+        make_comment(post)
+    # Kept for POLL_CACHE_SECONDS: the same answer until then.
+    assert poll(client, post, seen=1, etag=first["ETag"]).status_code == 304
+    cache.clear()
+    later = poll(client, post, seen=1, etag=first["ETag"])
+    assert later.status_code == 200
+    assert later.json()["new"] == 3 and later.json()["label"] == "3 new comments — show"
+
+
+def test_pending_and_spam_comments_are_never_counted(client, make_post, make_comment, settings):
+    """A comment held for moderation, or marked as spam, changes neither the body nor
+    the ETag of the answer: a reader learns nothing of it."""
+    post = make_post()
+    seen = make_comment(post)
+    first = poll(client, post, seen=1)
+    settings.COMMENTS_MODERATION = ["all"]
+    held = make_comment(post, text="Held back")
+    assert held.status == "pending"
+    spam = make_comment(post, text="Buy now")
+    moderation.moderate(action="spam", comment_ids=[spam.id])
+    cache.clear()
+    again = poll(client, post, seen=1, etag=first["ETag"])
+    assert again.status_code == 304, again.content
+    assert poll(client, post, seen=0).json()["comments"] == 1
+    assert seen.status == "approved"
+
+
+def test_a_poll_costs_one_indexed_read_or_a_cache_hit(client, make_post, make_comment):
+    post = make_post()
+    make_comment(post)
+    cache.clear()
+    COMMANDS.names, COMMANDS.on = [], True
+    try:
+        first = poll(client, post, seen=0)
+        on_miss = list(COMMANDS.names)
+        COMMANDS.names = []
+        poll(client, post, seen=0, etag=first["ETag"])
+        poll(client, post, seen=1)
+        on_hits = list(COMMANDS.names)
+    finally:
+        COMMANDS.on = False
+    assert on_miss == ["find"] and on_hits == []
+
+
+def test_bad_polls_are_refused(client, make_post):
+    post = make_post()
+    for seen in ("", "-1", "1e3", "x", "99999999999", "$gt"):
+        response = client.get(latest_url(post), {"seen": seen})
+        assert response.status_code == 400, seen
+        assert BAD_SEEN in response.content.decode()
+    assert client.get(latest_url(post)).status_code == 400
+    assert client.get("/posts/no-such-post/comments/latest/", {"seen": 0}).status_code == 404
+    assert client.post(latest_url(post), {"seen": 0}).status_code == 405
+
+
+def test_pages_tell_the_script_where_to_poll_and_what_they_showed(client, make_post, make_comment):
+    post = make_post()
+    make_comment(post)
+    html = client.get(post_url(post)).content.decode()
+    assert f'data-poll="{latest_url(post)}" data-seen="1"' in html
