@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class MediaConfig(AppConfig):
+    """The media library: `media_images` and the GridFS bucket `media`."""
+
+    name = "media"
+    verbose_name = "Slugline media library"
+
+    def ready(self):
+        from infra import markup, mongo
+        from media import library
+        from media.markup import responsive_images
+
+        mongo.register_indexes(library.ensure_indexes)
+        markup.register_post_html_hook(responsive_images)
