@@ -19,6 +19,7 @@ from dashboard.permissions import check_can_edit, editor_required, is_editor, st
 from infra.http import see_other
 from infra.markup import render_post
 from infra.pagination import get_page
+from media import library
 
 # Marked for translation here, translated where they are shown (gettext): the tests
 # compare them as plain English strings.
@@ -36,6 +37,8 @@ PROFILE_SAVED = ngettext_lazy(
 )
 
 FORM_METHODS = require_http_methods(["GET", "HEAD", "POST"])
+# The editor's "Insert a picture" panel lists the library's newest pictures.
+PICKER_IMAGES = 24
 
 
 
@@ -78,7 +81,8 @@ def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, 
         if "content" in form.cleaned_data:
             preview = render_post(form.cleaned_data["content"])
     context = {"form": form, "post": post, "preview": preview,
-               "comments": moderation.comments_state(post) if post else None}
+               "comments": moderation.comments_state(post) if post else None,
+               "library": library.find_images(limit=PICKER_IMAGES)}
     return render_page(request, "dashboard/post_form.html", context, status=status)
 
 

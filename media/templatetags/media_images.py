@@ -27,3 +27,15 @@ def markdown(image: Image) -> str:
 @register.filter
 def kilobytes(size: int) -> str:
     return f"{size / 1024:.0f}"
+
+
+@register.simple_tag
+def thumbnail(images: dict, key: str):
+    """A list's small picture of library image `key` (from `images`, by key), whose
+    alt text is empty: the post's title beside it says what it is about."""
+    image = images.get(key) if key else None
+    if image is None:
+        return ""
+    return mark_safe(  # noqa: S308 (escaped there)
+        '<div class="post-thumb">' + render.picture_html(image, alt="", sizes=render.THUMB_SIZES) + "</div>"
+    )
