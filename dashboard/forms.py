@@ -3,6 +3,7 @@ messages tests check are the constants below."""
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 
 from django import forms
@@ -157,9 +158,10 @@ class PostForm(forms.Form):
     )
     revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
-    def __init__(self, *args, stored: datetime | None = None, **kwargs):
+    def __init__(self, *args, stored: datetime | None = None, covers: Sequence[library.Image] = (), **kwargs):
         """`stored`: the publish time of the post being edited, kept as it is when
-        the form sends it back unchanged (the field shows it to the second)."""
+        the form sends it back unchanged (the field shows it to the second).
+        `covers`: the library pictures the cover field offers (`cover_choices`)."""
         super().__init__(*args, **kwargs)
         self.stored = stored
         # Settings are read per form, not at import: the zone is the site's now.
@@ -168,11 +170,8 @@ class PostForm(forms.Form):
         )
         self.fields["language"].choices = settings.LANGUAGES
         self.fields["language"].initial = settings.LANGUAGE_CODE
-        newest = library.find_images(limit=COVER_CHOICES)
-        current = library.get_by_key(str(self.data.get("cover") or self.initial.get("cover") or ""))
-        shown = newest + ([current] if current and current.key not in {i.key for i in newest} else [])
         self.fields["cover"].widget.choices = [("", _("None"))] + [
-            (image.key, image.name + (f" ({image.alt})" if image.alt else "")) for image in shown
+            (image.key, image.name + (f" ({image.alt})" if image.alt else "")) for image in covers
         ]
 
     def clean_cover(self) -> str:
@@ -256,6 +255,14 @@ class PostForm(forms.Form):
             "language": data["language"],
             "cover": data["cover"],
         }
+
+
+def cover_choices(current: str = "") -> list[library.Image]:
+    """The pictures a post's cover field offers: the library's newest, and the
+    post's own cover when it is older than those."""
+    newest = library.find_images(limit=COVER_CHOICES)
+    chosen = library.get_by_key(current) if current and current not in {i.key for i in newest} else None
+    return newest + ([chosen] if chosen else [])
 
 
 class PostFilterForm(forms.Form):

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import authors, diffs, posts, versions
 from dashboard import moderation, services
-from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm, cover_choices
 from dashboard.pages import render_page
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from infra.http import see_other
@@ -99,8 +99,8 @@ def _add_error(form, exc: services.PostError) -> None:
 def post_create(request):
     """A new post: Preview shows it rendered, Save stores it and opens the editor."""
     if request.method != "POST":
-        return _post_form_page(request, PostForm())
-    form = PostForm(request.POST)
+        return _post_form_page(request, PostForm(covers=cover_choices()))
+    form = PostForm(request.POST, covers=cover_choices(request.POST.get("cover", "")))
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, status=200 if _previewing(request) else 400)
     try:
@@ -118,8 +118,9 @@ def post_edit(request, post_id):
     """Edit a post; saving keeps the previous version."""
     post = _editable_post(request, post_id)
     if request.method != "POST":
-        return _post_form_page(request, PostForm(initial=PostForm.initial_for(post)), post=post)
-    form = PostForm(request.POST, stored=post.published)
+        form = PostForm(initial=PostForm.initial_for(post), covers=cover_choices(post.cover))
+        return _post_form_page(request, form, post=post)
+    form = PostForm(request.POST, stored=post.published, covers=cover_choices(request.POST.get("cover", "")))
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, post=post, status=200 if _previewing(request) else 400)
     revision = form.cleaned_data["revision"]

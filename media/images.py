@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_noop
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
+from media.formats import CONTENT_TYPES
+
 # The formats Pillow may open (its names) and their Content-Types.
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP", "GIF")
-CONTENT_TYPES = {"webp": "image/webp", "jpg": "image/jpeg", "png": "image/png"}
 # Widths every image is served at (those below its own width, and its own width
 # capped at the largest): never upscaled.
 WIDTHS = (320, 640, 1024, 1600)

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 import gridfs
 from bson import ObjectId
@@ -28,7 +29,10 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from infra.mongo import get_db
-from media.images import CONTENT_TYPES, Processed
+from media.formats import CONTENT_TYPES
+
+if TYPE_CHECKING:  # Pillow is imported where uploads are processed, not by every page.
+    from media.images import Processed
 
 BUCKET = "media"
 INDEXES = [
