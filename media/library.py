@@ -29,6 +29,7 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from infra.mongo import get_db
+from infra.sharding import ShardKey
 from media.formats import CONTENT_TYPES
 
 if TYPE_CHECKING:  # Pillow is imported where uploads are processed, not by every page.
@@ -46,6 +47,17 @@ FILES_INDEXES = [IndexModel([("filename", ASCENDING), ("uploadDate", ASCENDING)]
 CHUNKS_INDEXES = [IndexModel([("files_id", ASCENDING), ("n", ASCENDING)], unique=True, name="files_id_1_n_1")]
 KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 NAME_MAX_LENGTH = 200
+
+
+# On a sharded cluster, `media.chunks` (what grows) is sharded on its files' ids: every
+# chunk of one rendition is on one shard, read by one targeted query, and the key is
+# GridFS's unique `{files_id, n}` index, so it stays unique across shards. The small
+# `media.files` and `media_images` stay on the primary shard.
+SHARD_KEYS = (ShardKey(collection=f"{BUCKET}.chunks", key={"files_id": 1, "n": 1}, unique=True),)
+
+
+def shard_keys() -> tuple[ShardKey, ...]:
+    return SHARD_KEYS
 
 
 def ensure_indexes(db: Database) -> list[str]:

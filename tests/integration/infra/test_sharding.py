@@ -28,6 +28,8 @@ def test_the_command_shards_the_store_a_migration_switched_to(commands, settings
     call_command("shard_collections", "--dry-run", stdout=out)
     assert out.getvalue().splitlines()[1:] == [
         f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.discussions", "key": {{"_id": "hashed"}}}}',
+        f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.media.chunks", "key": {{"files_id": 1, "n": 1}}, '
+        '"unique": true}',
     ]
 
 
@@ -61,5 +63,6 @@ def test_a_dry_run_prints_the_commands_without_a_server(commands, settings):
         'Would send {"enableSharding": "prod"}',
         'Would send {"shardCollection": "prod.comments", "key": {"discussion_id": 1, "slug": 1}, '
         '"unique": true}',
+        'Would send {"shardCollection": "prod.media.chunks", "key": {"files_id": 1, "n": 1}, "unique": true}',
     ]
     assert commands.names == []
