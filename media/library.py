@@ -11,7 +11,9 @@ Without transactions, an upload stores its renditions first and the image docume
 last: until that insert, nothing lists or serves the image, and when anything fails
 the files already written are deleted. A process killed between the two leaves
 unreferenced files named after no image (harmless: nothing links to them). Deleting goes the other
-way: the document first (the image is gone for everyone), then its files.
+way: the document first (the image is gone for everyone), then its files, then the
+copies of them this process's cache keeps (other processes' copies expire within
+MEDIA_CACHE_SECONDS; a shared cache, CACHE_URL=redis://…, forgets them at once).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import TYPE_CHECKING
 
 import gridfs
 from bson import ObjectId
+from django.conf import settings
+from django.core.cache import cache
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
@@ -46,6 +50,7 @@ INDEXES = [
 FILES_INDEXES = [IndexModel([("filename", ASCENDING), ("uploadDate", ASCENDING)], name="filename_1_uploadDate_1")]
 CHUNKS_INDEXES = [IndexModel([("files_id", ASCENDING), ("n", ASCENDING)], unique=True, name="files_id_1_n_1")]
 KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+CACHE_PREFIX = "media:"
 NAME_MAX_LENGTH = 200
 
 
@@ -229,6 +234,7 @@ def delete_image(*, key: str) -> bool:
     if doc is None:
         return False
     _delete_files(_bucket(), [r["file_id"] for r in doc["renditions"]])
+    cache.delete_many([_cache_key(file_name(doc["key"], r["width"], r["ext"])) for r in doc["renditions"]])
     return True
 
 
@@ -238,14 +244,27 @@ class ServedFile:
     content_type: str
 
 
+def _cache_key(name: str) -> str:
+    return CACHE_PREFIX + name
+
+
 def read_rendition(*, key: str, width: int, ext: str) -> ServedFile | None:
-    """A rendition's bytes, or None when no such file is stored."""
+    """A rendition's bytes, or None when no such file is stored. Renditions never
+    change under their name, so one read is kept in Django's cache for
+    MEDIA_CACHE_SECONDS (up to MEDIA_CACHE_MAX_BYTES each): a warm rendition costs no
+    database query."""
     if ext not in CONTENT_TYPES or not KEY_PATTERN.match(key):
         return None
-    try:
-        stream = _bucket().open_download_stream_by_name(file_name(key, width, ext))
-    except gridfs.errors.NoFile:
-        return None
-    with stream:
-        return ServedFile(data=stream.read(), content_type=CONTENT_TYPES[ext])
+    name = file_name(key, width, ext)
+    data = cache.get(_cache_key(name))
+    if data is None:
+        try:
+            stream = _bucket().open_download_stream_by_name(name)
+        except gridfs.errors.NoFile:
+            return None
+        with stream:
+            data = stream.read()
+        if len(data) <= settings.MEDIA_CACHE_MAX_BYTES:
+            cache.set(_cache_key(name), data, settings.MEDIA_CACHE_SECONDS)
+    return ServedFile(data=data, content_type=CONTENT_TYPES[ext])
 

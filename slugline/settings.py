@@ -171,6 +171,9 @@ MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
 # What storing an upload's renditions may take (its own budget, not the request's).
 MEDIA_STORE_SECONDS = env.float("MEDIA_STORE_SECONDS", default=30.0)
 MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
+# Renditions read from GridFS are kept in Django's cache (they never change).
+MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
+MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
 
 # Logging in (Django's auth views, in the site's layout) and the dashboard.
 LOGIN_URL = "login"

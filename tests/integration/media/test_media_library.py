@@ -250,3 +250,49 @@ def test_the_library_lists_thumbnails_with_sizes(author_client):
     key = only_image().key
     assert re.search(rf'<img src="/media/{key}/900.jpg" srcset="[^"]*/320.jpg 320w', page)
     assert 'width="900" height="600"' in page
+
+
+def test_a_picture_over_our_pixel_limit_but_under_pillows_is_refused(author_client, mongo_db):
+    large = picture(8000, 7500, "PNG", color=(0, 0, 0))  # 60 megapixels: Pillow would open it
+    refused(upload(author_client, large, name="large.png"),
+            images.TOO_MANY_PIXELS % {"pixels": "60.0", "limit": "50"})
+    assert stored_files(mongo_db) == 0
+
+
+def test_the_same_picture_uploaded_at_once_is_stored_once_and_leaves_no_stray_files(mongo_db):
+    """Three editors send the same file at the same moment: the unique key decides; the
+    others are told it is in the library, and the renditions they wrote are deleted."""
+    from media import services
+    from tests.threads import at_once, split
+
+    data = picture(1200, 800)
+    stored, errors = split(at_once([
+        lambda: services.upload_image(data=data, name=f"copy-{n}.jpg", alt="Same", decorative=False,
+                                      uploaded_by="ada")
+        for n in range(3)
+    ]))
+    assert len(stored) == 1 and len(errors) == 2
+    assert {error.code for error in errors} == {"duplicate"}
+    assert all(isinstance(error, images.ImageRefused) for error in errors)
+    assert library.count_images() == 1
+    assert mongo_db["media.files"].count_documents({}) == len(stored[0].renditions) == 8
+
+
+def test_a_rendition_answers_head_and_refuses_other_methods(author_client):
+    upload(author_client, picture(400, 300))
+    key = only_image().key
+    head = Client().head(f"/media/{key}/400.webp")
+    assert head.status_code == 200 and head["Content-Type"] == "image/webp"
+    assert Client().post(f"/media/{key}/400.webp").status_code == 405
+
+
+def test_a_warm_rendition_is_served_without_a_query_and_a_deleted_one_not_at_all(editor_client, commands):
+    upload(editor_client, picture(400, 300))
+    key = only_image().key
+    client = Client()
+    first = client.get(f"/media/{key}/400.jpg")
+    commands.reset()
+    again = client.get(f"/media/{key}/400.jpg")
+    assert again.content == first.content and commands.count == 0
+    assert editor_client.post(f"/dashboard/media/{key}/delete/").status_code == 303
+    assert client.get(f"/media/{key}/400.jpg").status_code == 404
