@@ -203,7 +203,8 @@ def search(request):
             raw_number=request.GET.get("page"),
             per_page=settings.POSTS_PER_PAGE,
         )
-    context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text})}
+    context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text}),
+               "covers": covers_for(page.object_list) if page else {}}
     return render(request, "cms/search.html", context, status=400 if form.errors else 200)
 
 

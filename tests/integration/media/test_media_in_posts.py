@@ -100,7 +100,7 @@ def test_a_cover_shows_on_the_post_on_lists_and_in_feeds(editor_client):
     page = Client().get("/posts/harbour/").content.decode()
     assert re.search(r'<figure class="post-cover"><picture>.*alt="The harbour wall"', page)
     assert 'fetchpriority="high"' in page
-    for url in ("/", "/tags/sea/", "/authors/bruno/"):
+    for url in ("/", "/tags/sea/", "/authors/bruno/", "/search/?q=harbour"):
         listed = Client().get(url).content.decode()
         assert f'<div class="post-thumb"><picture><source type="image/webp" srcset="/media/{cover.key}/320.webp 320w' in listed, url
         assert 'sizes="10rem"' in listed
