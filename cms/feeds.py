@@ -7,15 +7,30 @@ from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.http import Http404
 from django.urls import reverse
-from django.utils.feedgenerator import Atom1Feed
+from django.utils.feedgenerator import Atom1Feed, Enclosure
+from django.utils.html import escape
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
-from cms import posts
+from cms import posts, sharing
 from cms.feed_languages import LanguageAtomFeed, LanguageRssFeed
 from cms.views import NO_SUCH_TAG, published_post_or_404
 from comments.records import Comment
 from comments.stores import get_store
+from media import library
+
+
+FEED_IMAGE_WIDTH = 1024
+
+
+@dataclass(frozen=True)
+class FeedCover:
+    url: str
+    width: int
+    height: int
+    alt: str
+    bytes: int
+    content_type: str
 
 
 class LatestPostsFeed(Feed):
@@ -33,7 +48,28 @@ class LatestPostsFeed(Feed):
         return post.title
 
     def item_description(self, post: posts.Post) -> str:
-        return post.content_html
+        """The post's HTML, after its cover picture (an absolute URL: feed readers
+        show it away from the site)."""
+        cover = self._cover(post)
+        if cover is None:
+            return post.content_html
+        return f'<p><img src="{escape(cover.url)}" width="{cover.width}" height="{cover.height}" alt="{escape(cover.alt)}"></p>' + post.content_html
+
+    def item_enclosures(self, post: posts.Post) -> list[Enclosure]:
+        cover = self._cover(post)
+        return [Enclosure(cover.url, str(cover.bytes), cover.content_type)] if cover else []
+
+    def _cover(self, post: posts.Post) -> FeedCover | None:
+        """The post's cover as a feed shows it: its fallback rendition at about 1024 px."""
+        image = library.get_by_key(post.cover) if post.cover else None
+        if image is None:
+            return None
+        rendition = image.rendition(ext=image.fallback, at_least=FEED_IMAGE_WIDTH)
+        return FeedCover(
+            url=sharing.absolute(sharing.rendition_url(image, rendition)), width=rendition.width,
+            height=rendition.height, alt="" if image.decorative else image.alt, bytes=rendition.bytes,
+            content_type=rendition.content_type,
+        )
 
     def item_link(self, post: posts.Post) -> str:
         return reverse("post", args=[post.slug])

@@ -30,6 +30,7 @@ from comments.host import LatestComment
 from comments.ids import parse_id
 from infra.markup import render_post
 from infra.mongo import get_db
+from media.references import keys_in
 
 DRAFT, PUBLISHED = "draft", "published"
 SCHEDULED = "scheduled"
@@ -43,6 +44,8 @@ INDEXES = [
     IndexModel([("tags", ASCENDING), ("published", DESCENDING)], name="tags_published"),
     # An author's own posts in the dashboard, and renames (`set_author`), by user id.
     IndexModel([("author.id", ASCENDING), ("created", DESCENDING)], name="author_id_created"),
+    # The posts that show a library image (its content or cover): `using_media`.
+    IndexModel([("media", ASCENDING)], name="media"),
 ]
 
 
@@ -123,6 +126,8 @@ class Post:
     excerpt: str = ""
     # The language it is written in (a code of settings.LANGUAGES): its `lang`.
     language: str = ""
+    # Its cover image: a media library key, or "" (none; and on older posts).
+    cover: str = ""
 
     @property
     def summary(self) -> str:
@@ -167,6 +172,7 @@ class Post:
             excerpt=str(doc.get("excerpt") or ""),
             # Posts stored before posts had a language are in the site's.
             language=str(doc.get("language") or settings.LANGUAGE_CODE),
+            cover=str(doc.get("cover") or ""),
         )
 
 
@@ -316,6 +322,11 @@ def backfill_search_text(db: Database, *, limit: int = BACKFILL_LIMIT) -> int:
     return written
 
 
+def media_keys(*, content: str, cover: str) -> list[str]:
+    """The library images a post shows (`media`): those its Markdown names, and its cover."""
+    return list(dict.fromkeys(keys_in(content) + ([cover] if cover else [])))
+
+
 def to_millisecond(moment: datetime) -> datetime:
     """`moment` at BSON's precision, so what a function returns equals what is stored."""
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
@@ -337,6 +348,7 @@ def create_post(
     created: datetime | None = None,
     excerpt: str = "",
     language: str | None = None,
+    cover: str = "",
 ) -> Post:
     """Insert a post (in the site's language unless given); a duplicate slug raises
     pymongo's DuplicateKeyError."""
@@ -350,6 +362,8 @@ def create_post(
         "content_html": content_html,
         "excerpt": str(excerpt),
         "language": str(language or settings.LANGUAGE_CODE),
+        "cover": str(cover),
+        "media": media_keys(content=content, cover=str(cover)),
         **_search_fields(title=title, excerpt=str(excerpt), content_html=content_html),
         "created": to_millisecond(created or now),
         "published": to_millisecond(published) if published else None,
@@ -398,6 +412,16 @@ def get_by_id(post_id: ObjectId | str) -> Post | None:
 def find_by_ids(*, ids) -> list[Post]:
     """The posts with these ids, in any state (the moderation queue names them)."""
     return [Post.from_doc(doc) for doc in get_db().posts.find({"_id": {"$in": list(ids)}}, _POST_FIELDS)]
+
+
+# How many of the posts that use an image the dashboard names.
+USING_SHOWN = 50
+
+
+def using_media(*, key: str, limit: int = USING_SHOWN) -> list[Post]:
+    """The posts, in any state, whose content or cover shows library image `key`."""
+    cursor = get_db().posts.find({"media": str(key)}, _POST_FIELDS).sort("_id", DESCENDING).limit(limit)
+    return [Post.from_doc(doc) for doc in cursor]
 
 
 def get_by_slug(slug: str) -> Post | None:
@@ -614,6 +638,7 @@ def update_post(
     now: datetime | None = None,
     excerpt: str = "",
     language: str | None = None,
+    cover: str = "",
 ) -> Post | None:
     """Save an edit of the post as it was at `revision` (and its language, when
     given); the post after it, or None if
@@ -630,6 +655,7 @@ def update_post(
     changes = {
         "title": title, "slug": slug, "content": content, "content_html": content_html,
         "excerpt": str(excerpt), "tags": list(tags), "status": status,
+        "cover": str(cover), "media": media_keys(content=content, cover=str(cover)),
         "published": to_millisecond(published) if published else None,
         "updated": to_millisecond(now or datetime.now(timezone.utc)),
         **_search_fields(title=title, excerpt=str(excerpt), content_html=content_html),

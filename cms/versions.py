@@ -6,9 +6,10 @@ transactions a crash between the two leaves one extra version equal to the
 current post, which is harmless. This is the only module that touches
 `post_versions`:
 
-    {_id, post_id, saved, saved_by, title, slug, content, excerpt, tags, status, published, language}
+    {_id, post_id, saved, saved_by, title, slug, content, excerpt, tags, status, published, language,
+     cover}
 
-(`excerpt` is "" and `language` missing on versions kept before posts had them; a
+(`excerpt` is "" and `language` and `cover` missing on versions kept before posts had them; a
 version without a language reads as the site's LANGUAGE_CODE.)
 
 Index `{post_id: 1, saved: -1}`: a post's versions, newest first.
@@ -51,6 +52,7 @@ class Version:
     published: datetime | None
     excerpt: str = ""
     language: str = ""
+    cover: str = ""
 
     @classmethod
     def from_doc(cls, doc: dict) -> Version:
@@ -67,6 +69,7 @@ class Version:
             published=doc.get("published"),
             excerpt=str(doc.get("excerpt") or ""),
             language=str(doc.get("language") or settings.LANGUAGE_CODE),
+            cover=str(doc.get("cover") or ""),
         )
 
 
@@ -84,6 +87,7 @@ def save_version(*, post: Post, saved_by: str, at: datetime | None = None) -> Ve
         "status": post.status,
         "published": post.published,
         "language": post.language,
+        "cover": post.cover,
     }
     doc["_id"] = get_db().post_versions.insert_one(doc).inserted_id
     return Version.from_doc(doc)

@@ -9,8 +9,9 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
+from pymongo.errors import PyMongoError
 
-from cms import authors, posts
+from cms import authors, posts, sharing
 from cms.forms import SearchForm
 from comments import confirmations, fragments, ownership, pages
 from comments import services as comment_services
@@ -18,7 +19,9 @@ from comments.forms import comment_form
 from comments.records import Comment
 from comments.stores import get_store
 from infra import stale
+from infra.mongo import is_outage
 from infra.pagination import get_page, parse_page_number
+from media import library
 
 NO_SUCH_POST = gettext_noop("There is no published post at this address.")
 
@@ -29,6 +32,27 @@ def published_post_or_404(slug: str) -> posts.Post:
     if post is None:
         raise Http404(gettext(NO_SUCH_POST))
     return post
+
+
+def post_cover(post: posts.Post) -> library.Image | None:
+    """The post's cover image (the copy last read while MongoDB is unreachable)."""
+    if not post.cover:
+        return None
+    return stale.remembered(f"cover:{post.cover}", lambda: library.get_by_key(post.cover))
+
+
+def covers_for(page_posts) -> dict[str, library.Image]:
+    """The cover images of a list's posts, by key, in one query; none while MongoDB
+    is unreachable (the list shows without them)."""
+    keys = [post.cover for post in page_posts if post.cover]
+    if not keys:
+        return {}
+    try:
+        return library.find_by_keys(keys)
+    except PyMongoError as exc:
+        if not is_outage(exc):
+            raise
+        return {}
 
 
 def home(request):
@@ -47,7 +71,10 @@ def home(request):
         return Paginator(range(total), settings.POSTS_PER_PAGE).page(page.number), list(page.object_list)
 
     page, entries = stale.remembered(f"home:{number}", fetch_page)
-    return render(request, "cms/home.html", {"page": page, "posts": entries})
+    context = {"page": page, "posts": entries, "covers": covers_for(entries),
+               "canonical": sharing.list_canonical(reverse("home"), page.number),
+               "description": gettext(sharing.HOME_DESCRIPTION)}
+    return render(request, "cms/home.html", context)
 
 
 def post_detail(request, slug, *, form=None, status=200):
@@ -63,8 +90,11 @@ def post_detail(request, slug, *, form=None, status=200):
     view = "threaded" if request.GET.get("page") else pages.default_view()
     fragment = fragments.comments_fragment(post=post, view=view, viewer=viewer, degrade=True,
                                            page=request.GET.get("page"), confirmations=notes)
+    cover = post_cover(post)
     context = {
         "post": post,
+        "cover": cover,
+        "sharing": sharing.post_sharing(post, cover=cover),
         "messages": notes.at_top(placed=fragment.placed),
         "comments_html": fragment.html,
         "form": form or comment_form(request, post.id),
@@ -120,7 +150,9 @@ def author(request, username):
     )
     written = comments_written(user_id=user.pk) if page.number == 1 else []
     context = {"profile": profile, "page": page, "entries": with_latest_comments(page.object_list),
-               "written": written}
+               "written": written, "covers": covers_for(page.object_list),
+               "canonical": sharing.list_canonical(reverse("author", args=[profile.username]), page.number),
+               "description": sharing.author_description(profile.name, profile.bio)}
     return render(request, "cms/author.html", context)
 
 
@@ -158,7 +190,10 @@ def tag(request, tag):
         raw_number=request.GET.get("page"),
         per_page=settings.POSTS_PER_PAGE,
     )
-    return render(request, "cms/tag.html", {"tag": tag, "page": page, "posts": page.object_list})
+    context = {"tag": tag, "page": page, "posts": page.object_list, "covers": covers_for(page.object_list),
+               "canonical": sharing.list_canonical(reverse("tag", args=[tag]), page.number),
+               "description": gettext(sharing.TAG_DESCRIPTION) % {"tag": tag}}
+    return render(request, "cms/tag.html", context)
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -174,7 +209,8 @@ def search(request):
             raw_number=request.GET.get("page"),
             per_page=settings.POSTS_PER_PAGE,
         )
-    context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text})}
+    context = {"form": form, "text": text, "page": page, "query": urlencode({"q": text}),
+               "covers": covers_for(page.object_list) if page else {}}
     return render(request, "cms/search.html", context, status=400 if form.errors else 200)
 
 

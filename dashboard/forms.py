@@ -3,6 +3,7 @@ messages tests check are the constants below."""
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 
 from django import forms
@@ -18,6 +19,7 @@ from cms import posts, slugs
 from cms.authors import USERNAME_TAKEN
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, is_tag  # noqa: F401
 from comments.ids import parse_id
+from media import library, references
 
 TITLE_MAX_LENGTH = 200
 CONTENT_MAX_LENGTH = 100_000
@@ -47,6 +49,15 @@ DISPLAY_NAME_REQUIRED = _("Give the name readers will see.")
 BAD_AVATAR_URL = _("Give the picture's address as a full http:// or https:// URL.")
 
 BAD_LANGUAGE = _("Choose one of the site's languages.")
+NO_SUCH_COVER = _("Choose a picture from the media library.")
+COVER_HELP = _("Shown at the top of the post, on lists of posts, in feeds and when the post is shared.")
+UNKNOWN_IMAGE = _("The picture /media/%(key)s/ is not in the media library.")
+IMAGE_ALT_REQUIRED = _(
+    "Give the picture /media/%(key)s/ alt text between the square brackets, ![like this](…), "
+    "unless it is marked decorative in the media library."
+)
+# The cover field lists this many of the library's newest pictures.
+COVER_CHOICES = 200
 LANGUAGE_HELP = _("The language the post is written in: readers' browsers and feeds are told.")
 # The publish time is typed and shown as PUBLISH_FORMAT (with seconds when a stored
 # time has them); the "T" forms are what browsers' datetime-local fields send.
@@ -141,11 +152,16 @@ class PostForm(forms.Form):
         help_text=LANGUAGE_HELP,
         error_messages={"invalid_choice": BAD_LANGUAGE},
     )
+    cover = forms.CharField(
+        label=_("Cover image"), required=False, help_text=COVER_HELP,
+        widget=forms.Select, error_messages={"invalid_choice": NO_SUCH_COVER},
+    )
     revision = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
-    def __init__(self, *args, stored: datetime | None = None, **kwargs):
+    def __init__(self, *args, stored: datetime | None = None, covers: Sequence[library.Image] = (), **kwargs):
         """`stored`: the publish time of the post being edited, kept as it is when
-        the form sends it back unchanged (the field shows it to the second)."""
+        the form sends it back unchanged (the field shows it to the second).
+        `covers`: the library pictures the cover field offers (`cover_choices`)."""
         super().__init__(*args, **kwargs)
         self.stored = stored
         # Settings are read per form, not at import: the zone is the site's now.
@@ -154,6 +170,28 @@ class PostForm(forms.Form):
         )
         self.fields["language"].choices = settings.LANGUAGES
         self.fields["language"].initial = settings.LANGUAGE_CODE
+        self.fields["cover"].widget.choices = [("", _("None"))] + [
+            (image.key, image.name + (f" ({image.alt})" if image.alt else "")) for image in covers
+        ]
+
+    def clean_cover(self) -> str:
+        key = self.cleaned_data["cover"].strip()
+        if key and library.get_by_key(key) is None:
+            raise forms.ValidationError(NO_SUCH_COVER, code="no_such_cover")
+        return key
+
+    def clean_content(self) -> str:
+        """Every library picture the Markdown shows is in the library, with alt text
+        unless the library marks it decorative."""
+        content = self.cleaned_data["content"]
+        shown = references.referenced(content)
+        found = library.find_by_keys(key for key, _alt in shown)
+        for key, alt in shown:
+            if key not in found:
+                raise forms.ValidationError(UNKNOWN_IMAGE, code="unknown_image", params={"key": key})
+            if not alt and not found[key].decorative:
+                raise forms.ValidationError(IMAGE_ALT_REQUIRED, code="image_alt_required", params={"key": key})
+        return content
 
     def clean_published(self) -> datetime | None:
         published = self.cleaned_data["published"]
@@ -200,6 +238,7 @@ class PostForm(forms.Form):
             "published": post.published,
             "revision": post.revision,
             "language": post.language,
+            "cover": post.cover,
         }
 
     def post_fields(self) -> dict:
@@ -214,7 +253,16 @@ class PostForm(forms.Form):
             "status": data["status"],
             "publish_at": data["published"],
             "language": data["language"],
+            "cover": data["cover"],
         }
+
+
+def cover_choices(current: str = "") -> list[library.Image]:
+    """The pictures a post's cover field offers: the library's newest, and the
+    post's own cover when it is older than those."""
+    newest = library.find_images(limit=COVER_CHOICES)
+    chosen = library.get_by_key(current) if current and current not in {i.key for i in newest} else None
+    return newest + ([chosen] if chosen else [])
 
 
 class PostFilterForm(forms.Form):

@@ -72,6 +72,7 @@ def create_post(
     publish_at: datetime | None,
     excerpt: str = "",
     language: str | None = None,
+    cover: str = "",
     now: datetime | None = None,
 ) -> Post:
     """A new post (in the site's language unless given). An empty `slug` is made
@@ -87,6 +88,7 @@ def create_post(
                 content=content,
                 excerpt=excerpt,
                 language=language,
+                cover=cover,
                 author=author,
                 tags=tags,
                 status=state,
@@ -98,7 +100,7 @@ def create_post(
     raise PostError(SLUG_TAKEN, code="slug_taken", field="slug")
 
 
-EDITABLE = ("title", "slug", "content", "excerpt", "tags", "status", "published", "language")
+EDITABLE = ("title", "slug", "content", "excerpt", "tags", "status", "published", "language", "cover")
 
 
 def _editable(post: Post) -> dict:
@@ -149,6 +151,7 @@ def edit_post(
     publish_at: datetime | None,
     excerpt: str,
     language: str | None = None,
+    cover: str = "",
     now: datetime | None = None,
 ) -> Post:
     """Save an editor's changes to `post` (as opened at `revision`), keeping the
@@ -157,7 +160,7 @@ def edit_post(
     state, published = schedule(wanted=status, publish_at=publish_at, now=now or datetime.now(timezone.utc))
     changes = {
         "title": title, "content": content, "excerpt": excerpt, "tags": tags, "status": state,
-        "published": published, "language": language or post.language,
+        "published": published, "language": language or post.language, "cover": cover,
     }
     return _save(
         post=post, revision=revision, editor=editor, changes=changes,
@@ -167,11 +170,12 @@ def edit_post(
 
 
 def restore_version(*, post: Post, version: Version, editor: str) -> Post:
-    """Put back a version's title, slug, content, excerpt, tags and language, keeping the
+    """Put back a version's title, slug, content, excerpt, tags, language and cover image
+    (so the images it showed come back with its text), keeping the
     current one as a version. Whether and when the post is published stays as it is now."""
     changes = {
         "title": version.title, "content": version.content, "excerpt": version.excerpt, "tags": version.tags,
-        "language": version.language,
+        "language": version.language, "cover": version.cover,
     }
     return _save(
         post=post, revision=post.revision, editor=editor, changes=changes, slugs=[version.slug],

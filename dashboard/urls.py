@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dashboard import moderation, views
+from dashboard import media, moderation, views
 
 app_name = "dashboard"
 
@@ -24,4 +24,8 @@ urlpatterns = [
     path("moderation/actions/", moderation.moderate, name="moderate"),
     path("moderation/blocklist/", moderation.blocklist_page, name="blocklist"),
     path("moderation/blocklist/<str:entry_id>/remove/", moderation.blocklist_remove, name="blocklist_remove"),
+    # The media library (dashboard/media.py).
+    path("media/", media.media_library, name="media"),
+    path("media/<str:key>/", media.media_image, name="media_image"),
+    path("media/<str:key>/delete/", media.media_delete, name="media_delete"),
 ]

@@ -13,12 +13,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import authors, diffs, posts, versions
 from dashboard import moderation, services
-from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm
+from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm, cover_choices
 from dashboard.pages import render_page
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from infra.http import see_other
 from infra.markup import render_post
 from infra.pagination import get_page
+from media import library
 
 # Marked for translation here, translated where they are shown (gettext): the tests
 # compare them as plain English strings.
@@ -36,6 +37,8 @@ PROFILE_SAVED = ngettext_lazy(
 )
 
 FORM_METHODS = require_http_methods(["GET", "HEAD", "POST"])
+# The editor's "Insert a picture" panel lists the library's newest pictures.
+PICKER_IMAGES = 24
 
 
 
@@ -78,7 +81,8 @@ def _post_form_page(request, form: PostForm, *, post: posts.Post | None = None, 
         if "content" in form.cleaned_data:
             preview = render_post(form.cleaned_data["content"])
     context = {"form": form, "post": post, "preview": preview,
-               "comments": moderation.comments_state(post) if post else None}
+               "comments": moderation.comments_state(post) if post else None,
+               "library": library.find_images(limit=PICKER_IMAGES)}
     return render_page(request, "dashboard/post_form.html", context, status=status)
 
 
@@ -95,8 +99,8 @@ def _add_error(form, exc: services.PostError) -> None:
 def post_create(request):
     """A new post: Preview shows it rendered, Save stores it and opens the editor."""
     if request.method != "POST":
-        return _post_form_page(request, PostForm())
-    form = PostForm(request.POST)
+        return _post_form_page(request, PostForm(covers=cover_choices()))
+    form = PostForm(request.POST, covers=cover_choices(request.POST.get("cover", "")))
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, status=200 if _previewing(request) else 400)
     try:
@@ -114,8 +118,9 @@ def post_edit(request, post_id):
     """Edit a post; saving keeps the previous version."""
     post = _editable_post(request, post_id)
     if request.method != "POST":
-        return _post_form_page(request, PostForm(initial=PostForm.initial_for(post)), post=post)
-    form = PostForm(request.POST, stored=post.published)
+        form = PostForm(initial=PostForm.initial_for(post), covers=cover_choices(post.cover))
+        return _post_form_page(request, form, post=post)
+    form = PostForm(request.POST, stored=post.published, covers=cover_choices(request.POST.get("cover", "")))
     if _previewing(request) or not form.is_valid():
         return _post_form_page(request, form, post=post, status=200 if _previewing(request) else 400)
     revision = form.cleaned_data["revision"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections.abc import Callable
 from html import escape
 
 import nh3
@@ -63,15 +64,29 @@ _node_free = ctypes.CDLL(_cmark.__file__).cmark_node_free
 _node_free.argtypes, _node_free.restype = [ctypes.c_void_p], None
 
 
+# What apps add to a post's rendering (the media library makes its images responsive):
+# functions from the sanitised HTML to the HTML shown, which escape whatever they add.
+_POST_HTML_HOOKS: list[Callable[[str], str]] = []
+
+
+def register_post_html_hook(hook: Callable[[str], str]) -> None:
+    """Run `hook` on every post's sanitised HTML (from an AppConfig.ready())."""
+    if hook not in _POST_HTML_HOOKS:
+        _POST_HTML_HOOKS.append(hook)
+
+
 def render_post(text: str) -> str:
-    """An author's Markdown as sanitised HTML."""
+    """An author's Markdown as sanitised HTML, then through the registered hooks."""
     html = _bounded_html(
         text, options=0, extensions=_POST_EXTENSIONS, raw_tag_limit=POST_RAW_TAG_LIMIT
     )
-    return nh3.clean(
+    html = nh3.clean(
         html, tags=_POST_TAGS, attributes=ALLOWED_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
         link_rel="noopener",
     )
+    for hook in _POST_HTML_HOOKS:
+        html = hook(html)
+    return html
 
 
 def render_comment(text: str) -> str:

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "slugline",
     "infra",
     "comments",
+    "media",
     "cms",
     "dashboard",
 ]
@@ -162,6 +163,19 @@ MONGODB_HEARTBEAT_MS = env.int("MONGODB_HEARTBEAT_MS", default=1000)
 POSTS_PER_PAGE = env.int("POSTS_PER_PAGE", default=10)
 DASHBOARD_POSTS_PER_PAGE = env.int("DASHBOARD_POSTS_PER_PAGE", default=25)
 FEED_ITEMS = env.int("FEED_ITEMS", default=20)
+
+# The media library (media/): what an upload may be. Pixels are checked from the
+# file's header before any is decoded, below Pillow's own bomb guard (89 megapixels).
+MEDIA_UPLOAD_MAX_BYTES = env.int("MEDIA_UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)
+MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=50_000_000)
+MEDIA_MAX_SIDE = env.int("MEDIA_MAX_SIDE", default=12_000)
+MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
+# What storing an upload's renditions may take (its own budget, not the request's).
+MEDIA_STORE_SECONDS = env.float("MEDIA_STORE_SECONDS", default=30.0)
+MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
+# Renditions read from GridFS are kept in Django's cache (they never change).
+MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
+MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
 
 # Logging in (Django's auth views, in the site's layout) and the dashboard.
 LOGIN_URL = "login"

@@ -1,0 +1,271 @@
+"""The media library's storage: the `media_images` collection (one document per
+image: its key, name, alt text, caption, size and renditions) and the GridFS bucket
+`media` (`media.files`, `media.chunks`) holding the renditions' bytes, each named
+`<key>/<width>.<ext>`. This is the only module that touches them.
+
+    media_images: {_id, key, name, alt, decorative, caption, width, height, fallback,
+                   renditions: [{width, height, ext, bytes, file_id}], uploaded,
+                   uploaded_by, search}
+
+Without transactions, an upload stores its renditions first and the image document
+last: until that insert, nothing lists or serves the image, and when anything fails
+the files already written are deleted. A process killed between the two leaves
+unreferenced files named after no image (harmless: nothing links to them). Deleting goes the other
+way: the document first (the image is gone for everyone), then its files, then the
+copies of them this process's cache keeps (other processes' copies expire within
+MEDIA_CACHE_SECONDS; a shared cache, CACHE_URL=redis://…, forgets them at once).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+import gridfs
+from bson import ObjectId
+from django.conf import settings
+from django.core.cache import cache
+from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from infra.mongo import get_db
+from infra.sharding import ShardKey
+from media.formats import CONTENT_TYPES
+
+if TYPE_CHECKING:  # Pillow is imported where uploads are processed, not by every page.
+    from media.images import Processed
+
+BUCKET = "media"
+INDEXES = [
+    IndexModel([("key", ASCENDING)], unique=True, name="key_unique"),
+    IndexModel([("uploaded", DESCENDING), ("_id", DESCENDING)], name="uploaded"),
+]
+# GridFS's own indexes on its two collections (pymongo creates them on a bucket's first
+# write; declared here too so `ensure_indexes` makes them before any upload): files by
+# name (serving), chunks by file and number (reading, and the shard key's prefix).
+FILES_INDEXES = [IndexModel([("filename", ASCENDING), ("uploadDate", ASCENDING)], name="filename_1_uploadDate_1")]
+CHUNKS_INDEXES = [IndexModel([("files_id", ASCENDING), ("n", ASCENDING)], unique=True, name="files_id_1_n_1")]
+KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+CACHE_PREFIX = "media:"
+NAME_MAX_LENGTH = 200
+
+
+# On a sharded cluster, `media.chunks` (what grows) is sharded on its files' ids, hashed
+# (the one kind of key both MongoDB and DocumentDB accept): every chunk of one rendition
+# is on one shard, read by one targeted query, and `files_id` leads GridFS's unique
+# `{files_id, n}` index, so it stays unique across shards. The small `media.files` and
+# `media_images` stay on the primary shard.
+SHARD_KEYS = (ShardKey(collection=f"{BUCKET}.chunks", key={"files_id": "hashed"}, indexes=tuple(CHUNKS_INDEXES)),)
+
+
+def shard_keys() -> tuple[ShardKey, ...]:
+    return SHARD_KEYS
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return (
+        db.media_images.create_indexes(INDEXES)
+        + db[f"{BUCKET}.files"].create_indexes(FILES_INDEXES)
+        + db[f"{BUCKET}.chunks"].create_indexes(CHUNKS_INDEXES)
+    )
+
+
+def _bucket() -> gridfs.GridFSBucket:
+    return gridfs.GridFSBucket(get_db(), bucket_name=BUCKET)
+
+
+@dataclass(frozen=True)
+class StoredRendition:
+    width: int
+    height: int
+    ext: str
+    bytes: int
+
+    @property
+    def content_type(self) -> str:
+        return CONTENT_TYPES[self.ext]
+
+
+@dataclass(frozen=True)
+class Image:
+    id: ObjectId
+    key: str
+    name: str
+    alt: str
+    decorative: bool
+    caption: str
+    width: int
+    height: int
+    fallback: str
+    renditions: tuple[StoredRendition, ...]
+    uploaded: datetime
+    uploaded_by: str
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> Image:
+        return cls(
+            id=doc["_id"], key=doc["key"], name=doc["name"], alt=doc["alt"],
+            decorative=bool(doc.get("decorative")), caption=doc.get("caption", ""),
+            width=doc["width"], height=doc["height"], fallback=doc["fallback"],
+            renditions=tuple(
+                StoredRendition(width=r["width"], height=r["height"], ext=r["ext"], bytes=r["bytes"])
+                for r in doc["renditions"]
+            ),
+            uploaded=doc["uploaded"], uploaded_by=doc.get("uploaded_by", ""),
+        )
+
+    def in_format(self, ext: str) -> list[StoredRendition]:
+        """Its renditions in one format, narrowest first."""
+        return [r for r in self.renditions if r.ext == ext]
+
+    def rendition(self, *, ext: str, at_least: int) -> StoredRendition:
+        """The narrowest rendition in `ext` at least `at_least` wide (else the widest)."""
+        choices = self.in_format(ext)
+        return next((r for r in choices if r.width >= at_least), choices[-1])
+
+
+def file_name(key: str, width: int, ext: str) -> str:
+    return f"{key}/{width}.{ext}"
+
+
+class AlreadyStored(Exception):
+    """An image with the same content is in the library already."""
+
+    def __init__(self, image: Image):
+        super().__init__(image.key)
+        self.image = image
+
+
+def add_image(*, processed: Processed, name: str, alt: str, decorative: bool, caption: str,
+              uploaded_by: str) -> Image:
+    """Store an image's renditions, then its document; AlreadyStored when its content
+    is in the library. On any failure, the files written so far are deleted."""
+    existing = get_by_key(processed.key)
+    if existing is not None:
+        raise AlreadyStored(existing)
+    bucket, written = _bucket(), []
+    try:
+        renditions = []
+        for rendition in processed.renditions:
+            file_id = bucket.upload_from_stream(
+                file_name(processed.key, rendition.width, rendition.ext), rendition.data,
+                metadata={"key": processed.key, "contentType": rendition.content_type},
+            )
+            written.append(file_id)
+            renditions.append({"width": rendition.width, "height": rendition.height, "ext": rendition.ext,
+                               "bytes": len(rendition.data), "file_id": file_id})
+        doc = {
+            "key": processed.key, "name": name[:NAME_MAX_LENGTH], "alt": alt, "decorative": decorative,
+            "caption": caption, "width": processed.width, "height": processed.height,
+            "fallback": processed.fallback, "renditions": renditions,
+            "uploaded": _now(), "uploaded_by": uploaded_by,
+        }
+        doc["_id"] = get_db().media_images.insert_one(doc).inserted_id
+        return Image.from_doc(doc)
+    except BaseException as exc:
+        _delete_files(bucket, written)
+        if isinstance(exc, DuplicateKeyError):
+            raced = get_by_key(processed.key)
+            if raced is not None:
+                raise AlreadyStored(raced) from None
+        raise
+
+
+def _delete_files(bucket: gridfs.GridFSBucket, file_ids: Iterable[ObjectId]) -> None:
+    for file_id in file_ids:
+        try:
+            bucket.delete(file_id)
+        except gridfs.errors.NoFile:
+            pass
+
+
+def _now() -> datetime:
+    moment = datetime.now(timezone.utc)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def get_by_key(key: str) -> Image | None:
+    if not isinstance(key, str) or not KEY_PATTERN.match(key):
+        return None
+    doc = get_db().media_images.find_one({"key": key})
+    return Image.from_doc(doc) if doc else None
+
+
+def find_by_keys(keys: Iterable[str]) -> dict[str, Image]:
+    wanted = [key for key in set(keys) if isinstance(key, str) and KEY_PATTERN.match(key)]
+    if not wanted:
+        return {}
+    return {doc["key"]: Image.from_doc(doc) for doc in get_db().media_images.find({"key": {"$in": wanted}})}
+
+
+def _search(text: str) -> dict:
+    """Images whose name or alt text contains `text`, literally and ignoring case
+    (escaped: a typed ".*" is two characters, never a pattern)."""
+    if not text:
+        return {}
+    literal = {"$regex": re.escape(str(text)), "$options": "i"}
+    return {"$or": [{"name": literal}, {"alt": literal}]}
+
+
+def find_images(*, text: str = "", skip: int = 0, limit: int) -> list[Image]:
+    """Newest first, filtered by `text` in name or alt text."""
+    cursor = get_db().media_images.find(_search(text)).sort([("uploaded", DESCENDING), ("_id", DESCENDING)])
+    return [Image.from_doc(doc) for doc in cursor.skip(skip).limit(limit)]
+
+
+def count_images(*, text: str = "") -> int:
+    return get_db().media_images.count_documents(_search(text))
+
+
+def update_text(*, key: str, alt: str, decorative: bool, caption: str) -> bool:
+    """Change an image's alt text, decorative mark and caption; whether it exists."""
+    result = get_db().media_images.update_one(
+        {"key": str(key)}, {"$set": {"alt": alt, "decorative": decorative, "caption": caption}}
+    )
+    return result.matched_count == 1
+
+
+def delete_image(*, key: str) -> bool:
+    """Delete the image's document, then its files; whether there was one."""
+    doc = get_db().media_images.find_one_and_delete({"key": str(key)})
+    if doc is None:
+        return False
+    _delete_files(_bucket(), [r["file_id"] for r in doc["renditions"]])
+    cache.delete_many([_cache_key(file_name(doc["key"], r["width"], r["ext"])) for r in doc["renditions"]])
+    return True
+
+
+@dataclass(frozen=True)
+class ServedFile:
+    data: bytes
+    content_type: str
+
+
+def _cache_key(name: str) -> str:
+    return CACHE_PREFIX + name
+
+
+def read_rendition(*, key: str, width: int, ext: str) -> ServedFile | None:
+    """A rendition's bytes, or None when no such file is stored. Renditions never
+    change under their name, so one read is kept in Django's cache for
+    MEDIA_CACHE_SECONDS (up to MEDIA_CACHE_MAX_BYTES each): a warm rendition costs no
+    database query."""
+    if ext not in CONTENT_TYPES or not KEY_PATTERN.match(key):
+        return None
+    name = file_name(key, width, ext)
+    data = cache.get(_cache_key(name))
+    if data is None:
+        try:
+            stream = _bucket().open_download_stream_by_name(name)
+        except gridfs.errors.NoFile:
+            return None
+        with stream:
+            data = stream.read()
+        if len(data) <= settings.MEDIA_CACHE_MAX_BYTES:
+            cache.set(_cache_key(name), data, settings.MEDIA_CACHE_SECONDS)
+    return ServedFile(data=data, content_type=CONTENT_TYPES[ext])
+
