@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "comments",
     "cms",
     "dashboard",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -99,6 +100,8 @@ MIDDLEWARE = [
     # After sessions, before common (Django's order): the reader's language for the request.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # /api/ only: bounded bodies, per-IP rate limits, CORS for the allowed origins.
+    "api.middleware.ApiLimitsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
