@@ -60,7 +60,7 @@ def comment_data(shown: Shown, *, post_slug: str, viewer: Viewer) -> dict[str, A
         "placeholder_text": str(shown.placeholder) if shown.placeholder else None,
         "awaiting_moderation": shown.awaiting,
         "can_change": shown.can_change,
-        "reply_to": shown.reply_to or None,
+        "reply_to": str(shown.reply_to) if shown.reply_to else None,
         "continue_thread": shown.continue_thread,
         "url": reverse("comments:permalink", args=[post_slug, comment.slug]),
         "votes": votes_of(comment),
