@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
-from ninja import NinjaAPI, Query
+from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import django_auth
 from pymongo.errors import PyMongoError
@@ -76,6 +76,17 @@ def comments(request, post_slug: str, response: HttpResponse, view: str | None =
     return unchanged or reading.comments_page(post=post, viewer=viewer, **query)
 
 
+# Before the comment's own route: `{path:...}` would also match ".../flag".
+@api.post("/posts/{post_slug:post_slug}/comments/{path:comment_path}/flag/", auth=django_auth,
+          url_name="flag_comment", response={200: schemas.FlagOut, **WRITE_ERRORS}, summary="Flag a comment")
+def flag_comment(request, post_slug: str, comment_path: str, body: schemas.FlagIn):
+    """Report a comment to the editors with a reason (the flag form's reasons)."""
+    post = get_host().published_or_404(post_slug)
+    viewer = viewer_of(request)
+    found = _visible(post, comment_path, viewer)
+    return writing.flag(request, comment=found, body=body.dict(), viewer=viewer)
+
+
 @api.get("/posts/{post_slug:post_slug}/comments/{path:comment_path}/",
          response={200: schemas.ThreadOut, 304: None, **ERRORS}, url_name="comment",
          summary="A comment with its ancestors and replies")
@@ -123,7 +134,7 @@ def post_comment(request, post_slug: str, body: schemas.NewComment):
     200 with the earlier one when the same text was just posted in the same place."""
     post = get_host().published_or_404(post_slug)
     status, data = writing.post(request, post=post, body=body.dict(), viewer=viewer_of(request))
-    return status, data
+    return Status(status, data)
 
 
 @api.patch("/posts/{post_slug:post_slug}/comments/{path:comment_path}/", auth=django_auth,
@@ -143,17 +154,7 @@ def delete_comment(request, post_slug: str, comment_path: str):
     post = get_host().published_or_404(post_slug)
     viewer = viewer_of(request)
     writing.delete(comment=_visible(post, comment_path, viewer), viewer=viewer)
-    return 204, None
-
-
-@api.post("/posts/{post_slug:post_slug}/comments/{path:comment_path}/flag/", auth=django_auth,
-          url_name="flag_comment", response={200: schemas.FlagOut, **WRITE_ERRORS}, summary="Flag a comment")
-def flag_comment(request, post_slug: str, comment_path: str, body: schemas.FlagIn):
-    """Report a comment to the editors with a reason (the flag form's reasons)."""
-    post = get_host().published_or_404(post_slug)
-    viewer = viewer_of(request)
-    found = _visible(post, comment_path, viewer)
-    return writing.flag(request, comment=found, body=body.dict(), viewer=viewer)
+    return Status(204, None)
 
 
 # --- Errors: RFC 9457 problem details in the reader's language --------------------------
