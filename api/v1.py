@@ -19,6 +19,7 @@ from comments.host import get_host
 from comments.records import Viewer
 from infra import mongo
 
+NO_ENDPOINT = gettext_noop("There is nothing at this address.")
 NO_SUCH_COMMENT = gettext_noop("There is no such comment on this post.")
 TOO_MANY_POSTS = gettext_noop("Ask for at most {limit} posts at once.")
 NO_POSTS = gettext_noop("Name the posts: ?posts=slug1,slug2.")
@@ -116,6 +117,11 @@ def counts(request, posts: str = Query("", description="Post slugs, separated by
     return reading.counts(wanted)
 
 
+def no_such_endpoint(request, *args, **kwargs):
+    """Any address under /api/ that names no endpoint: a 404 problem."""
+    return problems.problem(404, gettext(NO_ENDPOINT), code="not_found")
+
+
 def _visible(post, comment_path: str, viewer: Viewer):
     found = pages.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
     if found is None:
@@ -162,7 +168,7 @@ def delete_comment(request, post_slug: str, comment_path: str):
 
 @api.exception_handler(Http404)
 def _not_found(request, exc):
-    detail = exc.args[0] if exc.args and isinstance(exc.args[0], str) else gettext("There is nothing at this address.")
+    detail = exc.args[0] if exc.args and isinstance(exc.args[0], str) else gettext(NO_ENDPOINT)
     return problems.problem(404, detail, code="not_found")
 
 
