@@ -7,3 +7,9 @@ class ApiConfig(AppConfig):
 
     name = "api"
     verbose_name = "JSON API"
+
+    def ready(self):
+        from api import tokens
+        from infra import mongo
+
+        mongo.register_indexes(tokens.ensure_indexes)

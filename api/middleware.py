@@ -36,24 +36,32 @@ def _too_large(request, limit: int) -> bool:
         return True
 
 
-def admitted(*, ip: str, now: float | None = None) -> int | None:
-    """Count one API request from `ip`: None if admitted, else the seconds until its
-    window ends. With MongoDB unreachable the request is let through (logged)."""
-    current = conf.get()
-    if current.rate_per_ip <= 0 or not ip:
+def count(*, key: str, limit: int) -> int | None:
+    """Count one API request against `key` (limit per API_RATE_WINDOW; 0: no limit):
+    None if admitted, else the seconds until its window ends. Counted in MongoDB
+    (comments/limits.py), so every worker shares it; with MongoDB unreachable the
+    request is let through (logged)."""
+    if limit <= 0:
         return None
-    now = clock() if now is None else now
-    window = int(now // current.rate_window)
-    ends = (window + 1) * current.rate_window
+    seconds = conf.get().rate_window
+    now = clock()
+    window = int(now // seconds)
+    ends = (window + 1) * seconds
     try:
-        ok = limits.take_slot(key=f"api:ip:{ip}", window=window, limit=current.rate_per_ip,
-                              expires=ends + EXPIRY_MARGIN)
+        ok = limits.take_slot(key=key, window=window, limit=limit, expires=ends + EXPIRY_MARGIN)
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise
-        log.warning("API rate limit not counted, MongoDB unreachable: %s", ip)
+        log.warning("API rate limit not counted, MongoDB unreachable: %s", key)
         return None
     return None if ok else int(ends - now) + 1
+
+
+def admitted(*, ip: str) -> int | None:
+    """Count one API request from `ip` (`count`)."""
+    if not ip:
+        return None
+    return count(key=f"api:ip:{ip}", limit=conf.get().rate_per_ip)
 
 
 class ApiLimitsMiddleware:

@@ -50,3 +50,13 @@ def form_errors(form) -> list[dict[str, str]]:
             found.append({"field": None if field == "__all__" else field, "message": error["message"],
                           "code": error["code"] or "invalid"})
     return found
+
+
+class Refused(Exception):
+    """A request the forms, services or the API's checks refused: answered as a problem
+    with their words."""
+
+    def __init__(self, status: int, detail: str, *, code: str, errors: list | None = None,
+                 retry_after: int | None = None):
+        super().__init__(detail)
+        self.status, self.detail, self.code, self.errors, self.retry_after = status, detail, code, errors, retry_after

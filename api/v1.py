@@ -9,11 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
 from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.security import django_auth
 from pymongo.errors import PyMongoError
 
-from api import conf, etags, problems, reading, schemas, writing
-from comments import ownership, pages, store_switch
+from api import auth, conf, etags, problems, reading, schemas, writing
+from api.problems import Refused
+from comments import pages, store_switch
 from comments.antispam import RateLimited
 from comments.host import get_host
 from comments.records import Viewer
@@ -35,12 +35,12 @@ api = NinjaAPI(
     docs_url=None,
 )
 
-ERRORS = {400: schemas.ProblemOut, 404: schemas.ProblemOut, 429: schemas.ProblemOut}
+ERRORS = {400: schemas.ProblemOut, 401: schemas.ProblemOut, 404: schemas.ProblemOut, 429: schemas.ProblemOut}
 WRITE_ERRORS = {**ERRORS, 401: schemas.ProblemOut, 403: schemas.ProblemOut, 503: schemas.ProblemOut}
 
 
 def viewer_of(request: HttpRequest) -> Viewer:
-    return ownership.viewer_for(request)
+    return auth.viewer_of(request)
 
 
 def _tagged(request, response: HttpResponse, *, post, viewer: Viewer, what: str, query: dict):
@@ -78,7 +78,7 @@ def comments(request, post_slug: str, response: HttpResponse, view: str | None =
 
 
 # Before the comment's own route: `{path:...}` would also match ".../flag".
-@api.post("/posts/{post_slug:post_slug}/comments/{path:comment_path}/flag/", auth=django_auth,
+@api.post("/posts/{post_slug:post_slug}/comments/{path:comment_path}/flag/", auth=auth.WRITERS,
           url_name="flag_comment", response={200: schemas.FlagOut, **WRITE_ERRORS}, summary="Flag a comment")
 def flag_comment(request, post_slug: str, comment_path: str, body: schemas.FlagIn):
     """Report a comment to the editors with a reason (the flag form's reasons)."""
@@ -119,6 +119,7 @@ def counts(request, posts: str = Query("", description="Post slugs, separated by
 
 def no_such_endpoint(request, *args, **kwargs):
     """Any address under /api/ that names no endpoint: a 404 problem."""
+    del args, kwargs
     return problems.problem(404, gettext(NO_ENDPOINT), code="not_found")
 
 
@@ -132,7 +133,7 @@ def _visible(post, comment_path: str, viewer: Viewer):
 # --- Writing: the forms' services, for signed-in members -------------------------------
 
 
-@api.post("/posts/{post_slug:post_slug}/comments/", auth=django_auth, url_name="post_comment",
+@api.post("/posts/{post_slug:post_slug}/comments/", auth=auth.WRITERS, url_name="post_comment",
           response={201: schemas.WriteOut, 200: schemas.WriteOut, **WRITE_ERRORS}, summary="Post a comment")
 def post_comment(request, post_slug: str, body: schemas.NewComment):
     """A new comment or reply (`parent`), under the forms' rules: length, depth, closed
@@ -143,7 +144,7 @@ def post_comment(request, post_slug: str, body: schemas.NewComment):
     return Status(status, data)
 
 
-@api.patch("/posts/{post_slug:post_slug}/comments/{path:comment_path}/", auth=django_auth,
+@api.patch("/posts/{post_slug:post_slug}/comments/{path:comment_path}/", auth=auth.WRITERS,
            url_name="edit_comment", response={200: schemas.WriteOut, **WRITE_ERRORS}, summary="Edit your comment")
 def edit_comment(request, post_slug: str, comment_path: str, body: schemas.CommentEdit):
     """Its author changes its text within the edit window (the edit form's rules)."""
@@ -153,7 +154,7 @@ def edit_comment(request, post_slug: str, comment_path: str, body: schemas.Comme
     return writing.edit(request, post=post, comment=found, text=body.text, viewer=viewer)
 
 
-@api.delete("/posts/{post_slug:post_slug}/comments/{path:comment_path}/", auth=django_auth,
+@api.delete("/posts/{post_slug:post_slug}/comments/{path:comment_path}/", auth=auth.WRITERS,
             url_name="delete_comment", response={204: None, **WRITE_ERRORS}, summary="Delete your comment")
 def delete_comment(request, post_slug: str, comment_path: str):
     """Its author deletes it within the edit window; replies keep their place."""
@@ -161,6 +162,11 @@ def delete_comment(request, post_slug: str, comment_path: str):
     viewer = viewer_of(request)
     writing.delete(comment=_visible(post, comment_path, viewer), viewer=viewer)
     return Status(204, None)
+
+
+from api.moderating import router as moderation_router  # noqa: E402 (after the endpoints it follows)
+
+api.add_router("/moderation", moderation_router)
 
 
 # --- Errors: RFC 9457 problem details in the reader's language --------------------------
@@ -201,7 +207,7 @@ def _http_error(request, exc):
     return problems.problem(exc.status_code, str(exc), code="http_error")
 
 
-@api.exception_handler(writing.Refused)
+@api.exception_handler(Refused)
 def _refused(request, exc):
     return problems.problem(exc.status, exc.detail, code=exc.code, errors=exc.errors, retry_after=exc.retry_after)
 

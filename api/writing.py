@@ -11,19 +11,11 @@ from comments.records import PENDING, Comment, Viewer
 from infra import clients
 
 from api import problems, reading
+from api.problems import Refused
 from api.forms import EditCommentForm, FlagForm, NewCommentForm
 
 # A migration's last pass freezes writes for about this long (as the pages say).
 MOVING_RETRY_SECONDS = 60
-
-
-class Refused(Exception):
-    """A write the forms or services refused: answered as a problem with their words."""
-
-    def __init__(self, status: int, detail: str, *, code: str, errors: list | None = None,
-                 retry_after: int | None = None):
-        super().__init__(detail)
-        self.status, self.detail, self.code, self.errors, self.retry_after = status, detail, code, errors, retry_after
 
 
 def _check(form) -> None:
@@ -51,7 +43,7 @@ def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, A
     ip = clients.client_ip(request)
     antispam.check_writer_rate(action="post", ip=ip, viewer=viewer)
     _check(form)
-    author = ownership.member_author(request.user)
+    author = ownership.member_author(request.auth)
     try:
         posted = services.post_comment(
             post=post, text=form.cleaned_data["text"], author=author, parent_slug=form.cleaned_data["parent"] or None,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dashboard import moderation, views
+from dashboard import api_tokens, moderation, views
 
 app_name = "dashboard"
 
@@ -24,4 +24,7 @@ urlpatterns = [
     path("moderation/actions/", moderation.moderate, name="moderate"),
     path("moderation/blocklist/", moderation.blocklist_page, name="blocklist"),
     path("moderation/blocklist/<str:entry_id>/remove/", moderation.blocklist_remove, name="blocklist_remove"),
+    # API tokens (dashboard/api_tokens.py).
+    path("api-tokens/", api_tokens.token_list, name="api_tokens"),
+    path("api-tokens/<str:token_id>/revoke/", api_tokens.token_revoke, name="api_token_revoke"),
 ]
