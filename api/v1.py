@@ -4,6 +4,7 @@ schemas (api/schemas.py) into the OpenAPI 3.1 document at /api/v1/openapi.json."
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
@@ -13,6 +14,7 @@ from pymongo.errors import PyMongoError
 
 from api import auth, conf, etags, problems, reading, schemas, writing
 from api.problems import Refused
+from comments import conf as comments_conf
 from comments import pages, store_switch
 from comments.antispam import RateLimited
 from comments.host import get_host
@@ -43,15 +45,25 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return auth.viewer_of(request)
 
 
-def _tagged(request, response: HttpResponse, *, post, viewer: Viewer, what: str, query: dict):
-    """The entity tag of this answer, or the 304 that answers it (None: go on)."""
+def _answer(request, response: HttpResponse, *, post, viewer: Viewer, what: str, query: dict, build):
+    """The answer `build()` makes, with its entity tag: a 304 when the client has it,
+    else from the cache when the answer is the same for every reader (kept under its
+    tag, which changes with every change to the discussion: as the HTML pages' cache)."""
     etag = etags.etag_for(post=post, viewer=viewer, what=what, query=query)
     if etags.matches(request, etag):
-        return etag, etags.not_modified(etag)
-    if etag:
-        response["ETag"] = etag
-    response["Vary"] = "Accept-Language, Cookie"
-    return etag, None
+        return etags.not_modified(etag)
+    response["Vary"] = "Accept-Language, Cookie, Authorization"
+    if etag is None:
+        return build()
+    response["ETag"] = etag
+    seconds = comments_conf.get().cache_seconds
+    key = etags.CACHE_PREFIX + etag.strip('"')
+    kept = cache.get(key) if seconds else None
+    if kept is None:
+        kept = build()
+        if seconds:
+            cache.set(key, kept, seconds)
+    return kept
 
 
 @api.get("/posts/{post_slug:post_slug}/", response={200: schemas.DiscussionOut, 304: None, **ERRORS},
@@ -59,8 +71,8 @@ def _tagged(request, response: HttpResponse, *, post, viewer: Viewer, what: str,
 def discussion(request, post_slug: str, response: HttpResponse):
     """Its comment count, whether comments are closed, and the views it can be read in."""
     post = get_host().published_or_404(post_slug)
-    _, unchanged = _tagged(request, response, post=post, viewer=viewer_of(request), what="discussion", query={})
-    return unchanged or reading.discussion_data(post)
+    return _answer(request, response, post=post, viewer=viewer_of(request), what="discussion", query={},
+                   build=lambda: reading.discussion_data(post))
 
 
 @api.get("/posts/{post_slug:post_slug}/comments/", response={200: schemas.PageOut, 304: None, **ERRORS},
@@ -73,8 +85,8 @@ def comments(request, post_slug: str, response: HttpResponse, view: str | None =
     post = get_host().published_or_404(post_slug)
     viewer = viewer_of(request)
     query = {"view": view, "page": page, "after": after, "before": before}
-    _, unchanged = _tagged(request, response, post=post, viewer=viewer, what="comments", query=query)
-    return unchanged or reading.comments_page(post=post, viewer=viewer, **query)
+    return _answer(request, response, post=post, viewer=viewer, what="comments", query=query,
+                   build=lambda: reading.comments_page(post=post, viewer=viewer, **query))
 
 
 # Before the comment's own route: `{path:...}` would also match ".../flag".
@@ -99,9 +111,9 @@ def comment(request, post_slug: str, comment_path: str, response: HttpResponse, 
     viewer = viewer_of(request)
     found = _visible(post, comment_path, viewer)
     query = {"path": comment_path, "page": page, "after": after, "before": before}
-    _, unchanged = _tagged(request, response, post=post, viewer=viewer, what="comment", query=query)
-    return unchanged or reading.comment_thread(post=post, comment=found, viewer=viewer,
-                                               page=page, after=after, before=before)
+    return _answer(request, response, post=post, viewer=viewer, what="comment", query=query,
+                   build=lambda: reading.comment_thread(post=post, comment=found, viewer=viewer,
+                                                        page=page, after=after, before=before))
 
 
 @api.get("/counts", response={200: schemas.CountsOut, 400: schemas.ProblemOut, 429: schemas.ProblemOut},

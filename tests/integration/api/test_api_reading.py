@@ -226,3 +226,16 @@ def test_pending_comments_show_to_their_author_only(settings, make_post, make_us
     assert shown["can_change"] is True
     _, data = api(f"/api/v1/posts/{post.slug}/comments/")
     assert data["comments"] == []
+
+
+def test_a_kept_answer_is_never_served_after_the_discussion_changes(make_post, make_comment, settings):
+    """Readers' answers are cached under their entity tag: a moderation action (a new
+    comments version) is seen at once."""
+    settings.COMMENTS_CACHE_SECONDS = 300
+    post = make_post()
+    comment = make_comment(post)
+    url = f"/api/v1/posts/{post.slug}/comments/"
+    assert [c["slug"] for c in api(url)[1]["comments"]] == [comment.slug]
+    assert [c["slug"] for c in api(url)[1]["comments"]] == [comment.slug]
+    moderation.moderate(action="spam", comment_ids=[comment.id])
+    assert api(url)[1]["comments"] == []
