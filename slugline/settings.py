@@ -287,6 +287,17 @@ AUTH_PASSWORD_VALIDATORS = [
 # Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
 LANGUAGES = languages.LANGUAGES
 LANGUAGE_CODE = languages.default_language(env.str("LANGUAGE_CODE", default="en"))
+# The JSON API (api/; docs/api.md). Requests per API_RATE_WINDOW seconds per IP
+# address and per API token (0: no limit; counted in MongoDB, shared by every worker),
+# post slugs per /api/v1/counts request, origins whose pages may read the API from a
+# browser (CORS; none by default), the largest request body read.
+API_RATE_PER_IP = env.int("API_RATE_PER_IP", default=600)
+API_RATE_PER_TOKEN = env.int("API_RATE_PER_TOKEN", default=1200)
+API_RATE_WINDOW = env.int("API_RATE_WINDOW", default=60)
+API_COUNTS_MAX = env.int("API_COUNTS_MAX", default=50)
+API_CORS_ORIGINS = env.list("API_CORS_ORIGINS", default=[])
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=64 * 1024)
+
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Templates write dates as DATE_FORMAT / DATETIME_FORMAT of the reader's language;
 # slugline/formats/ keeps the English ones the site chose.
