@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, gettext_noop
-from ninja.security import HttpBearer
-from ninja.security import django_auth as session
+from ninja.errors import HttpError
+from ninja.security import HttpBearer, SessionAuth
 
 from api import conf, middleware, tokens
 from api.problems import Refused
@@ -22,6 +22,9 @@ from comments.records import Viewer
 BAD_TOKEN = gettext_noop("This API token is unknown or was revoked.")
 READ_ONLY = gettext_noop("This API token may only read; writing needs a read-write token.")
 EDITORS_ONLY = gettext_noop("Moderation needs an editor's API token.")
+CSRF_FAILED = gettext_noop(
+    "The CSRF token is missing or wrong: send the csrftoken cookie's value in the X-CSRFToken header."
+)
 TOKEN_TOO_FAST = gettext_noop("This API token made too many requests. Please wait {seconds} seconds, then try again.")
 
 
@@ -86,5 +89,17 @@ class Token(HttpBearer):
         return caller.user
 
 
-WRITERS = [Token(), session]
+class Session(SessionAuth):
+    """A signed-in browser, with Django's CSRF check; no session is a 401, not a CSRF error."""
+
+    def __call__(self, request):
+        if not request.user.is_authenticated:
+            return None
+        try:
+            return super().__call__(request)
+        except HttpError:
+            raise Refused(403, gettext(CSRF_FAILED), code="csrf_failed") from None
+
+
+WRITERS = [Token(), Session()]
 EDITORS = [Token(editors=True)]

@@ -15,7 +15,7 @@ __all__ = ["NewCommentForm", "EditCommentForm", "FlagForm"]
 class NewCommentForm(CommentTextMixin, forms.Form):
     """A member's new comment or reply: the text and parent checks of CommentForm."""
 
-    text = CommentForm.base_fields["text"].__class__(widget=forms.Textarea)
+    text = forms.CharField(widget=forms.Textarea)
     parent = forms.CharField(required=False)
 
     def __init__(self, *args, **kwargs):

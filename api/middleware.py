@@ -19,6 +19,7 @@ from infra import clients, mongo
 
 PREFIX = "/api/"
 TOO_LARGE = gettext_noop("The request body is larger than {limit} bytes.")
+WRONG_METHOD = gettext_noop("This address does not take {method} requests.")
 TOO_MANY = gettext_noop("Too many requests from your address. Please wait {seconds} seconds, then try again.")
 READS = ("GET", "HEAD")
 # Tests replace this to move from one rate window to the next without waiting.
@@ -84,6 +85,9 @@ class ApiLimitsMiddleware:
                                         retry_after=wait)
         else:
             response = self.get_response(request)
+            if response.status_code == 405 and response.get("Content-Type") != problems.CONTENT_TYPE:
+                response = problems.problem(405, gettext(WRONG_METHOD).format(method=request.method),
+                                            code="method_not_allowed")
         if allowed and request.method in READS:
             response["Access-Control-Allow-Origin"] = origin
             response["Access-Control-Expose-Headers"] = "ETag, Retry-After"

@@ -8,6 +8,7 @@ import json
 import pytest
 from django.test import Client
 
+from api.auth import CSRF_FAILED
 from api.v1 import SIGN_IN
 from cms import posts
 from comments import services
@@ -58,10 +59,25 @@ def test_writing_needs_a_signed_in_member(make_post):
 def test_session_writes_need_the_csrf_token(make_post, make_user):
     post = make_post()
     client = Client(enforce_csrf_checks=True)
+    response, data = send(client, "post", f"/api/v1/posts/{post.slug}/comments/", {"text": "Hi"})
+    assert response.status_code == 401 and data["code"] == "not_authenticated"  # no session: not a CSRF error
     client.force_login(make_user("mia", role="reader"))
-    response, _ = send(client, "post", f"/api/v1/posts/{post.slug}/comments/", {"text": "Hi"})
-    assert response.status_code in (401, 403)
+    response, data = send(client, "post", f"/api/v1/posts/{post.slug}/comments/", {"text": "Hi"})
+    assert response.status_code == 403 and data["detail"] == CSRF_FAILED
     assert list(get_store().iter_documents()) == []
+    token = client.get("/api/v1/reference/").cookies.get("csrftoken") or client.cookies.get("csrftoken")
+    if token is None:
+        client.get(f"/posts/{post.slug}/")
+        token = client.cookies["csrftoken"]
+    response = client.post(f"/api/v1/posts/{post.slug}/comments/", data=json.dumps({"text": "Hi"}),
+                           content_type="application/json", HTTP_X_CSRFTOKEN=token.value)
+    assert response.status_code == 201
+
+
+def test_an_unknown_method_is_a_405_problem(make_post):
+    post = make_post()
+    response = Client().put(f"/api/v1/posts/{post.slug}/", data="{}", content_type="application/json")
+    assert response.status_code == 405 and response["Content-Type"] == "application/problem+json"
 
 
 @pytest.mark.parametrize("body", [
