@@ -37,8 +37,9 @@ api = NinjaAPI(
     docs_url=None,
 )
 
-ERRORS = {400: schemas.ProblemOut, 401: schemas.ProblemOut, 404: schemas.ProblemOut, 429: schemas.ProblemOut}
-WRITE_ERRORS = {**ERRORS, 401: schemas.ProblemOut, 403: schemas.ProblemOut, 503: schemas.ProblemOut}
+ERRORS = {400: schemas.ProblemOut, 401: schemas.ProblemOut, 404: schemas.ProblemOut, 429: schemas.ProblemOut,
+          503: schemas.ProblemOut}
+WRITE_ERRORS = {**ERRORS, 403: schemas.ProblemOut}
 
 
 def viewer_of(request: HttpRequest) -> Viewer:
@@ -116,7 +117,8 @@ def comment(request, post_slug: str, comment_path: str, response: HttpResponse, 
                                                         page=page, after=after, before=before))
 
 
-@api.get("/counts", response={200: schemas.CountsOut, 400: schemas.ProblemOut, 429: schemas.ProblemOut},
+@api.get("/counts", response={200: schemas.CountsOut, 400: schemas.ProblemOut, 429: schemas.ProblemOut,
+                              503: schemas.ProblemOut},
          url_name="counts", summary="Comment counts of many posts")
 def counts(request, posts: str = Query("", description="Post slugs, separated by commas.")):
     """What `count.js`-style widgets need: each post's comment count, in one request."""

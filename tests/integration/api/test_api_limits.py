@@ -67,3 +67,18 @@ def test_cors_is_off_by_default(make_post):
     post = make_post()
     response = Client().get(f"/api/v1/posts/{post.slug}/", HTTP_ORIGIN="https://friends.example")
     assert "Access-Control-Allow-Origin" not in response
+
+
+def test_an_outage_is_a_503_problem_with_retry_after(make_post, make_comment, mongodb_outage, settings):
+    """With MongoDB unreachable, a page of comments (the post read before, as a last good
+    copy) and the counts answer 503 problems, never a 500; rate limits let requests through."""
+    settings.COMMENTS_CACHE_SECONDS = 0
+    post = make_post()
+    make_comment(post)
+    client = Client()
+    assert client.get(f"/posts/{post.slug}/").status_code == 200  # the post's last good copy
+    mongodb_outage()
+    for url in (f"/api/v1/posts/{post.slug}/comments/", f"/api/v1/counts?posts={post.slug}"):
+        response = client.get(url)
+        assert response.status_code == 503, url
+        assert response["Content-Type"] == "application/problem+json" and response["Retry-After"]
