@@ -98,3 +98,43 @@ def test_every_read_answers_as_documented(discussion, data):
         elif response.status_code == 200:
             assert kind.startswith("application/json")
             json.loads(response.content)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=6)
+BODY = st.one_of(JSON, st.fixed_dictionaries({}, optional={
+    "text": JSON | st.text(max_size=30), "parent": JSON | st.just(""), "reason": st.sampled_from(["spam", "rude"]) | JSON,
+    "note": JSON | st.text(max_size=10),
+}))
+
+
+@pytest.fixture
+def writer(discussion, make_user, settings):
+    from api import tokens
+
+    settings.COMMENTS_RATE_PER_IP = settings.COMMENTS_RATE_PER_USER = 0
+    settings.API_RATE_PER_IP = settings.API_RATE_PER_TOKEN = 0
+    user = make_user("writer", role="reader")
+    return tokens.create_token(user_id=user.pk, name="contract", scope=tokens.READ_WRITE, created_by="test")[1]
+
+
+@hypothesis_settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_write_answers_as_documented(discussion, writer, data):
+    """Any JSON body to every documented write: a documented status, a problem for a refusal."""
+    post, first = discussion
+    doc = document()
+    for path, item in doc["paths"].items():
+        for method in ("post", "patch", "delete"):
+            operation = item.get(method)
+            if operation is None or "moderation" in path:
+                continue
+            url = re.sub(r"{(\w+)}", lambda m: {"post_slug": post.slug, "comment_path": first.slug}[m.group(1)], path)
+            body = data.draw(BODY)
+            response = getattr(Client(), method)(url, data=json.dumps(body), content_type="application/json",
+                                                 HTTP_AUTHORIZATION=f"Bearer {writer}")
+            assert str(response.status_code) in operation["responses"], (method, url, body, response.status_code)
+            if response.status_code >= 400:
+                assert response["Content-Type"] == "application/problem+json"
