@@ -26,6 +26,10 @@ class BlogHost:
     def get_by_slug(self, slug: str) -> posts.Post | None:
         return posts.get_by_slug(slug)
 
+    def published_by_slugs(self, slugs: list[str]) -> list[posts.Post]:
+        """The published posts among `slugs`, in one query (optional hook: the API's counts)."""
+        return posts.find_published_by_slugs(slugs)
+
     def published_or_404(self, slug: str) -> posts.Post:
         from cms.views import published_post_or_404
 

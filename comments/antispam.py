@@ -84,6 +84,12 @@ def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
         raise RateLimited(retry_after=int(ends - now) + 1)
 
 
+def check_writer_rate(*, action: str, ip: str | None, viewer) -> None:
+    """`check_rate` for this viewer's write; editors are exempt."""
+    if not viewer.editor:
+        check_rate(action=action, ip=ip, user_id=viewer.user_id)
+
+
 def premoderation_rules() -> frozenset[str]:
     """The COMMENTS_MODERATION rules that hold comments back; empty for post-moderation."""
     rules = conf.get().moderation_rules

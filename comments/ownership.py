@@ -25,7 +25,7 @@ from django.core import signing
 from comments.addresses import normalise as normalise_address
 from comments.host import get_host
 from comments.ids import parse_id
-from comments.records import Viewer
+from comments.records import CommentAuthor, Viewer
 
 COOKIE = "comments_own"
 SALT = "comments.own"
@@ -105,6 +105,12 @@ def confirmed_here(request) -> frozenset[str]:
     does not verify."""
     values = _signed_value(request, CONFIRMED_COOKIE, CONFIRMED_SALT)
     return frozenset(v for v in values if isinstance(v, str)) if isinstance(values, list) else frozenset()
+
+
+def member_author(user) -> CommentAuthor:
+    """A logged-in member as the author of their comment: their id, the name the
+    host gives them, and whether they are staff (a badge)."""
+    return CommentAuthor(id=user.pk, name=get_host().commenter_name(user), staff=user.is_staff)
 
 
 def viewer_for(request) -> Viewer:

@@ -308,6 +308,17 @@ def list_comments_if_available(**query) -> Listing | None:
         return None
 
 
+def visible_comment(*, discussion_id, path: str, viewer: Viewer) -> Comment | None:
+    """The comment at slug path `path` of a discussion if `viewer` may see it (and open
+    its page); None otherwise, and before any query for a path that is no slug path."""
+    if not slugs.is_slug_path(path):
+        return None
+    comment = get_store().find_by_slug(discussion_id=discussion_id, slug=path)
+    if comment is None or not viewer.sees(comment):
+        return None
+    return comment
+
+
 def thread_of(comment: Comment, viewer: Viewer) -> Thread:
     """`comment` and its ancestors as `viewer` may see them, each naming the comment
     it answers: one query (the ancestors)."""

@@ -43,6 +43,9 @@ CANNOT_CHANGE = gettext_noop("This comment can no longer be changed.")
 CANNOT_FLAG = gettext_noop("This comment cannot be flagged.")
 DISCUSSION_FULL = gettext_noop("This discussion is full and cannot take more comments for now, so yours was not posted.")
 SLUG_RETRIES = 5
+# The HTTP status each refusal (CommentError.code) is answered with, by pages and API alike.
+REFUSAL_STATUS = {"closed": 403, "banned": 403, "not_yours": 403, "cannot_change": 403, "edit_time_over": 403,
+                  "cannot_flag": 403}
 
 logger = logging.getLogger(__name__)
 

@@ -68,8 +68,7 @@ FLAGGED_BEFORE = gettext_noop("You have flagged this comment already; the editor
 # The form's refusals that leave it worth sending again with a fresh token.
 RENEW_TOKEN = ("expired", "tampered")
 # What each refusal of the service answers with.
-STATUS_OF = {"closed": 403, "banned": 403, "not_yours": 403, "cannot_change": 403, "edit_time_over": 403,
-             "cannot_flag": 403}
+STATUS_OF = services.REFUSAL_STATUS
 
 
 def permalink_url(post_slug: str, comment) -> str:
@@ -98,10 +97,8 @@ def client_ip(request) -> str:
 
 def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | None:
     """Count this write against the client's limits (editors are exempt); the refusal if over."""
-    if viewer.editor:
-        return None
     try:
-        antispam.check_rate(action=action, ip=client_ip(request), user_id=viewer.user_id)
+        antispam.check_writer_rate(action=action, ip=client_ip(request), viewer=viewer)
     except antispam.RateLimited as exc:
         return exc
     return None
@@ -174,8 +171,7 @@ def _post_comment(request, post):
     if form.is_valid():
         data = form.cleaned_data
         if form.is_member:
-            author = CommentAuthor(id=request.user.pk, name=get_host().commenter_name(request.user),
-                                   staff=request.user.is_staff)
+            author = ownership.member_author(request.user)
         else:
             author = CommentAuthor(id=None, name=data["name"], email=data["email"])
         try:
@@ -312,10 +308,8 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
 def _visible_comment(request, post, comment_path: str, viewer):
     """The comment at this path if `viewer` may see it; 404 otherwise (also before
     any query, for a path that is not a slug path)."""
-    if not slugs.is_slug_path(comment_path):
-        raise Http404(gettext(NO_SUCH_COMMENT))
-    comment = get_store().find_by_slug(discussion_id=post.id, slug=comment_path)
-    if comment is None or not viewer.sees(comment):
+    comment = pages.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
+    if comment is None:
         raise Http404(gettext(NO_SUCH_COMMENT))
     return comment
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dashboard import media, moderation, views
+from dashboard import api_tokens, media, moderation, views
 
 app_name = "dashboard"
 
@@ -28,4 +28,7 @@ urlpatterns = [
     path("media/", media.media_library, name="media"),
     path("media/<str:key>/", media.media_image, name="media_image"),
     path("media/<str:key>/delete/", media.media_delete, name="media_delete"),
+    # API tokens (dashboard/api_tokens.py).
+    path("api-tokens/", api_tokens.token_list, name="api_tokens"),
+    path("api-tokens/<str:token_id>/revoke/", api_tokens.token_revoke, name="api_token_revoke"),
 ]

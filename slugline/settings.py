@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "media",
     "cms",
     "dashboard",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -102,6 +103,8 @@ MIDDLEWARE = [
     # After sessions, before common (Django's order): the reader's language for the request.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # /api/ only: bounded bodies, per-IP rate limits, CORS for the allowed origins.
+    "api.middleware.ApiLimitsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -315,6 +318,17 @@ AUTH_PASSWORD_VALIDATORS = [
 # Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
 LANGUAGES = languages.LANGUAGES
 LANGUAGE_CODE = languages.default_language(env.str("LANGUAGE_CODE", default="en"))
+# The JSON API (api/; docs/api.md). Requests per API_RATE_WINDOW seconds per IP
+# address and per API token (0: no limit; counted in MongoDB, shared by every worker),
+# post slugs per /api/v1/counts request, origins whose pages may read the API from a
+# browser (CORS; none by default), the largest request body read.
+API_RATE_PER_IP = env.int("API_RATE_PER_IP", default=600)
+API_RATE_PER_TOKEN = env.int("API_RATE_PER_TOKEN", default=1200)
+API_RATE_WINDOW = env.int("API_RATE_WINDOW", default=60)
+API_COUNTS_MAX = env.int("API_COUNTS_MAX", default=50)
+API_CORS_ORIGINS = env.list("API_CORS_ORIGINS", default=[])
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=64 * 1024)
+
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Templates write dates as DATE_FORMAT / DATETIME_FORMAT of the reader's language;
 # slugline/formats/ keeps the English ones the site chose.

@@ -34,6 +34,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("dashboard/", include("dashboard.urls")),
     path("media/", include("media.urls")),
+    path("api/", include("api.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's set_language: POST /i18n/setlang/ (the switcher on every page).

@@ -16,6 +16,8 @@ PAGES = {
     "post form": (lambda d: "/dashboard/posts/new/", True),
     "post editor": (lambda d: f"/dashboard/posts/{d.post.id}/", True),
     "error 404": (lambda d: "/posts/no-such-post/", False),
+    "API reference": (lambda d: "/api/v1/reference/", False),
+    "API tokens": (lambda d: "/dashboard/api-tokens/", True),
 }
 
 

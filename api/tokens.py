@@ -1,0 +1,102 @@
+"""The `api_tokens` collection: per-user API tokens, created and revoked by editors in
+the dashboard. The only module that touches it.
+
+    {_id, user_id, name, scope: "read" | "read-write", digest, prefix, created,
+     created_by, revoked: datetime | null}
+
+A token is shown once, when it is made; only its SHA-256 digest is stored (the
+secret is 256 random bits, so a fast hash is enough: nothing can be guessed from
+it). A request's token is found by its digest through a unique index; a token is
+checked to have its form before any query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bson import ObjectId
+from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.database import Database
+
+from comments.ids import parse_id
+from infra.mongo import get_db
+
+READ, READ_WRITE = "read", "read-write"
+SCOPES = (READ, READ_WRITE)
+PREFIX = "slg_"
+FORM = re.compile(r"slg_[A-Za-z0-9_-]{43}")
+# How much of a token the dashboard shows to tell tokens apart.
+SHOWN = 12
+INDEXES = [
+    IndexModel([("digest", ASCENDING)], unique=True, name="digest_unique"),
+    IndexModel([("created", DESCENDING)], name="created"),
+]
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.api_tokens.create_indexes(INDEXES)
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    id: ObjectId
+    user_id: int
+    name: str
+    scope: str
+    prefix: str
+    created: datetime
+    created_by: str
+    revoked: datetime | None = None
+
+    @property
+    def writes(self) -> bool:
+        return self.scope == READ_WRITE
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> ApiToken:
+        return cls(id=doc["_id"], user_id=doc["user_id"], name=doc["name"], scope=doc["scope"],
+                   prefix=doc["prefix"], created=doc["created"], created_by=doc.get("created_by", ""),
+                   revoked=doc.get("revoked"))
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create_token(*, user_id: int, name: str, scope: str, created_by: str) -> tuple[ApiToken, str]:
+    """A new token for `user_id`: the stored record, and the secret to show once."""
+    if scope not in SCOPES:
+        raise ValueError(scope)
+    secret = PREFIX + secrets.token_urlsafe(32)
+    doc = {"_id": ObjectId(), "user_id": int(user_id), "name": str(name), "scope": scope, "digest": digest(secret),
+           "prefix": secret[:SHOWN], "created": datetime.now(UTC), "created_by": str(created_by), "revoked": None}
+    get_db().api_tokens.insert_one(doc)
+    return ApiToken.from_doc(doc), secret
+
+
+def find_active(secret: object) -> ApiToken | None:
+    """The token `secret` spells if it exists and is not revoked; None otherwise (and
+    with no query for anything that is not a token's form)."""
+    if not isinstance(secret, str) or not FORM.fullmatch(secret):
+        return None
+    doc = get_db().api_tokens.find_one({"digest": digest(secret), "revoked": None})
+    return ApiToken.from_doc(doc) if doc else None
+
+
+def revoke(*, token_id: object) -> bool:
+    """Revoke a token at once (kept, marked revoked, for the record); False if unknown
+    or revoked already."""
+    oid = parse_id(token_id)
+    if oid is None:
+        return False
+    result = get_db().api_tokens.update_one({"_id": oid, "revoked": None}, {"$set": {"revoked": datetime.now(UTC)}})
+    return result.modified_count == 1
+
+
+def newest(*, limit: int = 200) -> list[ApiToken]:
+    """The newest tokens, revoked ones too, for the dashboard."""
+    return [ApiToken.from_doc(doc) for doc in get_db().api_tokens.find({}).sort("created", DESCENDING).limit(limit)]
