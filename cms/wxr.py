@@ -898,6 +898,7 @@ class WordPressImport:
             return IMPORT_AUTHOR
         if login not in self.authors:
             self.authors[login] = self._find_or_create_author(login, item.creator_name or login)
+            names.forget()  # their name is reserved for the comments that follow
         return self.authors[login]
 
     def _find_or_create_author(self, login: str, name: str) -> posts.AuthorSummary:

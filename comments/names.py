@@ -88,6 +88,12 @@ def reserved() -> frozenset[tuple[str, ...]]:
     return names
 
 
+def forget() -> None:
+    """Drop the cached names: a new author's name is reserved from the next check on
+    (an import that makes authors as it goes calls it)."""
+    cache.delete(_KEY)
+
+
 def _contains(typed: tuple[str, ...], name: tuple[str, ...]) -> bool:
     """Whether the words of `name` occur in `typed`, in a row."""
     return any(typed[i:i + len(name)] == name for i in range(len(typed) - len(name) + 1))

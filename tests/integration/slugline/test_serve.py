@@ -77,7 +77,7 @@ def started(tmp_path, mongo_database):
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"),
         GUNICORN_ACCESS_LOG=str(tmp_path / "log" / "access.log"), WEB_CONCURRENCY="2",
         SLUGLINE_PUBLISH_EVERY="0.5", DJANGO_SETTINGS_MODULE="slugline.settings",
-        EMAIL_URL=f"filemail:///{tmp_path / 'mail'}", SLUGLINE_NOTIFY_EVERY="0.5",
+        EMAIL_URL=f"filemail:///{tmp_path / 'mail'}",
     )
     env.pop("SITE_URL", None)
     out = open(tmp_path / "terminal.txt", "wb")
