@@ -53,7 +53,8 @@ venv: $(STAMP)
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Slugline needs Python 3.11 or newer; set PYTHON=/path/to/python3.11.")'
 	@test -x $(PY) || { echo "make: creating a virtualenv in $(VENV)/"; $(PYTHON) -m venv $(VENV); }
-	@echo "make: installing requirements.txt into $(VENV)/ with pip (about a minute the first time; pip lists what it fetches)"
+	@bash tools/icu-setup.sh
+	@echo "make: installing requirements.txt into $(VENV)/ with pip (a few minutes the first time, PyICU's build the longest; pip lists what it fetches)"
 	@$(PY) -m pip install --disable-pip-version-check --no-color -r requirements.txt
 	@echo "make: $(VENV)/ is ready"
 	@touch $@

@@ -14,6 +14,7 @@ def test_installing_the_requirements_says_what_is_happening(tmp_path):
     requirements.txt: a line before the install, pip's own lines, a line after; run
     again, nothing to do."""
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
+    shutil.copytree(REPO / "tools", tmp_path / "tools", ignore=shutil.ignore_patterns("node_modules"))
     (tmp_path / "requirements.txt").write_text("pip\n")
     done = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300)
