@@ -48,7 +48,10 @@ def test_draft_slug_falls_back_from_link_to_identifier_to_key():
         return SourceThread(source="disqus", key="77", **fields)
 
     assert importing.draft_slug(thread(link="https://old.example/a/Some_Article.php")) == "some-article"
-    assert importing.draft_slug(thread(identifier="Über Post 3")) == "ber-post-3"
+    assert importing.draft_slug(thread(identifier="Über Post 3")) == "uber-post-3"  # Latin folded, as post slugs
+    assert importing.draft_slug(thread(identifier="नमस्ते दुनिया")) == "नमस्ते-दुनिया"  # any script kept, marks too
+    encoded = "https://old.example/%E0%A4%A8%E0%A4%AE%E0%A4%B8%E0%A5%8D%E0%A4%A4%E0%A5%87.html"
+    assert importing.draft_slug(thread(link=encoded)) == "नमस्ते"
     assert importing.draft_slug(thread()) == "imported-77"
 
 
