@@ -18,7 +18,11 @@ whose slug its discussion already has is skipped, so importing twice adds nothin
 A file is not trusted with what the site itself decides: each comment's `html` is
 rendered again from its `text` (the file's is ignored), and `author.staff` (the Staff
 badge) is dropped unless the operator says the file is the site's own export
-(`keep_staff`, `import_comments --keep-staff`).
+(`keep_staff`, `import_comments --keep-staff`). Authors' names and addresses are cleaned
+as the comment form's are (comments/commenters.py): direction controls and invisible
+characters go, a broken address stops the import at its line, and so does an anonymous
+comment under a name that passes for one of this site's authors, unless the file is the
+site's own export.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import TextIO
 from bson import ObjectId, json_util
 from bson.errors import InvalidId
 
-from comments import services
+from comments import commenters, services
 from infra.markup import render_comment
 from comments.stores import get_store
 
@@ -88,12 +92,30 @@ def parse_line(line: str, *, number: int) -> dict:
     return document
 
 
-def trusted(document: dict, *, keep_staff: bool = False) -> dict:
-    """`document` as the site will store it: its `html` rendered from its `text`, and
-    without `author.staff` unless `keep_staff` (the file is the site's own export)."""
+def trusted(document: dict, *, number: int, keep_staff: bool = False) -> dict:
+    """`document` as the site will store it: its `html` rendered from its `text`, its
+    author's name and address cleaned (BadLine for one the site refuses), and without
+    `author.staff` unless `keep_staff` (the file is the site's own export)."""
     document["html"] = render_comment(document.get("text", ""))
-    if not keep_staff and isinstance(document.get("author"), dict):
-        document["author"].pop("staff", None)
+    author = document.get("author")
+    if isinstance(author, dict):
+        if not keep_staff:
+            author.pop("staff", None)
+        name, email = author.get("name") or "", author.get("email") or ""
+        if not isinstance(name, str) or not isinstance(email, str):
+            raise BadLine(BAD_LINE.format(number=number, reason="author name or email not a str"))
+        try:
+            # A member's comment carries the member's own name (the form's rule too):
+            # only an anonymous line is checked against the authors' names.
+            cleaned = commenters.clean_imported(name=name, email=email,
+                                                trust_names=keep_staff or author.get("id") is not None)
+        except commenters.Refused as refused:
+            reason = str(refused).replace("--trust-names", "--keep-staff")
+            raise BadLine(BAD_LINE.format(number=number, reason=reason)) from refused
+        if "name" in author:
+            author["name"] = cleaned.name
+        if author.get("email"):
+            author["email"] = cleaned.email
     return document
 
 
@@ -113,7 +135,7 @@ def import_comments(
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        document = trusted(parse_line(line, number=number), keep_staff=keep_staff)
+        document = trusted(parse_line(line, number=number), number=number, keep_staff=keep_staff)
         batch.append(document)
         discussions.add(document["discussion_id"])
         read += 1

@@ -319,3 +319,30 @@ def test_a_date_past_year_9999_or_before_year_1_in_utc_is_a_bad_line(tmp_path, d
 
 def backup_documents(post) -> list[dict]:
     return list(get_store().iter_documents(discussion_id=post.id))
+
+
+def test_a_lines_author_is_cleaned_as_the_forms_are(make_post, tmp_path):
+    """Direction controls and invisible characters leave a JSON Lines author's name, and
+    the address is stored as it is delivered (comments/commenters.py)."""
+    post = make_post()
+    dump = tmp_path / "names.jsonl"
+    dump.write_text(hostile_line(post, name="\u202eonurB", email="Dave@ｔarget.test"))
+    run_import(dump)
+    [stored] = backup_documents(post)
+    assert stored["author"]["name"] == "onurB" and stored["author"]["email"] == "dave@target.test"
+
+
+@pytest.mark.parametrize("name", ["Ada Lindqvist", "Αda Lindqvist"])  # the second with a Greek Alpha
+def test_a_line_under_an_authors_name_stops_the_import_unless_the_file_is_the_sites_own(
+        make_post, tmp_path, name):
+    """The test posts are Ada Lindqvist's: a line cannot put her name, however spelled,
+    under anyone's words; `--keep-staff` (the site's own export) lets it through."""
+    post = make_post()
+    dump = tmp_path / "impostor.jsonl"
+    dump.write_text(hostile_line(post, name=name))
+    with pytest.raises(CommandError, match="Line 1 is not a comment: the name of one of this site's authors"):
+        run_import(dump)
+    assert backup_documents(post) == []
+    call_command("import_comments", "--keep-staff", str(dump), stdout=StringIO())
+    [stored] = backup_documents(post)
+    assert stored["author"]["name"] == name
