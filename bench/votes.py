@@ -161,25 +161,21 @@ def main() -> int:
     rng = random.Random(args.seed)
     print(f"Building {', '.join(f'{s:,}' for s in sizes)} comments in {settings.MONGODB_NAME} "
           f"({get_store().name})…", flush=True)
-    try:
-        results = {}
-        for size in sizes:
-            post, docs = build(size, rng)
-            results[size] = measure_size(post, docs, meter, args.repeat)
-    finally:
-        mongo.get_client().drop_database(settings.MONGODB_NAME)
-
     server = mongo.get_client().server_info()
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
           + f"; store {get_store().name}; {args.repeat} runs each (the first Next: one); "
           f"{settings.COMMENTS_PER_PAGE} per page; cache off.")
-    print(f"{'comments':>9}  {'work':<32}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
-          f"{'commands':>9}{'documents':>10}")
-    for size in sizes:
-        for name, row in results[size]:
-            print(f"{size:>9,}  {name:<32}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
-                  f"{row['commands']:>9.0f}{row['documents']:>10.0f}")
+    try:
+        for size in sizes:  # each size's rows as soon as they are measured
+            post, docs = build(size, rng)
+            print(f"{'comments':>9}  {'work':<32}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
+                  f"{'commands':>9}{'documents':>10}")
+            for name, row in measure_size(post, docs, meter, args.repeat):
+                print(f"{size:>9,}  {name:<32}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}"
+                      f"{row['mongo_ms']:>11.1f}{row['commands']:>9.0f}{row['documents']:>10.0f}", flush=True)
+    finally:
+        mongo.get_client().drop_database(settings.MONGODB_NAME)
     return 0
 
 
