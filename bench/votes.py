@@ -116,6 +116,9 @@ def measure_size(post: posts.Post, docs: list[dict], meter: Meter, repeat: int) 
     base = f"/posts/{post.slug}/comments/"
     first = get(client, base + "?view=best")
     assert first.slugs[0] == expected_first(docs), "best page 1 does not open on the best thread"
+    # The first Next records the walk (once: later readers of the same first page in the
+    # same minute share it), so it is measured once, before anything else follows it.
+    recording = timed(lambda: get(client, first.rel("next")), meter, 1) if first.rel("next") else None
     second = get(client, first.rel("next")) if first.rel("next") else first
     deep = second.rel("next") or first.rel("next")
     label = "best page 3 (walk)" if second.rel("next") else "best page 2 (walk)"
@@ -135,8 +138,8 @@ def measure_size(post: posts.Post, docs: list[dict], meter: Meter, repeat: int) 
     ]
     if deep:
         rows.insert(1, (label, timed(lambda: get(client, deep), meter, repeat)))
-        rows.insert(2, ("best: first Next (records walk)", timed(
-            lambda: get(client, first.rel("next")), meter, 1)))
+    if recording is not None:
+        rows.insert(2, ("best: first Next (records walk)", recording))
     return rows
 
 
