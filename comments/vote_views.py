@@ -69,10 +69,11 @@ def vote(request, post_slug, comment_path):
         token = fresh = voters.new_token()
     voter = voters.key_for(user_id=request.user.pk if request.user.is_authenticated else None, token=token)
     try:
+        # The rules first, then the limits: a refused vote takes no slot of them.
+        choice = voting.parse_vote(request.POST.get("vote", ""))
         voting.check_votable(comment=comment, viewer=viewer)
         voting.check_vote_rate(ip=clients.client_ip(request), comment=comment)
-        cast = voting.vote_on_comment(comment=comment, viewer=viewer, voter=str(voter),
-                                      vote=str(request.POST.get("vote", "")))
+        cast = voting.vote_on_comment(comment=comment, viewer=viewer, voter=str(voter), vote=choice)
     except voting.VoteRefused as exc:
         response = _refused(request, post, comment, exc)
     except voting.TooManyVotes as exc:

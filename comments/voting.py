@@ -26,6 +26,13 @@ class VoteRefused(Refused):
     """A vote the rules refuse; the message is for the reader."""
 
 
+def parse_vote(raw: object) -> str:
+    """The vote a form sent (up, down or none); VoteRefused for anything else."""
+    if not isinstance(raw, str) or raw not in scores.VALUES:
+        raise VoteRefused(gettext(BAD_VOTE), code="bad_vote")
+    return raw
+
+
 def check_votable(*, comment: Comment, viewer: Viewer) -> None:
     """VoteRefused unless `viewer` may vote on `comment`: approved and shown whole (not
     a placeholder), and not their own."""
@@ -37,8 +44,7 @@ def check_votable(*, comment: Comment, viewer: Viewer) -> None:
 
 def vote_on_comment(*, comment: Comment, viewer: Viewer, voter: str, vote: str) -> votes.Cast:
     """Record `voter`'s `vote` (up, down, none) on `comment` once the rules allow it."""
-    if vote not in scores.VALUES:
-        raise VoteRefused(gettext(BAD_VOTE), code="bad_vote")
+    parse_vote(vote)
     check_votable(comment=comment, viewer=viewer)
     return votes.cast(comment=comment, voter=voter, vote=vote)
 

@@ -4,6 +4,7 @@
  * - A page of comments is shared between readers (cached), so it is drawn with no
  *   button pressed; this script asks `comments/votes/` for the reader's own votes
  *   and presses theirs.
+ * - Comments appended later ("Load more comments") are pressed as they arrive.
  * - Pressing a pressed button takes the vote back (`vote=none`).
  * - The result is announced in the page's status region (#vote-status).
  *
@@ -41,6 +42,21 @@ function announce(text) {
   if (status) status.textContent = text;
 }
 
+// The reader's votes on this discussion, by comment slug, once fetched.
+let own = null;
+
+function pressIn(root) {
+  if (!own) return;
+  for (const group of root.querySelectorAll(".comment-votes")) {
+    const article = group.closest("article.comment");
+    const vote = article && own[article.dataset.slug];
+    if (vote && !group.dataset.pressed) {
+      group.dataset.pressed = "yes";
+      show(group, vote);
+    }
+  }
+}
+
 function pressOwn() {
   const groups = document.querySelectorAll(".comment-votes");
   if (!groups.length) return;
@@ -49,11 +65,10 @@ function pressOwn() {
   fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : { votes: {} }))
     .then((data) => {
-      for (const group of document.querySelectorAll(".comment-votes")) {
-        const article = group.closest("article.comment");
-        const vote = article && data.votes[article.dataset.slug];
-        if (vote) show(group, vote);
-      }
+      own = data.votes || {};
+      pressIn(document);
+      // Comments appended later ("Load more comments") get theirs too.
+      new MutationObserver(() => pressIn(document)).observe(document.body, { childList: true, subtree: true });
     })
     .catch(() => {});
 }
@@ -80,7 +95,11 @@ function vote(button) {
   })
     .then((response) => response.json().then((data) => ({ ok: response.ok, data })))
     .then(({ ok, data }) => {
-      if (ok) show(group, data.vote, data.up, data.down);
+      if (ok) {
+        group.dataset.pressed = "yes";
+        if (own) own[data.slug] = data.vote;
+        show(group, data.vote, data.up, data.down);
+      }
       announce(ok ? data.message : data.error);
     })
     .catch(() => submitPlainly(form, button))

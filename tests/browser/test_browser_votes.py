@@ -102,3 +102,19 @@ def test_best_opens_on_the_most_up_voted_thread_and_is_axe_clean(open_page, post
     expect(page.locator("nav.view-switch [aria-current=true]")).to_have_text("Best")
     violations, described = axe(page)
     assert not violations, described
+
+
+def test_comments_appended_by_load_more_show_the_readers_vote(open_page, post_by, make_comment):
+    """Best, one thread a page (COMMENTS_PER_PAGE 6 on the test site): the reader's down
+    vote on the older thread shows pressed once "Load more comments" brings it in."""
+    post = post_by()
+    older, newer = make_comment(post, text="Older thread"), make_comment(post, text="Newer thread")
+    page = open_page(csp=True)
+    page.goto(f"/posts/{post.slug}/comments/")
+    down_button(page, older).click()
+    expect(down_button(page, older)).to_have_attribute("aria-pressed", "true")
+    page.goto(f"/posts/{post.slug}/comments/?view=best")
+    expect(article(page, newer)).to_be_visible()
+    expect(article(page, older)).to_have_count(0)
+    page.get_by_role("button", name="Load more comments").click()
+    expect(down_button(page, older)).to_have_attribute("aria-pressed", "true")

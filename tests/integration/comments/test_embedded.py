@@ -151,7 +151,7 @@ def test_a_node_holds_the_fields_of_a_documents_store_comment(embedded_store, ma
     [stored] = mongo_db.discussions.find_one({"_id": post.id})["replies"]
     assert set(stored) == {
         "_id", "parent_id", "slug", "full_slug", "thread", "posted", "author", "text", "html", "form_key", "status",
-        "ip", "replies",
+        "ip", "votes", "score", "rank", "picked", "replies",
     }
     assert stored["author"] == {"id": 7, "name": "Ada", "email": "ada@example.com"}
 

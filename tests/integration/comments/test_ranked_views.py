@@ -111,3 +111,13 @@ def test_the_first_page_of_best_reads_top_level_comments_by_their_index(make_pos
     found = get_store().find_ranked_roots(discussion_id=post.id, view="best", limit=3)
     assert found[0].id == roots[3].id and len(found) == 3
     assert ranked.threads_per_page() >= 1
+
+
+@pytest.mark.parametrize("language, best, vote_up", [("vi", "Hay nhất", "Tán thành"), ("hi", "सर्वश्रेष्ठ", "ऊपर वोट करें"),
+                                                     ("id", "Terbaik", "Beri suara naik")])
+def test_the_views_and_the_vote_buttons_speak_the_readers_language(language, best, vote_up, make_post,
+                                                                   make_comment):
+    post = make_post()
+    make_comment(post)
+    body = Client(HTTP_ACCEPT_LANGUAGE=language).get(discussion_url(post) + "?view=best").content.decode()
+    assert best in body and vote_up in body
