@@ -50,7 +50,9 @@ def form_answer(request, post: Discussion, form, *, status: int, refusal: str = 
     return response
 
 
-def posted_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer, location: str, counted: bool):
+def posted_answer(
+    request, post: Discussion, comment: Comment, *, viewer: Viewer, location: str, counted: bool,
+):
     """The stored comment, drawn where the reader's page shows it, or a link there.
     `counted`: it is new and approved, one more in the count every reader sees (the
     page's count of comments seen goes up by one: it is not new to its author)."""

@@ -118,6 +118,7 @@ def _last_drawn(*, comment: Comment, viewer: Viewer, reading: Reading, page: int
     if page < 1:
         return ""
     listing = pages.list_comments(
-        discussion_id=comment.discussion_id, view=reading.view, page=str(page), below=reading.below, viewer=viewer,
+        discussion_id=comment.discussion_id, view=reading.view, page=str(page), below=reading.below,
+        viewer=viewer,
     )
     return listing.shown[-1].comment.anchor if listing.shown else ""

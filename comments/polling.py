@@ -82,6 +82,8 @@ def answer(counts: Counts, *, seen: int) -> dict:
     return {
         "comments": counts.comments,
         "new": new,
-        "label": ngettext("%(count)s new comment — show", "%(count)s new comments — show", new) % {"count": new},
-        "shown": ngettext("%(count)s new comment shown", "%(count)s new comments shown", new) % {"count": new},
+        "label": ngettext("%(count)s new comment — show", "%(count)s new comments — show", new)
+        % {"count": new},
+        "shown": ngettext("%(count)s new comment shown", "%(count)s new comments shown", new)
+        % {"count": new},
     }

@@ -92,10 +92,12 @@ def test_a_reply_to_a_deleted_parent_on_another_page_names_the_placeholder(
 # --- The permalink page -------------------------------------------------------------------
 
 
-def test_the_permalink_page_leads_with_the_comment_and_folds_its_ancestors(client, make_post, make_comment):
-    """<h1> names the comment's author; the comment comes before its ancestors, each folded
-    in a <details> whose one-line summary gives author, time and first words; then replies
-    and the reply form."""
+def test_the_permalink_page_reads_top_down_with_its_ancestors_folded_above_the_comment(
+    client, make_post, make_comment,
+):
+    """<h1> names the comment's author; the ancestors come first, root first, each folded
+    in a <details> whose one-line summary gives author, time and first words; then the
+    comment, its replies and the reply form."""
     post = make_post()
     root = make_comment(post, author=by("Ada"), text="The opening words of a long comment " * 5, at=BASE)
     middle = make_comment(post, author=by("Bo"), parent_slug=root.slug, at=BASE + timedelta(minutes=1))
@@ -104,14 +106,14 @@ def test_the_permalink_page_leads_with_the_comment_and_folds_its_ancestors(clien
     body = client.get(permalink_url(post, focus.slug)).content.decode()
     shown = Page(body.encode())
     assert re.search(r"<h1[^>]*>\s*Comment by Cy\s*</h1>", body)
-    assert shown.slugs == [focus.slug, root.slug, middle.slug, answer.slug]
+    assert shown.slugs == [root.slug, middle.slug, focus.slug, answer.slug]
     summaries = re.findall(r"<details>\s*<summary>(.*?)</summary>", body, re.S)
     assert len(summaries) == 2
     first = " ".join(re.sub(r"<[^>]+>", "", summaries[0]).split())
     assert first.startswith("Ada,") and "The opening words of a long comment" in first
     assert first.endswith("…")
-    assert body.index('id="' + focus.anchor) < body.index("<details>") < body.index('id="reply"')
-    link = reply_link(shown.comments[0])
+    assert body.index("<h1") < body.index("<details>") < body.index('id="' + focus.anchor) < body.index('id="reply"')
+    link = reply_link(shown.comments[2])
     assert (link["text"], link["href"]) == ("Bo", "#" + middle.anchor)
 
 
@@ -130,8 +132,9 @@ def test_the_permalink_page_of_a_deleted_comment_is_a_comment_on_the_post(client
 # --- After posting ----------------------------------------------------------------------
 
 
-def test_posting_lands_on_the_discussion_page_holding_the_comment(client, make_post, make_comment, settings):
-    """A comment that falls on page 2 lands there, at its anchor, confirmed; the page draws it."""
+def test_posting_lands_on_the_post_page_holding_the_comment(client, make_post, make_comment, settings):
+    """A comment that falls on page 2 lands on the post page's page 2, at its anchor,
+    confirmed; the page draws it."""
     settings.COMMENTS_PER_PAGE = 2
     post = make_post()
     for minutes in range(2):
@@ -139,7 +142,7 @@ def test_posting_lands_on_the_discussion_page_holding_the_comment(client, make_p
     response = submit(client, post_url(post), text="Third of three")
     assert response.status_code == 303
     path, _, anchor = response["Location"].partition("#")
-    assert path == discussion_url(post) + "?page=2" and anchor.startswith("c-")
+    assert path == post_url(post) + "?page=2" and anchor.startswith("c-")
     landed = page(client.get(response["Location"]))
     assert [c["id"] for c in landed.comments] == [anchor]
     assert landed.text_of("message") == [POSTED]

@@ -78,6 +78,20 @@ def test_posting_while_down_answers_503_and_keeps_the_text(client, make_post, mo
     assert CANNOT_POST_NOW.split(":")[0] in response.content.decode().replace("&#x27;", "'")
 
 
+def test_posting_in_place_while_down_answers_503_with_the_form_and_the_text(client, make_post, mongodb_outage):
+    """The page's script gets the form alone, its text kept, with the message."""
+    post = make_post()
+    shown = page(client.get(post_url(post)))
+    mongodb_outage()
+    response = client.post(shown.form_action, {**shown.inputs, "text": "Do not lose me", "name": "Rosa"},
+                           headers={"Slugline-In-Place": "1", "Slugline-Page": post_url(post)})
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert html.lstrip().startswith("<form") and 'class="site-header"' not in html
+    assert page(response).textareas["text"].strip() == "Do not lose me"
+    assert CANNOT_POST_NOW.split(":")[0] in html.replace("&#x27;", "'")
+
+
 @pytest.mark.stores("documents")
 def test_the_same_form_posts_once_the_database_is_back(client, make_post, mongodb_outage, mongo_db, monkeypatch):
     """The refused form, sent again after the outage, stores its comment once."""
