@@ -5,8 +5,11 @@ functions of the post, its cover image and its latest comments; the template
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass
+
+import nh3
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -60,6 +63,12 @@ def description(post: Post) -> str:
     return shorten(post.summary, limit=DESCRIPTION_LENGTH)
 
 
+def shown_text(text: str) -> str:
+    """A comment's excerpt (its Markdown source) as readers see its words: raw HTML
+    dropped as the sanitiser drops it (a script with its content), tags gone."""
+    return html.unescape(nh3.clean(text, tags=set())).strip()
+
+
 def author_url(post: Post) -> str:
     return absolute(reverse("author", args=[post.author.username]))
 
@@ -87,7 +96,7 @@ def blog_posting(post: Post, *, image: SharedImage, url: str) -> dict:
                 "url": absolute(reverse("comments:permalink", args=[post.slug, latest.slug])),
                 "author": {"@type": "Person", "name": latest.author_name},
                 "dateCreated": latest.posted.isoformat(),
-                "text": latest.excerpt,
+                "text": shown_text(latest.excerpt),
             }
             for latest in post.latest_comments
         ],
