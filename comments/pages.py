@@ -4,6 +4,7 @@ the links to other pages. Plain functions over the store; no request in sight.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from pymongo.errors import PyMongoError
 
 from comments import conf, cursors, services, slugs
-from comments.records import DELETED, PENDING, RANKED_ORDERS, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments.records import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra import mongo
 from infra.pagination import get_page
@@ -196,6 +197,19 @@ def parse_view(raw: str | None) -> str:
     return view
 
 
+# Views whose pages another module lists (comments/ranked.py: best and top, paged by
+# cursor only). That module builds on this one, so it registers here when the app is
+# ready (comments/apps.py imports it) instead of this module importing it back.
+_LISTERS: dict[str, Callable[..., Listing]] = {}
+
+
+def register_lister(*, views: Iterable[str], lister: Callable[..., Listing]) -> None:
+    """Let `lister` list the discussion's pages in `views` (keyword arguments
+    discussion_id, view, after, before, viewer, tally)."""
+    for view in views:
+        _LISTERS[view] = lister
+
+
 def list_comments(
     *,
     discussion_id,
@@ -223,13 +237,12 @@ def list_comments(
     above it, which applies the same limit again (`location_of`).
 
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
-    past the end. The ranked views (best, top) are comments/ranked.py's.
+    past the end. The ranked views (best, top) are listed by comments/ranked.py, which
+    builds on this module and registers itself (`register_lister`).
     """
-    if view in RANKED_ORDERS and below is None:
-        from comments import ranked  # it builds on this module
-
-        return ranked.list_ranked(discussion_id=discussion_id, view=view, after=after, before=before,
-                                  viewer=viewer, tally=tally)
+    if below is None and (lister := _LISTERS.get(view)) is not None:
+        return lister(discussion_id=discussion_id, view=view, after=after, before=before,
+                      viewer=viewer, tally=tally)
     per_page = conf.get().per_page
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
     if tally is None:

@@ -178,3 +178,6 @@ def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None,
         num_pages=number + (1 if has_next else 0), page_range=[], next_cursor=next_cursor,
         prev_cursor=prev_cursor,
     )
+
+
+pages.register_lister(views=RANKED_ORDERS, lister=list_ranked)
