@@ -8,9 +8,9 @@ from django.contrib.syndication.views import Feed
 from django.http import Http404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed, Enclosure
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.formats import date_format
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from cms import posts, sharing
 from cms.feed_languages import LanguageAtomFeed, LanguageRssFeed
@@ -131,6 +131,9 @@ class TagAtomFeed(TagFeed):
         return self.description(obj)
 
 
+FEED_VOTES = gettext_noop("Readers' votes: %(up)s up, %(down)s down")
+
+
 @dataclass(frozen=True)
 class PostComment:
     """A comment and the slug of the post it is on (for its permalink)."""
@@ -162,7 +165,12 @@ class PostCommentsFeed(Feed):
         return f"{item.comment.author.name}, {date_format(item.comment.posted, 'DATETIME_FORMAT')}"
 
     def item_description(self, item: PostComment) -> str:
-        return item.comment.html
+        """The comment's text and, once readers have voted on it, their votes."""
+        comment = item.comment
+        if not (comment.votes_up or comment.votes_down):
+            return comment.html
+        votes = gettext(FEED_VOTES) % {"up": comment.votes_up, "down": comment.votes_down}
+        return comment.html + format_html('<p class="comment-votes">{}</p>', votes)
 
     def item_link(self, item: PostComment) -> str:
         return reverse("comments:permalink", args=[item.post_slug, item.comment.slug])

@@ -1,5 +1,6 @@
 """RSS and Atom feeds: well-formed XML with the right entries, only published posts."""
 
+import html
 import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta, timezone
 
@@ -141,3 +142,21 @@ def test_pages_advertise_their_feeds(client, site):
     assert b'href="/feeds/latest/atom/"' in client.get("/").content
     post_page = client.get(f"/posts/{site['new'].slug}/").content.decode()
     assert f'href="/feeds/posts/{site["new"].slug}/comments/atom/"' in post_page
+
+
+@pytest.mark.parametrize("kind", ["rss", "atom"])
+def test_a_comments_votes_show_in_the_comment_feeds_once_readers_voted(client, site, make_comment, kind):
+    """A comment readers voted on carries its up and down votes in the feed; one
+    without votes carries no votes line."""
+    from comments import votes
+
+    post = site["new"]
+    voted = make_comment(post, text="Voted on", author=CommentAuthor(id=None, name="Maya"))
+    make_comment(post, text="Not voted on", author=CommentAuthor(id=None, name="Theo"))
+    for voter, vote in (("reader-1", "up"), ("reader-2", "up"), ("reader-3", "down")):
+        votes.cast(comment=voted, voter=voter, vote=vote)
+    response = client.get(f"/feeds/posts/{post.slug}/comments/{kind}/")
+    items = rss_items(response) if kind == "rss" else atom_entries(response)
+    text = {i["title"].split(",")[0]: i.get("description") or i.get("content") for i in items}
+    assert "Readers' votes: 2 up, 1 down" in html.unescape(text["Maya"])
+    assert "votes" not in text["Theo"]
