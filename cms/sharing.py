@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_noop
 
 from cms.posts import Post, shorten
+from infra.markup import render_comment
 from media.library import Image
 from media.render import rendition_url
 
@@ -64,9 +65,11 @@ def description(post: Post) -> str:
 
 
 def shown_text(text: str) -> str:
-    """A comment's excerpt (its Markdown source) as readers see its words: raw HTML
-    dropped as the sanitiser drops it (a script with its content), tags gone."""
-    return html.unescape(nh3.clean(text, tags=set())).strip()
+    """A comment's excerpt (its Markdown source) as readers see its words: rendered and
+    sanitised as a comment is (links keep their words, not their addresses; raw HTML
+    dropped), then tags gone and white space folded."""
+    words = html.unescape(nh3.clean(render_comment(text), tags=set()))
+    return " ".join(words.split())
 
 
 def author_url(post: Post) -> str:
