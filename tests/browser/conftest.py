@@ -309,12 +309,14 @@ def discussion(post_by, make_comment) -> Discussion:
 
 @pytest.fixture
 def pending(post_by, make_comment, mongo_db):
-    """Three comments awaiting moderation on a new post, oldest first."""
+    """Three comments awaiting moderation on a new post, oldest first, each from an
+    address of its own (a commenter the queue can ban)."""
     from comments.records import CommentAuthor
 
     post = post_by(title="Held back", slug="held-back")
     made = [
-        make_comment(post, text=f"Pending comment {n}.", author=CommentAuthor(id=None, name=f"Visitor {n}", email=""))
+        make_comment(post, text=f"Pending comment {n}.", author=CommentAuthor(id=None, name=f"Visitor {n}", email=""),
+                     ip=f"198.51.100.{n}")
         for n in (1, 2, 3)
     ]
     mongo_db.comments.update_many({"_id": {"$in": [c.id for c in made]}}, {"$set": {"status": "pending"}})
