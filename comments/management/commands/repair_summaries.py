@@ -1,15 +1,20 @@
 from datetime import timedelta
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from comments import changes, summaries
+
+DRIFT_LINE = ("Post {post_id}: stored {stored[0]} comments ({stored[1]} listed), latest {stored[2]}; "
+              "counted {counted[0]} ({counted[1]} listed), latest {counted[2]}.")
+DRIFT_FOUND = "{count} post comment summar{ies} drift from a recount; run repair_summaries without --check."
 
 
 class Command(BaseCommand):
     help = (
         "Finish every moderation action that was cut short (comments/changes.py), then "
         "recompute every post's comment count and latest comments. Safe to run again, and "
-        "while the site runs; cron-safe."
+        "while the site runs; cron-safe. With --check: report every summary that drifts "
+        "from a recount, change nothing, and exit 1 if any does."
     )
 
     def add_arguments(self, parser):
@@ -17,8 +22,15 @@ class Command(BaseCommand):
             "--pending-only", action="store_true",
             help="Only finish the actions cut short; do not recompute every summary.",
         )
+        parser.add_argument(
+            "--check", action="store_true",
+            help="Only compare every stored summary with a recount and report the drift; change nothing.",
+        )
 
-    def handle(self, *args, pending_only=False, **options):
+    def handle(self, *args, pending_only=False, check=False, **options):
+        if check:
+            self._check()
+            return
         # Actions younger than this may still be running in their request: running
         # them twice is harmless (every step is idempotent), so a short margin is enough.
         finished = changes.finish_pending(older_than=timedelta(seconds=5))
@@ -26,3 +38,12 @@ class Command(BaseCommand):
         if not pending_only:
             refreshed = summaries.repair_all()
             self.stdout.write(f"Recomputed {refreshed} post comment summar{'ies' if refreshed != 1 else 'y'}.")
+
+    def _check(self):
+        drifted = 0
+        for drift in summaries.find_drift():
+            drifted += 1
+            self.stdout.write(DRIFT_LINE.format(post_id=drift.post_id, stored=drift.stored, counted=drift.counted))
+        if drifted:
+            raise CommandError(DRIFT_FOUND.format(count=drifted, ies="ies" if drifted != 1 else "y"))
+        self.stdout.write("Every post comment summary agrees with a recount.")

@@ -256,3 +256,27 @@ def test_concurrent_actions_on_the_same_comments_leave_every_summary_right(make_
         assert summary.comment_count == get_store().tally_listing(discussion_id=post.id).comments
         assert [c.slug for c in summary.latest_comments] == \
             [c.slug for c in get_store().find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)]
+
+
+def test_repair_summaries_check_reports_drift_and_changes_nothing(make_post, make_comment, mongo_db):
+    """--check names each post whose summary disagrees with a recount, exits 1 and
+    leaves the summary as it was; after a repair it finds nothing."""
+    from io import StringIO
+
+    from django.core.management.base import CommandError
+
+    from comments.management.commands.repair_summaries import DRIFT_FOUND
+
+    post, right = make_post(), make_post()
+    make_comment(post, text="Counted")
+    make_comment(right, text="Also counted")
+    mongo_db.posts.update_one({"_id": post.id}, {"$set": {"comment_count": 317}})
+    out = StringIO()
+    with pytest.raises(CommandError, match=DRIFT_FOUND.format(count=1, ies="y").split(";")[0]):
+        call_command("repair_summaries", "--check", stdout=out)
+    assert f"Post {post.id}: stored 317 comments" in out.getvalue() and str(right.id) not in out.getvalue()
+    assert posts.get_by_id(post.id).comment_count == 317
+    call_command("repair_summaries", stdout=StringIO())
+    out = StringIO()
+    call_command("repair_summaries", "--check", stdout=out)
+    assert "agrees with a recount" in out.getvalue()
