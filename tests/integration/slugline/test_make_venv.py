@@ -1,6 +1,7 @@
 """The first `make run` installs the requirements before anything else: the terminal
 says so at once instead of staying silent for a minute, and pip shows what it does."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -16,13 +17,16 @@ def test_installing_the_requirements_says_what_is_happening(tmp_path):
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
     shutil.copytree(REPO / "tools", tmp_path / "tools", ignore=shutil.ignore_patterns("node_modules"))
     (tmp_path / "requirements.txt").write_text("pip\n")
+    # As a newcomer runs it, not as a sub-make: under `make test` the inherited MAKELEVEL
+    # would add make's "Entering/Leaving directory" lines.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     announced = next(i for i, line in enumerate(lines) if line.startswith("make: installing requirements.txt"))
     assert any("Requirement already satisfied: pip" in line for line in lines[announced + 1:])  # pip speaks
     assert lines[-1] == "make: .venv/ is ready"
     again = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=60, env=env)
     assert "installing" not in again.stdout
