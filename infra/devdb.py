@@ -443,22 +443,25 @@ def run(command: list[str], devdb: DevDB | None = None) -> int:
     A server this call started is stopped when the command ends (Ctrl-C included);
     one that was already running, or MONGODB_URI given by the caller, is left alone.
     """
-    env = dict(os.environ)
-    started = None
     devdb = devdb or DevDB()
-    if not env.get("MONGODB_URI"):
-        server, we_started = devdb.start()
-        env["MONGODB_URI"] = server.uri
-        started = server if we_started else None
-    proc = subprocess.Popen(command, env=env)
+    if os.environ.get("MONGODB_URI"):
+        return run_with(command, uri=os.environ["MONGODB_URI"])
+    server, we_started = devdb.start()
+    return run_with(command, uri=server.uri, stop=devdb.stop if we_started else None)
+
+
+def run_with(command: list[str], *, uri: str, stop=None) -> int:
+    """Run `command` with MONGODB_URI=`uri`; Ctrl-C reaches it, and `stop` (the server
+    a caller started for it) is called when it ends, however it ends."""
+    proc = subprocess.Popen(command, env=dict(os.environ, MONGODB_URI=uri))
     try:
         return proc.wait()
     except KeyboardInterrupt:
         proc.send_signal(signal.SIGINT)
         return proc.wait()
     finally:
-        if started:
-            devdb.stop()
+        if stop is not None:
+            stop()
 
 
 def main(argv: list[str] | None = None) -> int:

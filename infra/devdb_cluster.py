@@ -27,7 +27,6 @@ import os
 import pwd
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -36,7 +35,7 @@ from pathlib import Path
 
 from infra.devdb import (
     FALLBACK_HOME, PG_USER, READY_TIMEOUT, Server, _alive, _closed_parent, _free_port, _ping,
-    _port_is_free, _terminate,
+    _port_is_free, _terminate, run_with,
 )
 from infra.devdb_build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
 from infra.devdb_cluster_build import build_cluster
@@ -362,15 +361,7 @@ def run(command: list[str], cluster: Cluster | None = None) -> int:
     this call started is stopped when the command ends (Ctrl-C included)."""
     cluster = cluster or Cluster()
     server, we_started = cluster.start()
-    proc = subprocess.Popen(command, env=dict(os.environ, MONGODB_URI=server.uri))
-    try:
-        return proc.wait()
-    except KeyboardInterrupt:
-        proc.send_signal(signal.SIGINT)
-        return proc.wait()
-    finally:
-        if we_started:
-            cluster.stop()
+    return run_with(command, uri=server.uri, stop=cluster.stop if we_started else None)
 
 
 def main(argv: list[str] | None = None) -> int:
