@@ -28,7 +28,7 @@ What the engine guarantees:
 - **Threading** as in the source: a reply goes under the parent it had (parents are
   written first; a reply read before its parent waits for it: in memory up to
   WAITING_LIMIT replies, beyond that in a scratch collection of the run's own,
-  `comment_imports_waiting_<run>`, indexed by parent and dropped at the end). One whose
+  `comment_imports_waiting_<run>`, comments/import_waiting.py). One whose
   parent never comes, was refused, or is on another thread becomes top-level at the
   end and is reported as an orphan. A reply deeper than COMMENTS_MAX_DEPTH goes under
   the deepest allowed ancestor, as a posted reply would (reported).
@@ -76,7 +76,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 from xml.etree.ElementTree import Element, TreeBuilder
@@ -84,13 +84,13 @@ from xml.etree.ElementTree import Element, TreeBuilder
 import nh3
 from bson import ObjectId
 from markdownify import markdownify
-from pymongo import ASCENDING, UpdateOne
-from pymongo.collection import Collection
+from pymongo import UpdateOne
 from tqdm import tqdm
 
 from comments import commenters, conf, slugs, summaries
 from comments.folding import unaccent
 from comments.host import Discussion, get_host
+from comments.import_waiting import WaitingReplies
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.stores import get_store
 from infra import markup
@@ -102,11 +102,8 @@ BATCH_SIZE = 500
 # ones are looked up in the ledger.
 KNOWN_LIMIT = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
-# they wait in a scratch collection of the run's own, dropped at the end (and, left by
-# a run that died, by a run a day later).
+# they wait in a scratch collection of the run's own (comments/import_waiting.py).
 WAITING_LIMIT = 2_000
-SCRATCH_PREFIX = "comment_imports_waiting_"
-SCRATCH_MAX_AGE = timedelta(days=1)
 # Orphans named one by one in the report; the others are counted.
 ORPHANS_SHOWN = 100
 XML_CHUNK = 64 * 1024
@@ -477,118 +474,13 @@ def imported_id(*, source: str, source_id: str, posted: datetime) -> ObjectId:
     return ObjectId(seconds.to_bytes(4, "big") + digest)
 
 
-class _Waiting:
-    """The replies read before their parent, by parent id: in memory up to `limit`,
-    then all of them moved to a scratch collection of the run's own (indexed by parent
-    and by id), which `drop` removes."""
-
-    def __init__(self, *, limit: int):
-        self.limit = limit
-        self.memory: dict[str, list[SourceComment]] = {}
-        self.held = 0
-        self.scratch: Collection | None = None
-        self.sequence = self.scan = 0  # the last scratch document written / looked at
-        self.found = False  # an orphan root was found since the scan began
-
-    def add(self, comment: SourceComment) -> None:
-        self.memory.setdefault(str(comment.parent), []).append(comment)
-        self.held += 1
-        if self.held >= self.limit:
-            self._spill()
-
-    def take(self, parent_ids: Iterable[str]) -> list[SourceComment]:
-        """The replies waiting for any of these parents, in the order they were read;
-        they wait no longer."""
-        parent_ids = list(dict.fromkeys(parent_ids))
-        replies = [c for parent in parent_ids for c in self.memory.pop(parent, [])]
-        self.held -= len(replies)
-        if self.scratch is None:
-            return replies
-        for start in range(0, len(parent_ids), BATCH_SIZE):
-            found = list(self.scratch.find({"parent": {"$in": parent_ids[start:start + BATCH_SIZE]}})
-                         .sort("_id", ASCENDING))
-            if found:
-                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in found]}})
-                replies += [_from_scratch(d) for d in found]
-        return replies
-
-    def orphan_roots(self) -> list[SourceComment]:
-        """Some waiting replies whose parent is not waiting itself (a parent that will
-        never come), taken out; when every one left waits for another (a cycle), the
-        first of them. Empty when nothing waits."""
-        if self.scratch is None:
-            waiting_ids = {c.id for replies in self.memory.values() for c in replies}
-            roots = [parent for parent in self.memory if parent not in waiting_ids] or list(self.memory)[:1]
-            return self.take(roots)
-        self._spill()
-        while True:
-            after = self.scratch.find({"_id": {"$gt": self.scan}})
-            chunk = list(after.sort("_id", ASCENDING).limit(BATCH_SIZE))
-            if not chunk:
-                first = self.scratch.find_one({}, sort=[("_id", ASCENDING)])
-                if first is None:
-                    return []
-                self.scan, found, self.found = 0, self.found, False
-                if found:
-                    continue
-                chunk = [first]  # a cycle: the first breaks it
-                waiting: set[str] = set()
-            else:
-                self.scan = chunk[-1]["_id"]
-                parents = list({d["parent"] for d in chunk})
-                waiting = {d["id"] for d in self.scratch.find({"id": {"$in": parents}}, {"id": 1})}
-            roots = [d for d in chunk if d["parent"] not in waiting]
-            if roots:
-                self.found = True
-                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in roots]}})
-                return [_from_scratch(d) for d in roots]
-
-    def drop(self) -> None:
-        """Forget every waiting reply (the scratch collection goes)."""
-        self.memory.clear()
-        self.held = 0
-        if self.scratch is not None:
-            self.scratch.drop()
-            self.scratch = None
-
-    def _spill(self) -> None:
-        if not self.held:
-            return
-        if self.scratch is None:
-            self.scratch = _new_scratch()
-        documents = []
-        for replies in self.memory.values():
-            for comment in replies:
-                self.sequence += 1
-                documents.append({"_id": self.sequence, "parent": comment.parent, "id": comment.id,
-                                  "comment": _to_scratch(comment)})
-        self.scratch.insert_many(documents, ordered=False)
-        self.memory.clear()
-        self.held = 0
-
-
 def _to_scratch(comment: SourceComment) -> dict:
     # The time as text: BSON would keep milliseconds and no zone.
     return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
 
 
-def _from_scratch(document: dict) -> SourceComment:
-    fields = document["comment"]
+def _from_scratch(fields: dict) -> SourceComment:
     return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
-
-
-def _new_scratch() -> Collection:
-    """A scratch collection for one run's waiting replies, indexed; those a run that
-    died left behind (older than SCRATCH_MAX_AGE) are dropped first."""
-    db = get_db()
-    for name in db.list_collection_names():
-        if name.startswith(SCRATCH_PREFIX) and ObjectId.is_valid(made := name.removeprefix(SCRATCH_PREFIX)):
-            if ObjectId(made).generation_time < datetime.now(UTC) - SCRATCH_MAX_AGE:
-                db.drop_collection(name)
-    scratch = db[f"{SCRATCH_PREFIX}{ObjectId()}"]
-    scratch.create_index("parent")
-    scratch.create_index("id")
-    return scratch
 
 
 class Importer:
@@ -602,7 +494,7 @@ class Importer:
         self.report = Report(source=source, dry_run=dry_run)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
-        self.waiting = _Waiting(limit=waiting_limit)  # replies read before their parent
+        self.waiting = WaitingReplies(limit=waiting_limit, dump=_to_scratch, load=_from_scratch)  # replies read before their parent
         self.known: OrderedDict[str, _Placed] = OrderedDict()
         self.touched: set[ObjectId] = set()
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cms import posts
-from comments import importing, records
+from comments import import_waiting, importing, records
 from comments.importing import Importer, SourceComment, SourceThread
 from comments.stores import get_store
 
@@ -200,7 +200,7 @@ def test_a_hidden_comment_becomes_a_placeholder_when_its_reply_comes_batches_lat
 
 
 def scratch_collections(mongo_db) -> list[str]:
-    return [n for n in mongo_db.list_collection_names() if n.startswith(importing.SCRATCH_PREFIX)]
+    return [n for n in mongo_db.list_collection_names() if n.startswith(import_waiting.SCRATCH_PREFIX)]
 
 
 @pytest.mark.usefixtures("each_store")
