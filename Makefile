@@ -15,7 +15,7 @@ LANGUAGE_CODES := vi hi id
 	devdb-cluster devdb-cluster-stop test-cluster
 
 run: $(STAMP) $(MO)
-	@$(PY) -m infra.devdb run -- $(PY) -m slugline.serve
+	@$(PY) -m devdb run -- $(PY) -m slugline.serve
 
 # mypy over what pyproject.toml's [tool.mypy] names (the comment stores, strictly).
 typecheck: $(STAMP)
@@ -24,29 +24,29 @@ typecheck: $(STAMP)
 test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
-	@$(PY) -m infra.devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
 
 devdb: $(STAMP)
-	@$(PY) -m infra.devdb start
+	@$(PY) -m devdb start
 
 devdb-stop: $(STAMP)
-	@$(PY) -m infra.devdb stop
+	@$(PY) -m devdb stop
 
 # The sharded development cluster (DocumentDB on Citus, docs/dev-cluster.md); nothing
 # else uses it. test-cluster runs the comments app's integration tier (every store) and
 # the sharding tests on it, with the store collections sharded.
 CLUSTER_TESTS := tests/integration/comments tests/integration/infra/test_sharding.py \
-	tests/integration/infra/test_cluster.py tests/integration/infra/test_devdb_cluster.py \
+	tests/integration/infra/test_cluster.py tests/integration/devdb/test_devdb_cluster.py \
 	tests/unit/test_shard_keys.py
 
 devdb-cluster: $(STAMP)
-	@$(PY) -m infra.devdb_cluster start
+	@$(PY) -m devdb cluster start
 
 devdb-cluster-stop: $(STAMP)
-	@$(PY) -m infra.devdb_cluster stop
+	@$(PY) -m devdb cluster stop
 
 test-cluster: $(STAMP) $(MO)
-	@$(PY) -m infra.devdb_cluster run -- $(PY) -m pytest $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	@$(PY) -m devdb cluster run -- $(PY) -m pytest $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 venv: $(STAMP)
 

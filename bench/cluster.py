@@ -55,7 +55,7 @@ from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import CommentAuthor, QueueFilter  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo, sharding  # noqa: E402
-from infra.devdb_cluster import Cluster  # noqa: E402
+from devdb.cluster import Cluster  # noqa: E402
 from infra.metering import Meter  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -16,7 +16,7 @@
   no worker timeout, and everything works again once the database is back,
   without restarting the app.
 
-Each scenario starts its own database (FerretDB on PostgreSQL, infra/devdb.py) under a
+Each scenario starts its own database (FerretDB on PostgreSQL, devdb/server.py) under a
 temporary folder (so the shared dev
 database is never killed), talks only to 127.0.0.1, and is bounded in time.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import NO_RATE_LIMITS, Reader, Site, post_slugs  # noqa: E402
-from infra.devdb import DevDB  # noqa: E402
+from devdb.server import DevDB  # noqa: E402
 
 PAGE_BUDGET_S = 2.5
 

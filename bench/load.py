@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import NO_RATE_LIMITS, Reader, Site, percentile, post_slugs  # noqa: E402
-from infra.devdb import DevDB  # noqa: E402
+from devdb.server import DevDB  # noqa: E402
 
 VIEWS = ("threaded", "newest", "chronological")
 

@@ -66,7 +66,7 @@ from cms import demo, posts  # noqa: E402
 from comments import pages, records  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
-from infra.devdb import DevDB  # noqa: E402
+from devdb.server import DevDB  # noqa: E402
 
 XTD_VERSION = "2.10.13"
 PEER_VENV = REPO / "var" / "peer-venv"

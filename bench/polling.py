@@ -159,7 +159,7 @@ def hammer(port: int, seconds: float, threads: int, send) -> dict:
 
 
 def on_gunicorn(args) -> list[tuple[str, dict]]:
-    from infra.devdb import DevDB
+    from devdb.server import DevDB
 
     uri = os.environ.get("MONGODB_URI") or DevDB().ensure_running()
     site = Site(mongodb_uri=uri, workers=args.workers)

@@ -29,7 +29,7 @@ def server_uri() -> str:
     """MONGODB_URI, or the dev database's (started if need be) when it is not set."""
     if settings.MONGODB_URI:
         return settings.MONGODB_URI
-    from infra.devdb import DevDB
+    from devdb.server import DevDB
 
     return DevDB().start()[0].uri
 

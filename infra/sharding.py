@@ -5,7 +5,7 @@ indexes are registered): the comments app registers those of the comment store i
 use (comments/stores/, each store's `shard_keys`), whichever a migration switched to.
 
 Every sharded collection is on a key that both MongoDB and DocumentDB (the engine of
-the development cluster, infra/devdb_cluster.py, and of Azure Cosmos DB for MongoDB
+the development cluster, devdb/cluster.py, and of Azure Cosmos DB for MongoDB
 vCore) accept: one field, hashed (DocumentDB takes hashed keys only; MongoDB allows one
 hashed field per key). The comment stores key on the discussion, so a discussion's
 reads go to one shard:
@@ -170,7 +170,7 @@ class Mongos:
 
 
 class DevCluster:
-    """The development cluster (infra/devdb_cluster.py): DocumentDB's SQL function on
+    """The development cluster (devdb/cluster.py): DocumentDB's SQL function on
     its coordinator, since FerretDB has no `shardCollection`."""
 
     def __init__(self, cluster: Any):
@@ -202,7 +202,7 @@ def engine_for(client: MongoClient) -> Engine | None:
     cluster, or None (a server that cannot shard, such as the single-node dev database)."""
     if is_mongos(client.admin.command("hello")):
         return Mongos(client)
-    from infra.devdb_cluster import find_cluster
+    from devdb.cluster import find_cluster
 
     cluster = find_cluster(client.address)
     return DevCluster(cluster) if cluster else None

@@ -3,7 +3,7 @@
 Checks that the port is free, migrates Django's database, collects static files,
 creates MongoDB indexes, adds demo content to an empty database, and replaces
 itself with gunicorn (so Ctrl-C reaches gunicorn directly). Expects MONGODB_URI set
-(infra.devdb does that).
+(devdb does that).
 
 Under `make run` the terminal stays quiet: requests go to var/log/access.log (or
 GUNICORN_ACCESS_LOG), gunicorn and the site show warnings and errors only (unless

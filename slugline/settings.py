@@ -144,7 +144,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Django's database, the comment rate limits in MongoDB.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
-# MongoDB. An empty MONGODB_URI means "the dev database" (see infra/devdb.py).
+# MongoDB. An empty MONGODB_URI means "the dev database" (see devdb/server.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
 MONGODB_NAME = env.str("MONGODB_NAME", default="slugline")
 # Time budgets: a page never waits for pymongo's 30-second defaults. A request's

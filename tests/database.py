@@ -73,7 +73,7 @@ def mongo_database():
 
     started = None
     if not os.environ.get("MONGODB_URI"):
-        from infra.devdb import DevDB
+        from devdb.server import DevDB
 
         devdb = DevDB()
         server, we_started = devdb.start()

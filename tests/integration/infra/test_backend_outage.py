@@ -17,7 +17,7 @@ from pymongo.errors import OperationFailure
 
 from comments.stores import get_store
 from infra import mongo
-from infra.devdb import DevDB
+from devdb.server import DevDB
 from tests.pages import page, post_url
 
 pytestmark = pytest.mark.lifecycle
@@ -120,7 +120,7 @@ def test_a_comment_post_answers_503_with_the_text_kept(client, make_post, site_o
 
 
 def test_start_after_the_kill_restarts_postgresql_and_reuses_its_own_ferretdb(site_on_private):
-    """`python -m infra.devdb start` after PostgreSQL was killed recognises its own
+    """`python -m devdb start` after PostgreSQL was killed recognises its own
     FerretDB on its port (not "another program"), restarts PostgreSQL, and serves
     the data written before."""
     devdb = site_on_private

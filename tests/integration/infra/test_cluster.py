@@ -21,7 +21,7 @@ from comments.benchmark import insert_discussion
 from comments.records import QueueFilter
 from comments.stores import get_store
 from infra import mongo
-from infra.devdb_cluster import find_cluster
+from devdb.cluster import find_cluster
 
 pytestmark = [pytest.mark.usefixtures("each_store")]
 DISCUSSIONS = 24

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 
 from comments import store_switch
 from infra import mongo, sharding
-from infra.devdb_cluster import find_cluster
+from devdb.cluster import find_cluster
 
 REPO = Path(__file__).resolve().parents[3]
 

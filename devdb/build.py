@@ -181,9 +181,14 @@ def ensure_extensions(progress: Progress) -> None:
         progress.say(f"{source.name} {source.version} installed")
 
 
-def build_documentdb(tree: Path, make: list[str], progress: Progress) -> None:
-    """DocumentDB's two extensions, with a pkg-config file Debian lacks for Intel's
-    decimal library and the one libbson constant Debian's 1.23 does not define."""
+# The one libbson constant Debian's 1.23 does not define, for every DocumentDB part.
+DOCUMENTDB_COPT = "COPT=-DBSON_SUBTYPE_SENSITIVE=0x08 -Wno-error=switch"
+
+
+def documentdb_env(tree: Path) -> dict[str, str]:
+    """The environment a DocumentDB part (single-node or distributed) is built in: with
+    a pkg-config file, written into the unpacked `tree`, for Intel's decimal library,
+    which Debian lacks."""
     pkgconfig = tree / "pkgconfig"
     pkgconfig.mkdir(exist_ok=True)
     (pkgconfig / "intelmathlib.pc").write_text(
@@ -191,12 +196,16 @@ def build_documentdb(tree: Path, make: list[str], progress: Progress) -> None:
         "Name: intelmathlib\nDescription: Intel decimal floating point math library\n"
         "Version: 2.0\nLibs: -L${libdir} -lbidgcc000\nCflags: -I${includedir}\n"
     )
-    env = dict(os.environ, PKG_CONFIG_PATH=f"{pkgconfig}:{os.environ.get('PKG_CONFIG_PATH', '')}")
-    copt = "COPT=-DBSON_SUBTYPE_SENSITIVE=0x08 -Wno-error=switch"
+    return dict(os.environ, PKG_CONFIG_PATH=f"{pkgconfig}:{os.environ.get('PKG_CONFIG_PATH', '')}")
+
+
+def build_documentdb(tree: Path, make: list[str], progress: Progress) -> None:
+    """DocumentDB's two extensions (`documentdb_env`, `DOCUMENTDB_COPT`)."""
+    env = documentdb_env(tree)
     for part in ("pg_documentdb_core", "pg_documentdb"):
         progress.say(f"  {part} (the longest compile: about a minute)")
-        progress.run(f"building {part}", [*make, copt], cwd=tree / part, env=env)
-        progress.run(f"installing {part}", [*make, copt, "install"], cwd=tree / part, env=env)
+        progress.run(f"building {part}", [*make, DOCUMENTDB_COPT], cwd=tree / part, env=env)
+        progress.run(f"installing {part}", [*make, DOCUMENTDB_COPT, "install"], cwd=tree / part, env=env)
 
 
 def unpack(source: Source, progress: Progress) -> Path:

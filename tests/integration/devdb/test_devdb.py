@@ -3,6 +3,7 @@ ports with its data, stop, and the plain-language failures. These make extra
 PostgreSQL clusters and FerretDB servers under temporary folders."""
 
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -15,8 +16,8 @@ from pathlib import Path
 import pytest
 from pymongo import MongoClient
 
-from infra import devdb, devdb_build
-from infra.devdb import DevDB, DevDBError
+from devdb import build, commands, postgres
+from devdb.server import VERSION, DevDB, DevDBError
 
 pytestmark = pytest.mark.lifecycle
 
@@ -47,9 +48,9 @@ def test_start_answers_a_ping_on_ferretdb_v2(scratch):
     server, _ = scratch.start()
     client = _client(server)
     assert client.admin.command("ping")["ok"] == 1.0
-    assert client.admin.command("buildInfo")["ferretdb"]["version"] == devdb.VERSION
+    assert client.admin.command("buildInfo")["ferretdb"]["version"] == VERSION
     client.close()
-    assert (scratch.data_dir / "PG_VERSION").read_text().strip() == devdb_build.PG_VERSION
+    assert (scratch.data_dir / "PG_VERSION").read_text().strip() == build.PG_VERSION
 
 
 def test_a_running_server_is_reused(scratch):
@@ -94,7 +95,7 @@ def test_the_cluster_belongs_to_the_postgres_user(scratch):
     if os.geteuid() != 0:
         pytest.skip("only root hands the folders over")
     for folder in (scratch.data_dir, scratch.socket_dir, scratch.pg_log.parent):
-        assert folder.stat().st_uid == devdb.pwd.getpwnam("postgres").pw_uid
+        assert folder.stat().st_uid == pwd.getpwnam("postgres").pw_uid
 
 
 def test_a_checkout_closed_to_postgres_keeps_its_cluster_elsewhere(monkeypatch):
@@ -104,7 +105,7 @@ def test_a_checkout_closed_to_postgres_keeps_its_cluster_elsewhere(monkeypatch):
         pytest.skip("only root runs PostgreSQL as another user")
     private, fallback = _folder(), _folder()
     private.chmod(0o700)
-    monkeypatch.setattr(devdb, "FALLBACK_HOME", fallback)
+    monkeypatch.setattr(postgres, "FALLBACK_HOME", fallback)
     closed = DevDB(root=private / "checkout" / "var" / "devdb")
     try:
         server, _ = closed.start()
@@ -157,7 +158,7 @@ def test_a_server_that_dies_at_start_up_gives_one_plain_line():
     folder = _folder()
     fake_bin = folder / "bin"
     fake_bin.mkdir()
-    binary = fake_bin / f"ferretdb-{devdb.VERSION}"
+    binary = fake_bin / f"ferretdb-{VERSION}"
     binary.write_text("#!/bin/sh\necho 'listen tcp: address already in use' >&2\nexit 1\n")
     binary.chmod(binary.stat().st_mode | stat.S_IEXEC)
     broken = DevDB(root=folder / "devdb", binary_dir=fake_bin)
@@ -173,15 +174,15 @@ def test_a_missing_go_toolchain_says_what_to_do(tmp_path, monkeypatch):
     """Without the binary and without Go, the error names both ways out."""
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(DevDBError, match="install Go 1.24 or newer, or set MONGODB_URI"):
-        devdb_build.ensure_ferretdb(tmp_path / "nobin" / "ferretdb", devdb_build.Progress())
+        build.ensure_ferretdb(tmp_path / "nobin" / "ferretdb", build.Progress())
 
 
 def test_without_root_the_missing_packages_are_named(monkeypatch):
     """A user who cannot apt-get is told which packages to install, or MONGODB_URI."""
-    monkeypatch.setattr(devdb_build, "missing_packages", lambda: ["postgresql-15-rum", "libbson-dev"])
-    monkeypatch.setattr(devdb_build.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(build, "missing_packages", lambda: ["postgresql-15-rum", "libbson-dev"])
+    monkeypatch.setattr(build.os, "geteuid", lambda: 1000)
     with pytest.raises(DevDBError, match="postgresql-15-rum libbson-dev.*or set MONGODB_URI"):
-        devdb_build.ensure_packages(devdb_build.Progress())
+        build.ensure_packages(build.Progress())
 
 
 def test_an_archive_that_fails_its_checksum_is_refused(tmp_path):
@@ -190,33 +191,33 @@ def test_an_archive_that_fails_its_checksum_is_refused(tmp_path):
     archive.write_bytes(b"not the archive")
     (tmp_path / "SHA256SUMS").write_text("0" * 64 + "  pgvector-v0.8.0.tar.gz\n")
     with pytest.raises(DevDBError, match="does not match its SHA256SUMS entry"):
-        devdb_build.verify(archive)
+        build.verify(archive)
 
 
 def test_the_vendored_archives_match_their_checksums():
     """The archives the set-up builds from are the ones SHA256SUMS names."""
-    folder = devdb_build.vendor_dir()
+    folder = build.vendor_dir()
     if not folder.exists():
         pytest.skip(f"no {folder} here")
-    for source in devdb_build.SOURCES:
-        devdb_build.verify(folder / source.archive)
+    for source in build.SOURCES:
+        build.verify(folder / source.archive)
 
 
 def test_a_missing_archive_names_what_to_provide(monkeypatch, tmp_path):
     """Without the archive and without a way to clone it, the error names the tag,
     the commit and where to put it."""
     monkeypatch.setenv("DEVDB_VENDOR", str(tmp_path))
-    monkeypatch.setattr(devdb_build.shutil, "which", lambda name: None)
-    source = devdb_build.SOURCES[0]
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    source = build.SOURCES[0]
     with pytest.raises(DevDBError, match=rf"Provide {source.archive} .*{source.commit}.*DEVDB_VENDOR"):
-        devdb_build.unpack(source, devdb_build.Progress())
+        build.unpack(source, build.Progress())
 
 
 def test_long_steps_say_they_are_still_running(monkeypatch, capsys):
     """A command of a step that runs past the heartbeat prints that it is still
     running, with the time since the build began."""
-    monkeypatch.setattr(devdb_build, "HEARTBEAT_SECONDS", 0.2)
-    progress = devdb_build.Progress()
+    monkeypatch.setattr(build, "HEARTBEAT_SECONDS", 0.2)
+    progress = build.Progress()
     progress.run("waiting", [sys.executable, "-c", "import time; time.sleep(0.7)"])
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) >= 2
@@ -226,7 +227,7 @@ def test_long_steps_say_they_are_still_running(monkeypatch, capsys):
 def test_a_failing_step_reports_its_last_lines():
     """A command that fails ends the build with its own last output lines."""
     with pytest.raises(DevDBError, match="building nothing failed .*no such target"):
-        devdb_build.Progress().run(
+        build.Progress().run(
             "building nothing", [sys.executable, "-c", "import sys; print('no such target'); sys.exit(2)"])
 
 
@@ -234,7 +235,7 @@ def test_run_honours_mongodb_uri_and_starts_nothing(tmp_path, monkeypatch, capfd
     """With MONGODB_URI set, run() passes it on and starts no server."""
     monkeypatch.setenv("MONGODB_URI", "mongodb://192.0.2.10:27017/")
     idle = DevDB(root=tmp_path / "root")
-    code = devdb.run([sys.executable, "-c", "import os; print(os.environ['MONGODB_URI'])"], idle)
+    code = commands.run([sys.executable, "-c", "import os; print(os.environ['MONGODB_URI'])"], idle)
     assert code == 0
     assert capfd.readouterr().out.strip() == "mongodb://192.0.2.10:27017/"
     assert not idle.root.exists()
@@ -244,7 +245,7 @@ def test_run_stops_the_server_it_started(scratch, monkeypatch, capfd):
     """Without MONGODB_URI, run() starts the database for the command and stops it after."""
     monkeypatch.delenv("MONGODB_URI", raising=False)
     scratch.stop()
-    code = devdb.run([sys.executable, "-c", "import os; print(os.environ['MONGODB_URI'])"], scratch)
+    code = commands.run([sys.executable, "-c", "import os; print(os.environ['MONGODB_URI'])"], scratch)
     assert code == 0
     uri = capfd.readouterr().out.strip().splitlines()[-1]
     assert re.fullmatch(r"mongodb://127\.0\.0\.1:\d+/", uri)
@@ -254,8 +255,8 @@ def test_run_stops_the_server_it_started(scratch, monkeypatch, capfd):
 def test_start_command_prints_one_uri_line(scratch, monkeypatch, capsys):
     """`make devdb` prints exactly `MONGODB_URI=mongodb://127.0.0.1:<port>/` on stdout."""
     monkeypatch.delenv("MONGODB_URI", raising=False)
-    monkeypatch.setattr(devdb, "DevDB", lambda: scratch)
-    assert devdb.main(["start"]) == 0
+    monkeypatch.setattr(commands, "DevDB", lambda: scratch)
+    assert commands.main(["start"]) == 0
     assert re.fullmatch(r"MONGODB_URI=mongodb://127\.0\.0\.1:\d+/\n", capsys.readouterr().out)
-    assert devdb.main(["stop"]) == 0
+    assert commands.main(["stop"]) == 0
     assert scratch.running() is None

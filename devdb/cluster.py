@@ -5,40 +5,30 @@ It is the engine behind Azure Cosmos DB for MongoDB (vCore): PostgreSQL with Cit
 DocumentDB's `pg_documentdb_distributed`. Sharded collections are spread over the two
 workers; a query that names a discussion is routed to one of them (docs/dev-cluster.md).
 Nothing in the app depends on it: `make run` and `make test` use the single-node
-database (infra/devdb.py). infra/devdb_cluster_build.py builds what it needs, once.
-
-    python -m infra.devdb_cluster start   # build if need be, start (or reuse); print MONGODB_URI=...
-    python -m infra.devdb_cluster stop    # stop what `start` started; the data stays
-    python -m infra.devdb_cluster status  # print MONGODB_URI=... if it is running
-    python -m infra.devdb_cluster run -- CMD ...   # run CMD with MONGODB_URI set; stop after
+database (devdb/server.py). devdb/cluster_build.py builds what it needs, once;
+`python -m devdb cluster start|stop|status|build|run` drives it (devdb/commands.py).
 
 Ports are chosen once, when the cluster is made, and kept in `cluster.json` (the
-cluster's own record, which `shard_collections` reads to find the coordinator), so a
-restarted cluster answers where its clients expect it. As root, PostgreSQL runs as the
-`postgres` user, as for the single node. No Django here.
+cluster's own record, which `shard_collections` reads through `find_cluster` to find
+the coordinator), so a restarted cluster answers where its clients expect it. As root,
+PostgreSQL runs as the `postgres` user, as for the single node (devdb/postgres.py).
+No Django here.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
-import os
-import pwd
 import secrets
-import shutil
 import subprocess
-import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from infra.devdb import (
-    FALLBACK_HOME, PG_USER, READY_TIMEOUT, Server, _alive, _closed_parent, _free_port, _ping,
-    _port_is_free, _terminate, run_with,
-)
-from infra.devdb_build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
-from infra.devdb_cluster_build import build_cluster
+from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
+from devdb.cluster_build import build_cluster
+from devdb.postgres import PG_USER, as_postgres, give_to_postgres, make_home, pg_command
+from devdb.processes import alive, free_port, ping, port_is_free, runs_binary, terminate
+from devdb.server import READY_TIMEOUT, Server
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "var" / "devdb-cluster"
@@ -52,7 +42,7 @@ CHANGES_TABLE = (
     "PRIMARY KEY(shard_key_value, object_id))"
 )
 
-__all__ = ["Cluster", "ClusterPorts", "DevDBError", "find_cluster", "main"]
+__all__ = ["Cluster", "ClusterPorts", "DevDBError", "find_cluster"]
 
 
 @dataclass(frozen=True)
@@ -84,7 +74,7 @@ class Cluster:
 
     @property
     def home(self) -> Path:
-        """The nodes' folder: `root/nodes`, or where that link points (as in infra/devdb.py)."""
+        """The nodes' folder: `root/nodes`, or where that link points (devdb.postgres.make_home)."""
         home = self.root / "nodes"
         return home.resolve() if home.is_symlink() else home
 
@@ -108,7 +98,7 @@ class Cluster:
             server = Server(**json.loads(self.state_file.read_text()))
         except (OSError, ValueError, TypeError):
             return None
-        if _alive(server.pid) and _ping(server.uri, timeout=2.0):
+        if alive(server.pid) and ping(server.uri, timeout=2.0):
             return server
         return None
 
@@ -134,9 +124,9 @@ class Cluster:
         if self.record.exists():
             progress.say(f"{self.root} holds a cluster whose set-up did not finish: making it again")
             self._stop_nodes()
-        self._make_home(progress)
+        make_home(self.root / "nodes", fallback_prefix="slugline-cluster", progress=progress)
         taken: set[int] = set()
-        ports = ClusterPorts(*(_free_port(taken) for _ in range(5)))
+        ports = ClusterPorts(*(free_port(taken) for _ in range(5)))
         self.root.mkdir(parents=True, exist_ok=True)
         nodes = {node: {"port": ports.of(node), "socket": str(self.socket_dir(node))} for node in NODES}
         self.record.write_text(json.dumps({"ports": asdict(ports), "nodes": nodes}, indent=1))
@@ -144,12 +134,12 @@ class Cluster:
             progress.say(f"initdb: {node} on port {ports.of(node)}")
             for folder in (self.data_dir(node), self.socket_dir(node)):
                 folder.mkdir(parents=True, mode=0o700)
-                self._give_to_postgres(folder)
-            self._give_to_postgres(self.home / node)
+                give_to_postgres(folder)
+            give_to_postgres(self.home / node)
             # Loopback connections are trusted: Citus' nodes connect to each other as
             # the querying role, and nothing listens beyond 127.0.0.1.
-            self._as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER,
-                               "--auth-local=trust", "--auth-host=trust", "-E", "UTF8", "--locale=C.UTF-8"])
+            as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER,
+                         "--auth-local=trust", "--auth-host=trust", "-E", "UTF8", "--locale=C.UTF-8"])
             with open(self.data_dir(node) / "postgresql.conf", "a") as conf:
                 conf.write(self._settings(node, ports.of(node)))
             self._start_node(node, ports)
@@ -188,7 +178,7 @@ class Cluster:
     def _settings(self, node: str, port: int) -> str:
         socket_dir = self.socket_dir(node)
         return f"""
-# Slugline's development cluster, node {node} (infra/devdb_cluster.py; docs/dev-cluster.md)
+# Slugline's development cluster, node {node} (devdb/cluster.py; docs/dev-cluster.md)
 listen_addresses = '127.0.0.1'
 port = {port}
 unix_socket_directories = '{socket_dir}'
@@ -212,24 +202,24 @@ logging_collector = off
         if self._node_running(node):
             return
         port = ports.of(node)
-        if not _port_is_free(port):
+        if not port_is_free(port):
             raise DevDBError(f"port {port}, which the cluster's {node} uses, is taken by another "
                              f"program; stop it (or remove {self.root} to make a new cluster).")
         try:
-            self._as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-l", self.pg_log(node),
-                               "-w", "-t", "60", "start"])
+            as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-l", self.pg_log(node),
+                         "-w", "-t", "60", "start"])
         except DevDBError as exc:
             raise DevDBError(f"{exc}; see {self.pg_log(node)}") from None
 
     def _node_running(self, node: str) -> bool:
         if not (self.data_dir(node) / "PG_VERSION").exists():
             return False
-        status = subprocess.run(self._pg_command([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "status"]),
+        status = subprocess.run(pg_command([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "status"]),
                                 capture_output=True)
         return status.returncode == 0
 
     def _start_ferretdb(self, ports: ClusterPorts) -> Server:
-        if not _port_is_free(ports.mongodb):
+        if not port_is_free(ports.mongodb):
             raise DevDBError(f"port {ports.mongodb}, where the cluster answers, is taken by another "
                              f"program; stop it (or remove {self.root} to make a new cluster).")
         secret = self.secret_file.read_text().strip()
@@ -247,7 +237,7 @@ logging_collector = off
                                     start_new_session=True, cwd=self.root)
         server = Server(pid=proc.pid, port=ports.mongodb, debug_port=ports.debug)
         deadline = time.monotonic() + READY_TIMEOUT
-        while not _ping(server.uri, timeout=0.5):
+        while not ping(server.uri, timeout=0.5):
             if proc.poll() is not None:
                 raise DevDBError(f"FerretDB exited at start-up (code {proc.returncode}); see {self.log_file}")
             if time.monotonic() > deadline:
@@ -268,8 +258,8 @@ logging_collector = off
         except (OSError, ValueError, KeyError):
             pid = None
         self.state_file.unlink(missing_ok=True)
-        if pid and _alive(pid) and _is_ferretdb(pid, self.binary):
-            _terminate(pid)
+        if pid and alive(pid) and runs_binary(pid, self.binary):
+            terminate(pid)
             stopped = True
         self._stop_nodes()
         return stopped
@@ -277,7 +267,7 @@ logging_collector = off
     def _stop_nodes(self) -> None:
         for node in reversed(NODES):
             if self._node_running(node):
-                self._as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-w", "-m", "fast", "stop"])
+                as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-w", "-m", "fast", "stop"])
 
     # -- SQL on a node ------------------------------------------------------
 
@@ -285,59 +275,12 @@ logging_collector = off
         """Run `sql` on `node` as the cluster's owner; its output (tuples only) if `fetch`."""
         args = [PG_BIN / "psql", "-h", self.socket_dir(node), "-p", self.ports().of(node), "-U", PG_USER,
                 "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At", "-c", sql]
-        done = subprocess.run(self._pg_command(args), capture_output=True, text=True,
+        done = subprocess.run(pg_command(args), capture_output=True, text=True,
                               stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise DevDBError(f"SQL on the cluster's {node} failed: {' / '.join(tail)}")
         return done.stdout if fetch else ""
-
-    # -- the owner of the nodes' files ----------------------------------------
-
-    def _pg_command(self, args: list) -> list[str]:
-        args = [str(arg) for arg in args]
-        return ["runuser", "-u", PG_USER, "--", *args] if os.geteuid() == 0 else args
-
-    def _as_postgres(self, args: list) -> None:
-        done = subprocess.run(self._pg_command(args), capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL)
-        if done.returncode != 0:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise DevDBError(f"`{Path(str(args[0])).name}` failed: {' / '.join(tail)}")
-
-    def _make_home(self, progress: Progress) -> None:
-        """A fresh, empty `root/nodes` (in /var/tmp, linked from there, when a folder
-        above the checkout is closed to the postgres user: as in infra/devdb.py)."""
-        link = self.root / "nodes"
-        shutil.rmtree(self.home, ignore_errors=True)
-        if link.is_symlink():
-            link.unlink()
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.root.chmod(0o755)
-        closed = _closed_parent(self.root, pwd.getpwnam(PG_USER).pw_uid) if os.geteuid() == 0 else None
-        if closed:
-            digest = hashlib.sha1(str(self.root.resolve()).encode()).hexdigest()[:12]
-            home = FALLBACK_HOME / f"slugline-cluster-{digest}"
-            shutil.rmtree(home, ignore_errors=True)
-            home.mkdir(parents=True, mode=0o755)
-            link.symlink_to(home)
-            progress.say(f"{closed} is closed to the postgres user: the nodes live in {home}")
-        else:
-            link.mkdir(parents=True)
-        self._give_to_postgres(self.home)
-
-    def _give_to_postgres(self, folder: Path) -> None:
-        if os.geteuid() == 0:
-            user = pwd.getpwnam(PG_USER)
-            os.chown(folder, user.pw_uid, user.pw_gid)
-
-
-def _is_ferretdb(pid: int, binary: Path) -> bool:
-    """Whether process `pid` still runs our FerretDB binary (a recycled id is left alone)."""
-    try:
-        return Path(f"/proc/{pid}/exe").resolve() == binary.resolve()
-    except OSError:
-        return True  # no /proc: trust the state file, as infra/devdb.py does
 
 
 def find_cluster(address: tuple[str, int] | None, root: Path = DEFAULT_ROOT) -> Cluster | None:
@@ -355,53 +298,3 @@ def find_cluster(address: tuple[str, int] | None, root: Path = DEFAULT_ROOT) -> 
         return None
     return cluster
 
-
-def run(command: list[str], cluster: Cluster | None = None) -> int:
-    """Run `command` with MONGODB_URI naming the cluster, started if need be; a cluster
-    this call started is stopped when the command ends (Ctrl-C included)."""
-    cluster = cluster or Cluster()
-    server, we_started = cluster.start()
-    return run_with(command, uri=server.uri, stop=cluster.stop if we_started else None)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m infra.devdb_cluster", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="action", required=True)
-    sub.add_parser("build", help="build what the cluster needs, if anything is missing")
-    sub.add_parser("start", help="start (or reuse) the cluster; print MONGODB_URI=...")
-    sub.add_parser("stop", help="stop the cluster (its data stays)")
-    sub.add_parser("status", help="print MONGODB_URI=... if it is running; exit 1 if not")
-    run_parser = sub.add_parser("run", help="run a command with MONGODB_URI naming the cluster")
-    run_parser.add_argument("command", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
-    cluster = Cluster()
-    try:
-        if args.action == "build":
-            build_cluster(cluster.binary)
-        elif args.action == "start":
-            server, started = cluster.start()
-            if not started:
-                print("The development cluster was already running.", file=sys.stderr)
-            print(f"MONGODB_URI={server.uri}")
-        elif args.action == "stop":
-            print("Stopped the development cluster." if cluster.stop()
-                  else "The development cluster's FerretDB was not running (its nodes are stopped).")
-        elif args.action == "status":
-            server = cluster.running()
-            if not server:
-                print("The development cluster is not running.")
-                return 1
-            print(f"MONGODB_URI={server.uri}")
-        else:
-            command = args.command[1:] if args.command[:1] == ["--"] else args.command
-            if not command:
-                parser.error("run needs a command after --")
-            return run(command, cluster)
-    except DevDBError as exc:
-        print(f"devdb-cluster: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

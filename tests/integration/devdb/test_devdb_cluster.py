@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from pymongo import MongoClient
 
-from infra import devdb_cluster_build, mongo
-from infra.devdb_build import DevDBError, Progress
-from infra.devdb_cluster import Cluster, find_cluster
+from devdb import cluster_build
+from devdb.build import DevDBError, Progress
+from devdb.cluster import Cluster, find_cluster
+from infra import mongo
 
 pytestmark = pytest.mark.lifecycle
 
@@ -92,8 +93,8 @@ def test_apt_get_waits_while_another_holds_the_package_lock(monkeypatch, capsys)
             raise DevDBError("installing packages failed: E: Could not get lock /var/lib/dpkg/lock-frontend")
 
     monkeypatch.setattr(Progress, "run", run)
-    monkeypatch.setattr(devdb_cluster_build.time, "sleep", lambda seconds: None)
-    devdb_cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})
+    monkeypatch.setattr(cluster_build.time, "sleep", lambda seconds: None)
+    cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})
     assert len(calls) == 2
     assert "another apt-get holds the package lock" in capsys.readouterr().err
 
@@ -104,4 +105,4 @@ def test_apt_get_failing_otherwise_fails_at_once(monkeypatch):
 
     monkeypatch.setattr(Progress, "run", run)
     with pytest.raises(DevDBError, match="Unable to locate"):
-        devdb_cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})
+        cluster_build._apt(Progress(), "installing packages", ["apt-get", "install", "liblz4-dev"], {})

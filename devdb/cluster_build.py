@@ -1,11 +1,12 @@
 """Building the distributed development database once: Citus and DocumentDB's
 `pg_documentdb_distributed`, on top of what the single-node build makes.
 
-The development cluster (infra/devdb_cluster.py, docs/dev-cluster.md) is PostgreSQL 15
+The development cluster (devdb/cluster.py, docs/dev-cluster.md) is PostgreSQL 15
 with Citus 12.1.7 and DocumentDB's distributed extension on three nodes. Both are
 built from the vendored source archives (checksums verified, like the single-node
-build's: infra/devdb_build.py, whose progress printing, unpacking and checks this
-reuses), each only when its control file is missing, so a second run builds nothing.
+build's: devdb/build.py, whose progress printing, unpacking, checks and DocumentDB
+build environment this reuses), each only when its control file is missing, so a
+second run builds nothing.
 
 No Django here: this runs before the project is configured.
 """
@@ -18,8 +19,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from infra.devdb_build import (
-    PG_CONFIG, DevDBError, Progress, Source, build_all, pg_sharedir, unpack,
+from devdb.build import (
+    DOCUMENTDB_COPT, PG_CONFIG, DevDBError, Progress, Source, build_all, documentdb_env, pg_sharedir,
+    unpack,
 )
 
 # Debian's PostgreSQL is built with zstd and lz4, so Citus needs their headers
@@ -116,16 +118,8 @@ def build_documentdb_distributed(progress: Progress) -> None:
     """`internal/pg_documentdb_distributed` of the DocumentDB archive, built like the
     single node's DocumentDB extensions (it uses no Citus headers, only its SQL)."""
     tree = unpack(DOCUMENTDB_DISTRIBUTED, progress)
-    pkgconfig = tree / "pkgconfig"
-    pkgconfig.mkdir(exist_ok=True)
-    (pkgconfig / "intelmathlib.pc").write_text(
-        "prefix=/usr\nlibdir=/usr/lib/x86_64-linux-gnu\nincludedir=/usr/include\n\n"
-        "Name: intelmathlib\nDescription: Intel decimal floating point math library\n"
-        "Version: 2.0\nLibs: -L${libdir} -lbidgcc000\nCflags: -I${includedir}\n"
-    )
-    env = dict(os.environ, PKG_CONFIG_PATH=f"{pkgconfig}:{os.environ.get('PKG_CONFIG_PATH', '')}")
-    make = ["make", f"PG_CONFIG={PG_CONFIG}", "with_llvm=no", f"-j{os.cpu_count() or 2}",
-            "COPT=-DBSON_SUBTYPE_SENSITIVE=0x08 -Wno-error=switch"]
+    env = documentdb_env(tree)
+    make = ["make", f"PG_CONFIG={PG_CONFIG}", "with_llvm=no", f"-j{os.cpu_count() or 2}", DOCUMENTDB_COPT]
     part = tree / "internal" / "pg_documentdb_distributed"
     progress.say("building pg_documentdb_distributed (a few seconds)")
     progress.run("building pg_documentdb_distributed", _nice(make), cwd=part, env=env)

@@ -1,0 +1,42 @@
+"""The development databases' command line (devdb/commands.py): `python -m devdb
+ACTION` drives the single node, `python -m devdb cluster ACTION` the cluster. Nothing
+is started: these ask for the status of databases that do not exist."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from devdb import commands
+from devdb.cluster import Cluster
+from devdb.server import DevDB
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_status_of_a_dev_database_that_is_not_running_exits_1(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(commands, "DevDB", lambda: DevDB(root=tmp_path / "devdb"))
+    assert commands.main(["status"]) == 1
+    assert capsys.readouterr().out == "The dev database is not running.\n"
+
+
+def test_cluster_word_sends_the_action_to_the_cluster(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(commands, "Cluster", lambda: Cluster(root=tmp_path / "devdb-cluster"))
+    monkeypatch.setattr(commands, "DevDB", lambda: pytest.fail("the single node was asked"))
+    assert commands.main(["cluster", "status"]) == 1
+    assert capsys.readouterr().out == "The development cluster is not running.\n"
+
+
+def test_run_without_a_command_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit:
+        commands.main(["cluster", "run", "--"])
+    assert exit.value.code == 2
+    assert "run needs a command after --" in capsys.readouterr().err
+
+
+def test_python_m_devdb_names_both_databases_in_its_help():
+    done = subprocess.run([sys.executable, "-m", "devdb", "--help"], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0
+    assert "start" in done.stdout and "python -m devdb cluster ACTION" in done.stdout
