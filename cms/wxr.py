@@ -8,7 +8,7 @@ post, page, attachment and so on, each holding its fields (`wp:post_type`,
 `<category domain="post_tag|category">`) and its comments (`wp:comment`: id, author,
 e-mail, URL, IP, `date_gmt`, content, `approved`, parent, type).
 
-The file is streamed through the import engine's XML reader (comments/importing.py
+The file is streamed through the import engine's XML reader (comments/import_files.py
 `read_xml`): one item at a time, each dropped once handed on, so memory is that of
 the largest post with its comments, not of the file; no entity is ever resolved (a
 file that declares one, or names an external DTD, is refused). Each item's comments
@@ -57,7 +57,7 @@ from cms.comments_host import IMPORT_AUTHOR
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, TAG_PUNCTUATION, is_tag
 from cms.slugs import FALLBACK as FALLBACK_SLUG
 from cms.slugs import slug_from_title
-from comments import importing, names
+from comments import import_files, import_records, importing, names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.markup import NESTING_LIMIT
 
@@ -212,7 +212,7 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
     is filled in with the site and its authors as they are read, which is before the
     items in an export; an item's author name comes from that list."""
     channel = channel if channel is not None else Channel()
-    for line, element in importing.read_xml(stream, tags=("item", "author", "base_site_url")):
+    for line, element in import_files.read_xml(stream, tags=("item", "author", "base_site_url")):
         key = _key(element.tag)
         if key == "wp:base_site_url":
             channel.site = (element.text or "").strip()
@@ -593,7 +593,7 @@ def _raw(node) -> str:
 class Outcome:
     """A run's end summary: the engine's report and what this importer adds to it."""
 
-    report: importing.Report
+    report: import_records.Report
     posts_created: int = 0
     posts_matched: int = 0
     items_skipped: Counter = field(default_factory=Counter)  # "page items" -> how many
@@ -711,7 +711,7 @@ def _offset(offset: timedelta) -> str:
 def source_comment(
     comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome,
     author_ids: dict[str, str] | None = None,
-) -> importing.SourceComment | importing.Refusal | str:
+) -> import_records.SourceComment | import_records.Refusal | str:
     """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
     the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
     `author_ids`: the export's authors (WordPress user id -> display name); a comment
@@ -720,23 +720,23 @@ def source_comment(
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
-        return importing.Refusal(UNKNOWN_TYPE.format(type=comment.type), line=item.line, id=comment.id)
+        return import_records.Refusal(UNKNOWN_TYPE.format(type=comment.type), line=item.line, id=comment.id)
     if not comment.id:
-        return importing.Refusal(NO_ID, line=item.line)
+        return import_records.Refusal(NO_ID, line=item.line)
     if comment.approved not in STATUSES:
-        return importing.Refusal(
+        return import_records.Refusal(
             UNKNOWN_APPROVAL.format(value=comment.approved), line=item.line, id=comment.id
         )
     posted, note = comment_time(comment, item)
     if posted is None and (comment.date_gmt or comment.date_local):
-        return importing.Refusal(importing.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
     if posted is None:
-        return importing.Refusal(NO_DATE, line=item.line, id=comment.id)
-    if importing.utc_time(posted) is None:
-        return importing.Refusal(importing.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(NO_DATE, line=item.line, id=comment.id)
+    if import_records.utc_time(posted) is None:
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
-    return importing.SourceComment(
+    return import_records.SourceComment(
         source=source,
         id=comment.id,
         thread=thread,
@@ -796,7 +796,7 @@ class WordPressImport:
         try:
             for item in iter_items(stream, self.channel):
                 self.take(item)
-        except importing.BadSource:
+        except import_records.BadSource:
             if self.importer is not None:
                 self.importer.finish(complete=False)
             raise
@@ -825,7 +825,7 @@ class WordPressImport:
                 engine.skip(f"on {what}")
             return
         slug = self._slug(item)
-        thread = importing.SourceThread(
+        thread = import_records.SourceThread(
             source=engine.source, key=item.post_id or slug, line=item.line, slug=slug, title=item.title
         )
         post = posts.get_by_slug(slug)
@@ -933,7 +933,7 @@ def run(
     """`import_comments --format wordpress PATH`: import the export's posts with their
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
-    the file read, then write the end summary to `stdout`. importing.BadSource for a
+    the file read, then write the end summary to `stdout`. import_records.BadSource for a
     malformed file, after writing the whole posts before the fault. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
     `trust_names`: comments/commenters.py)."""
@@ -941,7 +941,7 @@ def run(
         dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
         trust_names=trust_names,
     )
-    with importing.open_source(path, progress=progress) as stream:
+    with import_files.open_source(path, progress=progress) as stream:
         outcome = job.read(stream)
     if stdout is not None:
         for line in outcome.lines():

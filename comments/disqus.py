@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from typing import BinaryIO, TextIO
 from xml.etree.ElementTree import Element
 
-from comments import importing
-from comments.importing import Refusal, SourceComment, SourceThread
+from comments import import_files, import_records, import_threads, importing
+from comments.import_records import Refusal, SourceComment, SourceThread
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 
 SOURCE = "disqus"
@@ -38,7 +38,7 @@ NO_MESSAGE = "an empty message"
 
 def _child(element: Element, name: str) -> Element | None:
     for child in element:
-        if importing.local(child.tag) == name:
+        if import_files.local(child.tag) == name:
             return child
     return None
 
@@ -57,7 +57,7 @@ def _dsq_id(element: Element | None) -> str:
     if element is None:
         return ""
     for name, value in element.attrib.items():
-        if importing.local(name) == "id":
+        if import_files.local(name) == "id":
             return value.strip()
     return ""
 
@@ -106,8 +106,8 @@ def comment_of(line: int, element: Element) -> SourceComment | Refusal:
         posted = parse_time(created)
     except ValueError:
         return Refusal(reason=BAD_TIME.format(value=created[:40]), line=line, id=key)
-    if importing.utc_time(posted) is None:
-        return Refusal(reason=importing.TIME_OUT_OF_RANGE, line=line, id=key)
+    if import_records.utc_time(posted) is None:
+        return Refusal(reason=import_records.TIME_OUT_OF_RANGE, line=line, id=key)
     status = status_of(element)
     message = _child(element, "message")
     html = (message.text or "") if message is not None else ""
@@ -124,30 +124,30 @@ def comment_of(line: int, element: Element) -> SourceComment | Refusal:
 def parse(stream: BinaryIO) -> Iterator[SourceThread | SourceComment | Refusal]:
     """The threads and posts of a Disqus export, in file order; BadSource (with the
     line) if the XML is malformed or declares entities."""
-    for line, element in importing.read_xml(stream, tags={"thread", "post"}):
-        yield thread_of(line, element) if importing.local(element.tag) == "thread" else comment_of(line, element)
+    for line, element in import_files.read_xml(stream, tags={"thread", "post"}):
+        yield thread_of(line, element) if import_files.local(element.tag) == "thread" else comment_of(line, element)
 
 
 def run(
     *, path: str, dry_run: bool = False, mapping_path: str | None = None, create_missing: bool = False,
     progress: bool = False, stdout: TextIO = sys.stdout, batch_size: int = importing.BATCH_SIZE,
     trust_names: bool = False,
-) -> importing.Report:
+) -> import_records.Report:
     """Import a Disqus export: match each thread to a post (or make a draft with
     `create_missing`), write its comments, print the summary to `stdout`. BadSource
     for a malformed file, after writing the comments read before the error.
     Commenters' names and addresses are cleaned as the comment form's (an author's
     name refused unless `trust_names`: comments/commenters.py)."""
-    mapping = importing.read_mapping(mapping_path) if mapping_path else {}
+    mapping = import_threads.read_mapping(mapping_path) if mapping_path else {}
     importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names)
-    with importing.open_source(path, progress=progress) as stream:
+    with import_files.open_source(path, progress=progress) as stream:
         try:
             for item in parse(stream):
                 if isinstance(item, SourceThread):
                     importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
                     importer.add(item)
-        except importing.BadSource:
+        except import_records.BadSource:
             importer.finish(complete=False)
             raise
     report = importer.finish()

@@ -18,7 +18,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import authors, posts, wxr
-from comments import importing
+from comments import import_records, import_text
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from comments.stores import get_store
 from infra.markup import render_post
@@ -132,7 +132,7 @@ def test_comment_fields_entities_and_a_split_cdata_section_are_read_as_written()
     ],
 )
 def test_entities_are_never_resolved_the_file_is_refused_at_their_line(name, line, reason):
-    with pytest.raises(importing.BadSource, match=reason) as refused:
+    with pytest.raises(import_records.BadSource, match=reason) as refused:
         items(FIXTURES / name)
     assert refused.value.line == line
 
@@ -140,7 +140,7 @@ def test_entities_are_never_resolved_the_file_is_refused_at_their_line(name, lin
 def test_a_malformed_file_fails_with_its_line_after_the_whole_items_before_it(tmp_path):
     path = write_export(tmp_path, post_item(post_id="1", slug="one") + "<item><title>Broken</wp:post_id>\n")
     read = []
-    with pytest.raises(importing.BadSource, match="mismatched tag") as refused, open(path, "rb") as stream:
+    with pytest.raises(import_records.BadSource, match="mismatched tag") as refused, open(path, "rb") as stream:
         for item in wxr.iter_items(stream):
             read.append(item.post_name)
     assert read == ["one"] and refused.value.line == 5
@@ -216,9 +216,9 @@ def test_a_comment_nested_thousands_deep_becomes_text_the_engine_can_write():
         content="<em>" * 5000 + "deep" + "</em>" * 5000,
     )
     handed = wxr.source_comment(
-        deep, swifts, source=SOURCE, thread="10", outcome=wxr.Outcome(report=importing.Report(source=SOURCE))
+        deep, swifts, source=SOURCE, thread="10", outcome=wxr.Outcome(report=import_records.Report(source=SOURCE))
     )
-    assert "deep" in importing.comment_text(handed.html)
+    assert "deep" in import_text.comment_text(handed.html)
 
 
 def test_a_table_stays_html_in_one_block_and_renders_as_a_table():
@@ -388,7 +388,7 @@ class TestImport:
         "name", ["wordpress-xxe.xml", "wordpress-laughs.xml", "wordpress-external-dtd.xml"]
     )
     def test_a_file_with_entity_tricks_writes_nothing(self, name):
-        with pytest.raises(importing.BadSource):
+        with pytest.raises(import_records.BadSource):
             run(FIXTURES / name)
         assert posts.is_empty() and list(get_store().iter_documents()) == []
 
@@ -396,7 +396,7 @@ class TestImport:
         first = post_item(post_id="1", slug="one", comments=comment("1") + comment("2", parent="1"))
         second = post_item(post_id="2", slug="two", comments=comment("3"))
         broken = write_export(tmp_path, first + second.replace("</item>", "</wp:comment>"))
-        with pytest.raises(importing.BadSource, match="Line 5: mismatched tag"):
+        with pytest.raises(import_records.BadSource, match="Line 5: mismatched tag"):
             run(broken)
         assert set(by_source_id(posts.get_by_slug("one"))) == {"1", "2"}
         assert posts.get_by_slug("two") is None
@@ -477,7 +477,7 @@ def test_a_sites_comment_ids_are_namespaced_by_its_host_without_a_colon():
 
 
 def test_notes_of_one_kind_past_the_first_few_are_only_counted():
-    outcome = wxr.Outcome(report=importing.Report(source=SOURCE))
+    outcome = wxr.Outcome(report=import_records.Report(source=SOURCE))
     for n in range(wxr.NOTES_SHOWN + 5):
         outcome.note("comments timed by their local time", f"comment {n}")
     outcome.note("slugs made", "one slug")
@@ -499,5 +499,5 @@ def test_a_local_time_that_its_posts_offset_takes_before_year_1_is_refused_and_r
     path = write_export(tmp_path, item)
     for _ in range(2):
         outcome = run(path)
-        assert outcome.report.refused == {importing.TIME_OUT_OF_RANGE: 1}
+        assert outcome.report.refused == {import_records.TIME_OUT_OF_RANGE: 1}
     assert set(by_source_id(posts.get_by_slug("one"))) == {"1"}

@@ -13,7 +13,8 @@ from django.core.management import call_command
 
 from cms import posts, wxr
 from comments import commenters, names
-from comments.importing import Importer, SourceComment, SourceThread
+from comments.import_records import SourceComment, SourceThread
+from comments.importing import Importer
 from comments.stores import get_store
 
 WHEN = datetime(2015, 6, 1, 12, tzinfo=UTC)

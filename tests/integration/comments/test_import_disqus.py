@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.comments_host import IMPORT_AUTHOR
-from comments import disqus, importing
+from comments import disqus, import_records, importing
 from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE, NOT_FOR_FORMAT
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
 from comments.stores import get_store
@@ -217,7 +217,7 @@ def test_a_time_whose_offset_crosses_year_9999_is_refused_at_its_line_and_reruns
                    encoding="utf-8")
     for _ in range(2):
         out = run(str(far))
-        assert f"refused: 1 {importing.TIME_OUT_OF_RANGE}" in out
+        assert f"refused: 1 {import_records.TIME_OUT_OF_RANGE}" in out
     assert set(imported(hello)) == ON_HELLO and imported(second) == {}
 
 

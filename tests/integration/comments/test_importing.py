@@ -1,15 +1,17 @@
-"""The import engine (comments/importing.py): pure helpers (bodies as Markdown, the
-safe XML reader, thread matching), and the writer in every store: a run stopped
-half-way is completed by the next, a run stopped between storing and recording
-adds nothing twice, replies find parents across batches and beyond its memory."""
+"""The import engine (comments/importing.py and its comments/import_*.py modules): pure
+helpers (bodies as Markdown, the safe XML reader, thread matching), and the writer in
+every store: a run stopped half-way is completed by the next, a run stopped between
+storing and recording adds nothing twice, replies find parents across batches and
+beyond its memory."""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from cms import posts
-from comments import import_waiting, importing, records
-from comments.importing import Importer, SourceComment, SourceThread
+from comments import import_ledger, import_records, import_waiting, importing, records
+from comments.import_records import SourceComment, SourceThread
+from comments.importing import Importer
 from comments.stores import get_store
 
 # --- Pure --------------------------------------------------------------------------------
@@ -59,7 +61,7 @@ def forest(n: int) -> list[SourceComment]:
     return comments
 
 
-def run(post, comments, *, batch_size=4, **options) -> importing.Report:
+def run(post, comments, *, batch_size=4, **options) -> import_records.Report:
     importer = Importer(source="test", batch_size=batch_size, **options)
     importer.add_thread(SourceThread(source="test", key="t1"), post_id=post.id)
     for comment in comments:
@@ -104,14 +106,14 @@ def test_a_run_stopped_between_storing_and_recording_adds_nothing_twice(make_pos
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patch:
-        patch.setattr(importing.ledger().__class__, "bulk_write", killed)
+        patch.setattr(import_ledger.ledger().__class__, "bulk_write", killed)
         with pytest.raises(KeyboardInterrupt):
             run(post, comments)
-    assert len(stored(post)) == 4 and importing.ledger().count_documents({}) == 0
+    assert len(stored(post)) == 4 and import_ledger.ledger().count_documents({}) == 0
     report = run(post, comments)
     assert report.already == 4 and report.imported == 5
     assert_faithful(post, comments)
-    assert importing.ledger().count_documents({}) == 9
+    assert import_ledger.ledger().count_documents({}) == 9
 
 
 @pytest.mark.usefixtures("each_store")
@@ -245,7 +247,7 @@ def test_the_report_names_the_first_orphans_and_counts_the_others(make_post, mon
     report = run(post, [SourceComment(source="test", id=f"o{k}", thread="t1", parent=f"gone{k}",
                                       posted=START, html="<p>o</p>") for k in range(5)])
     assert len(report.orphans) == 2 and report.orphans_total == 5
-    assert importing.MORE_ORPHANS.format(count=3) in report.lines()
+    assert import_records.MORE_ORPHANS.format(count=3) in report.lines()
 
 
 @pytest.mark.usefixtures("each_store")
@@ -262,5 +264,5 @@ def test_a_time_out_of_range_in_utc_is_refused_and_a_rerun_does_not_crash(make_p
                 *chain(2)]
     for _ in range(2):
         report = run(post, comments)
-        assert report.refused == {importing.TIME_OUT_OF_RANGE: 1}
+        assert report.refused == {import_records.TIME_OUT_OF_RANGE: 1}
     assert set(stored(post)) == {"0", "1"}

@@ -1,0 +1,127 @@
+"""What a source's parser hands the importer (comments/importing.py), and what the
+importer reports: a source's threads and comments, the elements it refuses, the end
+summary, and BadSource for a file that cannot be read on. Pure: no I/O.
+
+Times are kept in UTC (`utc_time`): a comment whose time cannot be is refused with
+TIME_OUT_OF_RANGE, by the engine and by the parsers that read times themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from comments.records import APPROVED
+
+BAD_SOURCE = "Line {line}: {reason}"
+TIME_OUT_OF_RANGE = "its time is out of range in UTC (years 1000 to 9999)"
+MORE_ORPHANS = "  ... and {count} more orphans"
+
+
+class BadSource(ValueError):
+    """The file cannot be read on; the message names the line and the reason."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(BAD_SOURCE.format(line=line, reason=reason))
+        self.line, self.reason = line, reason
+
+
+@dataclass(frozen=True)
+class SourceThread:
+    """A discussion of the source system: a Disqus thread, a WordPress post."""
+
+    source: str  # "disqus", "wordpress": the namespace of its ids
+    key: str  # the source's id of the thread, which its comments name
+    line: int = 0
+    link: str = ""  # its page's address, if the source has one
+    identifier: str = ""  # Disqus' own identifier of the page
+    slug: str = ""  # the post slug it names, if the source knows it (WordPress)
+    title: str = ""
+
+    def describe(self) -> str:
+        return self.link or self.identifier or self.slug or f"{self.source} thread {self.key}"
+
+
+@dataclass(frozen=True)
+class SourceComment:
+    """One comment of the source, as the engine writes it."""
+
+    source: str
+    id: str
+    thread: str  # SourceThread.key
+    parent: str | None  # the source id of the comment it replies to
+    posted: datetime  # aware, any zone (stored in UTC)
+    html: str  # the body as the source holds it (HTML)
+    status: str = APPROVED  # one of comments.records.STATUSES
+    author_name: str = ""
+    author_email: str = ""
+    author_url: str = ""
+    ip: str = ""
+    line: int = 0
+    # The source says one of its own authors wrote it under their name (WordPress's
+    # comment_user_id): that name is let through though it is one of the site's authors'.
+    by_source_author: bool = False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An element of the source that cannot be imported, and why (counted, reported)."""
+
+    reason: str
+    line: int = 0
+    id: str = ""
+    thread: bool = False  # a thread (its comments then name an unknown thread)
+
+
+@dataclass
+class Report:
+    """What a run did (or, dry, would do): the end summary."""
+
+    source: str
+    dry_run: bool = False
+    threads_matched: int = 0
+    threads_created: int = 0
+    threads_skipped: int = 0
+    unmatched: list[str] = field(default_factory=list)
+    imported: int = 0
+    already: int = 0
+    refused: Counter = field(default_factory=Counter)  # reason -> how many
+    skipped: Counter = field(default_factory=Counter)  # reason -> how many (pingbacks...)
+    orphans: list[str] = field(default_factory=list)  # the first importing.ORPHANS_SHOWN
+    orphans_total: int = 0
+    reattached: int = 0
+    posts: int = 0  # posts whose summaries were refreshed
+
+    def lines(self) -> list[str]:
+        """The end summary, line by line."""
+        would = "would be " if self.dry_run else ""
+        out = [
+            (f"Threads/posts: {self.threads_matched} matched, {self.threads_created} {would}created, "
+             f"{self.threads_skipped} skipped."),
+            (f"Comments: {self.imported} {would}imported, {self.already} skipped as already imported, "
+             f"{sum(self.refused.values())} refused, {sum(self.skipped.values())} skipped."),
+        ]
+        out += [f"  refused: {n} {reason}" for reason, n in self.refused.most_common()]
+        out += [f"  skipped: {n} {reason}" for reason, n in self.skipped.most_common()]
+        out += [f"  unmatched thread: {what}" for what in self.unmatched]
+        out += [f"  orphan: {what}" for what in self.orphans]
+        if self.orphans_total > len(self.orphans):
+            out.append(MORE_ORPHANS.format(count=self.orphans_total - len(self.orphans)))
+        if self.reattached:
+            out.append(f"  {self.reattached} replies deeper than the site allows went under the deepest ancestor.")
+        if self.dry_run:
+            out.append("Dry run: nothing was written.")
+        return out
+
+
+def utc_time(moment: datetime) -> datetime | None:
+    """An aware `moment` in UTC; None when it cannot be kept: its offset takes it past
+    year 9999 or before year 1, or it falls before year 1000 (slugs sort times as
+    text, four digits to a year)."""
+    try:
+        moment = moment.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None
+    return moment if moment.year >= 1000 else None
+
