@@ -255,7 +255,7 @@ def main() -> None:
     django.setup()
     from django.conf import settings
 
-    from dashboard.forms import CONTENT_MAX_LENGTH
+    from dashboard.post_forms import CONTENT_MAX_LENGTH
     from infra.markup import render_comment, render_post
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -1,4 +1,5 @@
-"""The reader's forms (the dashboard's are in dashboard/forms.py)."""
+"""The reader's forms (the dashboard's are in dashboard/post_forms.py, author_forms.py,
+moderation_forms.py and media_forms.py)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

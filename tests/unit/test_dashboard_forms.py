@@ -6,8 +6,9 @@ from datetime import datetime, timezone
 import pytest
 
 from cms import posts
-from dashboard import forms
-from dashboard.forms import PostFilterForm, PostForm, ProfileForm
+from dashboard import author_forms, post_forms
+from dashboard.author_forms import ProfileForm
+from dashboard.post_forms import PostFilterForm, PostForm
 
 
 def post_form(**overrides) -> PostForm:
@@ -77,7 +78,7 @@ def test_each_refusal_has_a_code():
     form = PostForm(
         {
             "title": "",
-            "content": "x" * (forms.CONTENT_MAX_LENGTH + 1),
+            "content": "x" * (post_forms.CONTENT_MAX_LENGTH + 1),
             "published": "tomorrow",
             "status": "live",
         }
@@ -88,8 +89,8 @@ def test_each_refusal_has_a_code():
         "published": ["invalid"],
         "status": ["invalid_choice"],
     }
-    assert form.errors["title"] == [forms.EMPTY_TITLE] and form.errors["published"] == [
-        forms.BAD_PUBLISH_TIME
+    assert form.errors["title"] == [post_forms.EMPTY_TITLE] and form.errors["published"] == [
+        post_forms.BAD_PUBLISH_TIME
     ]
 
 
@@ -128,7 +129,7 @@ def test_the_filter_accepts_the_three_states_and_nothing_else():
     for state in ("", *posts.STATES):
         assert PostFilterForm({"status": state}).is_valid()
     form = PostFilterForm({"status": "deleted"})
-    assert codes(form) == {"status": ["invalid_choice"]} and form.errors["status"] == [forms.BAD_STATUS]
+    assert codes(form) == {"status": ["invalid_choice"]} and form.errors["status"] == [post_forms.BAD_STATUS]
 
 
 @pytest.mark.parametrize(
@@ -151,7 +152,7 @@ def test_a_display_name_is_required():
     """Readers need a name to see."""
     form = ProfileForm({"display_name": ""})
     assert codes(form) == {"display_name": ["required"]} and form.errors["display_name"] == [
-        forms.DISPLAY_NAME_REQUIRED
+        author_forms.DISPLAY_NAME_REQUIRED
     ]
 
 
@@ -159,13 +160,7 @@ def test_a_display_name_is_required():
 
 from bson import ObjectId  # noqa: E402
 
-from dashboard.forms import (  # noqa: E402
-    BAD_CHOICE,
-    BAD_DOMAIN,
-    NOTHING_CHOSEN,
-    BlocklistForm,
-    ModerationForm,
-)
+from dashboard.moderation_forms import BAD_CHOICE, BAD_DOMAIN, NOTHING_CHOSEN, BlocklistForm, ModerationForm  # noqa: E402
 
 
 def test_a_bulk_action_needs_an_action_and_comments():
@@ -215,13 +210,13 @@ def test_other_time_formats_are_refused_with_the_format_named(typed):
     """Day-first dates, a 12-hour clock, words or impossible times: the error shows the format."""
     form = post_form(published=typed)
     assert codes(form) == {"published": ["invalid"]}
-    assert form.errors["published"] == [forms.BAD_PUBLISH_TIME] and "2026-05-01 09:30" in forms.BAD_PUBLISH_TIME
+    assert form.errors["published"] == [post_forms.BAD_PUBLISH_TIME] and "2026-05-01 09:30" in post_forms.BAD_PUBLISH_TIME
 
 
 def test_a_publish_time_is_shown_in_the_sites_zone_to_the_minute_or_second(settings):
     """The field shows the time as typed: seconds only when it has some."""
     settings.TIME_ZONE = "Asia/Kolkata"
-    widget = forms.PublishTimeInput()
+    widget = post_forms.PublishTimeInput()
     assert widget.format_value(datetime(2026, 7, 1, 12, 0, tzinfo=timezone.utc)) == "2026-07-01 17:30"
     assert widget.format_value(datetime(2026, 7, 1, 12, 0, 5, 123000, tzinfo=timezone.utc)) == "2026-07-01 17:30:05"
     assert "Asia/Kolkata" in PostForm().fields["published"].help_text
@@ -241,4 +236,4 @@ def test_the_excerpt_is_optional_trimmed_and_bounded():
     assert post_form().is_valid()
     form = post_form(excerpt="  A summary.  ")
     assert form.is_valid() and form.cleaned_data["excerpt"] == "A summary."
-    assert codes(post_form(excerpt="e" * (forms.EXCERPT_MAX_LENGTH + 1))) == {"excerpt": ["max_length"]}
+    assert codes(post_form(excerpt="e" * (post_forms.EXCERPT_MAX_LENGTH + 1))) == {"excerpt": ["max_length"]}

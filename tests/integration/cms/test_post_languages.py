@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from cms import posts
-from dashboard import forms
+from dashboard import post_forms
 from infra.mongo import ensure_all_indexes
 
 VI_TITLE, VI_SLUG = "Đường về Hà Nội", "duong-ve-ha-noi"
@@ -101,7 +101,7 @@ def test_a_language_left_out_is_the_sites_and_the_form_offers_it_first(ada_clien
 def test_an_unknown_language_is_a_form_error_that_keeps_what_was_typed(ada_client, mongo_db):
     response = ada_client.post("/dashboard/posts/new/", form(title="Tiêu đề giữ nguyên", language="xx"))
     page = response.content.decode()
-    assert response.status_code == 400 and str(forms.BAD_LANGUAGE).replace("'", "&#x27;") in page
+    assert response.status_code == 400 and str(post_forms.BAD_LANGUAGE).replace("'", "&#x27;") in page
     assert 'value="Tiêu đề giữ nguyên"' in page and mongo_db.posts.count_documents({}) == 0
 
 

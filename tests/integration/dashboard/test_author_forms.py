@@ -1,10 +1,10 @@
 """The dashboard's author form against Django's database: usernames taken by others,
-and Django's own username rules (dashboard/forms.py)."""
+and Django's own username rules (dashboard/author_forms.py)."""
 
 import pytest
 
 from cms.authors import USERNAME_TAKEN
-from dashboard.forms import AuthorForm
+from dashboard.author_forms import AuthorForm
 
 
 def codes(form) -> dict[str, list[str]]:

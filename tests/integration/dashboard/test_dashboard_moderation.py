@@ -17,7 +17,7 @@ from comments import blocklist, services
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
 from comments.stores import get_store
 from dashboard import moderation as views
-from dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
+from dashboard.moderation_forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
 from tests.pages import Page, page
 

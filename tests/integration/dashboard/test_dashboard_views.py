@@ -13,7 +13,7 @@ from django.test import Client
 from cms import authors, posts, versions
 from cms.authors import USERNAME_TAKEN
 from cms.models import AuthorProfile
-from dashboard import forms, services, views
+from dashboard import author_forms, form_limits, post_forms, services, views
 
 FORMAT = "%Y-%m-%dT%H:%M:%S"
 
@@ -319,23 +319,23 @@ def test_unknown_posts_and_versions_are_404(editor_client, make_post, url):
 
 
 def too_long(limit: int, length: int) -> str:
-    return forms.TOO_LONG % {"limit_value": limit, "show_value": length}
+    return form_limits.TOO_LONG % {"limit_value": limit, "show_value": length}
 
 
 @pytest.mark.parametrize(
     "overrides,message",
     [
-        ({"title": "  "}, forms.EMPTY_TITLE),
+        ({"title": "  "}, post_forms.EMPTY_TITLE),
         ({"title": "t" * 201}, too_long(200, 201)),
-        ({"slug": "not a slug!"}, forms.BAD_SLUG),
+        ({"slug": "not a slug!"}, post_forms.BAD_SLUG),
         ({"slug": "s" * 81}, too_long(80, 81)),
-        ({"published": "31/31/2026 25:00"}, forms.BAD_PUBLISH_TIME),
-        ({"tags": "ok, bad/tag"}, forms.BAD_TAG % {"tag": "bad/tag"}),
-        ({"tags": ",".join(f"t{n}" for n in range(11))}, forms.TOO_MANY_TAGS % {"limit": 10}),
+        ({"published": "31/31/2026 25:00"}, post_forms.BAD_PUBLISH_TIME),
+        ({"tags": "ok, bad/tag"}, post_forms.BAD_TAG % {"tag": "bad/tag"}),
+        ({"tags": ",".join(f"t{n}" for n in range(11))}, post_forms.TOO_MANY_TAGS % {"limit": 10}),
         ({"content": "x" * 100_001}, too_long(100_000, 100_001)),
-        ({"status": "live"}, forms.BAD_POST_STATUS),
+        ({"status": "live"}, post_forms.BAD_POST_STATUS),
         ({"excerpt": "e" * 301}, too_long(300, 301)),
-        ({"published": "2026-05-01T09:30 pm"}, forms.BAD_PUBLISH_TIME),
+        ({"published": "2026-05-01T09:30 pm"}, post_forms.BAD_PUBLISH_TIME),
     ],
 )
 def test_bad_input_is_a_form_error_that_keeps_what_was_typed(ada_client, mongo_db, overrides, message):
@@ -429,7 +429,7 @@ def test_the_list_paginates_keeping_the_filters(editor_client, make_post, settin
 def test_a_bad_filter_is_a_400_with_the_form_error(editor_client):
     """An unknown state is refused, in the site's layout."""
     response = editor_client.get("/dashboard/", {"status": "deleted"})
-    assert response.status_code == 400 and escape(forms.BAD_STATUS) in text(response)
+    assert response.status_code == 400 and escape(post_forms.BAD_STATUS) in text(response)
 
 
 # --- Profiles and renames ----------------------------------------------------------------------
@@ -455,9 +455,9 @@ def test_an_author_edits_their_profile_and_every_copy_follows(ada_client, ada, m
 @pytest.mark.parametrize(
     "data,message",
     [
-        ({"display_name": ""}, forms.DISPLAY_NAME_REQUIRED),
+        ({"display_name": ""}, author_forms.DISPLAY_NAME_REQUIRED),
         ({"display_name": "x" * 101}, too_long(100, 101)),
-        ({"display_name": "Ada", "avatar_url": "javascript:alert(1)"}, forms.BAD_AVATAR_URL),
+        ({"display_name": "Ada", "avatar_url": "javascript:alert(1)"}, author_forms.BAD_AVATAR_URL),
         ({"display_name": "Ada", "bio": "b" * 2001}, too_long(2000, 2001)),
     ],
 )
@@ -539,7 +539,7 @@ def test_the_excerpt_is_saved_on_create_and_edit_and_kept_in_versions(ada_client
     post = only_post()
     assert post.excerpt == "First summary."
     edit_page = text(ada_client.get(f"/dashboard/posts/{post.id}/"))
-    assert form_values(edit_page)["excerpt"] == "First summary." and escape(forms.EXCERPT_HELP) in edit_page
+    assert form_values(edit_page)["excerpt"] == "First summary." and escape(post_forms.EXCERPT_HELP) in edit_page
     sent = {**form_values(edit_page), "excerpt": "Second summary.", "action": "save"}
     assert ada_client.post(f"/dashboard/posts/{post.id}/", sent).status_code == 303
     assert posts.get_by_id(post.id).excerpt == "Second summary."
@@ -564,7 +564,7 @@ def test_the_publish_time_is_shown_and_read_in_the_format_and_zone_its_help_stat
     html = text(ada_client.get(f"/dashboard/posts/{post.id}/"))
     assert form_values(html)["published"] == "2099-12-24 18:30"
     assert 'placeholder="2026-05-01 09:30"' in html
-    assert escape(forms.PUBLISH_TIME_HELP.format(zone="Europe/Paris")) in html
+    assert escape(post_forms.PUBLISH_TIME_HELP.format(zone="Europe/Paris")) in html
     assert "Publish time (Europe/Paris)" in text(ada_client.get("/dashboard/"))
 
 

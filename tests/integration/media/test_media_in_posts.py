@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from cms import posts, sharing, versions
-from dashboard import forms, services
+from dashboard import post_forms, services
 from media import images, library, services as media_services
 
 from tests.pictures import picture
@@ -73,7 +73,7 @@ def test_the_editor_refuses_a_library_picture_without_alt_text_or_not_in_the_lib
     image = add_image()
     response = editor_client.post("/dashboard/posts/new/", post_form(content=f"![](/media/{image.key}/)"))
     assert response.status_code == 400
-    assert str(forms.IMAGE_ALT_REQUIRED % {"key": image.key}).split("![")[0] in response.content.decode().replace("&#x27;", "'")
+    assert str(post_forms.IMAGE_ALT_REQUIRED % {"key": image.key}).split("![")[0] in response.content.decode().replace("&#x27;", "'")
     unknown = "cd" * 16
     response = editor_client.post("/dashboard/posts/new/", post_form(content=f"![x](/media/{unknown}/)"))
     assert response.status_code == 400 and f"/media/{unknown}/" in response.content.decode()
@@ -113,7 +113,7 @@ def test_a_cover_shows_on_the_post_on_lists_and_in_feeds(editor_client):
 
 def test_the_cover_must_be_a_library_picture(editor_client):
     response = editor_client.post("/dashboard/posts/new/", post_form(cover="ef" * 16))
-    assert response.status_code == 400 and str(forms.NO_SUCH_COVER) in response.content.decode()
+    assert response.status_code == 400 and str(post_forms.NO_SUCH_COVER) in response.content.decode()
 
 
 def test_restoring_a_version_restores_its_pictures(editor_client):

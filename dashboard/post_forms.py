@@ -1,33 +1,28 @@
-"""The dashboard's forms. They own validation; every error has a code, and the
-messages tests check are the constants below."""
+"""The dashboard's forms for posts: writing one, and the list's filter. They own
+validation; every error has a code, and the messages tests check are the constants
+below. People's forms are in dashboard/author_forms.py, the moderation queue's in
+dashboard/moderation_forms.py."""
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.core.validators import URLValidator
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cms import posts, slugs
-from cms.authors import USERNAME_TAKEN
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, is_tag  # noqa: F401
-from comments.ids import parse_id
+from dashboard.form_limits import SEARCH_MAX_LENGTH, too_long
 from media import library, references
 
 TITLE_MAX_LENGTH = 200
 CONTENT_MAX_LENGTH = 100_000
 TAGS_MAX_LENGTH = 500
-SEARCH_MAX_LENGTH = 100
 
 EMPTY_TITLE = _("Give the post a title.")
-TOO_LONG = _("This can be at most %(limit_value)d characters; it has %(show_value)d.")
 BAD_SLUG = _("A slug is made of letters, digits, hyphens and underscores only.")
 BAD_TAG = _(
     "“%(tag)s” is not a tag: a tag is at most 40 letters, digits, spaces, hyphens, dots, "
@@ -45,8 +40,6 @@ PUBLISH_TIME_HELP = _(
 EXCERPT_HELP = _("Shown on lists of posts. Empty: the first paragraph of the content is used.")
 BAD_STATUS = _("Choose draft, scheduled or published.")
 BAD_POST_STATUS = _("Choose Draft or Publish.")
-DISPLAY_NAME_REQUIRED = _("Give the name readers will see.")
-BAD_AVATAR_URL = _("Give the picture's address as a full http:// or https:// URL.")
 
 BAD_LANGUAGE = _("Choose one of the site's languages.")
 NO_SUCH_COVER = _("Choose a picture from the media library.")
@@ -78,10 +71,6 @@ STATUS_CHOICES = [
 ]
 
 
-def _too_long() -> dict:
-    return {"max_length": TOO_LONG}
-
-
 class PublishTimeInput(forms.TextInput):
     """A text field for a time as PUBLISH_FORMAT, in the site's time zone: the same
     format its help text and placeholder state, whatever the browser's language."""
@@ -99,20 +88,20 @@ class PostForm(forms.Form):
 
     title = forms.CharField(
         label=pgettext_lazy("post field", "Title"),
-        max_length=TITLE_MAX_LENGTH, error_messages={"required": EMPTY_TITLE, **_too_long()}
+        max_length=TITLE_MAX_LENGTH, error_messages={"required": EMPTY_TITLE, **too_long()}
     )
     slug = forms.CharField(
         label=pgettext_lazy("post field", "Slug"),
         required=False,
         max_length=SLUG_MAX_LENGTH,
-        error_messages=_too_long(),
+        error_messages=too_long(),
         help_text=_("The post's address, /posts/<slug>/. Left empty, it is made from the title."),
     )
     content = forms.CharField(
         label=pgettext_lazy("post field", "Content"),
         required=False,
         max_length=CONTENT_MAX_LENGTH,
-        error_messages=_too_long(),
+        error_messages=too_long(),
         widget=forms.Textarea(attrs={"rows": 18}),
         help_text=_("Markdown."),
     )
@@ -120,7 +109,7 @@ class PostForm(forms.Form):
         label=pgettext_lazy("post field", "Excerpt"),
         required=False,
         max_length=EXCERPT_MAX_LENGTH,
-        error_messages=_too_long(),
+        error_messages=too_long(),
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=EXCERPT_HELP,
     )
@@ -128,7 +117,7 @@ class PostForm(forms.Form):
         label=pgettext_lazy("post field", "Tags"),
         required=False,
         max_length=TAGS_MAX_LENGTH,
-        error_messages=_too_long(),
+        error_messages=too_long(),
         help_text=_("Separated by commas."),
     )
     status = forms.ChoiceField(
@@ -276,175 +265,5 @@ class PostFilterForm(forms.Form):
         error_messages={"invalid_choice": BAD_STATUS},
     )
     q = forms.CharField(
-        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Title contains"), error_messages=_too_long()
+        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Title contains"), error_messages=too_long()
     )
-
-
-class ProfileForm(forms.Form):
-    """An author's public profile: what readers see on posts and the author page."""
-
-    display_name = forms.CharField(
-        label=_("Display name"),
-        max_length=100, error_messages={"required": DISPLAY_NAME_REQUIRED, **_too_long()}
-    )
-    bio = forms.CharField(
-        label=_("Bio"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 5}), error_messages=_too_long()
-    )
-    avatar_url = forms.URLField(
-        required=False,
-        max_length=200,
-        label=_("Picture URL"),
-        assume_scheme="https",
-        validators=[URLValidator(schemes=["http", "https"], message=BAD_AVATAR_URL, code="bad_url")],
-        error_messages={"invalid": BAD_AVATAR_URL, **_too_long()},
-    )
-
-
-class AuthorForm(ProfileForm):
-    """An editor's view of an author: the profile, and the username (a rename)."""
-
-    username = forms.CharField(
-        label=_("Username"),
-        max_length=150,
-        validators=[UnicodeUsernameValidator()],
-        error_messages=_too_long(),
-        help_text=_("Letters, digits and @ . + - _ only. The old author address will redirect here."),
-    )
-    field_order = ["username", "display_name", "bio", "avatar_url"]
-
-    def __init__(self, *args, user, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username=username).exclude(pk=self.user.pk).exists():
-            raise forms.ValidationError(gettext(USERNAME_TAKEN), code="username_taken")
-        return username
-
-
-# --- Moderating comments (editors) -----------------------------------------------------
-
-BAD_TAB = _("Choose pending, flagged, spam or recent.")
-NO_SUCH_POST_SLUG = _("No post has this slug.")
-BAD_IP = _("Give an IPv4 or IPv6 address.")
-NOTHING_CHOSEN = _("Choose at least one comment, then an action.")
-BAD_CHOICE = _("That is not a comment of this queue; reload the page and try again.")
-BAD_DOMAIN = _("Give a domain such as example.com.")
-EMPTY_TERM = _("Give a word, a phrase or a domain.")
-MAX_CHOSEN = 200
-
-QUEUE_TABS = [
-    ("pending", pgettext_lazy("comment queue", "Pending")),
-    ("flagged", pgettext_lazy("comment queue", "Flagged")),
-    ("spam", pgettext_lazy("comment queue", "Spam")),
-    ("recent", pgettext_lazy("comment queue", "Recent")),
-    ("downvoted", pgettext_lazy("comment queue", "Most down-voted")),
-]
-DOMAIN_RE = re.compile(r"@?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.IGNORECASE)
-
-
-class QueueFilterForm(forms.Form):
-    """The moderation queue: a tab, and comments on one post, by an author name, an
-    e-mail address or an IP address."""
-
-    tab = forms.ChoiceField(
-        required=False, choices=QUEUE_TABS, widget=forms.HiddenInput,
-        error_messages={"invalid_choice": BAD_TAB},
-    )
-    post = forms.CharField(
-        required=False, max_length=SLUG_MAX_LENGTH, label=_("Post (its slug)"), error_messages=_too_long()
-    )
-    name = forms.CharField(
-        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Author name contains"), error_messages=_too_long()
-    )
-    email = forms.CharField(
-        required=False, max_length=254, label=_("E-mail address"), error_messages=_too_long()
-    )
-    ip = forms.GenericIPAddressField(required=False, label=_("IP address"), error_messages={"invalid": BAD_IP})
-
-    def clean_post(self) -> posts.Post | None:
-        slug = self.cleaned_data["post"].strip()
-        if not slug:
-            return None
-        slug = unicodedata.normalize("NFC", slug)
-        post = posts.get_by_slug(slug) if slugs.is_slug(slug) else None
-        if post is None:
-            raise forms.ValidationError(NO_SUCH_POST_SLUG, code="no_such_post")
-        return post
-
-
-class ObjectIdsField(forms.Field):
-    """A list of MongoDB ids from checkboxes; anything else is refused."""
-
-    widget = forms.MultipleHiddenInput
-
-    def to_python(self, value) -> list:
-        values = value if isinstance(value, (list, tuple)) else ([value] if value else [])
-        if len(values) > MAX_CHOSEN:
-            raise forms.ValidationError(BAD_CHOICE, code="too_many")
-        ids = [parse_id(v) for v in values]
-        if None in ids:
-            raise forms.ValidationError(BAD_CHOICE, code="bad_id")
-        return ids
-
-
-class ModerationForm(forms.Form):
-    """A queue action: approve, spam or delete the chosen comments (bulk), or, from
-    one comment's row, remove its sub-thread or ban its author."""
-
-    action = forms.ChoiceField(
-        required=False,
-        choices=[
-            ("approve", pgettext_lazy("moderation action", "Approve")),
-            ("spam", pgettext_lazy("moderation action", "Spam")),
-            ("delete", pgettext_lazy("moderation action", "Delete")),
-        ],
-        error_messages={"invalid_choice": NOTHING_CHOSEN},
-    )
-    ids = ObjectIdsField(required=False)
-    # One comment's own button: "thread:<id>", "ban:<id>", "pick:<id>" or "unpick:<id>".
-    one = forms.CharField(required=False, max_length=40)
-    next = forms.CharField(required=False, max_length=2000)
-    # Sent by the confirmation page's button: spam, delete, thread and ban happen only then.
-    confirmed = forms.BooleanField(required=False)
-
-    def clean(self):
-        data = super().clean()
-        one = data.get("one") or ""
-        if one:
-            kind, _, raw = one.partition(":")
-            ids = ObjectIdsField().clean([raw]) if kind in ("thread", "ban", "pick", "unpick") and raw else None
-            if not ids:
-                raise forms.ValidationError(BAD_CHOICE, code="bad_choice")
-            data["action"], data["ids"] = kind, ids
-        elif not data.get("action") or not data.get("ids"):
-            raise forms.ValidationError(NOTHING_CHOSEN, code="nothing_chosen")
-        return data
-
-
-class BlocklistForm(forms.Form):
-    """A blocked word or phrase, or a blocked e-mail domain: comments with it wait
-    for an editor."""
-
-    kind = forms.ChoiceField(
-        label=pgettext_lazy("blocklist entry", "Kind"),
-        choices=[("word", _("Word or phrase in the text")), ("domain", _("E-mail domain"))],
-        widget=forms.RadioSelect, initial="word",
-    )
-    value = forms.CharField(max_length=100, label=_("Word, phrase or domain"),
-                            error_messages={"required": EMPTY_TERM, **_too_long()})
-
-    def clean(self):
-        data = super().clean()
-        value = " ".join(data.get("value", "").split())
-        if data.get("kind") == "domain" and value and not DOMAIN_RE.fullmatch(value):
-            self.add_error("value", forms.ValidationError(BAD_DOMAIN, code="bad_domain"))
-        data["value"] = value
-        return data
-
-
-class CommentsClosedForm(forms.Form):
-    """A post's discussion: open to new comments, or closed."""
-
-    closed = forms.BooleanField(required=False)
