@@ -68,7 +68,7 @@ from pymongo.write_concern import WriteConcern
 from comments import slugs
 from comments.host import get_host
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
-from comments.stores.base import Query
+from comments.stores.queries import Query
 from comments.stores.containers import ContainerStore, counted_fields, sorted_by_posting
 from infra.mongo import get_db
 from infra.sharding import ShardKey

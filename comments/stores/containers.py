@@ -25,7 +25,8 @@ from bson import ObjectId
 from pymongo.collection import Collection
 
 from comments.records import Comment, Tally, Viewer
-from comments.stores.base import CommentStore, Query, compare, field_value
+from comments.stores.base import CommentStore
+from comments.stores.queries import Query, compare, field_value
 
 # What counting a listing looks at: visibility, replies below a comment, the orders' keys.
 COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")

@@ -59,7 +59,8 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
-from comments.stores.base import CommentStore, Query, reverse
+from comments.stores.base import CommentStore, reverse
+from comments.stores.queries import Query
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 

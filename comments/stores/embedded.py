@@ -39,7 +39,7 @@ through its chain, guarded the same way, per comment: modified_count then counts
 comments, and a value already there is not written again.
 
 Reading. A permalink is a slug path, not a position. Every listing reads the whole
-document by `_id` and walks the tree in Python (comments/stores/base.py's `Query`
+document by `_id` and walks the tree in Python (comments/stores/queries.py's `Query`
 selects, orders, pages and counts it): threaded paging walks the tree depth first in the application,
 as the pattern says, and a chronological page or a reader's count mixes depths, so a
 `$slice` of one array cannot cut it. A count (a post's approved count, a listing's
@@ -78,7 +78,7 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.base import TAB_CONDITIONS, Query
+from comments.stores.queries import TAB_CONDITIONS, Query
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
@@ -247,7 +247,7 @@ def superset(query: Query) -> dict[str, Any]:
             either += any_depth(field, condition)["$or"]
         return {"$or": either}
     if query.tab is not None:
-        # Each of the tab's conditions met at some depth (base.TAB_CONDITIONS).
+        # Each of the tab's conditions met at some depth (queries.TAB_CONDITIONS).
         each = [any_depth(field, condition) for field, condition in TAB_CONDITIONS[query.tab].items()]
         return {"$and": each} if each else {}
     return {}

@@ -1,4 +1,4 @@
-"""The comment stores' `Query` (comments/stores/base.py) without a server: its
+"""The comment stores' `Query` (comments/stores/queries.py) without a server: its
 MongoDB half merges conditions without losing one, and its Python half slices and
 orders as the server does. Pure: these tests use no database fixture (the suite's
 autouse fixtures still open the session's database)."""
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from comments.records import ORDERS, PENDING, READERS, Comment, CommentAuthor, QueueFilter, by_commenter
 from comments.stores import Query
-from comments.stores.base import NO_TAB, all_of
+from comments.stores.queries import NO_TAB, all_of
 from comments.stores.containers import in_python, sort, tally_of
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
