@@ -430,9 +430,10 @@ class EmbeddedStore(ContainerStore):
         modified_count (a value another writer set meanwhile is not counted)."""
         concern = WriteConcern(w="majority") if majority else None
         changed = 0
+        selected = query.matcher()
         for discussion in self._discussions(superset(query)):
             for chain, node in flatten(discussion.get(REPLIES) or []):
-                if not query.matches(to_comment(node, discussion["_id"])):
+                if not selected(to_comment(node, discussion["_id"])):
                     continue
                 if all(_stored(node, field) == value for field, value in fields.items()):
                     continue

@@ -1,16 +1,18 @@
 """What a comment store selects: a `Query` says which comments (a discussion, the
 replies below a comment or a whole sub-thread, what a viewer is shown, ids, slugs, a
 commenter, a moderation queue tab, a possible duplicate, statuses left out), in what
-order, from which key, and which slice. It says it twice, from the same fields: as a
-MongoDB condition on a comment's own fields (`conditions`, which the documents and
-buckets stores send) and as a Python predicate (`matches`, which the embedded store
-applies to the comments it unpacks); the store tests check that the two agree.
-Pure: no I/O.
+order, from which key, and which slice. Pure: no I/O.
+
+It says which comments once, as a MongoDB filter on a comment's own fields
+(`conditions`, which the documents and buckets stores send; `selection` with the
+discussion too). The embedded store, which unpacks comments in Python, evaluates
+that same filter on each comment's stored form with infra/matching.py (`matcher`,
+`matches`), then orders and slices in Python (`compare`, `field_value`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -30,15 +32,15 @@ from comments.records import (
     Viewer,
     commenter_conditions,
     filter_conditions,
-    in_queue,
     visible_to,
 )
+from infra import matching
 
 Order = tuple[tuple[str, int], ...]
 NO_TAB = "no queue tab {tab!r}"
 # The statuses a duplicate of a new comment may have: not spam or deleted.
 NOT_DUPLICATES = frozenset({SPAM, DELETED})
-# What each queue tab lists, before its filters (records.in_queue says the same).
+# What each queue tab lists, before its filters (records.filter_conditions).
 TAB_CONDITIONS: dict[str, dict[str, Any]] = {
     "pending": {"status": PENDING},
     "spam": {"status": SPAM},
@@ -66,14 +68,6 @@ class Duplicate:
             same.update({"author.id": None, "author.name": str(self.author.name),
                          "author.email": str(self.author.email), "ip": self.ip})
         return same
-
-    def matches(self, c: Comment) -> bool:
-        if not (c.posted >= self.since and c.parent_id == self.parent_id and c.text == self.text):
-            return False
-        if self.author.id is not None:
-            return c.author.id == int(self.author.id)
-        return (c.author.id is None and c.author.name == self.author.name
-                and c.author.email == self.author.email and c.ip == self.ip)
 
 
 @dataclass(frozen=True)
@@ -167,27 +161,22 @@ class Query:
             parts.append(keyset.after(self.order, self.after))
         return all_of(parts)
 
-    def matches(self, c: Comment) -> bool:
-        """`conditions` as a Python predicate (the discussion included)."""
+    def selection(self) -> dict[str, Any]:
+        """`conditions` with the discussion: everything the query selects by, as one
+        MongoDB filter."""
         discussions = self.discussions()
-        return (
-            (discussions is None or c.discussion_id in discussions)
-            and (self.viewer is None or self.viewer.sees(c))
-            and c.status not in self.exclude
-            and (self.ids is None or c.id in self.ids)
-            and (self.slugs is None or c.slug in self.slugs)
-            and (self.below is None or c.full_slug.startswith(self.below.full_slug + slugs.SEPARATOR))
-            and (self.subthread is None or c.full_slug == self.subthread.full_slug
-                 or c.full_slug.startswith(self.subthread.full_slug + slugs.SEPARATOR))
-            and (self.commenter is None or self.commenter.matches(c))
-            and (self.tab is None or in_queue(self.tab, self.filters, c))
-            and (self.duplicate is None or self.duplicate.matches(c))
-            and (not self.roots or c.parent_id is None)
-            and (self.threads is None or c.thread in self.threads)
-            and (self.tallies is None or (c.votes_up, c.votes_down) == tuple(self.tallies))
-            and (self.picked is None or c.picked == self.picked)
-            and (self.after is None or compare(c, self.after, self.order) > 0)
-        )
+        scope = [] if discussions is None else [{"discussion_id": {"$in": discussions}}]
+        return all_of([*scope, self.conditions()])
+
+    def matcher(self) -> Callable[[Comment], bool]:
+        """`selection` as a Python predicate on comments (infra/matching.py on each
+        comment's stored form): compiled once, for the comments of a listing."""
+        selected = matching.compile_filter(self.selection())
+        return lambda comment: selected(comment.to_doc())
+
+    def matches(self, comment: Comment) -> bool:
+        """Whether the query selects `comment` (its slice aside)."""
+        return self.matcher()(comment)
 
 
 def all_of(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
