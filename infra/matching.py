@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
@@ -67,8 +67,31 @@ def compile_filter(spec: Mapping[str, Any]) -> Matcher:
     something the matcher does not evaluate (module docstring)."""
     if not isinstance(spec, Mapping):
         raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="a filter"))
-    parts = [_clause(key, value) for key, value in spec.items()]
-    return lambda document: all(part(document) for part in parts)
+    return _every([_clause(key, value) for key, value in spec.items()])
+
+
+def _every(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
+    """All of `tests` (compiled filters are called once per document: no generator)."""
+    if len(tests) == 1:
+        return tests[0]
+
+    def every(value: Any) -> bool:
+        for test in tests:
+            if not test(value):
+                return False
+        return True
+
+    return every
+
+
+def _some(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
+    def some(value: Any) -> bool:
+        for test in tests:
+            if test(value):
+                return True
+        return False
+
+    return some
 
 
 # --- Clauses: logical operators and field conditions -----------------------------------------
@@ -80,14 +103,16 @@ def _clause(key: str, value: Any) -> Matcher:
             raise UnsupportedFilter(NEEDS_LIST.format(operator=key))
         branches = [compile_filter(branch) for branch in value]
         if key == "$and":
-            return lambda document: all(branch(document) for branch in branches)
-        if key == "$or":
-            return lambda document: any(branch(document) for branch in branches)
-        return lambda document: not any(branch(document) for branch in branches)
+            return _every(branches)
+        either = _some(branches)
+        return either if key == "$or" else lambda document: not either(document)
     if key.startswith("$"):
         raise UnsupportedFilter(UNKNOWN_OPERATOR.format(operator=key))
     parts = key.split(".")
     test = _condition(value)
+    if len(parts) == 1:
+        return lambda document: test([document.get(key, MISSING)] if type(document) is dict
+                                     else _reach(document, parts))
     return lambda document: test(_reach(document, parts))
 
 
@@ -110,7 +135,7 @@ def _condition(value: Any) -> Callable[[list[Any]], bool]:
             tests.append(_regex(operand, operators.get("$options", "")))
         else:
             tests.append(_operator(operator, operand))
-    return lambda found: all(test(found) for test in tests)
+    return _every(tests)
 
 
 def _operator(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
@@ -122,10 +147,8 @@ def _operator(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
     if operator in ("$in", "$nin"):
         if not isinstance(operand, (list, tuple)):
             raise UnsupportedFilter(NEEDS_ARRAY.format(operator=operator))
-        each = [_equals(item) for item in operand]
-        if operator == "$in":
-            return lambda found: any(equal(found) for equal in each)
-        return lambda found: not any(equal(found) for equal in each)
+        member = _in([_checked(item, operator) for item in operand])
+        return member if operator == "$in" else lambda found: not member(found)
     if operator in _ORDERINGS:
         return _ordering(operator, operand)
     if operator == "$exists":
@@ -148,6 +171,11 @@ def _reach(document: Mapping[str, Any], parts: Sequence[str]) -> list[Any]:
     """What a dotted path reaches (`_resolve`), straight down while it meets documents."""
     value: Any = document
     for part in parts:
+        if type(value) is dict:
+            value = value.get(part, MISSING)
+            if value is MISSING:
+                return [MISSING]
+            continue
         if isinstance(value, (list, tuple)):
             return list(_resolve(document, parts))
         if not isinstance(value, Mapping) or part not in value:
@@ -168,10 +196,13 @@ def _resolve(value: Any, parts: Sequence[str]) -> Iterator[Any]:
     if isinstance(value, Mapping):
         yield from _resolve(value[head], rest) if head in value else iter((MISSING,))
     elif isinstance(value, (list, tuple)):
-        if head.isdigit() and int(head) < len(value):
-            element = value[int(head)]
-            # An array picked by its position is compared whole, not element by element.
-            yield from _resolve(_Whole(element) if isinstance(element, list) and not rest else element, rest)
+        if head.isdigit():
+            if int(head) < len(value):
+                element = value[int(head)]
+                # An array picked by its position is compared whole, not element by element.
+                yield from _resolve(_Whole(element) if isinstance(element, list) and not rest else element, rest)
+            else:
+                yield MISSING
         for element in value:
             if isinstance(element, Mapping):
                 yield from _resolve(element, parts)
@@ -183,22 +214,19 @@ class _Whole(list[Any]):
     """An array reached by a numeric path part: tested as one value."""
 
 
-def _candidates(found: list[Any]) -> Iterator[Any]:
-    """The values a condition tests: each one reached, and an array's elements too."""
-    for value in found:
-        yield value
-        if isinstance(value, (list, tuple)) and not isinstance(value, _Whole):
-            yield from value
-
-
 # --- Values: brackets, equality, order -------------------------------------------------------
 
 _EPOCH = datetime(1970, 1, 1)
+_EPOCH_UTC = _EPOCH.replace(tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
 NULL, NUMBER, STRING, DOCUMENT, ARRAY, OBJECT_ID, BOOLEAN, DATE, OTHER = range(9)
 
 
 def _bracket(value: Any) -> int:
     """The BSON type class of a value (what may be compared with what)."""
+    known = _BRACKETS.get(type(value))
+    if known is not None:
+        return known
     if value is None or value is MISSING:
         return NULL
     if isinstance(value, bool):
@@ -218,6 +246,10 @@ def _bracket(value: Any) -> int:
     return OTHER
 
 
+_BRACKETS = {type(None): NULL, bool: BOOLEAN, int: NUMBER, float: NUMBER, str: STRING, dict: DOCUMENT,
+             list: ARRAY, tuple: ARRAY, ObjectId: OBJECT_ID, datetime: DATE}
+
+
 def _checked(operand: Any, operator: str) -> Any:
     """A filter's value, refused if the matcher cannot compare it (bytes, patterns...)."""
     kind = _bracket(operand)
@@ -234,10 +266,7 @@ def _checked(operand: Any, operator: str) -> Any:
 
 def _millis(value: datetime) -> int:
     """A datetime as BSON keeps it: UTC (a naive one taken as UTC), to the millisecond."""
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
-    delta = value - _EPOCH
-    return (delta.days * 86400 + delta.seconds) * 1000 + delta.microseconds // 1000
+    return (value - (_EPOCH if value.tzinfo is None else _EPOCH_UTC)) // _MILLISECOND
 
 
 def same(a: Any, b: Any) -> bool:
@@ -263,13 +292,61 @@ def _nan(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
+def _on_candidates(test: Callable[[Any], bool]) -> Callable[[list[Any]], bool]:
+    """Whether `test` holds for some value reached or some element of an array reached."""
+
+    def any_candidate(found: list[Any]) -> bool:
+        for value in found:
+            if test(value):
+                return True
+            if isinstance(value, (list, tuple)) and not isinstance(value, _Whole):
+                for element in value:
+                    if test(element):
+                        return True
+        return False
+
+    return any_candidate
+
+
 def _equals(operand: Any) -> Callable[[list[Any]], bool]:
     """Implicit equality: some value reached (or an element of it) is the operand;
     null also matches where the path is missing."""
-    wanted = _checked(operand, "$eq")
-    if wanted is None:
-        return lambda found: any(value is None or value is MISSING for value in _candidates(found))
-    return lambda found: any(same(value, wanted) for value in _candidates(found))
+    return _in([_checked(operand, "$eq")])
+
+
+def _in(operands: list[Any]) -> Callable[[list[Any]], bool]:
+    """Equality with any of `operands` (checked): strings, numbers, ids and booleans
+    looked up in sets by their type class, the rest compared one by one (`same`)."""
+    strings = {v for v in operands if _bracket(v) == STRING}
+    numbers = {v for v in operands if _bracket(v) == NUMBER and not _nan(v)}
+    ids = {v for v in operands if _bracket(v) == OBJECT_ID}
+    booleans = {v for v in operands if _bracket(v) == BOOLEAN}
+    null = any(v is None for v in operands)
+    nan = any(_nan(v) for v in operands)
+    rest = [v for v in operands if _bracket(v) in (DATE, DOCUMENT, ARRAY)]
+
+    def test(value: Any) -> bool:
+        kind = type(value)
+        if kind is str:
+            return value in strings
+        if kind is bool:
+            return value in booleans
+        if kind is int or kind is float:
+            return value in numbers or (nan and value != value)
+        if kind is ObjectId:
+            return value in ids
+        if value is None or value is MISSING:
+            return null
+        bracket = _bracket(value)  # subclasses (Int64, a str subclass), dates, documents, arrays
+        if bracket == NUMBER:
+            return value in numbers or (nan and _nan(value))
+        if bracket == STRING:
+            return value in strings
+        if bracket == OBJECT_ID:
+            return value in ids
+        return any(same(value, wanted) for wanted in rest)
+
+    return _on_candidates(test)
 
 
 _ORDERINGS: dict[str, Callable[[int], bool]] = {
@@ -284,29 +361,25 @@ def _ordering(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
     if kind in (DOCUMENT, ARRAY):
         raise UnsupportedFilter(UNSUPPORTED_VALUE.format(kind=type(operand).__name__, operator=operator))
     holds = _ORDERINGS[operator]
+    key = _millis(bound) if kind == DATE else bound
     if kind == NULL:
         # Null sorts with missing, and nothing is above or below it in its class.
         equal = _equals(None)
         return (lambda found: equal(found)) if operator in ("$gte", "$lte") else (lambda found: False)
 
-    def test(found: list[Any]) -> bool:
-        for value in _candidates(found):
-            if _bracket(value) != kind:
-                continue
-            if kind == NUMBER and (_nan(value) or _nan(bound)):
-                if _nan(value) and _nan(bound) and operator in ("$gte", "$lte"):
-                    return True
-                continue
-            if holds(_order(value, bound)):
-                return True
-        return False
+    def test(value: Any) -> bool:
+        if _bracket(value) != kind:
+            return False
+        if kind == NUMBER and (_nan(value) or _nan(bound)):
+            return _nan(value) and _nan(bound) and operator in ("$gte", "$lte")
+        return holds(_order(value, key))
 
-    return test
+    return _on_candidates(test)
 
 
 def _order(a: Any, b: Any) -> int:
     if isinstance(a, datetime):
-        a, b = _millis(a), _millis(b)
+        a, b = _millis(a), b if isinstance(b, int) else _millis(b)
     return int(a > b) - int(a < b)
 
 
@@ -336,13 +409,10 @@ def _regex(pattern: Any, options: Any) -> Callable[[list[Any]], bool]:
     folding = options == "i"
     compiled = re.compile(translate(pattern, fold=folding))
 
-    def test(found: list[Any]) -> bool:
-        for value in _candidates(found):
-            if isinstance(value, str) and compiled.search(fold_text(value) if folding else value):
-                return True
-        return False
+    def test(value: Any) -> bool:
+        return isinstance(value, str) and compiled.search(fold_text(value) if folding else value) is not None
 
-    return test
+    return _on_candidates(test)
 
 
 def simple_fold(ch: str) -> str:
