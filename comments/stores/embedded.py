@@ -78,8 +78,9 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.queries import TAB_CONDITIONS, Query
+from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
+from infra import matching
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
 
@@ -102,7 +103,6 @@ PARENT_MISSING = "Comment {slug} is not in discussion {discussion_id} of the emb
 RETRIES = 5
 # The slugs from the root down to a comment ((): the discussion's own array).
 Chain = tuple[str, ...]
-MISSING = object()
 
 
 # --- Pure helpers: chains, update paths, filters, the tree -------------------------------
@@ -272,16 +272,6 @@ def _chain_in(discussion: dict, slug: str) -> Chain | None:
     return next(found, None)
 
 
-def _stored(node: dict, field: str) -> Any:
-    """A node's value of a (possibly dotted) field; MISSING if it has none."""
-    value: Any = node
-    for part in field.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return MISSING
-        value = value[part]
-    return value
-
-
 class EmbeddedStore(ContainerStore):
     """One document per discussion, the comment tree inside (module docstring)."""
 
@@ -326,10 +316,12 @@ class EmbeddedStore(ContainerStore):
 
     def find_member_authors(self) -> list[CommentAuthor]:
         seen: dict[tuple, CommentAuthor] = {}
-        for discussion in self._discussions(any_depth("author.id", {"$ne": None}), at_every_depth("author")):
+        member = matching.compile_filter(MEMBERS)
+        (path, condition), = MEMBERS.items()
+        for discussion in self._discussions(any_depth(path, condition), at_every_depth("author")):
             for _, node in flatten(discussion.get(REPLIES) or []):
-                author = node.get("author") or {}
-                if author.get("id") is not None:
+                if member(node):
+                    author = node["author"]
                     key = (author["id"], author.get("name", ""), author.get("email", ""))
                     seen.setdefault(key, CommentAuthor(*key))
         return list(seen.values())
@@ -430,12 +422,12 @@ class EmbeddedStore(ContainerStore):
         modified_count (a value another writer set meanwhile is not counted)."""
         concern = WriteConcern(w="majority") if majority else None
         changed = 0
-        selected = query.matcher()
+        selected, differs = query.matcher(), matching.compile_filter(differing(fields))
         for discussion in self._discussions(superset(query)):
             for chain, node in flatten(discussion.get(REPLIES) or []):
                 if not selected(to_comment(node, discussion["_id"])):
                     continue
-                if all(_stored(node, field) == value for field, value in fields.items()):
+                if not differs(node):
                     continue
                 guard = None
                 if query.tallies is not None:

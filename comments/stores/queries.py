@@ -48,6 +48,14 @@ TAB_CONDITIONS: dict[str, dict[str, Any]] = {
     "recent": {},
     "downvoted": {"score": {"$lt": 0}, "status": {"$nin": [SPAM, DELETED]}},
 }
+# The comments of logged-in members (whose author copies find_member_authors lists).
+MEMBERS: dict[str, Any] = {"author.id": {"$ne": None}}
+
+
+def differing(fields: dict[str, Any]) -> dict[str, Any]:
+    """The comments whose stored values are not all `fields` (dotted paths): those a
+    change would write (its modified count)."""
+    return {"$or": [{path: {"$ne": value}} for path, value in fields.items()]}
 
 
 @dataclass(frozen=True)
