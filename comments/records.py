@@ -3,10 +3,11 @@ orders shared by the three stores (comments/stores/documents.py, embedded.py, bu
 Pure: no I/O.
 
 Besides the records, this module holds the rules that say which comments a listing
-shows (`Viewer`), which ones a moderation queue tab or a commenter filter matches,
-as Python predicates: the stores that keep comments inside bigger documents apply
-them to the comments they unpack (comments/stores/containers.py), and the one-document store's
-MongoDB queries are tested to agree with them.
+shows (`visible_to`), which ones a moderation queue's filters or a commenter match,
+each written once, as a MongoDB filter on a comment's stored fields: the documents
+and buckets stores send them, and Python evaluates them on a comment's stored form
+(`Comment.to_doc`) with infra/matching.py (`Viewer.sees`, and the `Query` of
+comments/stores/queries.py in the stores that keep comments inside bigger documents).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING
 
 from comments import folding, slugs
+from infra import matching
 
 APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
 STATUSES = (APPROVED, PENDING, SPAM, DELETED)
@@ -75,10 +77,9 @@ class Viewer:
     logged in); editors see every pending comment. Spam and deleted comments are never
     shown whole, only as placeholders for their approved replies.
 
-    The stores that keep comments inside bigger documents apply `sees` to the
-    comments they unpack; the one-document store's query (`visible_to`) says the
-    same with `sees_status` and the viewer's own ids and user id (tests/unit/test_viewer.py
-    holds the rule, the store tests check that the query agrees)."""
+    The rule is written once, as the MongoDB filter `visible_to` (from `sees_status`
+    and the viewer's own ids and user id), which the stores send or evaluate in
+    Python; `sees` evaluates it on one comment (tests/unit/test_viewer.py holds the rule)."""
 
     user_id: int | None = None
     own: frozenset = field(default_factory=frozenset)
@@ -107,10 +108,8 @@ class Viewer:
     def sees(self, comment: Comment) -> bool:
         """Whether a listing shows `comment` to this viewer, and whether they may open
         its page: its status is seen (`sees_status`), it stands as a placeholder for
-        its replies, or it is pending and theirs."""
-        if self.sees_status(comment.status) or comment.placeholder:
-            return True
-        return comment.status == PENDING and self.owns(comment)
+        its replies, or it is pending and theirs (`visible_to`, evaluated)."""
+        return matching.matches(visible_to(self), comment.to_doc())
 
     def sees_placeholder(self, *, status: str, placeholder: bool) -> bool:
         """Whether a listed comment is drawn as a placeholder for this viewer: a hidden
@@ -181,6 +180,20 @@ class Comment:
         values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread,
                   "rank": self.rank, "score": self.score, "picked": self.picked}
         return tuple(values[field] for field, _ in (ORDERS.get(order) or RANKED_ORDERS[order]))
+
+    def to_doc(self) -> dict[str, Any]:
+        """The comment's stored fields, as records.new_document names them and
+        `from_doc` reads them back (what a MongoDB filter on a comment is evaluated on)."""
+        author: dict[str, Any] = {"id": self.author.id, "name": self.author.name, "email": self.author.email,
+                                  **({"staff": True} if self.author.staff else {})}
+        return {
+            "_id": self.id, "discussion_id": self.discussion_id, "parent_id": self.parent_id, "slug": self.slug,
+            "full_slug": self.full_slug, "thread": self.thread, "posted": self.posted, "author": author,
+            "text": self.text, "html": self.html, "form_key": self.form_key, "status": self.status,
+            "placeholder": self.placeholder, "ip": self.ip, "edited": self.edited, "flag_count": self.flag_count,
+            "votes": {"up": self.votes_up, "down": self.votes_down}, "score": self.score, "rank": self.rank,
+            "picked": self.picked,
+        }
 
     @classmethod
     def from_doc(cls, doc: dict) -> Comment:
@@ -279,12 +292,6 @@ class Commenter:
     user_id: int | None = None
     ips: tuple[str, ...] = ()
 
-    def matches(self, comment: Comment) -> bool:
-        return (
-            (self.user_id is not None and comment.author.id == self.user_id)
-            or (comment.ip is not None and comment.ip in self.ips)
-        )
-
 
 def by_commenter(*, user_id: int | None = None, ips: Iterable[str] = ()) -> Commenter:
     """Comments by a member, or from any of these IP addresses."""
@@ -339,29 +346,6 @@ def filter_conditions(filters: QueueFilter) -> list[tuple[str, Any]]:
     if filters.ip:
         conditions.append(("ip", str(filters.ip)))
     return conditions
-
-
-def in_queue(tab: str, filters: QueueFilter, comment: Comment) -> bool:
-    """Whether a moderation queue tab lists `comment` (with its filters)."""
-    if tab == "pending":
-        wanted = comment.status == PENDING
-    elif tab == "spam":
-        wanted = comment.status == SPAM
-    elif tab == "flagged":
-        wanted = comment.flag_count > 0 and comment.status not in (SPAM, DELETED)
-    elif tab == "recent":
-        wanted = True
-    elif tab == "downvoted":
-        wanted = comment.score < 0 and comment.status not in (SPAM, DELETED)
-    else:
-        raise ValueError(f"no queue tab {tab!r}")
-    return (
-        wanted
-        and (filters.discussion_id is None or comment.discussion_id == filters.discussion_id)
-        and (not filters.name or folding.contains(comment.author.name, filters.name))
-        and (not filters.email or filters.email.casefold() == comment.author.email.casefold())
-        and (not filters.ip or filters.ip == comment.ip)
-    )
 
 
 def queue_order(tab: str) -> list[tuple[str, int]]:

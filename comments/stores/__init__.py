@@ -19,7 +19,8 @@ from importlib import import_module
 from pymongo.database import Database
 
 from comments import store_switch
-from comments.stores.base import CommentStore, Duplicate, Query
+from comments.stores.base import CommentStore
+from comments.stores.queries import Duplicate, Query
 from infra.sharding import ShardKey
 
 __all__ = ["STORES", "UNKNOWN_STORE", "CommentStore", "Duplicate", "Query", "get_store"]

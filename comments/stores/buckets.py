@@ -68,7 +68,7 @@ from pymongo.write_concern import WriteConcern
 from comments import slugs
 from comments.host import get_host
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
-from comments.stores.base import Query
+from comments.stores.queries import MEMBERS, Query, differing
 from comments.stores.containers import ContainerStore, counted_fields, sorted_by_posting
 from infra.mongo import get_db
 from infra.sharding import ShardKey
@@ -416,8 +416,7 @@ class BucketsStore(ContainerStore):
         return Tally.from_groups(groups, query.viewer or READERS)
 
     def find_member_authors(self) -> list[CommentAuthor]:
-        member = {"author.id": {"$ne": None}}
-        stages = unwound({"comments": {"$elemMatch": member}}, where=member, fields=("author",))
+        stages = unwound({"comments": {"$elemMatch": MEMBERS}}, where=MEMBERS, fields=("author",))
         groups = _pages().aggregate(stages + [{"$group": {"_id": "$comments.author"}}])
         docs = [g["_id"] for g in groups if isinstance(g["_id"], dict) and g["_id"].get("id") is not None]
         return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
@@ -444,7 +443,7 @@ class BucketsStore(ContainerStore):
         one aggregation that counts the comments whose values differ: what MongoDB's
         modified count is for the documents store."""
         condition = query.conditions()
-        differs = {**condition, "$or": [{path: {"$ne": value}} for path, value in fields.items()]}
+        differs = {**condition, **differing(fields)}
         scope = self.superset_scope(query)
         buckets = {**({"discussion_id": scope} if scope is not None else {}), "comments": {"$elemMatch": differs}}
         changed = _counted(unwound(buckets, where=differs))

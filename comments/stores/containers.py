@@ -7,9 +7,10 @@ An embedded comment holds the stored fields of records.new_document without
 export, import and migrate comments as the documents store's flat documents, one
 discussion at a time (what this base does once), and both select comments with
 the same `Query` conditions, sent to the server on the comments' own fields (a
-container matching a condition on its comments uses `$elemMatch`) or applied in
-Python to the comments they unpack (`in_python` and `tally_of`: the embedded store's
-listings, with the same results as the documents store's indexed queries).
+container matching a condition on its comments uses `$elemMatch`) or evaluated in
+Python, by infra/matching.py, on the comments they unpack (`in_python` and
+`tally_of`: the embedded store's listings, with the same results as the documents
+store's indexed queries).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from bson import ObjectId
 from pymongo.collection import Collection
 
 from comments.records import Comment, Tally, Viewer
-from comments.stores.base import CommentStore, Query, compare, field_value
+from comments.stores.base import CommentStore
+from comments.stores.queries import Query, compare, field_value
 
 # What counting a listing looks at: visibility, replies below a comment, the orders' keys.
 COUNT_FIELDS = ("_id", "full_slug", "thread", "posted", "status", "placeholder", "author.id")
@@ -104,7 +106,8 @@ def sorted_by_posting(documents: list[dict]) -> list[dict]:
 
 def in_python(comments: Iterable[Comment], query: Query) -> list[Comment]:
     """What `find` gives, worked out in Python from comments already read (a superset)."""
-    chosen = (c for c in comments if query.matches(c))
+    selected = query.matcher()
+    chosen = (c for c in comments if selected(c))
     if query.limit is not None and query.order:
         wanted = query.skip + query.limit
 
@@ -127,7 +130,8 @@ def sort(comments: Iterable[Comment], order: Sequence[tuple[str, int]]) -> list[
 
 def tally_of(comments: Iterable[Comment], query: Query) -> Tally:
     """What `tally` gives, worked out in Python from comments already read."""
-    rows = [c for c in comments if query.matches(c)]
+    selected = query.matcher()
+    rows = [c for c in comments if selected(c)]
     viewer = query.viewer or Viewer()
     placeholders = sum(viewer.sees_placeholder(status=c.status, placeholder=c.placeholder) for c in rows)
     return Tally(total=len(rows), placeholders=placeholders)

@@ -59,7 +59,8 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
-from comments.stores.base import CommentStore, Query, reverse
+from comments.stores.base import CommentStore, reverse
+from comments.stores.queries import MEMBERS, Query
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -198,7 +199,7 @@ class DocumentsStore(CommentStore):
         return result.matched_count == 1
 
     def find_member_authors(self) -> list[CommentAuthor]:
-        docs = self._collection().distinct("author", {"author.id": {"$ne": None}})
+        docs = self._collection().distinct("author", MEMBERS)
         return [CommentAuthor(id=d["id"], name=d.get("name", ""), email=d.get("email", "")) for d in docs]
 
     def find_discussion_ids_by_author(self, *, author_id: int) -> list[ObjectId]:

@@ -39,7 +39,7 @@ through its chain, guarded the same way, per comment: modified_count then counts
 comments, and a value already there is not written again.
 
 Reading. A permalink is a slug path, not a position. Every listing reads the whole
-document by `_id` and walks the tree in Python (comments/stores/base.py's `Query`
+document by `_id` and walks the tree in Python (comments/stores/queries.py's `Query`
 selects, orders, pages and counts it): threaded paging walks the tree depth first in the application,
 as the pattern says, and a chronological page or a reader's count mixes depths, so a
 `$slice` of one array cannot cut it. A count (a post's approved count, a listing's
@@ -78,8 +78,9 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.base import TAB_CONDITIONS, Query
+from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
+from infra import matching
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
 
@@ -102,7 +103,6 @@ PARENT_MISSING = "Comment {slug} is not in discussion {discussion_id} of the emb
 RETRIES = 5
 # The slugs from the root down to a comment ((): the discussion's own array).
 Chain = tuple[str, ...]
-MISSING = object()
 
 
 # --- Pure helpers: chains, update paths, filters, the tree -------------------------------
@@ -247,7 +247,7 @@ def superset(query: Query) -> dict[str, Any]:
             either += any_depth(field, condition)["$or"]
         return {"$or": either}
     if query.tab is not None:
-        # Each of the tab's conditions met at some depth (base.TAB_CONDITIONS).
+        # Each of the tab's conditions met at some depth (queries.TAB_CONDITIONS).
         each = [any_depth(field, condition) for field, condition in TAB_CONDITIONS[query.tab].items()]
         return {"$and": each} if each else {}
     return {}
@@ -270,16 +270,6 @@ def _chain_in(discussion: dict, slug: str) -> Chain | None:
     """Where the comment with `slug` actually sits in the document, or None."""
     found = (chain for chain, node in flatten(discussion.get(REPLIES) or []) if node["slug"] == slug)
     return next(found, None)
-
-
-def _stored(node: dict, field: str) -> Any:
-    """A node's value of a (possibly dotted) field; MISSING if it has none."""
-    value: Any = node
-    for part in field.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return MISSING
-        value = value[part]
-    return value
 
 
 class EmbeddedStore(ContainerStore):
@@ -326,10 +316,12 @@ class EmbeddedStore(ContainerStore):
 
     def find_member_authors(self) -> list[CommentAuthor]:
         seen: dict[tuple, CommentAuthor] = {}
-        for discussion in self._discussions(any_depth("author.id", {"$ne": None}), at_every_depth("author")):
+        member = matching.compile_filter(MEMBERS)
+        (path, condition), = MEMBERS.items()
+        for discussion in self._discussions(any_depth(path, condition), at_every_depth("author")):
             for _, node in flatten(discussion.get(REPLIES) or []):
-                author = node.get("author") or {}
-                if author.get("id") is not None:
+                if member(node):
+                    author = node["author"]
                     key = (author["id"], author.get("name", ""), author.get("email", ""))
                     seen.setdefault(key, CommentAuthor(*key))
         return list(seen.values())
@@ -430,11 +422,12 @@ class EmbeddedStore(ContainerStore):
         modified_count (a value another writer set meanwhile is not counted)."""
         concern = WriteConcern(w="majority") if majority else None
         changed = 0
+        selected, differs = query.matcher(), matching.compile_filter(differing(fields))
         for discussion in self._discussions(superset(query)):
             for chain, node in flatten(discussion.get(REPLIES) or []):
-                if not query.matches(to_comment(node, discussion["_id"])):
+                if not selected(to_comment(node, discussion["_id"])):
                     continue
-                if all(_stored(node, field) == value for field, value in fields.items()):
+                if not differs(node):
                     continue
                 guard = None
                 if query.tallies is not None:

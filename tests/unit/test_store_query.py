@@ -1,4 +1,4 @@
-"""The comment stores' `Query` (comments/stores/base.py) without a server: its
+"""The comment stores' `Query` (comments/stores/queries.py) without a server: its
 MongoDB half merges conditions without losing one, and its Python half slices and
 orders as the server does. Pure: these tests use no database fixture (the suite's
 autouse fixtures still open the session's database)."""
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from comments.records import ORDERS, PENDING, READERS, Comment, CommentAuthor, QueueFilter, by_commenter
 from comments.stores import Query
-from comments.stores.base import NO_TAB, all_of
+from comments.stores.queries import NO_TAB, all_of
 from comments.stores.containers import in_python, sort, tally_of
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
@@ -80,3 +80,24 @@ def test_the_python_tally_counts_placeholders_for_the_viewer():
     rows = [comment("a"), comment("b", status="deleted", placeholder=True), comment("c", status=PENDING)]
     assert tally_of(rows, Query(viewer=READERS)).total == 2
     assert tally_of(rows, Query(viewer=READERS)).placeholders == 1
+
+
+def test_a_comment_s_stored_form_reads_back_as_the_same_comment():
+    """What the Python side of a filter is evaluated on (Comment.to_doc) is what the
+    stores store: from_doc reads it back unchanged."""
+    member = Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=ObjectId(), slug="a/b", full_slug="x:a/x:b",
+                     thread="x", posted=BASE, author=CommentAuthor(id=7, name="Bảo", email="b@example.com", staff=True),
+                     text="t", html="<p>t</p>", form_key="k", status=PENDING, placeholder=True, ip="192.0.2.1",
+                     edited=BASE, flag_count=2, votes_up=3, votes_down=1, score=2, rank=0.3, picked=True)
+    for c in (member, comment("s")):
+        assert Comment.from_doc(c.to_doc()) == c
+
+
+def test_a_query_selects_its_discussion_in_python_too():
+    """The discussion, which each store scopes its own way on the server, is part of
+    what Query.matches evaluates."""
+    here, there = ObjectId(), ObjectId()
+    mine = comment("a", discussion_id=here)
+    assert Query(discussion_id=here).matches(mine) and not Query(discussion_id=there).matches(mine)
+    assert not Query(filters=QueueFilter(discussion_id=there), tab="recent").matches(mine)
+    assert Query(discussion_ids=frozenset({there, here})).matches(mine)

@@ -1,0 +1,548 @@
+"""A MongoDB filter evaluated in Python: `compile_filter(spec)` gives the predicate
+that `collection.find(spec)` applies to one document, so that a filter is written
+once, as a MongoDB filter, and code that holds documents in memory (a store that
+keeps comments inside bigger documents) selects exactly what the server would.
+Pure: no I/O.
+
+It covers the operators the comments app builds, with the server's semantics
+(the development server, FerretDB v2 on DocumentDB, is the reference the property
+tests compare with): implicit equality (an array field matches when it equals the
+value or holds it; null matches null and missing), dotted paths through documents
+and arrays (a numeric part also indexes an array), `$and`/`$or`/`$nor`, `$not`,
+`$eq`/`$ne`, `$in`/`$nin`, `$exists`, `$gt`/`$gte`/`$lt`/`$lte` (type-bracketed: a
+string never compares with a number, a boolean is not a number; NaN equals only
+NaN; datetimes to the millisecond, as BSON stores them), `$elemMatch`, and
+`$regex` with `$options` "i" in the subset of patterns the code builds (literal and
+escaped characters, classes and ranges, `\\s`, groups, alternation, quantifiers,
+anchors), read as the server's PCRE2 reads them: `\\s` is ASCII whitespace and "i"
+folds each character by Unicode's simple case folding (K and the Kelvin sign, ſ and
+s, ẞ and ß; İ, ı and "ss" stay apart).
+
+Anything else raises UnsupportedFilter naming what it does not know, so a filter
+that grows a new operator cannot be silently half-evaluated. The patterns it runs
+come from code (what a reader types is escaped before it becomes one); they are
+not a place for a stranger's regular expression.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bson import ObjectId
+
+Predicate = Callable[[Any], bool]
+Matcher = Callable[[Mapping[str, Any]], bool]
+
+UNKNOWN_OPERATOR = "unknown operator {operator} (the filter matcher does not evaluate it)"
+UNSUPPORTED_VALUE = "the filter matcher cannot compare with a {kind} value ({operator})"
+NEEDS_LIST = "{operator} needs a non-empty list"
+NEEDS_ARRAY = "{operator} needs an array"
+NEEDS_DOCUMENT = "{operator} needs a document"
+REGEX_NEEDS_STRING = "$regex has to be a string"
+OPTIONS_NEED_REGEX = "$options needs a $regex"
+UNSUPPORTED_OPTIONS = "the filter matcher supports $options '' and 'i', not {options!r}"
+UNSUPPORTED_REGEX = "the filter matcher does not evaluate {construct!r} in the pattern {pattern!r}"
+# What MongoDB's PCRE2 takes for \s without Unicode properties: ASCII whitespace only.
+ASCII_SPACE = "\t\n\x0b\x0c\r "
+# Ranges that case folding cannot keep as ranges are listed character by character, up to this size.
+MAX_FOLDED_RANGE = 4096
+MISSING = object()
+
+
+class UnsupportedFilter(ValueError):
+    """A filter uses an operator, value or pattern the matcher does not evaluate."""
+
+
+def matches(spec: Mapping[str, Any], document: Mapping[str, Any]) -> bool:
+    """Whether `document` meets the MongoDB filter `spec` (compile once to test many)."""
+    return compile_filter(spec)(document)
+
+
+def compile_filter(spec: Mapping[str, Any]) -> Matcher:
+    """The predicate of a MongoDB filter document; UnsupportedFilter if it holds
+    something the matcher does not evaluate (module docstring)."""
+    if not isinstance(spec, Mapping):
+        raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="a filter"))
+    return _every([_clause(key, value) for key, value in spec.items()])
+
+
+def _every(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
+    """All of `tests` (compiled filters are called once per document: no generator)."""
+    if len(tests) == 1:
+        return tests[0]
+
+    def every(value: Any) -> bool:
+        for test in tests:
+            if not test(value):
+                return False
+        return True
+
+    return every
+
+
+def _some(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
+    def some(value: Any) -> bool:
+        for test in tests:
+            if test(value):
+                return True
+        return False
+
+    return some
+
+
+# --- Clauses: logical operators and field conditions -----------------------------------------
+
+
+def _clause(key: str, value: Any) -> Matcher:
+    if key in ("$and", "$or", "$nor"):
+        if not isinstance(value, (list, tuple)) or not value:
+            raise UnsupportedFilter(NEEDS_LIST.format(operator=key))
+        branches = [compile_filter(branch) for branch in value]
+        if key == "$and":
+            return _every(branches)
+        either = _some(branches)
+        return either if key == "$or" else lambda document: not either(document)
+    if key.startswith("$"):
+        raise UnsupportedFilter(UNKNOWN_OPERATOR.format(operator=key))
+    parts = key.split(".")
+    test = _condition(value)
+    if len(parts) == 1:
+        return lambda document: test([document.get(key, MISSING)] if type(document) is dict
+                                     else _reach(document, parts))
+    return lambda document: test(_reach(document, parts))
+
+
+def _is_operators(value: Any) -> bool:
+    return isinstance(value, Mapping) and bool(value) and next(iter(value)).startswith("$")
+
+
+def _condition(value: Any) -> Callable[[list[Any]], bool]:
+    """A test of the values a path resolves to (MISSING where a document lacks it)."""
+    if not _is_operators(value):
+        return _equals(value)
+    operators = dict(value)
+    tests: list[Callable[[list[Any]], bool]] = []
+    if "$options" in operators and "$regex" not in operators:
+        raise UnsupportedFilter(OPTIONS_NEED_REGEX)
+    for operator, operand in operators.items():
+        if operator == "$options":
+            continue
+        if operator == "$regex":
+            tests.append(_regex(operand, operators.get("$options", "")))
+        else:
+            tests.append(_operator(operator, operand))
+    return _every(tests)
+
+
+def _operator(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
+    if operator == "$eq":
+        return _equals(operand)
+    if operator == "$ne":
+        equal = _equals(operand)
+        return lambda found: not equal(found)
+    if operator in ("$in", "$nin"):
+        if not isinstance(operand, (list, tuple)):
+            raise UnsupportedFilter(NEEDS_ARRAY.format(operator=operator))
+        member = _in([_checked(item, operator) for item in operand])
+        return member if operator == "$in" else lambda found: not member(found)
+    if operator in _ORDERINGS:
+        return _ordering(operator, operand)
+    if operator == "$exists":
+        wanted = bool(operand)
+        return lambda found: any(value is not MISSING for value in found) is wanted
+    if operator == "$not":
+        if not _is_operators(operand):
+            raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="$not"))
+        inner = _condition(operand)
+        return lambda found: not inner(found)
+    if operator == "$elemMatch":
+        return _elem_match(operand)
+    raise UnsupportedFilter(UNKNOWN_OPERATOR.format(operator=operator))
+
+
+# --- Paths: documents and arrays -------------------------------------------------------------
+
+
+def _reach(document: Mapping[str, Any], parts: Sequence[str]) -> list[Any]:
+    """What a dotted path reaches (`_resolve`), straight down while it meets documents."""
+    value: Any = document
+    for part in parts:
+        if type(value) is dict:
+            value = value.get(part, MISSING)
+            if value is MISSING:
+                return [MISSING]
+            continue
+        if isinstance(value, (list, tuple)):
+            return list(_resolve(document, parts))
+        if not isinstance(value, Mapping) or part not in value:
+            return [MISSING]
+        value = value[part]
+    return [value]
+
+
+def _resolve(value: Any, parts: Sequence[str]) -> Iterator[Any]:
+    """What a dotted path reaches from `value`: through documents by name, through
+    arrays into their documents (and to an element by a numeric part); MISSING where
+    a document lacks the name or a scalar stands in the way. An array of no documents
+    reaches nothing (so `{"a.b": null}` does not match `{a: [1]}`)."""
+    if not parts:
+        yield value
+        return
+    head, rest = parts[0], parts[1:]
+    if isinstance(value, Mapping):
+        yield from _resolve(value[head], rest) if head in value else iter((MISSING,))
+    elif isinstance(value, (list, tuple)):
+        if head.isdigit():
+            if int(head) < len(value):
+                element = value[int(head)]
+                # An array picked by its position is compared whole, not element by element.
+                yield from _resolve(_Whole(element) if isinstance(element, list) and not rest else element, rest)
+            else:
+                yield MISSING
+        for element in value:
+            if isinstance(element, Mapping):
+                yield from _resolve(element, parts)
+    else:
+        yield MISSING
+
+
+class _Whole(list[Any]):
+    """An array reached by a numeric path part: tested as one value."""
+
+
+# --- Values: brackets, equality, order -------------------------------------------------------
+
+_EPOCH = datetime(1970, 1, 1)
+_EPOCH_UTC = _EPOCH.replace(tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
+NULL, NUMBER, STRING, DOCUMENT, ARRAY, OBJECT_ID, BOOLEAN, DATE, OTHER = range(9)
+
+
+def _bracket(value: Any) -> int:
+    """The BSON type class of a value (what may be compared with what)."""
+    known = _BRACKETS.get(type(value))
+    if known is not None:
+        return known
+    if value is None or value is MISSING:
+        return NULL
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, (int, float)):
+        return NUMBER
+    if isinstance(value, str):
+        return STRING
+    if isinstance(value, Mapping):
+        return DOCUMENT
+    if isinstance(value, (list, tuple)):
+        return ARRAY
+    if isinstance(value, ObjectId):
+        return OBJECT_ID
+    if isinstance(value, datetime):
+        return DATE
+    return OTHER
+
+
+_BRACKETS = {type(None): NULL, bool: BOOLEAN, int: NUMBER, float: NUMBER, str: STRING, dict: DOCUMENT,
+             list: ARRAY, tuple: ARRAY, ObjectId: OBJECT_ID, datetime: DATE}
+
+
+def _checked(operand: Any, operator: str) -> Any:
+    """A filter's value, refused if the matcher cannot compare it (bytes, patterns...)."""
+    kind = _bracket(operand)
+    if kind == OTHER:
+        raise UnsupportedFilter(UNSUPPORTED_VALUE.format(kind=type(operand).__name__, operator=operator))
+    if kind == DOCUMENT:
+        for item in operand.values():
+            _checked(item, operator)
+    elif kind == ARRAY:
+        for item in operand:
+            _checked(item, operator)
+    return operand
+
+
+def _millis(value: datetime) -> int:
+    """A datetime as BSON keeps it: UTC (a naive one taken as UTC), to the millisecond."""
+    return (value - (_EPOCH if value.tzinfo is None else _EPOCH_UTC)) // _MILLISECOND
+
+
+def same(a: Any, b: Any) -> bool:
+    """BSON equality: same type class and value; documents field by field in order."""
+    kind = _bracket(a)
+    if kind != _bracket(b) or kind == OTHER:
+        return False
+    if kind == NULL:
+        return a is None and b is None
+    if kind == NUMBER:
+        return (math.isnan(a) and math.isnan(b)) if _nan(a) or _nan(b) else a == b
+    if kind == DATE:
+        return _millis(a) == _millis(b)
+    if kind == DOCUMENT:
+        return len(a) == len(b) and all(
+            ka == kb and same(va, vb) for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    if kind == ARRAY:
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _on_candidates(test: Callable[[Any], bool]) -> Callable[[list[Any]], bool]:
+    """Whether `test` holds for some value reached or some element of an array reached."""
+
+    def any_candidate(found: list[Any]) -> bool:
+        for value in found:
+            if test(value):
+                return True
+            if isinstance(value, (list, tuple)) and not isinstance(value, _Whole):
+                for element in value:
+                    if test(element):
+                        return True
+        return False
+
+    return any_candidate
+
+
+def _equals(operand: Any) -> Callable[[list[Any]], bool]:
+    """Implicit equality: some value reached (or an element of it) is the operand;
+    null also matches where the path is missing."""
+    return _in([_checked(operand, "$eq")])
+
+
+def _in(operands: list[Any]) -> Callable[[list[Any]], bool]:
+    """Equality with any of `operands` (checked): strings, numbers, ids and booleans
+    looked up in sets by their type class, the rest compared one by one (`same`)."""
+    strings = {v for v in operands if _bracket(v) == STRING}
+    numbers = {v for v in operands if _bracket(v) == NUMBER and not _nan(v)}
+    ids = {v for v in operands if _bracket(v) == OBJECT_ID}
+    booleans = {v for v in operands if _bracket(v) == BOOLEAN}
+    null = any(v is None for v in operands)
+    nan = any(_nan(v) for v in operands)
+    rest = [v for v in operands if _bracket(v) in (DATE, DOCUMENT, ARRAY)]
+
+    def test(value: Any) -> bool:
+        kind = type(value)
+        if kind is str:
+            return value in strings
+        if kind is bool:
+            return value in booleans
+        if kind is int or kind is float:
+            return value in numbers or (nan and value != value)
+        if kind is ObjectId:
+            return value in ids
+        if value is None or value is MISSING:
+            return null
+        bracket = _bracket(value)  # subclasses (Int64, a str subclass), dates, documents, arrays
+        if bracket == NUMBER:
+            return value in numbers or (nan and _nan(value))
+        if bracket == STRING:
+            return value in strings
+        if bracket == OBJECT_ID:
+            return value in ids
+        return any(same(value, wanted) for wanted in rest)
+
+    return _on_candidates(test)
+
+
+_ORDERINGS: dict[str, Callable[[int], bool]] = {
+    "$gt": lambda c: c > 0, "$gte": lambda c: c >= 0, "$lt": lambda c: c < 0, "$lte": lambda c: c <= 0,
+}
+
+
+def _ordering(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
+    """$gt, $gte, $lt, $lte: values of the operand's type class only."""
+    bound = _checked(operand, operator)
+    kind = _bracket(bound)
+    if kind in (DOCUMENT, ARRAY):
+        raise UnsupportedFilter(UNSUPPORTED_VALUE.format(kind=type(operand).__name__, operator=operator))
+    holds = _ORDERINGS[operator]
+    key = _millis(bound) if kind == DATE else bound
+    if kind == NULL:
+        # Null sorts with missing, and nothing is above or below it in its class.
+        equal = _equals(None)
+        return (lambda found: equal(found)) if operator in ("$gte", "$lte") else (lambda found: False)
+
+    def test(value: Any) -> bool:
+        if _bracket(value) != kind:
+            return False
+        if kind == NUMBER and (_nan(value) or _nan(bound)):
+            return _nan(value) and _nan(bound) and operator in ("$gte", "$lte")
+        return holds(_order(value, key))
+
+    return _on_candidates(test)
+
+
+def _order(a: Any, b: Any) -> int:
+    if isinstance(a, datetime):
+        a, b = _millis(a), b if isinstance(b, int) else _millis(b)
+    return int(a > b) - int(a < b)
+
+
+def _elem_match(operand: Any) -> Callable[[list[Any]], bool]:
+    """Some element of an array reached meets the condition (operators on the element
+    itself) or the filter (on an element that is a document)."""
+    if not isinstance(operand, Mapping):
+        raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="$elemMatch"))
+    if _is_operators(operand):
+        on_value = _condition(operand)
+        element_meets: Predicate = lambda element: on_value([element])  # noqa: E731
+    else:
+        on_document = compile_filter(operand)
+        element_meets = lambda element: isinstance(element, Mapping) and on_document(element)  # noqa: E731
+    return lambda found: any(
+        isinstance(value, (list, tuple)) and any(element_meets(e) for e in value) for value in found)
+
+
+# --- $regex: the patterns the code builds, read as PCRE2 reads them ---------------------------
+
+
+def _regex(pattern: Any, options: Any) -> Callable[[list[Any]], bool]:
+    if not isinstance(pattern, str):
+        raise UnsupportedFilter(REGEX_NEEDS_STRING)
+    if options not in ("", "i"):
+        raise UnsupportedFilter(UNSUPPORTED_OPTIONS.format(options=options))
+    folding = options == "i"
+    compiled = re.compile(translate(pattern, fold=folding))
+
+    def test(value: Any) -> bool:
+        return isinstance(value, str) and compiled.search(fold_text(value) if folding else value) is not None
+
+    return _on_candidates(test)
+
+
+def simple_fold(ch: str) -> str:
+    """One character by Unicode's simple case folding (what PCRE2's caseless matching
+    compares): "K" and the Kelvin sign give "k", "ẞ" gives "ß", "İ" stays "İ"."""
+    folded = ch.casefold()
+    if len(folded) == 1:
+        return folded
+    lowered = ch.lower()
+    return lowered if len(lowered) == 1 else ch
+
+
+def fold_text(text: str) -> str:
+    """`text` folded character by character (its length kept, so matches stay in place)."""
+    return "".join(map(simple_fold, text)) if not text.isascii() else text.lower()
+
+
+_QUANTIFIERS = "*+?"
+
+
+def translate(pattern: str, *, fold: bool) -> str:
+    """A PCRE2 pattern of the supported subset as a Python pattern with the same
+    matches (on text folded by fold_text when `fold`); UnsupportedFilter for any
+    other construct."""
+    out: list[str] = []
+    i = 0
+
+    def refuse(construct: str) -> UnsupportedFilter:
+        return UnsupportedFilter(UNSUPPORTED_REGEX.format(construct=construct, pattern=pattern))
+
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 == len(pattern):
+                raise refuse("\\")
+            escaped = pattern[i + 1]
+            if escaped in "sS":
+                out.append(("[" if escaped == "s" else "[^") + re.escape(ASCII_SPACE) + "]")
+            elif escaped.isalnum() or not escaped.isascii():
+                raise refuse("\\" + escaped)
+            else:
+                out.append(_literal(escaped, fold))
+            i += 2
+        elif ch == "[":
+            text, i = _class(pattern, i, fold, refuse)
+            out.append(text)
+        elif ch == "(":
+            if pattern.startswith("(?:", i):
+                out.append("(?:")
+                i += 3
+                continue
+            if pattern.startswith("(?", i):
+                raise refuse(pattern[i:i + 3])
+            out.append("(")
+            i += 1
+        elif ch in ")|^$.":
+            out.append(ch)
+            i += 1
+        elif ch in _QUANTIFIERS:
+            if not out or out[-1] in ("(", "(?:", "|", "^"):
+                raise refuse(ch)
+            out.append(ch)
+            i += 1
+            if i < len(pattern) and pattern[i] in "?+":
+                raise refuse(ch + pattern[i])
+        elif ch in "{}]":
+            raise refuse(ch)
+        else:
+            out.append(_literal(ch, fold))
+            i += 1
+    try:
+        re.compile("".join(out))
+    except re.error as exc:
+        raise refuse(str(exc)) from exc
+    return "".join(out)
+
+
+def _literal(ch: str, fold: bool) -> str:
+    return re.escape(simple_fold(ch) if fold else ch)
+
+
+def _class(pattern: str, start: int, fold: bool, refuse: Callable[[str], UnsupportedFilter]) -> tuple[str, int]:
+    """A character class from `start` (its `[`): the Python class, and where the
+    pattern goes on. A `]` first in the class is literal, as in PCRE2."""
+    i = start + 1
+    negated = pattern.startswith("^", i)
+    i += negated
+    members: list[str] = []
+    first = True
+    while True:
+        if i >= len(pattern):
+            raise refuse("[")
+        ch = pattern[i]
+        if ch == "]" and not first:
+            break
+        first = False
+        if ch == "\\":
+            escaped = pattern[i + 1] if i + 1 < len(pattern) else ""
+            if escaped == "s":
+                members.append(re.escape(ASCII_SPACE))
+                i += 2
+                continue
+            if not escaped or escaped.isalnum() or not escaped.isascii():
+                raise refuse("\\" + escaped)
+            low, i = escaped, i + 2
+        elif ch == "[":
+            raise refuse("[ inside a class")
+        else:
+            low, i = ch, i + 1
+        if pattern.startswith("-", i) and i + 1 < len(pattern) and pattern[i + 1] != "]":
+            high = pattern[i + 1]
+            if high == "\\":
+                high = pattern[i + 2] if i + 2 < len(pattern) else ""
+                if not high or high.isalnum() or not high.isascii():
+                    raise refuse("\\" + high)
+                i += 1
+            i += 2
+            if ord(high) < ord(low):
+                raise refuse(f"{low}-{high}")
+            members.append(_range(low, high, fold, refuse))
+        else:
+            members.append(_literal(low, fold))
+    return ("[^" if negated else "[") + "".join(members) + "]", i + 1
+
+
+def _range(low: str, high: str, fold: bool, refuse: Callable[[str], UnsupportedFilter]) -> str:
+    """A class range; folded, the characters it covers once folded."""
+    chars = [chr(code) for code in range(ord(low), ord(high) + 1)] if fold else []
+    if not fold or all(simple_fold(c) == c for c in chars):
+        return re.escape(low) + "-" + re.escape(high)
+    if len(chars) > MAX_FOLDED_RANGE:
+        raise refuse(f"{low}-{high}")
+    return "".join(re.escape(c) for c in sorted({simple_fold(c) for c in chars}))
