@@ -13,7 +13,7 @@ from datetime import datetime
 from django.core import signing
 from django.utils.translation import gettext, gettext_noop
 
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import ORDERS
 
 SALT = "comments.cursor"

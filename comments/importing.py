@@ -88,7 +88,7 @@ from pymongo import UpdateOne
 from tqdm import tqdm
 
 from comments import commenters, conf, slugs, summaries
-from comments.folding import unaccent
+from infra.folding import unaccent
 from comments.host import Discussion, get_host
 from comments.import_waiting import WaitingReplies
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document

@@ -31,6 +31,7 @@ from comments.summaries import (  # noqa: F401  (re-exported: what every change 
 )
 from infra import mongo
 from infra.markup import render_comment
+from infra.times import to_millisecond
 
 PARENT_NOT_FOUND = gettext_noop("The comment you replied to does not exist on this post.")
 CLOSED = gettext_noop("Comments are closed on this post, so yours was not posted.")
@@ -68,11 +69,6 @@ class Posted:
     @property
     def pending(self) -> bool:
         return self.comment.status == PENDING
-
-
-def _to_millisecond(moment: datetime) -> datetime:
-    """`moment` at BSON's millisecond precision, as MongoDB stores it."""
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 def comments_closed(*, post: Discussion, now: datetime | None = None) -> bool:
@@ -194,7 +190,7 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
         try:
-            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields), False
+            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=to_millisecond(now), **fields), False
         except records.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
@@ -336,7 +332,7 @@ def edit_comment(
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
-                               edited=_to_millisecond(now))
+                               edited=to_millisecond(now))
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     return edited
 
@@ -375,7 +371,7 @@ def flag_comment(
     if not comment.approved:
         raise CommentError(gettext(CANNOT_FLAG), code="cannot_flag")
     added = flags.add_flag(comment_id=comment.id, discussion_id=comment.discussion_id, flagger=flagger,
-                           reason=reason, note=note, at=_to_millisecond(now or datetime.now(timezone.utc)))
+                           reason=reason, note=note, at=to_millisecond(now or datetime.now(timezone.utc)))
     if not added:
         return False
     count = flags.add_flag_count(comment_id=comment.id)

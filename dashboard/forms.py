@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from cms import posts, slugs
 from cms.authors import USERNAME_TAKEN
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, is_tag  # noqa: F401
-from comments.ids import parse_id
+from infra.ids import parse_id
 from media import library, references
 
 TITLE_MAX_LENGTH = 200

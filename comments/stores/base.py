@@ -30,7 +30,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from comments import keyset, scores, slugs, store_switch
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import (
     APPROVED,
     DELETED,
