@@ -50,7 +50,7 @@ from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
 from infra.metering import median_and_p95_ms  # noqa: E402
-from tests.pages import Page  # noqa: E402
+from tests.page_reading import Page  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 AUTHOR = AuthorSummary(id=1, username="bench", name="Bench")

@@ -5,10 +5,10 @@ discussions with a long-tailed number of comments (the largest has --max-comment
 the i-th about max / i^tail, at least one), threaded as readers thread them (most
 replies go to recent comments; depth capped by COMMENTS_MAX_DEPTH). Then, store by
 store, it times what the site does with them, through the store interface the site
-uses (comments.stores.get_store(), and comments/pages.py for whole pages):
+uses (comments.stores.get_store(), and comments/listings.py for whole pages):
 
   post a reply     find the parent by its slug, insert the reply
-  threaded page 1  pages.list_comments: the tally and the first page
+  threaded page 1  listings.list_comments: the tally and the first page
   deep page        the same, page N (default 100, or the last page)
   permalink        find one comment by its slug
   sub-thread       a root comment and all its replies
@@ -38,7 +38,7 @@ from bson import ObjectId
 from django.conf import settings
 from pymongo import monitoring
 
-from comments import pages, slugs, store_switch
+from comments import listings, slugs, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, get_store
 from infra import mongo
@@ -171,8 +171,10 @@ def run_store(
                                  text="A reply.", html="<p>A reply.</p>")
 
         measure(post_reply, rows["post a reply"])
-        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded"), rows["threaded page 1"])
-        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded", page=page), rows["deep page"])
+        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded"),
+                rows["threaded page 1"])
+        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded", page=page),
+                rows["deep page"])
         slug = rng.choice(docs)["slug"]
         measure(lambda: store.find_by_slug(discussion_id=largest, slug=slug), rows["permalink"])
         root = Comment.from_doc(busiest_root)

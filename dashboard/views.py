@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cms import authors, diffs, posts, versions
 from dashboard import moderation, services
 from dashboard.forms import AuthorForm, PostFilterForm, PostForm, ProfileForm, cover_choices
-from dashboard.pages import render_page
+from dashboard.rendering import render_page
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from infra.http import see_other
 from infra.markup import render_post

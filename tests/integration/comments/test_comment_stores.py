@@ -23,7 +23,7 @@ from comments.records import DELETED, ORDERS, PENDING, RANKED_ORDERS, SPAM, Comm
 from comments.services import PARENT_NOT_FOUND, CommentError
 from comments.stores import CommentStore, Query, get_store
 from comments.stores.containers import in_python, tally_of
-from tests.pages import discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="Rosa@Example.com")

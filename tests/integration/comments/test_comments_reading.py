@@ -17,7 +17,7 @@ from comments.ownership import AUTHOR_COOKIE
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views import AWAITING, DELETED, POSTED
-from tests.pages import Page, discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

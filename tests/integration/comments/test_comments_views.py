@@ -13,16 +13,16 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.views import NO_SUCH_POST
-from comments import pages, services
+from comments import listings, services
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
-from comments.pages import BAD_VIEW, NO_MORE
+from comments.listings import BAD_VIEW, NO_MORE
 from comments.records import CommentAuthor
 from comments.services import PARENT_NOT_FOUND
 from comments.stores import get_store
 from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
-from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
+from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, query, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -45,7 +45,7 @@ PATTERN_SORTS = {
     "newest": [("thread", -1), ("full_slug", 1)],
 }
 VIEWS = list(PATTERN_SORTS)
-ALL_VIEWS = list(pages.VIEWS)
+ALL_VIEWS = list(listings.VIEWS)
 VIEW_LABELS = {"threaded": "Threaded", "newest": "Newest threads first", "chronological": "Oldest first"}
 
 
@@ -238,7 +238,7 @@ def test_numbered_pages_show_consecutive_slices_of_the_views_order(client, discu
 
 def test_view_switch_links_to_the_other_views_and_marks_the_current_one(client, discussion):
     """The view switch names the current view and links to every other one (the ranked
-    views, best and top, included: comments.pages.VIEWS)."""
+    views, best and top, included: comments.listings.VIEWS)."""
     post, _ = discussion
     for view in VIEWS:
         shown = page(client.get(discussion_url(post), {"view": view}))

@@ -18,7 +18,7 @@ from comments.forms import HONEYPOT
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views import AWAITING, DELETED, EDITED, FLAGGED
-from tests.pages import discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

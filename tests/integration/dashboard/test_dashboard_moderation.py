@@ -19,7 +19,7 @@ from comments.stores import get_store
 from dashboard import moderation as views
 from dashboard.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
-from tests.pages import Page, page
+from tests.page_reading import Page, page
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

@@ -18,7 +18,7 @@ from pymongo.errors import OperationFailure
 from comments.stores import get_store
 from infra import mongo
 from infra.devdb import DevDB
-from tests.pages import page, post_url
+from tests.page_reading import page, post_url
 
 pytestmark = pytest.mark.lifecycle
 
