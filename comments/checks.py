@@ -27,7 +27,7 @@ def known_comment_store(app_configs, **kwargs):
     if name not in STORES:
         known = ", ".join(STORES)
         return [checks.Error(UNKNOWN_STORE.format(name=name, known=known),
-                             hint=f"Set COMMENTS_STORE to one of: {known}.", id="cms.E001")]
+                             hint=f"Set COMMENTS_STORE to one of: {known}.", id="comments.E001")]
     return []
 
 
