@@ -45,7 +45,7 @@ from django.test import Client  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import services  # noqa: E402
+from comments import summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
@@ -61,13 +61,13 @@ def build(comments: int, others: int, seed: int) -> tuple[posts.Post, list[posts
     main = posts.create_post(title="API bench", slug="api-bench", content="Bench.", author=AUTHOR,
                              status=posts.PUBLISHED)
     insert_discussion(get_store(), discussion_id=main.id, count=comments, rng=rng, start=START)
-    services.refresh_summary(post_id=main.id)
+    summaries.refresh_summary(post_id=main.id)
     extra = []
     for n in range(others):
         post = posts.create_post(title=f"Other {n}", slug=f"other-{n}", content="Bench.", author=AUTHOR,
                                  status=posts.PUBLISHED)
         insert_discussion(get_store(), discussion_id=post.id, count=rng.randint(0, 5), rng=rng, start=START)
-        services.refresh_summary(post_id=post.id)
+        summaries.refresh_summary(post_id=post.id)
         extra.append(posts.get_by_id(post.id))
     return posts.get_by_id(main.id), extra
 

@@ -50,7 +50,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import cursors, services  # noqa: E402
+from comments import cursors, services, summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
@@ -108,7 +108,7 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
         filler -= count
     print(f"  filler discussions in {time.perf_counter() - started:.0f} s", flush=True)
     for post in built.values():
-        services.refresh_summary(post_id=post.id)
+        summaries.refresh_summary(post_id=post.id)
     return built
 
 

@@ -49,7 +49,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import scores, services  # noqa: E402
+from comments import scores, summaries  # noqa: E402
 from comments.benchmark import discussion_documents, insert_batches  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
@@ -93,7 +93,7 @@ def build(size: int, rng: random.Random) -> tuple[posts.Post, list[dict]]:
     started = time.perf_counter()
     docs = with_votes(discussion_documents(discussion_id=post.id, count=size, rng=rng, start=START), rng)
     insert_batches(get_store(), docs)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     print(f"  {size:,} comments on {post.slug} in {time.perf_counter() - started:.0f} s", flush=True)
     return post, docs
 

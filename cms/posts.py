@@ -443,7 +443,7 @@ def set_comment_summary(
     """Store a post's comment count, the length of a reader's listing of them, and its
     latest comments (the subset pattern), with a new comments version, if the post's
     comments version is still `if_version`; whether it was (compare-and-set: see
-    comments.services.refresh_summary). Every change to a post's comments ends here."""
+    comments.summaries.refresh_summary). Every change to a post's comments ends here."""
     same = {"comments_version": if_version} if if_version else {"comments_version": {"$in": [None, ""]}}
     result = get_db().posts.update_one(
         {"_id": post_id, **same},

@@ -91,7 +91,7 @@ def fragment_key(
 
 def readers_tally(post: Discussion) -> Tally | None:
     """What a reader's listing of the whole discussion holds, as the post stores it
-    with its comment count (comments.services.refresh_summary, after every write): a
+    with its comment count (comments.summaries.refresh_summary, after every write): a
     reader's page then costs one comment query, not two (plus one naming the parents
     of replies that open the page, when they are on an earlier page). None if the
     post predates it."""

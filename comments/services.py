@@ -20,15 +20,7 @@ from comments.errors import Refused
 from comments.host import Discussion
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
 from comments.stores import get_store
-from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
-    EXCERPT_LENGTH,
-    LATEST_COUNT,
-    SUMMARY_ATTEMPTS,
-    excerpt,
-    refresh_summary,
-    repair_placeholders,
-    settle,
-)
+from comments.summaries import refresh_summary, settle
 from infra import mongo
 from infra.markup import render_comment
 from infra.times import to_millisecond

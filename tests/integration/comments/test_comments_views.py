@@ -13,7 +13,7 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.views import NO_SUCH_POST
-from comments import listings, services
+from comments import listings, services, summaries
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.listings import BAD_VIEW, NO_MORE
@@ -83,7 +83,7 @@ def build_tree(post, make_comment) -> list:
             parent_slug=made[parent].slug if parent is not None else None,
             at=BASE + timedelta(minutes=i), summarise=False,
         ))
-    services.refresh_summary(post_id=post.id)  # once, as seeding does
+    summaries.refresh_summary(post_id=post.id)  # once, as seeding does
     return made
 
 
@@ -373,7 +373,7 @@ def test_cursor_from_another_post_is_a_bad_request(client, discussion, make_post
     other = make_post()
     for i in range(PER_PAGE + 2):
         make_comment(other, at=BASE + timedelta(minutes=i), summarise=False)
-    services.refresh_summary(post_id=other.id)
+    summaries.refresh_summary(post_id=other.id)
     token = query(page(client.get(discussion_url(other))).rel("next"))["after"][0]
     assert client.get(discussion_url(other), {"after": token}).status_code == 200
     response = client.get(discussion_url(post), {"after": token})
@@ -433,7 +433,7 @@ def focus(discussion, make_comment, settings):
     make_comment(post, parent_slug=first.slug, at=at + timedelta(minutes=1), summarise=False)
     for i in range(2, 6):
         make_comment(post, parent_slug=comment.slug, at=at + timedelta(minutes=i), summarise=False)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     return post, made, comment
 
 
