@@ -45,7 +45,7 @@ from django.test import Client  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import summaries  # noqa: E402
+from comments import conf, summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
@@ -150,7 +150,7 @@ def main() -> int:
     server = mongo.get_client().server_info()
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
-          + f"; store {get_store().name}; {args.comments:,} comments, {settings.COMMENTS_PER_PAGE} per page; "
+          + f"; store {get_store().name}; {args.comments:,} comments, {conf.get().per_page} per page; "
           f"{args.repeat} requests each; API_RATE_PER_IP {'on' if args.rate_limit else 'off'}.")
     print(f"{'request':<28}{'req/s':>9}{'median ms':>11}{'p95 ms':>9}")
     for name, per_second, median_ms, p95_ms in rows:

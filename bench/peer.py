@@ -63,7 +63,7 @@ from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
 from cms import demo, posts  # noqa: E402
-from comments import listings, records  # noqa: E402
+from comments import conf, listings, records  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from infra.devdb import DevDB  # noqa: E402
@@ -768,7 +768,7 @@ def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, 
     print(f"peer: django-comments-xtd {peer.get('django-comments-xtd')} with django-contrib-comments "
           f"{peer.get('django-contrib-comments')}, Django {peer.get('Django')}; its database is SQLite "
           f"(Django's sqlite3 backend, a file under var/peer/)")
-    print(f"page: /posts/<slug>/; Slugline and the limit show the first threaded page ({settings.COMMENTS_PER_PAGE} "
+    print(f"page: /posts/<slug>/; Slugline and the limit show the first threaded page ({conf.get().per_page} "
           f"entries, COMMENTS_PER_PAGE; replies below the indent limit behind \"Continue this thread\"), "
           f"checked comment by comment against comments.listings.list_comments; xtd renders the whole "
           f"tree on every request (it has no comment pages)")

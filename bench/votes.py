@@ -49,7 +49,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import scores, summaries  # noqa: E402
+from comments import conf, scores, summaries  # noqa: E402
 from comments.benchmark import discussion_documents, insert_batches  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
@@ -168,7 +168,7 @@ def main() -> int:
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
           + f"; store {get_store().name}; {args.repeat} runs each (the first Next: one); "
-          f"{settings.COMMENTS_PER_PAGE} per page; cache off.")
+          f"{conf.get().per_page} per page; cache off.")
     try:
         for size in sizes:  # each size's rows as soon as they are measured
             post, docs = build(size, rng)

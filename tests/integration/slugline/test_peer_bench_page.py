@@ -5,7 +5,7 @@ them, which counted every Slugline answer as an error)."""
 
 import pytest
 
-from comments import listings
+from comments import conf, listings
 from tests.page_reading import post_url
 
 
@@ -31,7 +31,7 @@ def test_the_benchmark_expects_what_the_first_page_shows(client, deep_discussion
     assert expected.count < 11  # the replies below the limit are not on the page
     assert _error(200, body, SLUGLINE_COMMENT, expected) == ""
     # What the benchmark expected before: min(COMMENTS_PER_PAGE, comments), every answer an error.
-    assert _error(200, body, SLUGLINE_COMMENT, Expected(min(settings.COMMENTS_PER_PAGE, 11))) != ""
+    assert _error(200, body, SLUGLINE_COMMENT, Expected(min(conf.get().per_page, 11))) != ""
 
 
 def test_a_page_missing_or_reordering_a_comment_is_an_error(client, deep_discussion):
