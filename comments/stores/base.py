@@ -1,8 +1,19 @@
 """What every comment store is, in the style of Django's cache backends: a
-`CommentStore` whose subclasses each implement a few primitives (`insert_comment`,
-`find` and `tally` by one `Query`, `change` by one `Query`, and the flat-document
-`iter_documents` / `insert_documents` of exports, imports and migrations), with
-every other operation derived from them once, here.
+`CommentStore` whose subclasses each implement these primitives (the abstract
+methods below), with every other operation derived from them once, here:
+
+- reads: `find` and `tally` (by one `Query`), `iter_documents` (every comment as a
+  flat document: exports, migrations), `discussion_ids`, `find_member_authors`;
+- writes: `_insert` (one new comment), `_change` (set fields on what a `Query`
+  selects), `_increment` (a comment's vote tallies, one `$inc`), `_insert_documents`
+  (flat documents as given: imports, migrations), `_drop_discussion`;
+- set-up: `ensure_indexes`.
+
+The public writes (`insert_comment`, `change`, `increment_votes`, `insert_documents`,
+`drop_discussion`) call the underscored primitives, refused while frozen (below). A
+store may override a derived read it can answer faster (`find_discussion_ids_by_author`:
+documents, buckets). The container stores' shared base (containers.py) implements
+`iter_documents` and `_insert_documents` once from six primitives of their own.
 
 A `Query` says which comments (a discussion, the replies below a comment or a whole
 sub-thread, what a viewer is shown, ids, slugs, a commenter, a moderation queue tab,
