@@ -120,9 +120,9 @@ def post_comment(
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
 ) -> Posted:
-    """Store a comment (or a reply to `parent_slug`) on `post` and refresh the post's
-    comment summary. CommentError for a closed discussion, a parent that is not on
-    this post, or a banned author.
+    """Store a comment (or a reply to `parent_slug`) in the discussion `post` and
+    refresh its comment summary. CommentError for a closed discussion, a parent that
+    is not in this discussion, or a banned author.
 
     The comment is approved, or pending when the blocklist or a pre-moderation rule
     holds it (`antispam.judge`); `trusted` (editors) skips those checks, and

@@ -471,7 +471,7 @@ class CommentStore(ABC):
         return self.tally(query).total
 
     def count_approved(self, *, discussion_id: ObjectId) -> int:
-        """How many approved comments a discussion has (a post's comment count)."""
+        """How many approved comments a discussion has (the count its host shows)."""
         return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
 
     def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
@@ -526,7 +526,7 @@ class CommentStore(ABC):
         return self.find(Query(commenter=commenter, exclude=exclude))
 
     def find_latest_by_author(self, *, author_id: int, limit: int) -> list[Comment]:
-        """A member's newest approved comments, on any post, newest first."""
+        """A member's newest approved comments, in any discussion, newest first."""
         return self.find(Query(commenter=Commenter(user_id=int(author_id)), exclude=frozenset(HIDDEN),
                                order=tuple(NEWEST), limit=max(0, limit)))
 
