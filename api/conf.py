@@ -1,5 +1,6 @@
-"""The API's settings, read on each call (never at import time), with their defaults.
-docs/reference.md lists them."""
+"""The API's settings, read on each call (never at import time), with their defaults:
+the one place these are written (slugline/settings.py sets only what the environment
+gives). docs/reference.md lists them."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import json
 from django.http import HttpResponse
 from django.utils.translation import get_language
 
-from comments import conf, fragments, pages, services
+from comments import conf, fragments, listings, services
 from comments.host import Discussion
 from comments.records import Viewer
 
@@ -37,7 +37,7 @@ def etag_for(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, st
         "what": what, "query": query, "discussion": str(post.id), "version": post.comments_version,
         "slug": post.slug, "closed": services.comments_closed(post=post), "store": fragments.store_in_use(),
         "per_page": current.per_page, "indent": current.indent_limit, "max_depth": current.max_depth,
-        "language": get_language(), "views": list(pages.VIEWS), "revision": REVISION,
+        "language": get_language(), "views": list(listings.VIEWS), "revision": REVISION,
     }
     return '"' + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32] + '"'
 

@@ -15,7 +15,7 @@ from api import auth, schemas
 from api.problems import Refused
 from comments import conf, moderation
 from comments.host import get_host
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import QUEUE_TABS, QueueFilter
 from comments.stores import get_store
 from infra.pagination import get_page

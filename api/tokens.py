@@ -22,7 +22,7 @@ from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
-from comments.ids import parse_id
+from infra.ids import parse_id
 from infra.mongo import get_db
 
 READ, READ_WRITE = "read", "read-write"

@@ -15,7 +15,7 @@ from pymongo.errors import PyMongoError
 from api import auth, conf, etags, problems, reading, schemas, writing
 from api.problems import Refused
 from comments import conf as comments_conf
-from comments import pages, store_switch
+from comments import listings, store_switch
 from comments.antispam import RateLimited
 from comments.host import get_host
 from comments.records import Viewer
@@ -138,7 +138,7 @@ def no_such_endpoint(request, *args, **kwargs):
 
 
 def _visible(post, comment_path: str, viewer: Viewer):
-    found = pages.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
+    found = listings.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
     if found is None:
         raise Http404(gettext(NO_SUCH_COMMENT))
     return found

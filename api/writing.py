@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comments import antispam, notify, ownership, pages, services
+from comments import antispam, listings, notify, ownership, services
 from comments.records import PENDING, Comment, Viewer
 from infra import clients
 
@@ -33,7 +33,7 @@ def _service_refusal(exc: services.CommentError) -> Refused:
 
 
 def _shown(comment: Comment, *, post, viewer: Viewer) -> dict[str, Any]:
-    return reading.comment_data(pages.present(comment, viewer), post_slug=post.slug, viewer=viewer)
+    return reading.comment_data(listings.present(comment, viewer), post_slug=post.slug, viewer=viewer)
 
 
 def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, Any]]:

@@ -45,12 +45,12 @@ from django.test import Client  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import services  # noqa: E402
+from comments import conf, summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
 from infra.metering import median_and_p95_ms  # noqa: E402
-from tests.pages import Page  # noqa: E402
+from tests.page_reading import Page  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 AUTHOR = AuthorSummary(id=1, username="bench", name="Bench")
@@ -61,13 +61,13 @@ def build(comments: int, others: int, seed: int) -> tuple[posts.Post, list[posts
     main = posts.create_post(title="API bench", slug="api-bench", content="Bench.", author=AUTHOR,
                              status=posts.PUBLISHED)
     insert_discussion(get_store(), discussion_id=main.id, count=comments, rng=rng, start=START)
-    services.refresh_summary(post_id=main.id)
+    summaries.refresh_summary(post_id=main.id)
     extra = []
     for n in range(others):
         post = posts.create_post(title=f"Other {n}", slug=f"other-{n}", content="Bench.", author=AUTHOR,
                                  status=posts.PUBLISHED)
         insert_discussion(get_store(), discussion_id=post.id, count=rng.randint(0, 5), rng=rng, start=START)
-        services.refresh_summary(post_id=post.id)
+        summaries.refresh_summary(post_id=post.id)
         extra.append(posts.get_by_id(post.id))
     return posts.get_by_id(main.id), extra
 
@@ -150,7 +150,7 @@ def main() -> int:
     server = mongo.get_client().server_info()
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
-          + f"; store {get_store().name}; {args.comments:,} comments, {settings.COMMENTS_PER_PAGE} per page; "
+          + f"; store {get_store().name}; {args.comments:,} comments, {conf.get().per_page} per page; "
           f"{args.repeat} requests each; API_RATE_PER_IP {'on' if args.rate_limit else 'off'}.")
     print(f"{'request':<28}{'req/s':>9}{'median ms':>11}{'p95 ms':>9}")
     for name, per_second, median_ms, p95_ms in rows:

@@ -50,7 +50,7 @@ from bench.comment_pages import page, timed  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import moderation, services, store_switch  # noqa: E402
+from comments import moderation, services, store_switch, summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import CommentAuthor, QueueFilter  # noqa: E402
 from comments.stores import get_store  # noqa: E402
@@ -84,7 +84,7 @@ def build(discussions: int, per: int, store: str, seed: int) -> posts.Post:
     insert_discussion(active, discussion_id=post.id, count=per, rng=rng, start=START)
     for _ in range(discussions - 1):
         insert_discussion(active, discussion_id=ObjectId(), count=per, rng=rng, start=START)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     return post
 
 

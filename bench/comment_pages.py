@@ -50,7 +50,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import cursors, services  # noqa: E402
+from comments import conf, cursors, services, summaries  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
@@ -108,7 +108,7 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
         filler -= count
     print(f"  filler discussions in {time.perf_counter() - started:.0f} s", flush=True)
     for post in built.values():
-        services.refresh_summary(post_id=post.id)
+        summaries.refresh_summary(post_id=post.id)
     return built
 
 
@@ -122,7 +122,7 @@ def cursor_url(post: posts.Post, per_page: int, base: str) -> tuple[str, int]:
 
 
 def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str, dict]]:
-    per_page = settings.COMMENTS_PER_PAGE
+    per_page = conf.get().per_page
     base = f"/posts/{post.slug}/comments/?view=threaded"
     client = Client()
     client.get(base)  # warm up the process
@@ -182,7 +182,7 @@ def main() -> int:
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
           + f"; store {get_store().name}; collection of at least {args.collection:,} comments"
           + f"; {args.repeat} runs each; "
-          f"COMMENTS_CACHE_SECONDS={args.cache_seconds}; {settings.COMMENTS_PER_PAGE} per page.")
+          f"COMMENTS_CACHE_SECONDS={args.cache_seconds}; {conf.get().per_page} per page.")
     print(f"{'comments':>9}  {'work':<22}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
           f"{'commands':>9}{'documents':>10}{'× smallest':>11}")
     smallest = {name: row["median_ms"] for name, row in results[sizes[0]]}

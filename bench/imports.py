@@ -45,7 +45,7 @@ django.setup()
 from django.conf import settings
 
 from cms import posts
-from comments import disqus
+from comments import conf, disqus
 from comments.stores import get_store
 from infra import mongo
 
@@ -134,7 +134,7 @@ def main() -> None:
         tracemalloc.stop()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         size = os.path.getsize(path)
-        print(f"Store {settings.COMMENTS_STORE}; scratch database {settings.MONGODB_NAME}")
+        print(f"Store {conf.get().store}; scratch database {settings.MONGODB_NAME}")
         print(f"Export: {size / 1e6:.1f} MB, {args.comments} comments on {threads} threads")
         print(f"Imported {report.imported} (refused {sum(report.refused.values())}, "
               f"orphans {report.orphans_total}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"

@@ -253,14 +253,13 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.conf import settings
-
+    from comments import conf
     from dashboard.post_forms import CONTENT_MAX_LENGTH
     from infra.markup import render_comment, render_post
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--length", type=int, default=settings.COMMENTS_MAX_LENGTH,
+    parser.add_argument("--length", type=int, default=conf.get().max_length,
                         help="comment length (default COMMENTS_MAX_LENGTH)")
     parser.add_argument("--posts", action="store_true", help="time render_post at CONTENT_MAX_LENGTH too")
     args = parser.parse_args()

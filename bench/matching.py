@@ -39,7 +39,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
 
 from bson import ObjectId  # noqa: E402
 
-from comments import folding  # noqa: E402
+from infra import folding  # noqa: E402
 from comments.records import (  # noqa: E402
     APPROVED,
     DELETED,

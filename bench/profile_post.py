@@ -39,6 +39,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import demo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
+from comments import conf  # noqa: E402
 from infra import mongo
 from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
@@ -138,7 +139,7 @@ def main() -> int:
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
 
-    print(f"One post with {args.comments:,} comments, {settings.COMMENTS_PER_PAGE} a page; "
+    print(f"One post with {args.comments:,} comments, {conf.get().per_page} a page; "
           f"{args.repeat} requests each through Django's test client; server {mongo.server_uri()}.")
     print(f"{{% url %}} calls per page (cold): {tags.calls}")
     print(f"{'request':<20}{'median ms':>10}{'p95 ms':>9}{'commands':>10}{'MongoDB ms':>12}{'Django ms':>11}")

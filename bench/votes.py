@@ -49,12 +49,12 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import scores, services  # noqa: E402
+from comments import conf, scores, summaries  # noqa: E402
 from comments.benchmark import discussion_documents, insert_batches  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
 from infra.metering import Meter, median_and_p95_ms  # noqa: E402
-from tests.pages import Page  # noqa: E402
+from tests.page_reading import Page  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -93,7 +93,7 @@ def build(size: int, rng: random.Random) -> tuple[posts.Post, list[dict]]:
     started = time.perf_counter()
     docs = with_votes(discussion_documents(discussion_id=post.id, count=size, rng=rng, start=START), rng)
     insert_batches(get_store(), docs)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     print(f"  {size:,} comments on {post.slug} in {time.perf_counter() - started:.0f} s", flush=True)
     return post, docs
 
@@ -168,7 +168,7 @@ def main() -> int:
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
           + f"; store {get_store().name}; {args.repeat} runs each (the first Next: one); "
-          f"{settings.COMMENTS_PER_PAGE} per page; cache off.")
+          f"{conf.get().per_page} per page; cache off.")
     try:
         for size in sizes:  # each size's rows as soon as they are measured
             post, docs = build(size, rng)

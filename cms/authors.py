@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 from cms import posts
 from cms.models import AuthorProfile
 from cms.posts import AuthorSummary
-from comments import services as comment_services
+from comments import summaries as comment_summaries
 from comments.errors import Refused
 from comments.stores import get_store
 
@@ -214,5 +214,5 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
             if any(names.get((post_id, c.slug), c.author_name) != c.author_name for c in latest)
         ]
     for post_id in stale:
-        comment_services.refresh_summary(post_id=post_id)
+        comment_summaries.refresh_summary(post_id=post_id)
     return len(stale)

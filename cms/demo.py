@@ -25,7 +25,7 @@ from cms import posts
 from cms.authors import create_author, summary_for
 from cms.demo_content import Article, Commenter, Voice, hindi, indonesian, vietnamese
 from cms.roles import EDITORS_GROUP
-from comments import conf, services, slugs
+from comments import conf, services, slugs, summaries
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"
@@ -291,7 +291,7 @@ def seed_comments(
                 break
             speaker = rng.choice(voice.commenters)
         posted.append(result.comment.slug)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     return count
 
 

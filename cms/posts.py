@@ -25,11 +25,13 @@ from pymongo import ASCENDING, DESCENDING, IndexModel, UpdateOne
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
-from comments.folding import fold
 from comments.host import LatestComment
-from comments.ids import parse_id
+from infra.folding import fold_for_search
+from infra.html_text import html_text
+from infra.ids import parse_id
 from infra.markup import render_post
 from infra.mongo import get_db
+from infra.times import to_millisecond
 from media.references import keys_in
 
 DRAFT, PUBLISHED = "draft", "published"
@@ -250,7 +252,7 @@ def summarise(*, excerpt: str, content_html: str, limit: int = SUMMARY_LENGTH) -
 
 # --- Search: a folded copy of each post's text -------------------------------------
 # `search_text` holds the post's title, excerpt and content as plain text folded by
-# comments.folding.fold (no case, no Latin diacritics: "duong" finds "Đường"), written
+# infra.folding.fold_for_search (no case, no Latin diacritics: "duong" finds "Đường"), written
 # in the same update as the text; SEARCH_VERSION says which folding made it, so the
 # release step refolds posts whose copy is missing or older (`backfill_search_text`).
 SEARCH_VERSION = 1
@@ -258,35 +260,11 @@ SEARCH_VERSION = 1
 # never stalls on a large collection; the next run carries on where it stopped.
 BACKFILL_LIMIT = 20_000
 BACKFILL_BATCH = 200
-# Inline elements: their text runs on into the words around them.
-_INLINE = {"a", "abbr", "b", "code", "del", "em", "i", "ins", "kbd", "mark", "q", "s", "small", "span",
-           "strong", "sub", "sup", "u"}
-
-
-class _Text(HTMLParser):
-    """All the text of sanitised HTML, with a space between blocks."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag not in _INLINE:
-            self.parts.append(" ")
-
-    def handle_endtag(self, tag):
-        self.handle_starttag(tag, ())
-
-    def handle_data(self, data):
-        self.parts.append(data)
 
 
 def search_text(*, title: str, excerpt: str, content_html: str) -> str:
     """What search matches a post by: its title, excerpt and text, folded."""
-    parser = _Text()
-    parser.feed(content_html)
-    parser.close()
-    return fold(" ".join([title, excerpt, "".join(parser.parts)]))
+    return fold_for_search(" ".join([title, excerpt, html_text(content_html)]))
 
 
 # What reads of whole posts fetch: all but `search_text`, which `Post` does not carry
@@ -325,11 +303,6 @@ def backfill_search_text(db: Database, *, limit: int = BACKFILL_LIMIT) -> int:
 def media_keys(*, content: str, cover: str) -> list[str]:
     """The library images a post shows (`media`): those its Markdown names, and its cover."""
     return list(dict.fromkeys(keys_in(content) + ([cover] if cover else [])))
-
-
-def to_millisecond(moment: datetime) -> datetime:
-    """`moment` at BSON's precision, so what a function returns equals what is stored."""
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 def _published_filter(now: datetime | None = None) -> dict:
@@ -470,7 +443,7 @@ def set_comment_summary(
     """Store a post's comment count, the length of a reader's listing of them, and its
     latest comments (the subset pattern), with a new comments version, if the post's
     comments version is still `if_version`; whether it was (compare-and-set: see
-    comments.services.refresh_summary). Every change to a post's comments ends here."""
+    comments.summaries.refresh_summary). Every change to a post's comments ends here."""
     same = {"comments_version": if_version} if if_version else {"comments_version": {"$in": [None, ""]}}
     result = get_db().posts.update_one(
         {"_id": post_id, **same},
@@ -551,7 +524,7 @@ def _search(text: str) -> dict:
     (escaped: a reader's ".*" is two characters). The unanchored regex cannot use an
     index: `status_published` serves the filter and the order, and the regex is
     checked on the posts it yields."""
-    folded = fold(str(text))
+    folded = fold_for_search(str(text))
     if not folded:
         return {"_id": {"$in": []}}
     return {**_published_filter(), "search_text": {"$regex": re.escape(folded)}}
@@ -559,7 +532,7 @@ def _search(text: str) -> dict:
 
 def search_published_page(*, text: str, skip: int, limit: int) -> list[Post]:
     """Published posts whose title, excerpt or text contains `text`, however cased
-    and accented (comments.folding.fold), newest first."""
+    and accented (infra.folding.fold_for_search), newest first."""
     return _find(_search(text), NEWEST_PUBLISHED, skip=skip, limit=limit)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from comments.folding import unaccent
+from infra.folding import unaccent
 
 FALLBACK = "post"
 SEPARATORS = "-_"

@@ -25,9 +25,10 @@ from django.conf import settings
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
-from cms.posts import Post, to_millisecond
-from comments.ids import parse_id
+from cms.posts import Post
+from infra.ids import parse_id
 from infra.mongo import get_db
+from infra.times import to_millisecond
 
 INDEXES = [IndexModel([("post_id", ASCENDING), ("saved", DESCENDING)], name="post_saved")]
 # The dashboard lists this many of a post's versions (older ones stay stored).

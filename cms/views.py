@@ -13,7 +13,7 @@ from pymongo.errors import PyMongoError
 
 from cms import authors, posts, sharing
 from cms.forms import SearchForm
-from comments import confirmations, fragments, ownership, pages
+from comments import confirmations, fragments, listings, ownership
 from comments import services as comment_services
 from comments.forms import comment_form
 from comments.records import Comment
@@ -87,7 +87,7 @@ def post_detail(request, slug, *, form=None, status=200):
     viewer = ownership.viewer_for(request)
     notes = confirmations.take(request)
     # `?page=N` is where posting lands: a page of the threaded order, which numbers its pages.
-    view = "threaded" if request.GET.get("page") else pages.default_view()
+    view = "threaded" if request.GET.get("page") else listings.default_view()
     fragment = fragments.comments_fragment(post=post, view=view, viewer=viewer, degrade=True,
                                            page=request.GET.get("page"), confirmations=notes)
     cover = post_cover(post)

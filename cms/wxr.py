@@ -59,6 +59,7 @@ from cms.slugs import FALLBACK as FALLBACK_SLUG
 from cms.slugs import slug_from_title
 from comments import import_files, import_records, importing, names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
+from infra.html_text import html_text
 from infra.markup import NESTING_LIMIT
 
 SOURCE = "wordpress"
@@ -664,23 +665,6 @@ def post_tags(item: WxrItem) -> tuple[tuple[str, ...], list[str]]:
     return tuple(kept), left_out
 
 
-class _Text(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_data(self, data):
-        self.parts.append(data)
-
-
-def plain_text(html: str) -> str:
-    """The text of some HTML, tags dropped, whitespace made single spaces."""
-    parser = _Text()
-    parser.feed(html)
-    parser.close()
-    return posts.plain("".join(parser.parts))
-
-
 def utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC)
 
@@ -876,7 +860,7 @@ class WordPressImport:
             "status": status,
             "created": when,
             "published": when if status != posts.DRAFT else None,
-            "excerpt": posts.shorten(plain_text(item.excerpt), limit=EXCERPT_MAX_LENGTH),
+            "excerpt": posts.shorten(html_text(item.excerpt), limit=EXCERPT_MAX_LENGTH),
         }
         if self.dry_run:
             return posts.Post(

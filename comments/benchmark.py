@@ -5,10 +5,10 @@ discussions with a long-tailed number of comments (the largest has --max-comment
 the i-th about max / i^tail, at least one), threaded as readers thread them (most
 replies go to recent comments; depth capped by COMMENTS_MAX_DEPTH). Then, store by
 store, it times what the site does with them, through the store interface the site
-uses (comments.stores.get_store(), and comments/pages.py for whole pages):
+uses (comments.stores.get_store(), and comments/listings.py for whole pages):
 
   post a reply     find the parent by its slug, insert the reply
-  threaded page 1  pages.list_comments: the tally and the first page
+  threaded page 1  listings.list_comments: the tally and the first page
   deep page        the same, page N (default 100, or the last page)
   permalink        find one comment by its slug
   sub-thread       a root comment and all its replies
@@ -38,7 +38,7 @@ from bson import ObjectId
 from django.conf import settings
 from pymongo import monitoring
 
-from comments import pages, slugs, store_switch
+from comments import conf, listings, slugs, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, get_store
 from infra import mongo
@@ -80,7 +80,7 @@ def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Ran
     """`count` flat comment documents of one discussion, threaded, oldest first."""
     docs: list[dict] = []
     moment = start
-    max_depth = settings.COMMENTS_MAX_DEPTH
+    max_depth = conf.get().max_depth
     for _ in range(count):
         moment += timedelta(seconds=rng.choice([0, 1, 30, 120, 600]) + rng.random())
         part = "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
@@ -148,7 +148,8 @@ def run_store(
     docs = data[largest]
     roots = [d for d in docs if "/" not in d["slug"]]
     busiest_root = max(roots, key=lambda r: sum(d["slug"].startswith(r["slug"] + "/") for d in docs))
-    last_page = max(1, -(-len(docs) // settings.COMMENTS_PER_PAGE))
+    settings_now = conf.get()  # read once, here, not inside a timed operation
+    last_page = max(1, -(-len(docs) // settings_now.per_page))
     page = str(min(deep_page, last_page))
     rows = {operation: Row() for operation in OPERATIONS}
     ids = list(data)
@@ -160,7 +161,7 @@ def run_store(
         def post_reply():
             parent = store.find_by_slug(discussion_id=where, slug=parent_slug)
             part = slugs.new_part()
-            if slugs.depth(parent.slug) + 1 >= settings.COMMENTS_MAX_DEPTH:
+            if slugs.depth(parent.slug) + 1 >= settings_now.max_depth:
                 slug, full_slug = slugs.root_slugs(posted=when, part=part)
                 parent = None
             else:
@@ -171,8 +172,10 @@ def run_store(
                                  text="A reply.", html="<p>A reply.</p>")
 
         measure(post_reply, rows["post a reply"])
-        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded"), rows["threaded page 1"])
-        measure(lambda: pages.list_comments(discussion_id=largest, view="threaded", page=page), rows["deep page"])
+        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded"),
+                rows["threaded page 1"])
+        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded", page=page),
+                rows["deep page"])
         slug = rng.choice(docs)["slug"]
         measure(lambda: store.find_by_slug(discussion_id=largest, slug=slug), rows["permalink"])
         root = Comment.from_doc(busiest_root)
@@ -223,12 +226,12 @@ def main(
         discussion_id = ObjectId()
         data[discussion_id] = discussion_documents(discussion_id=discussion_id, count=n, rng=rng, start=start)
     saved_name, saved_store, recheck = (
-        settings.MONGODB_NAME, settings.COMMENTS_STORE, settings.COMMENTS_STORE_RECHECK_SECONDS)
+        settings.MONGODB_NAME, conf.get().store, conf.get().store_recheck_seconds)
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     out(f"Server: {server_name()}; scratch database {settings.MONGODB_NAME}")
     out(f"{discussions} discussions, {sum(counts)} comments per store (largest {max(counts)}, median "
         f"{int(statistics.median(counts))}), {repeat} runs of each operation on the largest; "
-        f"deep page = page {deep_page} of {settings.COMMENTS_PER_PAGE}")
+        f"deep page = page {deep_page} of {conf.get().per_page}")
     results = {}
     try:
         for name in stores:

@@ -29,7 +29,7 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from comments import addresses
-from comments.ids import parse_id
+from infra.ids import parse_id
 from infra.mongo import get_db
 
 WORD, DOMAIN = "word", "domain"

@@ -9,7 +9,7 @@ collection. The only module that touches it.
 An action (approve, spam, delete, remove a thread, ban, restore what a ban changed)
 is first recorded whole, then applied in batches of BATCH comments, then each
 discussion it touched is settled (placeholders, then the post's count and latest
-comments: `services.settle`). Progress is written back after every step and every
+comments: `summaries.settle`). Progress is written back after every step and every
 step is idempotent, so whatever stops an action half-way (a request out of its time
 budget, a worker restarted, the database gone for a moment) leaves a record that
 `finish_pending()` completes: `repair_summaries` runs it, so does `make run`'s

@@ -27,7 +27,7 @@ def known_comment_store(app_configs, **kwargs):
     if name not in STORES:
         known = ", ".join(STORES)
         return [checks.Error(UNKNOWN_STORE.format(name=name, known=known),
-                             hint=f"Set COMMENTS_STORE to one of: {known}.", id="cms.E001")]
+                             hint=f"Set COMMENTS_STORE to one of: {known}.", id="comments.E001")]
     return []
 
 
@@ -87,9 +87,9 @@ UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
 
 @checks.register()
 def known_default_view(app_configs, **kwargs):
-    """COMMENTS_DEFAULT_VIEW names one of the views (comments.pages.VIEWS); until it
+    """COMMENTS_DEFAULT_VIEW names one of the views (comments.listings.VIEWS); until it
     does, discussions open threaded."""
-    from comments.pages import VIEWS
+    from comments.listings import VIEWS
 
     name = conf.get().default_view
     if name not in VIEWS:

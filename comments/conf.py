@@ -1,10 +1,10 @@
 """The comments app's settings, read in one place: `conf.get()` gives them typed, with
 their documented defaults (a setting missing from the project's settings takes its
-default here) and within the bounds the app works in.
+default here, the one place defaults are written) and within the bounds the app works in.
 
 Read on each call, never at import time, so tests that change a setting see it at
 once. A value of the wrong type, or out of its bounds, is reported by the system
-checks (comments/checks.py, `bad_settings`) when the site starts; until it is fixed
+checks (comments/checks.py, `comment_settings_in_bounds`) when the site starts; until it is fixed
 the app uses the default for a wrong type and the nearest bound for a value out of
 bounds, as each module did before it read its settings from here.
 """
@@ -35,7 +35,9 @@ def _setting(name: str, default: Any, *, minimum: float | None = None, ceiling: 
 
 @dataclass(frozen=True)
 class CommentsSettings:
-    """Every setting of the comments app (README.md, "Settings", says what each does)."""
+    """Every setting of the comments app, with its default: the one place defaults are
+    written (slugline/settings.py sets only what the environment gives). docs/reference.md,
+    "Settings", says what each does."""
 
     # Which comment store: "documents", "embedded" or "buckets" (comments/stores/).
     store: str = _setting("COMMENTS_STORE", "documents")

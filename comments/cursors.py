@@ -1,7 +1,7 @@
 """Signed page cursors: the key of a page's edge comment, for keyset paging.
 
 A cursor names its view and discussion and is signed with the site's key, so a
-tampered cursor, or one carried over from another post or view, is refused
+tampered cursor, or one carried over from another discussion or view, is refused
 instead of reaching a query.
 """
 
@@ -13,7 +13,7 @@ from datetime import datetime
 from django.core import signing
 from django.utils.translation import gettext, gettext_noop
 
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import ORDERS
 
 SALT = "comments.cursor"

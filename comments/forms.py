@@ -67,7 +67,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     # gets mail only once confirmed; a member's account address needs no confirming.
     notify_replies = forms.BooleanField(required=False, label=_("E-mail me replies to my comment"))
     follow_discussion = forms.BooleanField(required=False, label=_("Follow this discussion (every new comment)"))
-    # Signed by the site for this post; its key makes posting the same form twice
+    # Signed by the site for this discussion; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
     # The Preview button's rendering (comments.previews.Preview), drawn above the buttons.

@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from comments import conf, pages, services, store_switch
+from comments import conf, listings, services, store_switch
 from comments.confirmations import Confirmations
 from comments.host import Discussion
 from comments.records import Tally, Viewer
@@ -91,7 +91,7 @@ def fragment_key(
 
 def readers_tally(post: Discussion) -> Tally | None:
     """What a reader's listing of the whole discussion holds, as the post stores it
-    with its comment count (comments.services.refresh_summary, after every write): a
+    with its comment count (comments.summaries.refresh_summary, after every write): a
     reader's page then costs one comment query, not two (plus one naming the parents
     of replies that open the page, when they are on an earlier page). None if the
     post predates it."""
@@ -107,7 +107,7 @@ def store_in_use() -> str:
     return store_switch.in_use()
 
 
-def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
+def keep_seconds(listing: listings.Listing, *, now: datetime | None = None) -> int:
     """How long this page may stay cached: COMMENTS_CACHE_SECONDS, shortened while its
     youngest comment is recent enough for its relative time to change."""
     seconds = conf.get().cache_seconds
@@ -119,7 +119,7 @@ def keep_seconds(listing: pages.Listing, *, now: datetime | None = None) -> int:
 
 
 def render_listing(
-    *, post: Discussion, listing: pages.Listing | None, confirmations: Confirmations | None = None,
+    *, post: Discussion, listing: listings.Listing | None, confirmations: Confirmations | None = None,
 ) -> SafeString:
     """The comments part of a page: heading, order links, the comments and the page
     links (or, for None, the notice that comments are unavailable); `confirmations`
@@ -127,7 +127,7 @@ def render_listing(
     context = {
         "post": post,
         "listing": listing,
-        "views": pages.VIEWS,
+        "views": listings.VIEWS,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
         "votes_shown": True,
@@ -144,7 +144,7 @@ def comments_fragment(
     it may be shared and is there. `degrade`: while MongoDB is unreachable, the notice
     instead of an error (the post page). `confirmations`: messages about one comment,
     drawn beside it if this page shows it (such a page is this reader's own, never
-    cached). BadRequest and Http404 as `pages.list_comments`."""
+    cached). BadRequest and Http404 as `listings.list_comments`."""
     seconds = conf.get().cache_seconds
     key = None
     beside = confirmations if confirmations is not None and confirmations.beside else None
@@ -155,7 +155,7 @@ def comments_fragment(
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
     query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
                  tally=readers_tally(post) if viewer.shared else None)
-    listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
+    listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1
     if key is not None and listing is not None:

@@ -9,7 +9,7 @@ import re
 import unicodedata
 from urllib.parse import unquote, urlsplit
 
-from comments.folding import unaccent
+from infra.folding import unaccent
 from comments.host import Discussion, get_host
 from comments.import_records import SourceThread
 

@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from pymongo.errors import PyMongoError
 
-from comments import confirmations, pages, placing, services, tokens
+from comments import confirmations, listings, placing, services, tokens
 from comments.host import Discussion
 from comments.records import Comment, Viewer
 from infra import mongo
@@ -85,7 +85,7 @@ def edited_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer
     `comments/edited.html`, to take the place of the comment as the page drew it."""
     context = {
         "post": post,
-        "item": pages.thread_of(comment, viewer).focus,
+        "item": listings.thread_of(comment, viewer).focus,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         "confirmations": confirmations.take(request),
     }

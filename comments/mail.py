@@ -92,7 +92,7 @@ def comment_url(post: Discussion, comment: Comment) -> str:
 
 
 def _entries(items: list[Item], *, status: str) -> list[dict]:
-    """The comments the items name that still have `status`, each with its post and
+    """The comments the items name that still have `status`, each with its discussion and
     link, oldest first."""
     comments = [c for c in get_store().find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
     found = {p.id: p for p in get_host().get_many(list({c.discussion_id for c in comments}))}

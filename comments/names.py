@@ -65,9 +65,9 @@ def words(name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def fold(name: str) -> str:
-    """A name's words run together: "Ada Lindqvist.", "ａｄａ lindqvist" and
-    "ADA-LINDQVIST" are all "adalindqvist"."""
+def run_together(name: str) -> str:
+    """A name's words run together, as `is_taken` compares a name typed without spaces:
+    "Ada Lindqvist.", "ａｄａ lindqvist" and "ADA-LINDQVIST" are all "adalindqvist"."""
     return "".join(words(name))
 
 

@@ -24,7 +24,7 @@ from django.core import signing
 
 from comments.addresses import normalise as normalise_address
 from comments.host import get_host
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import CommentAuthor, Viewer
 
 COOKIE = "comments_own"

@@ -21,7 +21,7 @@ from django.core.exceptions import BadRequest
 from django.http import Http404
 from django.urls import reverse
 
-from comments import conf, pages, slugs
+from comments import conf, listings, slugs
 from comments.host import Discussion
 from comments.records import Comment, Viewer
 from comments.stores import get_store
@@ -43,7 +43,7 @@ class Placement:
     draw it: below the indent limit), the anchor of the comment before it on its
     page (`after`; "" when it opens the page) and that page's number (`page`)."""
 
-    item: pages.Shown | None
+    item: listings.Shown | None
     after: str
     page: int
     first_in_view: bool
@@ -69,7 +69,7 @@ def reading_of(*, post: Discussion, address: str) -> Reading | None:
         return Reading(view="threaded", page=number)
     if parts.path == discussion:
         view = (query.get("view") or ["threaded"])[0]
-        return Reading(view=view, page=number) if view in pages.VIEWS else None
+        return Reading(view=view, page=number) if view in listings.VIEWS else None
     if parts.path.startswith(discussion):
         path = parts.path[len(discussion):].strip("/")
         if not slugs.is_slug_path(path):
@@ -96,7 +96,7 @@ def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:
     )
     number = earlier // conf.get().per_page + 1
     try:
-        listing = pages.list_comments(
+        listing = listings.list_comments(
             discussion_id=comment.discussion_id, view=reading.view, page=str(number), below=reading.below,
             viewer=viewer,
         )
@@ -117,7 +117,7 @@ def _last_drawn(*, comment: Comment, viewer: Viewer, reading: Reading, page: int
     that opens the next page follows, for a reader who has loaded both."""
     if page < 1:
         return ""
-    listing = pages.list_comments(
+    listing = listings.list_comments(
         discussion_id=comment.discussion_id, view=reading.view, page=str(page), below=reading.below,
         viewer=viewer,
     )

@@ -9,7 +9,7 @@ a poll holds one for about a millisecond.
 
 It counts only what every reader sees: the post's approved comment count and its
 listed entries (comments and placeholders), as the post stores them after every
-change (comments.services.refresh_summary); a pending or spam comment changes
+change (comments.summaries.refresh_summary); a pending or spam comment changes
 neither, so neither the body nor the ETag tells a reader anything about it.
 
 Cost: the two numbers are kept in the cache (CACHES) for POLL_CACHE_SECONDS under

@@ -37,7 +37,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from comments import conf, cursors, pages
+from comments import conf, cursors, listings
 from comments.records import RANKED_ORDERS, READERS, Comment, Tally, Viewer
 from comments.stores import get_store
 from infra.mongo import get_db
@@ -130,18 +130,18 @@ def _roots(*, discussion_id: ObjectId, view: str, viewer: Viewer, cursor: dict |
 
 
 def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None, before: str | None = None,
-                viewer: Viewer = READERS, tally: Tally | None = None) -> pages.Listing:
+                viewer: Viewer = READERS, tally: Tally | None = None) -> listings.Listing:
     """One page of a ranked view (module docstring). BadRequest for a tampered or
     expired cursor; Http404 past the end."""
     if view not in RANKED_ORDERS:
-        raise BadRequest(gettext(pages.BAD_VIEW))
+        raise BadRequest(gettext(listings.BAD_VIEW))
     token = after or before
     cursor = _decode(token, view=view, discussion_id=discussion_id) if token else None
     number = cursor["p"] if cursor else 1
     wanted = threads_per_page()
     roots, walk, beyond = _roots(discussion_id=discussion_id, view=view, viewer=viewer, cursor=cursor, wanted=wanted)
     if cursor is not None and not roots:
-        raise Http404(gettext(pages.NO_MORE))
+        raise Http404(gettext(listings.NO_MORE))
     budget = conf.get().per_page * 2
     replies = get_store().find_threads(discussion_id=discussion_id, threads={r.thread for r in roots},
                                        viewer=viewer, limit=budget + 1) if roots else []
@@ -153,14 +153,15 @@ def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None,
     for reply in replies:
         if reply.parent_id is not None:
             by_thread.setdefault(reply.thread, []).append(reply)
-    shown: list[pages.Shown] = []
+    shown: list[listings.Shown] = []
     for root in roots:
         if root.thread in short:  # its replies are on its own page
-            shown.append(replace(pages.place([root], view="threaded", viewer=viewer)[0], continue_thread=True))
+            placed = listings.place([root], view="threaded", viewer=viewer)[0]
+            shown.append(replace(placed, continue_thread=True))
             continue
         thread = [root, *sorted(by_thread.get(root.thread, []), key=lambda c: c.full_slug)]
-        shown += pages.place(thread, view="threaded", viewer=viewer)
-    shown = pages.name_parents(shown, discussion_id=discussion_id, viewer=viewer)
+        shown += listings.place(thread, view="threaded", viewer=viewer)
+    shown = listings.name_parents(shown, discussion_id=discussion_id, viewer=viewer)
     if tally is None:
         tally = get_store().tally_listing(discussion_id=discussion_id, viewer=viewer)
     has_next = beyond >= 0
@@ -173,11 +174,11 @@ def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None,
     if cursor is not None and number > 2 and walk:
         prev_cursor = _encode(view=view, discussion_id=discussion_id, page=number - 1, walk=walk,
                               offset=max(0, cursor["o"] - wanted))
-    return pages.Listing(
+    return listings.Listing(
         view=view, shown=shown, total=tally.total, comment_count=tally.comments, number=number,
         num_pages=number + (1 if has_next else 0), page_range=[], next_cursor=next_cursor,
         prev_cursor=prev_cursor,
     )
 
 
-pages.register_lister(views=RANKED_ORDERS, lister=list_ranked)
+listings.register_lister(views=RANKED_ORDERS, lister=list_ranked)

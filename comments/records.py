@@ -21,8 +21,8 @@ from typing import Any
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING
 
-from comments import folding, slugs
-from infra import matching
+from comments import slugs
+from infra import folding, matching
 
 APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
 STATUSES = (APPROVED, PENDING, SPAM, DELETED)

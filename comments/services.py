@@ -20,17 +20,10 @@ from comments.errors import Refused
 from comments.host import Discussion
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
 from comments.stores import get_store
-from comments.summaries import (  # noqa: F401  (re-exported: what every change ends with)
-    EXCERPT_LENGTH,
-    LATEST_COUNT,
-    SUMMARY_ATTEMPTS,
-    excerpt,
-    refresh_summary,
-    repair_placeholders,
-    settle,
-)
+from comments.summaries import refresh_summary, settle
 from infra import mongo
 from infra.markup import render_comment
+from infra.times import to_millisecond
 
 PARENT_NOT_FOUND = gettext_noop("The comment you replied to does not exist on this post.")
 CLOSED = gettext_noop("Comments are closed on this post, so yours was not posted.")
@@ -68,11 +61,6 @@ class Posted:
     @property
     def pending(self) -> bool:
         return self.comment.status == PENDING
-
-
-def _to_millisecond(moment: datetime) -> datetime:
-    """`moment` at BSON's millisecond precision, as MongoDB stores it."""
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 def comments_closed(*, post: Discussion, now: datetime | None = None) -> bool:
@@ -132,9 +120,9 @@ def post_comment(
     new_part: Callable[[], str] = slugs.new_part,
     summarise: bool = True,
 ) -> Posted:
-    """Store a comment (or a reply to `parent_slug`) on `post` and refresh the post's
-    comment summary. CommentError for a closed discussion, a parent that is not on
-    this post, or a banned author.
+    """Store a comment (or a reply to `parent_slug`) in the discussion `post` and
+    refresh its comment summary. CommentError for a closed discussion, a parent that
+    is not in this discussion, or a banned author.
 
     The comment is approved, or pending when the blocklist or a pre-moderation rule
     holds it (`antispam.judge`); `trusted` (editors) skips those checks, and
@@ -194,7 +182,7 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
         try:
-            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=_to_millisecond(now), **fields), False
+            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=to_millisecond(now), **fields), False
         except records.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
@@ -336,7 +324,7 @@ def edit_comment(
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
-                               edited=_to_millisecond(now))
+                               edited=to_millisecond(now))
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     return edited
 
@@ -375,7 +363,7 @@ def flag_comment(
     if not comment.approved:
         raise CommentError(gettext(CANNOT_FLAG), code="cannot_flag")
     added = flags.add_flag(comment_id=comment.id, discussion_id=comment.discussion_id, flagger=flagger,
-                           reason=reason, note=note, at=_to_millisecond(now or datetime.now(timezone.utc)))
+                           reason=reason, note=note, at=to_millisecond(now or datetime.now(timezone.utc)))
     if not added:
         return False
     count = flags.add_flag_count(comment_id=comment.id)

@@ -126,7 +126,7 @@ def ask(request):
 
 
 def _described(found: list[subscriptions.Subscription]) -> list[dict]:
-    """Each subscription with the post it is about (for its page)."""
+    """Each subscription with the discussion it is about (for its page)."""
     titles = {p.id: p for p in get_host().get_many(list({s.discussion_id for s in found}))}
     return [{"subscription": s, "post": titles.get(s.discussion_id),
              "replies": s.kind == subscriptions.REPLIES} for s in found]

@@ -104,7 +104,7 @@ def subscribe(*, kind: str, target: ObjectId, discussion_id: ObjectId, email: st
               user_id: int | None = None, owner: bool = False, language: str = "",
               now: datetime | None = None) -> Subscription:
     """Subscribe `email` to replies to a comment (`target`: its id) or to a whole
-    discussion (`target`: the post's id); idempotent. By its `owner` (a member's
+    discussion (`target`: the discussion id); idempotent. By its `owner` (a member's
     account address, `user_id` set, or a browser carrying the address's
     confirmation) it starts mail at once, also after an unsubscribe; by anyone else
     it is a request that waits for the owner's confirmation (`confirm_requests`).

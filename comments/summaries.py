@@ -95,7 +95,7 @@ def refresh_summary(*, post_id: ObjectId) -> int:
             post_id, if_version=version, count=tally.comments, listed=tally.total, latest=latest
         ):
             return tally.comments
-    logger.warning("The comment summary of post %s was overtaken %d times; the next write stores it.",
+    logger.warning("The comment summary of discussion %s was overtaken %d times; the next write stores it.",
                    post_id, SUMMARY_ATTEMPTS)
     return tally.comments
 

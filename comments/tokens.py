@@ -1,5 +1,5 @@
 """The comment form's token: a signed, timestamped promise that this form was
-rendered by this site for this post, and the key that makes posting idempotent.
+rendered by this site for this discussion, and the key that makes posting idempotent.
 
 Each rendered form carries a fresh token. Submitting the same form twice (a double
 click, a retry after a timeout, a second tab) submits the same token, and the

@@ -17,7 +17,7 @@ import unicodedata
 
 import icu
 
-from comments import folding
+from infra import folding
 
 # Kept inside words of the scripts that need them (Devanagari half forms): see `strip_invisible`.
 ZWNJ, ZWJ = "\u200c", "\u200d"
@@ -59,9 +59,9 @@ def skeleton(text: str) -> str:
 def lookalike_key(text: str) -> str:
     """What a reader would take for the same text, for comparing: invisible code points
     dropped, the search fold (case, Latin diacritics, compatibility forms:
-    comments/folding.py), the confusable skeleton, then the fold again (a skeleton
+    infra/folding.py), the confusable skeleton, then the fold again (a skeleton
     may give capitals or marks: "0" is "O", "ɓ" is "b̔")."""
-    return folding.fold(skeleton(folding.fold(drop_invisible(text))))
+    return folding.fold_for_search(skeleton(folding.fold_for_search(drop_invisible(text))))
 
 
 # Combining marks after a Latin letter (once decomposed): "é" is "e", "İ" is "i".

@@ -16,9 +16,9 @@ from comments import (
     confirmations,
     fragments,
     in_place,
+    listings,
     notify,
     ownership,
-    pages,
     polling,
     previews,
     records,
@@ -79,7 +79,7 @@ def location_url(post, comment, viewer) -> str:
     """The page that draws `comment` for `viewer`, at its anchor: the post's own page
     (the article and its threaded discussion) at the comment's page, or below the
     indent limit, its thread's permalink page."""
-    where = pages.location_of(comment, viewer)
+    where = listings.location_of(comment, viewer)
     if where.holder is None:
         url = post.get_absolute_url()
     else:
@@ -129,7 +129,7 @@ def discussion(request, post_slug):
     notes = confirmations.take(request)
     fragment = fragments.comments_fragment(
         post=post,
-        view=pages.parse_view(request.GET.get("view")),
+        view=listings.parse_view(request.GET.get("view")),
         page=request.GET.get("page"),
         after=request.GET.get("after"),
         before=request.GET.get("before"),
@@ -308,7 +308,7 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
 def _visible_comment(request, post, comment_path: str, viewer):
     """The comment at this path if `viewer` may see it; 404 otherwise (also before
     any query, for a path that is not a slug path)."""
-    comment = pages.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
+    comment = listings.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
     if comment is None:
         raise Http404(gettext(NO_SUCH_COMMENT))
     return comment
@@ -324,7 +324,7 @@ def permalink(request, post_slug, comment_path):
 
 
 def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
-    replies = pages.list_comments(
+    replies = listings.list_comments(
         discussion_id=post.id,
         view="threaded",
         page=request.GET.get("page"),
@@ -333,7 +333,7 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
         below=comment,
         viewer=viewer,
     )
-    thread = pages.thread_of(comment, viewer)
+    thread = listings.thread_of(comment, viewer)
     notes = confirmations.take(request)
     drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
     context = {
@@ -424,7 +424,7 @@ def delete(request, post_slug, comment_path):
 def _delete_page(request, post, comment, *, viewer):
     """What will be deleted and what becomes of its replies, with Delete and Keep it."""
     replies = get_store().tally_listing(discussion_id=post.id, below=comment, viewer=viewer)
-    context = {"post": post, "focus": pages.present(comment, viewer), "comment": comment,
+    context = {"post": post, "focus": listings.present(comment, viewer), "comment": comment,
                "replies": replies.comments, "confirm": CONFIRM,
                "keep_url": permalink_url(post.slug, comment) + "#" + comment.anchor}
     return render(request, "comments/delete.html", context)
@@ -444,7 +444,7 @@ def flag(request, post_slug, comment_path):
     form = FlagForm(request.POST)
     refusal = _rate_limited(request, action="flag", viewer=viewer)
     if refusal is not None:
-        return _too_many(request, {"post": post, "focus": pages.present(comment, viewer), "form": form,
+        return _too_many(request, {"post": post, "focus": listings.present(comment, viewer), "form": form,
                                    "flagging": True}, refusal)
     status = 400
     if form.is_valid():
@@ -464,5 +464,5 @@ def flag(request, post_slug, comment_path):
 
 
 def _flag_page(request, post, comment, form, *, viewer, status=200):
-    context = {"post": post, "focus": pages.present(comment, viewer), "form": form}
+    context = {"post": post, "focus": listings.present(comment, viewer), "form": form}
     return render(request, "comments/flag.html", context, status=status)

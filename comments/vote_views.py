@@ -34,8 +34,8 @@ def wants_json(request) -> bool:
 
 
 def _comment_of(post, comment_path: str) -> Comment:
-    """The comment of this post at this path; 404 otherwise, also for a comment of
-    another post named by a crafted path (the query is scoped to this post)."""
+    """The comment of this discussion at this path; 404 otherwise, also for a comment
+    of another discussion named by a crafted path (the query is scoped to this one)."""
     if not slugs.is_slug_path(comment_path):
         raise Http404(gettext(NO_SUCH_COMMENT))
     comment = get_store().find_by_slug(discussion_id=post.id, slug=comment_path)

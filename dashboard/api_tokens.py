@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from api import tokens
-from dashboard.pages import render_page
+from dashboard.rendering import render_page
 from dashboard.permissions import editor_required
 from infra.http import see_other
 

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
 from dashboard.media_forms import ImageTextsForm, MediaSearchForm, UploadForm
-from dashboard.pages import render_page
+from dashboard.rendering import render_page
 from dashboard.permissions import is_editor, staff_required
 from infra.http import see_other
 from infra.pagination import get_page

@@ -18,7 +18,7 @@ from comments.records import QueueFilter
 from comments.stores import get_store
 from dashboard import confirmations
 from dashboard.moderation_forms import BlocklistForm, CommentsClosedForm, ModerationForm, QueueFilterForm
-from dashboard.pages import render_page
+from dashboard.rendering import render_page
 from dashboard.permissions import check_can_edit, editor_required, staff_required
 from infra.http import see_other
 from infra.pagination import get_page

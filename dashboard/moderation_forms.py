@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cms import posts, slugs
 from cms.posts import SLUG_MAX_LENGTH
-from comments.ids import parse_id
+from infra.ids import parse_id
 from dashboard.form_limits import SEARCH_MAX_LENGTH, too_long
 
 BAD_TAB = _("Choose pending, flagged, spam or recent.")

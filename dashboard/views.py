@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cms import authors, diffs, posts, versions
 from dashboard import moderation, services
 from dashboard.author_forms import AuthorForm, ProfileForm
-from dashboard.pages import render_page
+from dashboard.rendering import render_page
 from dashboard.permissions import check_can_edit, editor_required, is_editor, staff_required
 from dashboard.post_forms import PostFilterForm, PostForm, cover_choices
 from infra.http import see_other

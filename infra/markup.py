@@ -16,6 +16,7 @@ import ctypes
 import re
 from collections.abc import Callable
 from html import escape
+from typing import Any
 
 import nh3
 from cmarkgfm import _cmark
@@ -159,7 +160,7 @@ def _cmark_html(text: str, *, options: int, extensions: tuple[str, ...]) -> tupl
         lib.cmark_parser_free(parser)
 
 
-def _rendered(output) -> str:
+def _rendered(output: Any) -> str:
     """The text of a buffer cmark rendered, which is then freed."""
     try:
         return _cmark.ffi.string(output).decode("utf-8", "replace")
@@ -167,7 +168,7 @@ def _rendered(output) -> str:
         _free(_address(output))
 
 
-def _extension(name: str):
+def _extension(name: str) -> Any:
     _cmark.lib.cmark_gfm_core_extensions_ensure_registered()
     extension = _cmark.lib.cmark_find_syntax_extension(name.encode())
     if extension == _cmark.ffi.NULL:
@@ -175,5 +176,5 @@ def _extension(name: str):
     return extension
 
 
-def _address(pointer) -> int:
+def _address(pointer: Any) -> int:
     return int(_cmark.ffi.cast("uintptr_t", pointer))

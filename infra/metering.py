@@ -24,11 +24,11 @@ class Meter(monitoring.CommandListener):
     def stop(self) -> None:
         self.on = False
 
-    def started(self, event):
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
         if self.on:
             self.commands += 1
 
-    def succeeded(self, event):
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
         if not self.on:
             return
         self.seconds += event.duration_micros / 1e6
@@ -38,7 +38,7 @@ class Meter(monitoring.CommandListener):
         if self.count_bytes:
             self.bytes += len(bson.encode(event.reply))
 
-    def failed(self, event):
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
         if self.on:
             self.seconds += event.duration_micros / 1e6
 

@@ -4,10 +4,11 @@ Django's Paginator only needs `count()` and slicing, so a `LazyPage` hands it th
 total (one count command) and fetches just the requested slice (one find command).
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import BadRequest
-from django.core.paginator import EmptyPage, Paginator
+from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import Http404
 from django.utils.translation import gettext, gettext_noop
 
@@ -15,10 +16,12 @@ BAD_PAGE = gettext_noop("The page number must be a whole number from 1 up.")
 NO_SUCH_PAGE = gettext_noop("There is no page {number}: the last page is {last}.")
 
 
-class LazyPage(Sequence):
-    """A sequence of `total` items of which only the sliced part is fetched."""
+class LazyPage:
+    """`total` items of which only the sliced part is fetched: what Paginator asks of
+    its object list (`count()`, `len()`, slices), not a Sequence (whose `count` takes
+    a value)."""
 
-    def __init__(self, total: int, fetch: Callable[[int, int], list]):
+    def __init__(self, total: int, fetch: Callable[[int, int], list[Any]]):
         self.total, self.fetch = total, fetch
 
     def count(self) -> int:
@@ -27,7 +30,7 @@ class LazyPage(Sequence):
     def __len__(self) -> int:
         return self.total
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> list[Any]:
         if not isinstance(index, slice):
             raise TypeError("LazyPage only supports slices")
         start, stop, _ = index.indices(self.total)
@@ -44,7 +47,9 @@ def parse_page_number(raw: str | None) -> int:
     return int(raw)
 
 
-def get_page(*, total: int, fetch: Callable[[int, int], list], raw_number: str | None, per_page: int):
+def get_page(
+    *, total: int, fetch: Callable[[int, int], list[Any]], raw_number: str | None, per_page: int
+) -> Page:
     """Django's Page for `raw_number`; 400 for a malformed number, 404 past the end."""
     number = parse_page_number(raw_number)
     paginator = Paginator(LazyPage(total, fetch), per_page, allow_empty_first_page=True)

@@ -21,7 +21,7 @@ problem too: a write path must show its key where the reader (and this check) ca
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +65,10 @@ def project_problems(root: Path, packages: list[str], keys: Mapping[str, list[st
     return found
 
 
-def _scopes(tree: ast.Module):
+Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _scopes(tree: ast.Module) -> Iterator[tuple[Scope, str | None]]:
     """Each function (with its class, if a method), and the module's own statements."""
     defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     yield ast.Module(body=[node for node in tree.body if not isinstance(node, defs)], type_ignores=[]), None
@@ -87,14 +90,15 @@ def _returners(tree: ast.Module, keys: Mapping[str, list[str]]) -> dict[tuple[st
                 continue
             returned = [n.value for n in ast.walk(scope) if isinstance(n, ast.Return) and n.value is not None]
             finder = _Finder(keys, found, owner, scope)
-            names = {finder.collection(value) for value in returned} - {None}
+            names = {name for value in returned if (name := finder.collection(value)) is not None}
             if len(names) == 1:
-                found[(owner, scope.name)] = names.pop()  # type: ignore[union-attr]
+                found[(owner, scope.name)] = names.pop()
     return found
 
 
 class _Finder:
-    def __init__(self, keys, returns, owner, scope):
+    def __init__(self, keys: Mapping[str, list[str]], returns: dict[tuple[str | None, str], str],
+                 owner: str | None, scope: ast.AST) -> None:
         self.keys, self.returns, self.owner, self.scope = keys, returns, owner, scope
 
     def _assigned(self, name: str) -> list[ast.expr]:

@@ -4,9 +4,12 @@ Nothing here differs between development and production except through the
 environment, and nothing here connects to a database.
 """
 
+import os
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONCE, NONE, SELF
@@ -18,6 +21,13 @@ VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+
+def _given(casts: dict[str, Callable[[str], Any]]) -> dict[str, Any]:
+    """The settings among `casts` that the environment (or .env) gives, each read by its
+    django-environ method; the others are left unset, so that the app's own default
+    (the one place it is written) applies."""
+    return {name: cast(name) for name, cast in casts.items() if name in os.environ}
 
 
 def _local_secret_key() -> str:
@@ -218,63 +228,45 @@ AXES_VERBOSE = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
 
-# Comments (app-prefixed, documented in docs/reference.md).
-# The comment store (comments/stores/): "documents" (one document per comment),
-# "embedded" (the tree inside one document per discussion) or "buckets" (pages of
-# about 100 comments): the three patterns of storage-patterns.md. Once comments_migrate
-# has moved the comments, the store it recorded in MongoDB is the one in use.
+# Comments (app-prefixed, documented in docs/reference.md). Each is set here only when
+# the environment gives it; unset, the comments app's own default applies (the one
+# place defaults are written: comments/conf.py).
 # The site the comments app runs in (comments/host.py): the blog.
 COMMENTS_HOST = "cms.comments_host.BlogHost"
-COMMENTS_STORE = env.str("COMMENTS_STORE", default="documents")
-# How often each process rereads which store is in use after comments_migrate (seconds).
-COMMENTS_STORE_RECHECK_SECONDS = env.float("COMMENTS_STORE_RECHECK_SECONDS", default=5.0)
-# The largest discussion document the embedded store writes, in bytes; a post past it
-# is refused (comments/stores/embedded.py). 0: the server's document limit (16 MB on MongoDB)
-# minus a safety margin of 512 KiB.
-COMMENTS_EMBEDDED_MAX_BYTES = env.int("COMMENTS_EMBEDDED_MAX_BYTES", default=0)
-COMMENTS_PER_PAGE = env.int("COMMENTS_PER_PAGE", default=50)
-COMMENTS_MAX_DEPTH = env.int("COMMENTS_MAX_DEPTH", default=8)
-COMMENTS_INDENT_LIMIT = env.int("COMMENTS_INDENT_LIMIT", default=5)
-COMMENTS_MAX_LENGTH = env.int("COMMENTS_MAX_LENGTH", default=10_000)
-# How long a rendered comment form may be used to post (seconds).
-COMMENTS_FORM_MAX_AGE = env.int("COMMENTS_FORM_MAX_AGE", default=2 * 24 * 3600)
-# Moderation and abuse defences (comments/antispam.py, comments/moderation.py).
-# "post": comments show at once; or hold back for an editor "all", "first" (first-time
-# commenters) and/or "links" (comments with a link), e.g. COMMENTS_MODERATION=first,links.
-COMMENTS_MODERATION = env.list("COMMENTS_MODERATION", default=["post"])
-# Seconds an author may edit or delete their own comment after posting it.
-COMMENTS_EDIT_WINDOW = env.int("COMMENTS_EDIT_WINDOW", default=15 * 60)
-# Readers' flags that send an approved comment to pending (0: flags never hide).
-COMMENTS_FLAGS_TO_HOLD = env.int("COMMENTS_FLAGS_TO_HOLD", default=3)
-# Seconds an anonymous reader's form must be open before posting (0: off).
-COMMENTS_MIN_FILL_SECONDS = env.int("COMMENTS_MIN_FILL_SECONDS", default=0)
-# Posts, edits and flags per COMMENTS_RATE_WINDOW seconds, per IP address and per
-# logged-in user (0: no limit), counted in MongoDB (comments/limits.py), exactly and
-# shared by every worker and machine; editors are exempt.
-COMMENTS_RATE_WINDOW = env.int("COMMENTS_RATE_WINDOW", default=600)
-COMMENTS_RATE_PER_IP = env.int("COMMENTS_RATE_PER_IP", default=20)
-COMMENTS_RATE_PER_USER = env.int("COMMENTS_RATE_PER_USER", default=30)
-# The same text by the same author in the same place within this many seconds is
-# the same comment (0: off).
-COMMENTS_DUPLICATE_WINDOW = env.int("COMMENTS_DUPLICATE_WINDOW", default=600)
-# Discussions close this many days after the post was published (0: never).
-COMMENTS_CLOSE_AFTER_DAYS = env.int("COMMENTS_CLOSE_AFTER_DAYS", default=0)
-# Comments per page of the dashboard's moderation queue.
-COMMENTS_QUEUE_PER_PAGE = env.int("COMMENTS_QUEUE_PER_PAGE", default=50)
-# Seconds a rendered page of comments stays in Django's cache (CACHES) for readers who
-# see what everyone sees; every change to a discussion's comments gives it a new key
-# (comments/fragments.py). 0: off.
-COMMENTS_CACHE_SECONDS = env.int("COMMENTS_CACHE_SECONDS", default=300)
-# Votes (comments/votes.py, docs/votes.md): per IP address per comment, and per IP
-# address on all comments, per minute (0: no limit).
-COMMENTS_VOTES_PER_IP_PER_COMMENT = env.int("COMMENTS_VOTES_PER_IP_PER_COMMENT", default=10)
-COMMENTS_VOTES_PER_IP = env.int("COMMENTS_VOTES_PER_IP", default=60)
-# The view a discussion opens on: threaded, newest, chronological, best or top.
-COMMENTS_DEFAULT_VIEW = env.str("COMMENTS_DEFAULT_VIEW", default="threaded")
-# Fold comments whose net score is at or below this (e.g. -5); 0: fold none.
-COMMENTS_FOLD_SCORE = env.int("COMMENTS_FOLD_SCORE", default=0)
-# Editors' picks one discussion may have.
-COMMENTS_MAX_PICKS = env.int("COMMENTS_MAX_PICKS", default=3)
+vars().update(_given({
+    "COMMENTS_STORE": env.str,
+    "COMMENTS_STORE_RECHECK_SECONDS": env.float,
+    "COMMENTS_EMBEDDED_MAX_BYTES": env.int,
+    "COMMENTS_PER_PAGE": env.int,
+    "COMMENTS_MAX_DEPTH": env.int,
+    "COMMENTS_INDENT_LIMIT": env.int,
+    "COMMENTS_MAX_LENGTH": env.int,
+    "COMMENTS_FORM_MAX_AGE": env.int,
+    "COMMENTS_MODERATION": env.list,
+    "COMMENTS_EDIT_WINDOW": env.int,
+    "COMMENTS_FLAGS_TO_HOLD": env.int,
+    "COMMENTS_MIN_FILL_SECONDS": env.int,
+    "COMMENTS_RATE_WINDOW": env.int,
+    "COMMENTS_RATE_PER_IP": env.int,
+    "COMMENTS_RATE_PER_USER": env.int,
+    "COMMENTS_DUPLICATE_WINDOW": env.int,
+    "COMMENTS_CLOSE_AFTER_DAYS": env.int,
+    "COMMENTS_QUEUE_PER_PAGE": env.int,
+    "COMMENTS_CACHE_SECONDS": env.int,
+    "COMMENTS_VOTES_PER_IP_PER_COMMENT": env.int,
+    "COMMENTS_VOTES_PER_IP": env.int,
+    "COMMENTS_DEFAULT_VIEW": env.str,
+    "COMMENTS_FOLD_SCORE": env.int,
+    "COMMENTS_MAX_PICKS": env.int,
+    "NOTIFICATIONS_BATCH_SECONDS": env.int,
+    "NOTIFICATIONS_AUTHOR_DIGEST_MINUTES": env.int,
+    "NOTIFICATIONS_QUEUE_DIGEST_MINUTES": env.int,
+    "NOTIFICATIONS_CONFIRM_MAX_AGE": env.int,
+    "NOTIFICATIONS_MANAGE_MAX_AGE": env.int,
+    "NOTIFICATIONS_CONFIRM_WINDOW": env.int,
+    "NOTIFICATIONS_CONFIRM_PER_ADDRESS": env.int,
+    "NOTIFICATIONS_CONFIRM_PER_CLIENT": env.int,
+}))
 
 # E-mail (reply notifications and subscriptions: comments/notify.py, outbox.py, mail.py).
 # EMAIL_URL in django-environ's form (smtp://user:pass@host:587, smtp+tls://…,
@@ -289,23 +281,6 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Slugline <noreply@lo
 # unset, it is this machine on the port the site listens on (PORT, as gunicorn.conf.py
 # binds; `make run PORT=8137` also sets SITE_URL itself).
 SITE_URL = env.str("SITE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}").rstrip("/")
-# Replies (and new comments on a followed discussion) within this many seconds go out
-# as one mail; 0 sends each at once.
-NOTIFICATIONS_BATCH_SECONDS = env.int("NOTIFICATIONS_BATCH_SECONDS", default=120)
-# Post authors hear of new comments on their posts, editors of comments waiting in the
-# queue: one digest each at most every this many minutes (0, the default: no such mail).
-NOTIFICATIONS_AUTHOR_DIGEST_MINUTES = env.int("NOTIFICATIONS_AUTHOR_DIGEST_MINUTES", default=0)
-NOTIFICATIONS_QUEUE_DIGEST_MINUTES = env.int("NOTIFICATIONS_QUEUE_DIGEST_MINUTES", default=0)
-# How long a confirmation link works (seconds).
-NOTIFICATIONS_CONFIRM_MAX_AGE = env.int("NOTIFICATIONS_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
-# How long a "manage your subscriptions" link works (seconds).
-NOTIFICATIONS_MANAGE_MAX_AGE = env.int("NOTIFICATIONS_MANAGE_MAX_AGE", default=7 * 24 * 3600)
-# Confirmation and "manage my subscriptions" mails per address and per client address
-# in each NOTIFICATIONS_CONFIRM_WINDOW seconds (counted in MongoDB, comments/limits.py).
-NOTIFICATIONS_CONFIRM_WINDOW = env.int("NOTIFICATIONS_CONFIRM_WINDOW", default=3600)
-NOTIFICATIONS_CONFIRM_PER_ADDRESS = env.int("NOTIFICATIONS_CONFIRM_PER_ADDRESS", default=2)
-NOTIFICATIONS_CONFIRM_PER_CLIENT = env.int("NOTIFICATIONS_CONFIRM_PER_CLIENT", default=10)
-
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -318,16 +293,16 @@ AUTH_PASSWORD_VALIDATORS = [
 # Accept-Language, else LANGUAGE_CODE. URLs carry no language prefix.
 LANGUAGES = languages.LANGUAGES
 LANGUAGE_CODE = languages.default_language(env.str("LANGUAGE_CODE", default="en"))
-# The JSON API (api/; docs/api.md). Requests per API_RATE_WINDOW seconds per IP
-# address and per API token (0: no limit; counted in MongoDB, shared by every worker),
-# post slugs per /api/v1/counts request, origins whose pages may read the API from a
-# browser (CORS; none by default), the largest request body read.
-API_RATE_PER_IP = env.int("API_RATE_PER_IP", default=600)
-API_RATE_PER_TOKEN = env.int("API_RATE_PER_TOKEN", default=1200)
-API_RATE_WINDOW = env.int("API_RATE_WINDOW", default=60)
-API_COUNTS_MAX = env.int("API_COUNTS_MAX", default=50)
-API_CORS_ORIGINS = env.list("API_CORS_ORIGINS", default=[])
-API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=64 * 1024)
+# The JSON API (api/; docs/api.md): set only when the environment gives them; unset,
+# the API's own defaults apply (api/conf.py).
+vars().update(_given({
+    "API_RATE_PER_IP": env.int,
+    "API_RATE_PER_TOKEN": env.int,
+    "API_RATE_WINDOW": env.int,
+    "API_COUNTS_MAX": env.int,
+    "API_CORS_ORIGINS": env.list,
+    "API_MAX_BODY_BYTES": env.int,
+}))
 
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Templates write dates as DATE_FORMAT / DATETIME_FORMAT of the reader's language;

@@ -1,9 +1,23 @@
 """What every comment store is, in the style of Django's cache backends: a
-`CommentStore` whose subclasses each implement a few primitives (`insert_comment`,
-`find` and `tally` by one `Query`, `change` by one `Query`, and the flat-document
-`iter_documents` / `insert_documents` of exports, imports and migrations), with
-every other operation derived from them once, here. What a `Query` selects, and how,
-is comments/stores/queries.py's.
+`CommentStore` whose subclasses each implement these primitives (the abstract
+methods below), with every other operation derived from them once, here:
+
+- reads: `find` and `tally` (by one `Query`), `iter_documents` (every comment as a
+  flat document: exports, migrations), `discussion_ids`, `find_member_authors`;
+- writes: `_insert` (one new comment), `_change` (set fields on what a `Query`
+  selects), `_increment` (a comment's vote tallies, one `$inc`), `_insert_documents`
+  (flat documents as given: imports, migrations), `_drop_discussion`;
+- set-up: `ensure_indexes`.
+
+The public writes (`insert_comment`, `change`, `increment_votes`, `insert_documents`,
+`drop_discussion`) call the underscored primitives, refused while frozen (below). A
+store may override a derived read it can answer faster (`find_discussion_ids_by_author`:
+documents, buckets). The container stores' shared base (containers.py) implements
+`iter_documents` and `_insert_documents` once from six primitives of their own.
+
+What a `Query` selects, and how, is comments/stores/queries.py's: one MongoDB filter,
+which the documents and buckets stores send and the embedded store evaluates in Python
+(infra/matching.py).
 
 Writes wait out a migration's last pass: the write primitives are `@frozen_aware`,
 which refuses them (store_switch.Moving) on a store that takes no writes now (frozen
@@ -23,7 +37,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from comments import keyset, scores, slugs, store_switch
-from comments.ids import parse_id
+from infra.ids import parse_id
 from comments.records import (
     APPROVED,
     HIDDEN,
@@ -264,7 +278,7 @@ class CommentStore(ABC):
         return self.tally(query).total
 
     def count_approved(self, *, discussion_id: ObjectId) -> int:
-        """How many approved comments a discussion has (a post's comment count)."""
+        """How many approved comments a discussion has (the count its host shows)."""
         return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
 
     def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
@@ -319,7 +333,7 @@ class CommentStore(ABC):
         return self.find(Query(commenter=commenter, exclude=exclude))
 
     def find_latest_by_author(self, *, author_id: int, limit: int) -> list[Comment]:
-        """A member's newest approved comments, on any post, newest first."""
+        """A member's newest approved comments, in any discussion, newest first."""
         return self.find(Query(commenter=Commenter(user_id=int(author_id)), exclude=frozenset(HIDDEN),
                                order=tuple(NEWEST), limit=max(0, limit)))
 

@@ -2,7 +2,7 @@
 document (pattern 2 of `storage-patterns.md`, threaded form). The only module that
 touches it.
 
-One document per discussion, `_id` the post's `_id`:
+One document per discussion, `_id` the discussion id:
 
     {_id: <post _id>, discussion_id: <the same>,
      replies: [{_id, parent_id, slug, full_slug, thread, posted,
@@ -42,7 +42,7 @@ Reading. A permalink is a slug path, not a position. Every listing reads the who
 document by `_id` and walks the tree in Python (comments/stores/queries.py's `Query`
 selects, orders, pages and counts it): threaded paging walks the tree depth first in the application,
 as the pattern says, and a chronological page or a reader's count mixes depths, so a
-`$slice` of one array cannot cut it. A count (a post's approved count, a listing's
+`$slice` of one array cannot cut it. A count (a discussion's approved count, a listing's
 tally) reads only the fields it tests (a projection at every depth), not the texts.
 
 Costs, which the benchmarks show:
@@ -276,7 +276,7 @@ class EmbeddedStore(ContainerStore):
     """One document per discussion, the comment tree inside (module docstring)."""
 
     name = "embedded"
-    # Each discussion by its own `_id` (the post's), hashed over the shards.
+    # Each discussion by its own `_id` (the discussion id), hashed over the shards.
     shard_keys = (ShardKey("discussions", {"_id": "hashed"}),)
     comments_field = REPLIES
 

@@ -22,7 +22,7 @@ def test_an_unknown_comment_store_is_an_error_naming_the_stores(settings):
     """A typo in COMMENTS_STORE stops `check` (and so the site's start) with the known names."""
     settings.COMMENTS_STORE = "bucket"
     [error] = comment_checks.known_comment_store(None)
-    assert error.id == "cms.E001"
+    assert error.id == "comments.E001"
     assert error.msg == "COMMENTS_STORE is 'bucket'; the comment stores are: documents, embedded, buckets."
 
 

@@ -1,4 +1,4 @@
-"""Patterns that find a text however it was typed (comments/folding.py's `pattern`),
+"""Patterns that find a text however it was typed (infra/folding.py's `pattern`),
 checked with Python's `re` as MongoDB's `$regex` with the `i` option reads them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments import folding
+from infra import folding
 
 
 def finds(query: str, stored: str) -> bool:

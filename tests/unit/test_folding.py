@@ -1,4 +1,5 @@
-"""comments.folding: the forms of a text that match however people type it. Pure."""
+"""infra.folding: the forms of a text that match however people type it (`fold_for_search`,
+called `fold` here, and `unaccent`). Pure."""
 
 import unicodedata
 
@@ -6,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments.folding import fold, unaccent
+from infra.folding import fold_for_search as fold
+from infra.folding import unaccent
 
 # Every Vietnamese vowel letter with each of the five tones (and none).
 VIETNAMESE_VOWELS = {

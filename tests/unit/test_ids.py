@@ -1,4 +1,4 @@
-"""The one parser of ids from outside (comments/ids.py). Pure: no database."""
+"""The one parser of ids from outside (infra/ids.py). Pure: no database."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from bson import ObjectId
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments.ids import parse_id
+from infra.ids import parse_id
 
 AN_ID = ObjectId("0123456789abcdef01234567")
 

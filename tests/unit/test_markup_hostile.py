@@ -10,11 +10,11 @@ import signal
 import sys
 
 import pytest
-from django.conf import settings as django_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench import markup as corpus_bench
+from comments import conf
 from infra.markup import COMMENT_RAW_TAG_LIMIT, GROWTH_LIMIT, NESTING_LIMIT, render_comment, render_post
 from tests.unit.test_markup import COMMENT_REL, COMMENT_TAGS, Elements, assert_inert
 
@@ -64,7 +64,7 @@ def assert_renders_sanitised_and_bounded(text: str):
     assert_bounded(post, text)
 
 
-CORPUS = corpus_bench.corpus(django_settings.COMMENTS_MAX_LENGTH)
+CORPUS = corpus_bench.corpus(conf.get().max_length)
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -72,7 +72,7 @@ def test_every_hostile_comment_of_the_longest_length_renders_sanitised_and_bound
     """Each corpus text at COMMENTS_MAX_LENGTH renders as a comment and as a post,
     without error, to allowed inert HTML no more than a few times its size."""
     text = CORPUS[name]
-    assert len(text) == django_settings.COMMENTS_MAX_LENGTH
+    assert len(text) == conf.get().max_length
     assert_renders_sanitised_and_bounded(text)
 
 

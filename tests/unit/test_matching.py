@@ -17,7 +17,8 @@ from bson.regex import Regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments import folding, slugs
+from comments import slugs
+from infra import folding
 from comments.records import exactly
 from infra.matching import (
     NEEDS_ARRAY,

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from bson import json_util
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -13,11 +16,11 @@ class Command(BaseCommand):
         "server. Collections already sharded on their key are left as they are: safe to rerun."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--dry-run", action="store_true",
                             help="print a mongos's commands without sending them")
 
-    def handle(self, *args, dry_run: bool, **options):
+    def handle(self, *args: Any, dry_run: bool, **options: Any) -> None:
         try:
             where = {"db_name": settings.MONGODB_NAME, "keys": sharding.shard_keys()}
             if dry_run:

@@ -14,11 +14,11 @@ from django.utils import translation
 from api.v1 import NO_POSTS, NO_SUCH_COMMENT, TOO_MANY_POSTS
 from cms import posts
 from cms.views import NO_SUCH_POST
-from comments import moderation, pages, services
+from comments import listings, moderation, services
 from comments.cursors import BAD_CURSOR
-from comments.pages import BAD_VIEW
+from comments.listings import BAD_VIEW
 from comments.records import RANKED_ORDERS, CommentAuthor
-from tests.pages import Page
+from tests.page_reading import Page
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -84,7 +84,7 @@ def api_pages(post, view: str) -> list[list[dict]]:
     return found
 
 
-@pytest.mark.parametrize("view", list(pages.VIEWS))
+@pytest.mark.parametrize("view", list(listings.VIEWS))
 def test_api_and_pages_show_the_same_comments_in_the_same_order(hidden_discussion, view):
     """Every page of every view: the same slugs, in the same order, placeholders in the
     same places, whether reached by cursor or (in the views that number their pages)
@@ -123,8 +123,8 @@ def test_views_come_from_the_site_registry(hidden_discussion, monkeypatch):
     """A view the site adds to its registry appears in the discussion with no change to the API."""
     post, _ = hidden_discussion
     _, data = api(f"/api/v1/posts/{post.slug}/")
-    assert [v["name"] for v in data["views"]] == list(pages.VIEWS)
-    monkeypatch.setitem(pages.VIEWS, "best", "Best")
+    assert [v["name"] for v in data["views"]] == list(listings.VIEWS)
+    monkeypatch.setitem(listings.VIEWS, "best", "Best")
     _, data = api(f"/api/v1/posts/{post.slug}/")
     assert "best" in [v["name"] for v in data["views"]]
 

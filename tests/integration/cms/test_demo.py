@@ -101,9 +101,9 @@ def test_the_default_discussions_have_varied_shapes_and_are_partly_live(mongo_db
     found = {post.slug: (post, discussion(post)) for post in all_posts()}
     counts = [len(comments) for _, comments in found.values()]
     assert counts.count(0) >= 2
-    assert max(counts) > settings.COMMENTS_PER_PAGE
+    assert max(counts) > conf.get().per_page
     depths = [c.depth for _, comments in found.values() for c in comments]
-    assert max(depths) == conf.get().max_depth > settings.COMMENTS_INDENT_LIMIT
+    assert max(depths) == conf.get().max_depth > conf.get().indent_limit
     newest = max(c.posted for _, comments in found.values() for c in comments)
     assert timedelta(0) <= now - newest < timedelta(hours=1)
     for post, comments in found.values():

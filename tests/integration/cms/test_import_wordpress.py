@@ -292,6 +292,17 @@ class TestImport:
         margit = authors.find_author(username="margit")
         assert margit is not None and not margit.is_staff and not margit.has_usable_password()
 
+    def test_an_excerpt_of_several_paragraphs_keeps_a_space_between_them(self, tmp_path):
+        """The excerpt's HTML becomes text with its blocks apart ("back. Fewer"), not run
+        together ("back.Fewer", as a second HTML-to-text parser made it)."""
+        item = post_item(post_id="1", slug="two-paragraphs").replace(
+            "<wp:post_id>",
+            '<excerpt:encoded xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/"><![CDATA['
+            "<p>The swifts are <em>back</em>.</p><p>Fewer than last year.</p>]]></excerpt:encoded><wp:post_id>",
+        )
+        run(write_export(tmp_path, item))
+        assert posts.get_by_slug("two-paragraphs").excerpt == "The swifts are back. Fewer than last year."
+
     def test_a_post_by_an_author_already_here_is_theirs(self, make_user):
         user = make_user("margit", display_name="Margit H.")
         run()

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from comments import blocklist, notify
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 
 SPELLINGS = ["dave@target.test", "dave@ｔarget.test", "DAVE@TARGET.TEST", "dave@ｔａｒｇｅｔ.ｔｅｓｔ",
              "dave@target.test.", "dave@tar\u200bget.test"]

@@ -18,12 +18,12 @@ from django.core.management import CommandError, call_command
 from pymongo.errors import DuplicateKeyError
 
 from cms import posts
-from comments import migration, records, services, slugs, store_switch, votes
+from comments import migration, records, services, slugs, store_switch, summaries, votes
 from comments.records import DELETED, ORDERS, PENDING, RANKED_ORDERS, SPAM, Comment, CommentAuthor, QueueFilter, Viewer
 from comments.services import PARENT_NOT_FOUND, CommentError
 from comments.stores import CommentStore, Query, get_store
 from comments.stores.containers import in_python, tally_of
-from tests.pages import discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
 ROSA = CommentAuthor(id=None, name="Rosa", email="Rosa@Example.com")
@@ -960,7 +960,7 @@ def test_refresh_summary_brings_a_bulk_loaded_post_up_to_date(make_post, make_co
     post = make_post()
     made = [make_comment(post, at=TREE_BASE + timedelta(minutes=i), summarise=False) for i in range(5)]
     assert posts.get_by_id(post.id).comment_count == 0
-    assert services.refresh_summary(post_id=post.id) == 5
+    assert summaries.refresh_summary(post_id=post.id) == 5
     stored = posts.get_by_id(post.id)
     assert stored.comment_count == 5
     assert [c.slug for c in stored.latest_comments] == [made[4].slug, made[3].slug, made[2].slug]

@@ -20,9 +20,9 @@ from django.test import Client
 
 from cms import authors, posts
 from cms.models import AuthorProfile
-from comments import backup, fragments, moderation, pages
+from comments import backup, fragments, listings, moderation
 from comments.records import CommentAuthor
-from tests.pages import page, permalink_url, post_url, submit
+from tests.page_reading import page, permalink_url, post_url, submit
 
 REDIS_MISSING = (
     "REDIS-SERVER IS NOT INSTALLED: THE REDIS CACHE TESTS ARE SKIPPED "
@@ -119,7 +119,7 @@ def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, s
     post = make_post()
     now = datetime.now(timezone.utc)
     make_comment(post, at=now - timedelta(minutes=2))
-    listing = pages.list_comments(discussion_id=post.id, view="threaded")
+    listing = listings.list_comments(discussion_id=post.id, view="threaded")
     assert fragments.keep_seconds(listing, now=now) == 12
     assert fragments.keep_seconds(listing, now=now + timedelta(days=2)) == 300
     assert fragments.keep_seconds(listing, now=now - timedelta(minutes=2)) == fragments.MIN_SECONDS

@@ -12,12 +12,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.test import Client
 
-from comments import records, services, store_switch
+from comments import records, store_switch, summaries
 from comments.ownership import AUTHOR_COOKIE
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views import AWAITING, DELETED, POSTED
-from tests.pages import Page, discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -81,7 +81,7 @@ def test_a_reply_to_a_deleted_parent_on_another_page_names_the_placeholder(
     parent = make_comment(post, author=by("Secretname"), at=BASE)
     reply = make_comment(post, author=by("Bo"), parent_slug=parent.slug, at=BASE + timedelta(minutes=1))
     get_store().set_status(ids=[parent.id], status=records.DELETED)
-    services.settle(discussion_id=post.id, slugs=[parent.slug])
+    summaries.settle(discussion_id=post.id, slugs=[parent.slug])
     response = client.get(discussion_url(post), {"page": 2})
     rendered = page(response).comments[0]
     assert rendered["slug"] == reply.slug
@@ -123,7 +123,7 @@ def test_the_permalink_page_of_a_deleted_comment_is_a_comment_on_the_post(client
     parent = make_comment(post, author=by("Hidden"))
     make_comment(post, parent_slug=parent.slug)
     get_store().set_status(ids=[parent.id], status=records.DELETED)
-    services.settle(discussion_id=post.id, slugs=[parent.slug])
+    summaries.settle(discussion_id=post.id, slugs=[parent.slug])
     body = client.get(permalink_url(post, parent.slug)).content.decode()
     assert re.search(r"<h1[^>]*>\s*A comment on Slow Rivers\s*</h1>", body)
     assert "Hidden" not in body

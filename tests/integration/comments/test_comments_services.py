@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from cms import posts
-from comments import blocklist, flags, moderation, services
+from comments import blocklist, flags, moderation, services, summaries
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
 from comments.services import (
     BANNED,
@@ -333,7 +333,7 @@ def test_summary_counts_and_lists_only_approved_comments(make_post):
     moderation.moderate(action="spam", comment_ids=[made[4].id])
     moderation.moderate(action="delete", comment_ids=[made[3].id])
     get_store().set_status(ids=[made[2].id], status=PENDING)
-    assert services.refresh_summary(post_id=post.id) == 2
+    assert summaries.refresh_summary(post_id=post.id) == 2
     assert [c.slug for c in posts.get_by_id(post.id).latest_comments] == [made[1].slug, made[0].slug]
 
 
@@ -350,7 +350,7 @@ def test_eight_comments_posted_at_once_leave_the_summary_right(make_post):
     post = make_post()
     at_once(8, lambda n: post_as(post, author=CommentAuthor(id=None, name=f"Reader {n}"), text=f"Text {n}"))
     stored_post = posts.get_by_id(post.id)
-    newest = get_store().find_latest(discussion_id=post.id, limit=services.LATEST_COUNT)
+    newest = get_store().find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)
     assert (stored_post.comment_count, stored_post.listed_comments) == (8, 8)
     assert [c.slug for c in stored_post.latest_comments] == [c.slug for c in newest]
 

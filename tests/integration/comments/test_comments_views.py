@@ -13,16 +13,16 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.views import NO_SUCH_POST
-from comments import pages, services
+from comments import listings, services, summaries
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
-from comments.pages import BAD_VIEW, NO_MORE
+from comments.listings import BAD_VIEW, NO_MORE
 from comments.records import CommentAuthor
 from comments.services import PARENT_NOT_FOUND
 from comments.stores import get_store
 from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
-from tests.pages import Page, discussion_url, page, permalink_url, post_url, query, submit
+from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, query, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -45,7 +45,7 @@ PATTERN_SORTS = {
     "newest": [("thread", -1), ("full_slug", 1)],
 }
 VIEWS = list(PATTERN_SORTS)
-ALL_VIEWS = list(pages.VIEWS)
+ALL_VIEWS = list(listings.VIEWS)
 VIEW_LABELS = {"threaded": "Threaded", "newest": "Newest threads first", "chronological": "Oldest first"}
 
 
@@ -83,7 +83,7 @@ def build_tree(post, make_comment) -> list:
             parent_slug=made[parent].slug if parent is not None else None,
             at=BASE + timedelta(minutes=i), summarise=False,
         ))
-    services.refresh_summary(post_id=post.id)  # once, as seeding does
+    summaries.refresh_summary(post_id=post.id)  # once, as seeding does
     return made
 
 
@@ -238,7 +238,7 @@ def test_numbered_pages_show_consecutive_slices_of_the_views_order(client, discu
 
 def test_view_switch_links_to_the_other_views_and_marks_the_current_one(client, discussion):
     """The view switch names the current view and links to every other one (the ranked
-    views, best and top, included: comments.pages.VIEWS)."""
+    views, best and top, included: comments.listings.VIEWS)."""
     post, _ = discussion
     for view in VIEWS:
         shown = page(client.get(discussion_url(post), {"view": view}))
@@ -373,7 +373,7 @@ def test_cursor_from_another_post_is_a_bad_request(client, discussion, make_post
     other = make_post()
     for i in range(PER_PAGE + 2):
         make_comment(other, at=BASE + timedelta(minutes=i), summarise=False)
-    services.refresh_summary(post_id=other.id)
+    summaries.refresh_summary(post_id=other.id)
     token = query(page(client.get(discussion_url(other))).rel("next"))["after"][0]
     assert client.get(discussion_url(other), {"after": token}).status_code == 200
     response = client.get(discussion_url(post), {"after": token})
@@ -433,7 +433,7 @@ def focus(discussion, make_comment, settings):
     make_comment(post, parent_slug=first.slug, at=at + timedelta(minutes=1), summarise=False)
     for i in range(2, 6):
         make_comment(post, parent_slug=comment.slug, at=at + timedelta(minutes=i), summarise=False)
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     return post, made, comment
 
 

@@ -13,12 +13,12 @@ from django.core import signing
 from django.test import Client
 
 from cms import posts
-from comments import antispam, blocklist, moderation, ownership, records, services, tokens
+from comments import antispam, blocklist, moderation, ownership, records, services, summaries, tokens
 from comments.forms import HONEYPOT
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views import AWAITING, DELETED, EDITED, FLAGGED
-from tests.pages import discussion_url, page, permalink_url, post_url, submit
+from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -232,7 +232,7 @@ def test_a_deleted_parent_shows_as_deleted_and_its_replies_stay_on_the_page(
     parent = make_comment(post, text="Secret parent words", author=author)
     reply = make_comment(post, text="The reply", parent_slug=parent.slug)
     get_store().set_status(ids=[parent.id], status=records.DELETED)
-    services.settle(discussion_id=post.id, slugs=[parent.slug])
+    summaries.settle(discussion_id=post.id, slugs=[parent.slug])
     response = client.get(post_url(post))
     body = response.content.decode()
     shown = page(response)

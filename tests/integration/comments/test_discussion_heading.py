@@ -3,7 +3,7 @@
 
 import re
 
-from tests.pages import discussion_url
+from tests.page_reading import discussion_url
 
 
 def test_the_discussion_page_has_one_h1_naming_and_linking_the_post(client, make_post, make_comment):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cms import posts
-from comments import services
+from comments import conf, services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests.threads import at_once
@@ -55,15 +55,15 @@ def test_a_text_whose_storing_failed_can_be_sent_again(make_post, settings, monk
     would wait for a comment that never comes)."""
     settings.COMMENTS_DUPLICATE_WINDOW = 60
     post = make_post()
-    real = get_store(settings.COMMENTS_STORE).insert_comment
+    real = get_store(conf.get().store).insert_comment
 
     def refuse(**kwargs):
         raise RuntimeError("the write failed")
 
-    monkeypatch.setattr(get_store(settings.COMMENTS_STORE), "insert_comment", refuse)
+    monkeypatch.setattr(get_store(conf.get().store), "insert_comment", refuse)
     with pytest.raises(RuntimeError):
         services.post_comment(post=post, text="Second try", author=SAM)
     assert mongo_db.comment_recent_texts.count_documents({}) == 0
-    monkeypatch.setattr(get_store(settings.COMMENTS_STORE), "insert_comment", real)
+    monkeypatch.setattr(get_store(conf.get().store), "insert_comment", real)
     again = services.post_comment(post=post, text="Second try", author=SAM)
     assert not again.duplicate and get_store().find_by_id(again.comment.id).text == "Second try"

@@ -29,7 +29,7 @@ from comments.records import (
     SlugTaken,
 )
 from comments.stores import embedded, get_store
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 from tests.threads import at_once
 
 DOCUMENTS = get_store("documents")

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from cms import authors
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 
 
 @pytest.mark.parametrize("typed", ["Ada Lindqvist", "ada lindqvist", "Ádá  Lindqvist", "ADA-LINDQVIST"])

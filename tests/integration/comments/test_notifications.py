@@ -25,7 +25,7 @@ from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views import CHECK_YOUR_MAIL
 from tests import smtp
-from tests.pages import page, permalink_url, post_url, submit
+from tests.page_reading import page, permalink_url, post_url, submit
 from tests.smtp import html_of, link_to, text_of
 
 smtp_server = smtp.smtp_server  # the fixture

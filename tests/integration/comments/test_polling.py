@@ -10,7 +10,7 @@ from pymongo import monitoring
 
 from comments import moderation
 from comments.polling import BAD_SEEN
-from tests.pages import post_url
+from tests.page_reading import post_url
 
 
 class Commands(monitoring.CommandListener):

@@ -13,7 +13,7 @@ from comments.antispam import RATE_LIMITED
 from comments.forms import EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.previews import PREVIEW
 from comments.views import AWAITING, POSTED
-from tests.pages import discussion_url, page, permalink_url, post_url
+from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

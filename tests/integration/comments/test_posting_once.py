@@ -5,7 +5,7 @@ import pytest
 from comments import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

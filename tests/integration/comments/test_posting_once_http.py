@@ -15,7 +15,7 @@ from django.conf import settings
 
 from bench.harness import Reader, Site
 from cms import posts
-from comments import ownership, services
+from comments import ownership, summaries
 from comments.benchmark import insert_discussion
 from comments.stores import get_store
 from tests.database import TEST_STORES
@@ -95,7 +95,7 @@ def test_different_forms_sent_at_once_all_land_and_are_counted(using, make_post)
     refreshed = posts.get_by_id(post.id)
     assert refreshed.comment_count == SENDS
     stored = {doc["slug"] for doc in get_store().iter_documents(discussion_id=post.id)}
-    assert len(refreshed.latest_comments) == min(SENDS, services.LATEST_COUNT)
+    assert len(refreshed.latest_comments) == min(SENDS, summaries.LATEST_COUNT)
     assert {latest.slug for latest in refreshed.latest_comments} <= stored
 
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from comments import ranked, scores, summaries, votes
 from comments.stores import get_store
-from tests.pages import discussion_url, page, post_url, query
+from tests.page_reading import discussion_url, page, post_url, query
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

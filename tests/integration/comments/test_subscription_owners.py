@@ -17,7 +17,7 @@ from comments import notify, sender, services, subscriptions
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests import smtp
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 from tests.smtp import link_to, text_of
 from tests.threads import at_once, split
 

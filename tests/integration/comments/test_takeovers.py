@@ -11,7 +11,7 @@ from django.test import Client
 
 from comments import ownership
 from comments.views import POSTED_BEFORE
-from tests.pages import page, permalink_url, post_url
+from tests.page_reading import page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

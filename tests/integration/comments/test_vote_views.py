@@ -12,7 +12,7 @@ from comments import antispam, moderation, voting
 from comments.records import CommentAuthor, DELETED, PENDING
 from comments.stores import get_store
 from comments.views import NO_SUCH_COMMENT
-from tests.pages import discussion_url, page, permalink_url, post_url
+from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
 JSON = {"HTTP_ACCEPT": "application/json"}

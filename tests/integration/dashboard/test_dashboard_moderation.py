@@ -13,13 +13,13 @@ from django.test import Client
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments import blocklist, services
+from comments import blocklist, services, summaries
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
 from comments.stores import get_store
 from dashboard import moderation as views
 from dashboard.moderation_forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
-from tests.pages import Page, page
+from tests.page_reading import Page, page
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -52,7 +52,7 @@ def discussion(make_post, make_comment):
     get_store().set_status(ids=[c["rosa1"].id, c["sam1"].id], status=PENDING)
     get_store().set_status(ids=[c["spam"].id], status=SPAM)
     services.flag_comment(comment=c["sam2"], flagger="ip:198.51.100.1", reason="abuse", note="Rude")
-    services.refresh_summary(post_id=post.id)
+    summaries.refresh_summary(post_id=post.id)
     return post, other, c
 
 

@@ -18,7 +18,7 @@ from django.utils import translation
 
 from comments import mail, notify, outbox, subscriptions
 from dashboard import confirmations
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 
 HEADERS = {
     "vi": "nplurals=1; plural=0;",

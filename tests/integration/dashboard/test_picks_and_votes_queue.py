@@ -13,7 +13,7 @@ from comments import picks, votes
 from comments.records import PENDING
 from comments.stores import get_store
 from dashboard.moderation import PICKED
-from tests.pages import discussion_url, page
+from tests.page_reading import discussion_url, page
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

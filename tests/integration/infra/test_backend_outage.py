@@ -15,10 +15,11 @@ import pytest
 from pymongo import MongoClient
 from pymongo.errors import OperationFailure
 
+from comments import conf
 from comments.stores import get_store
 from infra import mongo
 from devdb.server import DevDB
-from tests.pages import page, post_url
+from tests.page_reading import page, post_url
 
 pytestmark = pytest.mark.lifecycle
 
@@ -51,7 +52,7 @@ def site_on_private(private_devdb, settings, monkeypatch):
     for name in db.list_collection_names():
         db[name].delete_many({})
     mongo.ensure_all_indexes(db)
-    get_store(settings.COMMENTS_STORE).ensure_indexes(db)
+    get_store(conf.get().store).ensure_indexes(db)
     yield private_devdb
     client.close()
 

@@ -16,7 +16,8 @@ from bson import ObjectId
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from comments import folding, slugs
+from comments import slugs
+from infra import folding
 from comments.records import (
     ORDERS,
     QUEUE_TABS,

@@ -5,7 +5,7 @@ import pytest
 
 from comments import tokens
 from comments.views import CANNOT_POST_NOW
-from tests.pages import page, post_url
+from tests.page_reading import page, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

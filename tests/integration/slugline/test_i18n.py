@@ -18,7 +18,7 @@ from django.utils.translation import trans_real
 
 from comments import forms as comment_forms
 from slugline import languages
-from tests.pages import page, post_url, submit
+from tests.page_reading import page, post_url, submit
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
 COOKIE = django_settings.LANGUAGE_COOKIE_NAME

@@ -5,8 +5,8 @@ them, which counted every Slugline answer as an error)."""
 
 import pytest
 
-from comments import pages
-from tests.pages import post_url
+from comments import conf, listings
+from tests.page_reading import post_url
 
 
 @pytest.fixture
@@ -26,19 +26,19 @@ def test_the_benchmark_expects_what_the_first_page_shows(client, deep_discussion
 
     settings.COMMENTS_CACHE_SECONDS = 0
     body = client.get(post_url(deep_discussion)).content
-    expected = Expected.first_page(pages.list_comments(discussion_id=deep_discussion.id, view="threaded"))
+    expected = Expected.first_page(listings.list_comments(discussion_id=deep_discussion.id, view="threaded"))
     assert b"continue-thread" in body
     assert expected.count < 11  # the replies below the limit are not on the page
     assert _error(200, body, SLUGLINE_COMMENT, expected) == ""
     # What the benchmark expected before: min(COMMENTS_PER_PAGE, comments), every answer an error.
-    assert _error(200, body, SLUGLINE_COMMENT, Expected(min(settings.COMMENTS_PER_PAGE, 11))) != ""
+    assert _error(200, body, SLUGLINE_COMMENT, Expected(min(conf.get().per_page, 11))) != ""
 
 
 def test_a_page_missing_or_reordering_a_comment_is_an_error(client, deep_discussion):
     from bench.peer import SLUGLINE_COMMENT, Expected, _error
 
     body = client.get(post_url(deep_discussion)).content
-    expected = Expected.first_page(pages.list_comments(discussion_id=deep_discussion.id, view="threaded"))
+    expected = Expected.first_page(listings.list_comments(discussion_id=deep_discussion.id, view="threaded"))
     first, second = expected.slugs[0].encode(), expected.slugs[1].encode()
     swapped = body.replace(b'data-slug="' + first + b'"', b'data-slug="@@"').replace(
         b'data-slug="' + second + b'"', b'data-slug="' + first + b'"').replace(b'data-slug="@@"',

@@ -1,5 +1,6 @@
 """Settings come from the environment (django-environ), with safe defaults."""
 
+import dataclasses
 import json
 import os
 import re
@@ -13,17 +14,30 @@ from django.template import engines
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from comments import conf
+
 REPO = Path(__file__).resolve().parents[3]
 PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({k: str(getattr(settings, k)) for k in "
     "['DEBUG', 'ALLOWED_HOSTS', 'MONGODB_URI', 'MONGODB_NAME', 'MONGODB_TIMEOUT_MS', "
-    "'COMMENTS_MAX_DEPTH', 'SECRET_KEY', 'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', "
+    "'SECRET_KEY', 'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', "
     "'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
     "'SECURE_HSTS_PRELOAD', 'SECURE_PROXY_SSL_HEADER', 'SITE_URL']} | {'DB': settings.DATABASES['default']['NAME'], "
     "'ENGINE': settings.DATABASES['default']['ENGINE'], 'CACHE': settings.CACHES['default']['BACKEND'], "
-    "'CACHE_LOCATION': str(settings.CACHES['default'].get('LOCATION'))}))"
+    "'CACHE_LOCATION': str(settings.CACHES['default'].get('LOCATION')), "
+    "'COMMENTS_MAX_DEPTH': str(__import__('comments.conf').conf.get().max_depth)}))"
 )
+# What the apps' own settings come to: which are set in Django's settings, and what the
+# comments app and the API read (their defaults for the rest).
+APP_PROBE = (
+    "import json, dataclasses, django; from django.conf import settings; django.setup(); "
+    "from comments import conf; from api import conf as api_conf; "
+    "prefixes = ('COMMENTS_', 'NOTIFICATIONS_', 'API_'); "
+    "print(json.dumps({'set': sorted(k for k in dir(settings) if k.startswith(prefixes)), "
+    "'comments': dataclasses.asdict(conf.get()), 'api': dataclasses.asdict(api_conf.get())}))"
+)
+APP_PREFIXES = ("COMMENTS_", "NOTIFICATIONS_", "API_")
 NAMES = [
     "DEBUG", "ALLOWED_HOSTS", "MONGODB_URI", "MONGODB_NAME", "MONGODB_TIMEOUT_MS",
     "COMMENTS_MAX_DEPTH", "SECRET_KEY", "DATABASE_URL", "HTTPS", "SECURE_SSL_REDIRECT",
@@ -43,15 +57,15 @@ PRODUCTION = {
 
 
 def clean_env(**env) -> dict:
-    clean = {k: v for k, v in os.environ.items() if k not in NAMES}
+    clean = {k: v for k, v in os.environ.items() if k not in NAMES and not k.startswith(APP_PREFIXES)}
     clean.update(env, DJANGO_SETTINGS_MODULE="slugline.settings")
     return clean
 
 
-def load_settings(**env) -> dict:
+def load_settings(probe: str = PROBE, **env) -> dict:
     """Settings as a fresh process sees them with exactly these variables set."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=REPO, env=clean_env(**env), capture_output=True, text=True,
+        [sys.executable, "-c", probe], cwd=REPO, env=clean_env(**env), capture_output=True, text=True,
         check=False,
     )
     assert out.returncode == 0, out.stderr
@@ -91,6 +105,42 @@ def test_environment_overrides_every_setting():
     assert loaded["SECRET_KEY"] == "from-the-environment"
     assert loaded["DB"] == "/tmp/slugline-elsewhere.sqlite3"
 
+
+
+def test_unset_app_settings_are_left_to_the_apps_own_defaults():
+    """settings.py writes no default of the comments app or the API: unset, a setting is
+    absent from Django's settings and the app's conf (the one place) gives its default."""
+    loaded = load_settings(APP_PROBE)
+    assert loaded["set"] == ["COMMENTS_HOST"]
+    assert loaded["comments"] == json.loads(json.dumps(dataclasses.asdict(conf.CommentsSettings())))
+    assert loaded["api"] == {"rate_per_ip": 600, "rate_per_token": 1200, "rate_window": 60, "counts_max": 50,
+                             "cors_origins": [], "max_body_bytes": 64 * 1024}
+
+
+# A value other than the default for every setting of the comments app, as the environment spells it.
+GIVEN = {
+    "COMMENTS_STORE": ("embedded", "embedded"),
+    "COMMENTS_MODERATION": ("first,links", ["first", "links"]),
+    "COMMENTS_DEFAULT_VIEW": ("newest", "newest"),
+    "COMMENTS_STORE_RECHECK_SECONDS": ("2.5", 2.5),
+}
+
+
+def test_every_app_setting_reaches_its_app_from_the_environment():
+    """Each variable of the comments app and the API (.env.example) is read when given."""
+    env, wanted = {}, {}
+    for spec in dataclasses.fields(conf.CommentsSettings):
+        name = spec.metadata["name"]
+        text, value = GIVEN[name] if name in GIVEN else (str(spec.default + 1), spec.default + 1)
+        env[name], wanted[spec.name] = text, value
+    env.update(API_RATE_PER_IP="7", API_RATE_PER_TOKEN="8", API_RATE_WINDOW="9", API_COUNTS_MAX="10",
+               API_CORS_ORIGINS="https://a.example,https://b.example", API_MAX_BODY_BYTES="2048")
+    loaded = load_settings(APP_PROBE, **env)
+    assert loaded["comments"] == wanted
+    assert loaded["api"] == {"rate_per_ip": 7, "rate_per_token": 8, "rate_window": 9, "counts_max": 10,
+                             "cors_origins": ["https://a.example", "https://b.example"],
+                             "max_body_bytes": 2048}
+    assert set(loaded["set"]) == {"COMMENTS_HOST", *env}
 
 
 def test_plain_http_is_the_default_so_make_run_works_locally():

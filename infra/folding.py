@@ -1,7 +1,7 @@
 """Text folding: the forms of a text that match however people type it.
 
-Pure functions, no Django and no I/O, so both the blog (slugs, search) and the
-comments app can use them.
+Pure functions, no Django and no I/O, so the blog (slugs, search), the dashboard
+and the comments app can all use them.
 
 Diacritics are dropped from Latin letters only ("đường" is "duong", "Hà Nội" is
 "Ha Noi", "Straße" is "Strasse"): readers of Latin-script languages routinely type
@@ -43,7 +43,7 @@ LATIN_LETTERS = _LATIN_LETTERS = str.maketrans(
 )
 NUKTA = "\u093c"
 ZWNJ, ZWJ = "\u200c", "\u200d"
-# Dropped by `fold`: the nukta (क़ and क are typed interchangeably in Hindi) and the
+# Dropped by `fold_for_search`: the nukta (क़ and क are typed interchangeably in Hindi) and the
 # zero-width joiners, which change how a word is drawn, not what it says.
 _INVISIBLE_IN_SEARCH = {ord(NUKTA): None, ord(ZWNJ): None, ord(ZWJ): None}
 
@@ -74,7 +74,7 @@ def unaccent(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
-def fold(text: str) -> str:
+def fold_for_search(text: str) -> str:
     """What a search compares: `text` without case, Latin diacritics, nukta or
     zero-width joiners, its runs of whitespace made single spaces. The same text
     typed in any of these ways folds to the same string."""
@@ -90,12 +90,12 @@ def _variants_by_letter() -> dict[str, str]:
     variants: dict[str, set[str]] = {}
     for code in (*range(0x41, 0x5B), *range(0x61, 0x7B), *range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
         ch = chr(code)
-        folded = fold(ch)
+        folded = fold_for_search(ch)
         if len(folded) == 1 and folded.isascii() and folded.isalpha():
             variants.setdefault(folded, set()).add(ch)
     for code in range(0x0900, 0x0980):
         ch = chr(code)
-        folded = fold(ch)
+        folded = fold_for_search(ch)
         if len(folded) == 1 and folded != ch:
             variants.setdefault(folded, {folded}).add(ch)
     return {letter: "".join(sorted(chars)) for letter, chars in variants.items()}
@@ -104,7 +104,7 @@ def _variants_by_letter() -> dict[str, str]:
 _VARIANTS = _variants_by_letter()
 # Combining marks a stored text may carry after a letter if it was stored decomposed.
 _MARKS = "[\u0300-\u036f]*"
-# What `fold` drops (_INVISIBLE_IN_SEARCH), anywhere in a stored text.
+# What `fold_for_search` drops (_INVISIBLE_IN_SEARCH), anywhere in a stored text.
 _INVISIBLE = "[" + NUKTA + ZWNJ + ZWJ + "]*"
 
 
@@ -116,14 +116,14 @@ def pattern(text: str) -> str:
     may be anywhere, everything else is escaped, so what a reader types is only ever
     matched literally."""
     parts = []
-    for ch in fold(text):
+    for ch in fold_for_search(text):
         if ch == " ":
             parts.append(r"\s")
         elif ch in _VARIANTS:
             parts.append("[" + re.escape(_VARIANTS[ch]) + "]" + (_MARKS if ch.isascii() else ""))
         else:
             parts.append(re.escape(ch))
-        # Whatever `fold` dropped (a nukta, a zero-width joiner) may follow, and more
+        # Whatever `fold_for_search` dropped (a nukta, a zero-width joiner) may follow, and more
         # whitespace after a space.
         parts.append(r"[\s" + _INVISIBLE[1:] if ch == " " else _INVISIBLE)
     return "".join(parts)
@@ -132,4 +132,4 @@ def pattern(text: str) -> str:
 def contains(haystack: str, needle: str) -> bool:
     """Whether `needle` occurs in `haystack` however either was typed (the Python
     side of `pattern`)."""
-    return fold(needle) in fold(haystack)
+    return fold_for_search(needle) in fold_for_search(haystack)

@@ -1,4 +1,4 @@
-"""What a page of comments shows to whom (comments/pages.py) against the real server:
+"""What a page of comments shows to whom (comments/listings.py) against the real server:
 each status, seen by a reader, the comment's author and an editor; placeholders;
 counts and cursors over a discussion with hidden comments."""
 
@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.core.exceptions import BadRequest
 
-from comments import moderation, pages
+from comments import listings, moderation
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
 from comments.stores import get_store
 
@@ -19,8 +19,8 @@ BASE = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 EDITOR = Viewer(user_id=99, editor=True)
 
 
-def shown(post, viewer=READERS, **query) -> list[pages.Shown]:
-    return pages.list_comments(discussion_id=post.id, view=query.pop("view", "threaded"), viewer=viewer,
+def shown(post, viewer=READERS, **query) -> list[listings.Shown]:
+    return listings.list_comments(discussion_id=post.id, view=query.pop("view", "threaded"), viewer=viewer,
                                **query).shown
 
 
@@ -78,7 +78,7 @@ def test_counts_match_what_each_viewer_is_shown(trio):
     get_store().set_status(ids=[made[0].id], status=PENDING)
     get_store().set_status(ids=[made[2].id], status=SPAM)
     for viewer, count in [(READERS, 1), (Viewer(own=frozenset({made[0].id})), 2), (EDITOR, 2)]:
-        listing = pages.list_comments(discussion_id=post.id, view="threaded", viewer=viewer)
+        listing = listings.list_comments(discussion_id=post.id, view="threaded", viewer=viewer)
         assert listing.total == listing.comment_count == len(listing.shown) == count
 
 
@@ -94,7 +94,7 @@ def test_a_deleted_parent_shows_as_a_placeholder_and_its_replies_stay(make_post,
         assert items[0].placeholder == "[deleted]"
         assert items[0].comment.text == items[0].comment.html == items[0].comment.author.name == ""
         assert items[1].comment.text == "Reply words" and items[1].indent == 1
-    listing = pages.list_comments(discussion_id=post.id, view="threaded")
+    listing = listings.list_comments(discussion_id=post.id, view="threaded")
     assert (listing.total, listing.comment_count) == (2, 1)
 
 
@@ -129,12 +129,12 @@ def test_cursor_pages_skip_hidden_comments_and_still_cover_every_shown_one(
         get_store().set_status(ids=[made[i].id], status=SPAM if i % 2 else PENDING)
     expected = [c.slug for c in get_store().find_page(discussion_id=post.id, order=view, limit=100)]
     assert len(expected) == 10
-    seen, listing = [], pages.list_comments(discussion_id=post.id, view=view)
+    seen, listing = [], listings.list_comments(discussion_id=post.id, view=view)
     while True:
         seen += [item.comment.slug for item in listing.shown]
         if not listing.next_cursor:
             break
-        listing = pages.list_comments(discussion_id=post.id, view=view, after=listing.next_cursor)
+        listing = listings.list_comments(discussion_id=post.id, view=view, after=listing.next_cursor)
     assert seen == expected
     assert listing.num_pages == 4
 
@@ -144,11 +144,11 @@ def test_a_cursor_made_for_one_viewer_pages_for_another(trio, settings):
     settings.COMMENTS_PER_PAGE = 1
     post, made = trio
     get_store().set_status(ids=[made[1].id], status=PENDING)
-    cursor = pages.list_comments(discussion_id=post.id, view="threaded", viewer=EDITOR).next_cursor
-    following = pages.list_comments(discussion_id=post.id, view="threaded", after=cursor)
+    cursor = listings.list_comments(discussion_id=post.id, view="threaded", viewer=EDITOR).next_cursor
+    following = listings.list_comments(discussion_id=post.id, view="threaded", after=cursor)
     assert [item.comment.text for item in following.shown] == ["after"]
     with pytest.raises(BadRequest):
-        pages.list_comments(discussion_id=post.id, view="newest", after=cursor)
+        listings.list_comments(discussion_id=post.id, view="newest", after=cursor)
 
 
 def test_page_of_counts_only_what_the_viewer_sees(trio, settings):
@@ -156,8 +156,8 @@ def test_page_of_counts_only_what_the_viewer_sees(trio, settings):
     settings.COMMENTS_PER_PAGE = 1
     post, made = trio
     get_store().set_status(ids=[made[0].id], status=PENDING)
-    assert pages.page_of(made[2]) == 2
-    assert pages.page_of(made[2], EDITOR) == 3
+    assert listings.page_of(made[2]) == 2
+    assert listings.page_of(made[2], EDITOR) == 3
 
 
 def test_moderation_only_fields_never_reach_a_shown_comment(make_post, make_comment):

@@ -224,7 +224,7 @@ def list_comments(
     """One page of a discussion's comments (or of the replies below one comment) as
     `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
     `?before=`). Two commands: the tally (an aggregate) and the page; one when the
-    caller knows the tally already (a reader's, stored on the post); one more, when
+    caller knows the tally already (a reader's, stored by the host); one more, when
     the page holds replies whose parents are not on it, to name those parents.
 
     Threaded views stop at the indent limit ("Continue this thread", see `place`).
