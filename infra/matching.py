@@ -94,6 +94,19 @@ def _some(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
     return some
 
 
+def top_fields(spec: Mapping[str, Any]) -> frozenset[str]:
+    """The top-level fields a filter reads ("author" for "author.name"): all a
+    document needs to hold to be matched as if it held every field."""
+    found: set[str] = set()
+    for key, value in spec.items():
+        if key in ("$and", "$or", "$nor") and isinstance(value, (list, tuple)):
+            for branch in value:
+                found |= top_fields(branch) if isinstance(branch, Mapping) else set()
+        elif not key.startswith("$"):
+            found.add(key.split(".", 1)[0])
+    return frozenset(found)
+
+
 # --- Clauses: logical operators and field conditions -----------------------------------------
 
 
