@@ -29,11 +29,10 @@ from infra.matching import (
     UNSUPPORTED_OPTIONS,
     UnsupportedFilter,
     compile_filter,
-    fold_text,
     matches,
-    simple_fold,
     top_fields,
 )
+from infra.pcre import fold_text, simple_fold
 
 # The documents of the edge cases below, by name (each test says which ones match).
 DOCS = {
