@@ -13,7 +13,7 @@ comments/stores/queries.py in the stores that keep comments inside bigger docume
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -109,7 +109,8 @@ class Viewer:
         """Whether a listing shows `comment` to this viewer, and whether they may open
         its page: its status is seen (`sees_status`), it stands as a placeholder for
         its replies, or it is pending and theirs (`visible_to`, evaluated)."""
-        return matching.matches(visible_to(self), comment.to_doc())
+        shown = visible_to(self)
+        return matching.matches(shown, comment.to_doc(matching.top_fields(shown)))
 
     def sees_placeholder(self, *, status: str, placeholder: bool) -> bool:
         """Whether a listed comment is drawn as a placeholder for this viewer: a hidden
@@ -181,19 +182,12 @@ class Comment:
                   "rank": self.rank, "score": self.score, "picked": self.picked}
         return tuple(values[field] for field, _ in (ORDERS.get(order) or RANKED_ORDERS[order]))
 
-    def to_doc(self) -> dict[str, Any]:
+    def to_doc(self, fields: Iterable[str] | None = None) -> dict[str, Any]:
         """The comment's stored fields, as records.new_document names them and
-        `from_doc` reads them back (what a MongoDB filter on a comment is evaluated on)."""
-        author: dict[str, Any] = {"id": self.author.id, "name": self.author.name, "email": self.author.email,
-                                  **({"staff": True} if self.author.staff else {})}
-        return {
-            "_id": self.id, "discussion_id": self.discussion_id, "parent_id": self.parent_id, "slug": self.slug,
-            "full_slug": self.full_slug, "thread": self.thread, "posted": self.posted, "author": author,
-            "text": self.text, "html": self.html, "form_key": self.form_key, "status": self.status,
-            "placeholder": self.placeholder, "ip": self.ip, "edited": self.edited, "flag_count": self.flag_count,
-            "votes": {"up": self.votes_up, "down": self.votes_down}, "score": self.score, "rank": self.rank,
-            "picked": self.picked,
-        }
+        `from_doc` reads them back (what a MongoDB filter on a comment is evaluated on);
+        only the top-level `fields` named, when given (matching.top_fields of a filter)."""
+        names = STORED_FIELDS if fields is None else fields
+        return {name: STORED_FIELDS[name](self) for name in names if name in STORED_FIELDS}
 
     @classmethod
     def from_doc(cls, doc: dict) -> Comment:
@@ -224,6 +218,21 @@ class Comment:
             rank=float(doc.get("rank") or 0.0),
             picked=bool(doc.get("picked")),
         )
+
+
+# Each stored top-level field of a comment, from its record (Comment.to_doc).
+STORED_FIELDS: dict[str, Callable[[Comment], Any]] = {
+    "_id": lambda c: c.id, "discussion_id": lambda c: c.discussion_id, "parent_id": lambda c: c.parent_id,
+    "slug": lambda c: c.slug, "full_slug": lambda c: c.full_slug, "thread": lambda c: c.thread,
+    "posted": lambda c: c.posted,
+    "author": lambda c: {"id": c.author.id, "name": c.author.name, "email": c.author.email,
+                         **({"staff": True} if c.author.staff else {})},
+    "text": lambda c: c.text, "html": lambda c: c.html, "form_key": lambda c: c.form_key,
+    "status": lambda c: c.status, "placeholder": lambda c: c.placeholder, "ip": lambda c: c.ip,
+    "edited": lambda c: c.edited, "flag_count": lambda c: c.flag_count,
+    "votes": lambda c: {"up": c.votes_up, "down": c.votes_down}, "score": lambda c: c.score,
+    "rank": lambda c: c.rank, "picked": lambda c: c.picked,
+}
 
 
 def new_document(

@@ -1,27 +1,17 @@
-"""A MongoDB filter evaluated in Python: `compile_filter(spec)` gives the predicate
-that `collection.find(spec)` applies to one document, so that a filter is written
-once, as a MongoDB filter, and code that holds documents in memory (a store that
-keeps comments inside bigger documents) selects exactly what the server would.
-Pure: no I/O.
+"""A MongoDB filter evaluated in Python: `compile_filter(spec)` is the predicate
+`find(spec)` applies to one document, so a filter is written once, as a MongoDB
+filter, and code holding documents in memory (the embedded comment store) selects
+what the server would. Pure: no I/O.
 
-It covers the operators the comments app builds, with the server's semantics
-(the development server, FerretDB v2 on DocumentDB, is the reference the property
-tests compare with): implicit equality (an array field matches when it equals the
-value or holds it; null matches null and missing), dotted paths through documents
-and arrays (a numeric part also indexes an array), `$and`/`$or`/`$nor`, `$not`,
-`$eq`/`$ne`, `$in`/`$nin`, `$exists`, `$gt`/`$gte`/`$lt`/`$lte` (type-bracketed: a
-string never compares with a number, a boolean is not a number; NaN equals only
-NaN; datetimes to the millisecond, as BSON stores them), `$elemMatch`, and
-`$regex` with `$options` "i" in the subset of patterns the code builds (literal and
-escaped characters, classes and ranges, `\\s`, groups, alternation, quantifiers,
-anchors), read as the server's PCRE2 reads them: `\\s` is ASCII whitespace and "i"
-folds each character by Unicode's simple case folding (K and the Kelvin sign, ſ and
-s, ẞ and ß; İ, ı and "ss" stay apart).
-
-Anything else raises UnsupportedFilter naming what it does not know, so a filter
-that grows a new operator cannot be silently half-evaluated. The patterns it runs
-come from code (what a reader types is escaped before it becomes one); they are
-not a place for a stranger's regular expression.
+Operators, with the server's semantics (the development server, FerretDB v2 on
+DocumentDB, is the reference the property tests compare with): implicit equality
+(array membership; null matches null and missing), dotted paths through documents
+and arrays, `$and`/`$or`/`$nor`/`$not`, `$eq`/`$ne`/`$in`/`$nin`, `$exists`,
+type-bracketed `$gt`/`$gte`/`$lt`/`$lte` (a boolean is not a number; NaN equals only
+NaN; dates to the millisecond), `$elemMatch`, and `$regex` (options "" or "i") in the
+subset of patterns infra/pcre.py reads as PCRE2 does. Anything else raises
+UnsupportedFilter naming it, so a new operator is never half-evaluated. Patterns
+come from code (what a reader types is escaped first), never from a stranger.
 """
 
 from __future__ import annotations
@@ -34,6 +24,8 @@ from typing import Any
 
 from bson import ObjectId
 
+from infra import pcre
+
 Predicate = Callable[[Any], bool]
 Matcher = Callable[[Mapping[str, Any]], bool]
 
@@ -45,11 +37,6 @@ NEEDS_DOCUMENT = "{operator} needs a document"
 REGEX_NEEDS_STRING = "$regex has to be a string"
 OPTIONS_NEED_REGEX = "$options needs a $regex"
 UNSUPPORTED_OPTIONS = "the filter matcher supports $options '' and 'i', not {options!r}"
-UNSUPPORTED_REGEX = "the filter matcher does not evaluate {construct!r} in the pattern {pattern!r}"
-# What MongoDB's PCRE2 takes for \s without Unicode properties: ASCII whitespace only.
-ASCII_SPACE = "\t\n\x0b\x0c\r "
-# Ranges that case folding cannot keep as ranges are listed character by character, up to this size.
-MAX_FOLDED_RANGE = 4096
 MISSING = object()
 
 
@@ -92,6 +79,19 @@ def _some(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
         return False
 
     return some
+
+
+def top_fields(spec: Mapping[str, Any]) -> frozenset[str]:
+    """The top-level fields a filter reads ("author" for "author.name"): all a
+    document needs to hold to be matched as if it held every field."""
+    found: set[str] = set()
+    for key, value in spec.items():
+        if key in ("$and", "$or", "$nor") and isinstance(value, (list, tuple)):
+            for branch in value:
+                found |= top_fields(branch) if isinstance(branch, Mapping) else set()
+        elif not key.startswith("$"):
+            found.add(key.split(".", 1)[0])
+    return frozenset(found)
 
 
 # --- Clauses: logical operators and field conditions -----------------------------------------
@@ -227,25 +227,15 @@ def _bracket(value: Any) -> int:
     known = _BRACKETS.get(type(value))
     if known is not None:
         return known
-    if value is None or value is MISSING:
+    if value is MISSING:
         return NULL
-    if isinstance(value, bool):
-        return BOOLEAN
-    if isinstance(value, (int, float)):
-        return NUMBER
-    if isinstance(value, str):
-        return STRING
-    if isinstance(value, Mapping):
-        return DOCUMENT
-    if isinstance(value, (list, tuple)):
-        return ARRAY
-    if isinstance(value, ObjectId):
-        return OBJECT_ID
-    if isinstance(value, datetime):
-        return DATE
-    return OTHER
+    return next((kind for kind, of in _SUBCLASSES if isinstance(value, of)), OTHER)
 
 
+# Subclasses (Int64, a Mapping that is not a dict), in the order that tells bool from int.
+_SUBCLASSES: tuple[tuple[int, type | tuple[type, ...]], ...] = (
+    (BOOLEAN, bool), (NUMBER, (int, float)), (STRING, str), (DOCUMENT, Mapping), (ARRAY, (list, tuple)),
+    (OBJECT_ID, ObjectId), (DATE, datetime))
 _BRACKETS = {type(None): NULL, bool: BOOLEAN, int: NUMBER, float: NUMBER, str: STRING, dict: DOCUMENT,
              list: ARRAY, tuple: ARRAY, ObjectId: OBJECT_ID, datetime: DATE}
 
@@ -326,24 +316,17 @@ def _in(operands: list[Any]) -> Callable[[list[Any]], bool]:
     rest = [v for v in operands if _bracket(v) in (DATE, DOCUMENT, ARRAY)]
 
     def test(value: Any) -> bool:
-        kind = type(value)
-        if kind is str:
-            return value in strings
-        if kind is bool:
-            return value in booleans
-        if kind is int or kind is float:
-            return value in numbers or (nan and value != value)
-        if kind is ObjectId:
-            return value in ids
-        if value is None or value is MISSING:
-            return null
-        bracket = _bracket(value)  # subclasses (Int64, a str subclass), dates, documents, arrays
-        if bracket == NUMBER:
-            return value in numbers or (nan and _nan(value))
+        bracket = _bracket(value)
         if bracket == STRING:
             return value in strings
+        if bracket == NUMBER:
+            return value in numbers or (nan and _nan(value))
         if bracket == OBJECT_ID:
             return value in ids
+        if bracket == BOOLEAN:
+            return value in booleans
+        if bracket == NULL:
+            return null
         return any(same(value, wanted) for wanted in rest)
 
     return _on_candidates(test)
@@ -398,151 +381,19 @@ def _elem_match(operand: Any) -> Callable[[list[Any]], bool]:
         isinstance(value, (list, tuple)) and any(element_meets(e) for e in value) for value in found)
 
 
-# --- $regex: the patterns the code builds, read as PCRE2 reads them ---------------------------
-
-
 def _regex(pattern: Any, options: Any) -> Callable[[list[Any]], bool]:
     if not isinstance(pattern, str):
         raise UnsupportedFilter(REGEX_NEEDS_STRING)
     if options not in ("", "i"):
         raise UnsupportedFilter(UNSUPPORTED_OPTIONS.format(options=options))
     folding = options == "i"
-    compiled = re.compile(translate(pattern, fold=folding))
+    try:
+        compiled = re.compile(pcre.translate(pattern, fold=folding))
+    except pcre.UnsupportedPattern as exc:
+        raise UnsupportedFilter(str(exc)) from exc
+    fold_text = pcre.fold_text
 
     def test(value: Any) -> bool:
         return isinstance(value, str) and compiled.search(fold_text(value) if folding else value) is not None
 
     return _on_candidates(test)
-
-
-def simple_fold(ch: str) -> str:
-    """One character by Unicode's simple case folding (what PCRE2's caseless matching
-    compares): "K" and the Kelvin sign give "k", "ẞ" gives "ß", "İ" stays "İ"."""
-    folded = ch.casefold()
-    if len(folded) == 1:
-        return folded
-    lowered = ch.lower()
-    return lowered if len(lowered) == 1 else ch
-
-
-def fold_text(text: str) -> str:
-    """`text` folded character by character (its length kept, so matches stay in place)."""
-    return "".join(map(simple_fold, text)) if not text.isascii() else text.lower()
-
-
-_QUANTIFIERS = "*+?"
-
-
-def translate(pattern: str, *, fold: bool) -> str:
-    """A PCRE2 pattern of the supported subset as a Python pattern with the same
-    matches (on text folded by fold_text when `fold`); UnsupportedFilter for any
-    other construct."""
-    out: list[str] = []
-    i = 0
-
-    def refuse(construct: str) -> UnsupportedFilter:
-        return UnsupportedFilter(UNSUPPORTED_REGEX.format(construct=construct, pattern=pattern))
-
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            if i + 1 == len(pattern):
-                raise refuse("\\")
-            escaped = pattern[i + 1]
-            if escaped in "sS":
-                out.append(("[" if escaped == "s" else "[^") + re.escape(ASCII_SPACE) + "]")
-            elif escaped.isalnum() or not escaped.isascii():
-                raise refuse("\\" + escaped)
-            else:
-                out.append(_literal(escaped, fold))
-            i += 2
-        elif ch == "[":
-            text, i = _class(pattern, i, fold, refuse)
-            out.append(text)
-        elif ch == "(":
-            if pattern.startswith("(?:", i):
-                out.append("(?:")
-                i += 3
-                continue
-            if pattern.startswith("(?", i):
-                raise refuse(pattern[i:i + 3])
-            out.append("(")
-            i += 1
-        elif ch in ")|^$.":
-            out.append(ch)
-            i += 1
-        elif ch in _QUANTIFIERS:
-            if not out or out[-1] in ("(", "(?:", "|", "^"):
-                raise refuse(ch)
-            out.append(ch)
-            i += 1
-            if i < len(pattern) and pattern[i] in "?+":
-                raise refuse(ch + pattern[i])
-        elif ch in "{}]":
-            raise refuse(ch)
-        else:
-            out.append(_literal(ch, fold))
-            i += 1
-    try:
-        re.compile("".join(out))
-    except re.error as exc:
-        raise refuse(str(exc)) from exc
-    return "".join(out)
-
-
-def _literal(ch: str, fold: bool) -> str:
-    return re.escape(simple_fold(ch) if fold else ch)
-
-
-def _class(pattern: str, start: int, fold: bool, refuse: Callable[[str], UnsupportedFilter]) -> tuple[str, int]:
-    """A character class from `start` (its `[`): the Python class, and where the
-    pattern goes on. A `]` first in the class is literal, as in PCRE2."""
-    i = start + 1
-    negated = pattern.startswith("^", i)
-    i += negated
-    members: list[str] = []
-    first = True
-    while True:
-        if i >= len(pattern):
-            raise refuse("[")
-        ch = pattern[i]
-        if ch == "]" and not first:
-            break
-        first = False
-        if ch == "\\":
-            escaped = pattern[i + 1] if i + 1 < len(pattern) else ""
-            if escaped == "s":
-                members.append(re.escape(ASCII_SPACE))
-                i += 2
-                continue
-            if not escaped or escaped.isalnum() or not escaped.isascii():
-                raise refuse("\\" + escaped)
-            low, i = escaped, i + 2
-        elif ch == "[":
-            raise refuse("[ inside a class")
-        else:
-            low, i = ch, i + 1
-        if pattern.startswith("-", i) and i + 1 < len(pattern) and pattern[i + 1] != "]":
-            high = pattern[i + 1]
-            if high == "\\":
-                high = pattern[i + 2] if i + 2 < len(pattern) else ""
-                if not high or high.isalnum() or not high.isascii():
-                    raise refuse("\\" + high)
-                i += 1
-            i += 2
-            if ord(high) < ord(low):
-                raise refuse(f"{low}-{high}")
-            members.append(_range(low, high, fold, refuse))
-        else:
-            members.append(_literal(low, fold))
-    return ("[^" if negated else "[") + "".join(members) + "]", i + 1
-
-
-def _range(low: str, high: str, fold: bool, refuse: Callable[[str], UnsupportedFilter]) -> str:
-    """A class range; folded, the characters it covers once folded."""
-    chars = [chr(code) for code in range(ord(low), ord(high) + 1)] if fold else []
-    if not fold or all(simple_fold(c) == c for c in chars):
-        return re.escape(low) + "-" + re.escape(high)
-    if len(chars) > MAX_FOLDED_RANGE:
-        raise refuse(f"{low}-{high}")
-    return "".join(re.escape(c) for c in sorted({simple_fold(c) for c in chars}))

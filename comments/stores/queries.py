@@ -179,8 +179,9 @@ class Query:
     def matcher(self) -> Callable[[Comment], bool]:
         """`selection` as a Python predicate on comments (infra/matching.py on each
         comment's stored form): compiled once, for the comments of a listing."""
-        selected = matching.compile_filter(self.selection())
-        return lambda comment: selected(comment.to_doc())
+        selection = self.selection()
+        selected, fields = matching.compile_filter(selection), matching.top_fields(selection)
+        return lambda comment: selected(comment.to_doc(fields))
 
     def matches(self, comment: Comment) -> bool:
         """Whether the query selects `comment` (its slice aside)."""

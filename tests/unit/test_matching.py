@@ -30,10 +30,10 @@ from infra.matching import (
     UNSUPPORTED_OPTIONS,
     UnsupportedFilter,
     compile_filter,
-    fold_text,
     matches,
-    simple_fold,
+    top_fields,
 )
+from infra.pcre import fold_text, simple_fold
 
 # The documents of the edge cases below, by name (each test says which ones match).
 DOCS = {
@@ -360,3 +360,10 @@ def test_patterns_outside_the_subset_the_code_builds_are_refused(pattern):
 def test_a_refused_operator_deep_inside_is_found_when_compiling_not_when_matching():
     with pytest.raises(UnsupportedFilter, match=r"\$size"):
         compile_filter({"$or": [{"a": 1}, {"$and": [{"b": {"$not": {"$size": 2}}}]}]})
+
+
+def test_top_fields_names_every_field_a_filter_reads_at_any_depth_of_logic():
+    spec = {"status": {"$nin": ["spam"]}, "$or": [{"author.id": 7}, {"$nor": [{"ip": {"$not": {"$eq": "x"}}}]}],
+            "$and": [{"votes.up": {"$gt": 0}}], "replies": {"$elemMatch": {"slug": "a"}}}
+    assert top_fields(spec) == {"status", "author", "ip", "votes", "replies"}
+    assert top_fields({}) == frozenset()

@@ -91,6 +91,7 @@ def test_a_comment_s_stored_form_reads_back_as_the_same_comment():
                      edited=BASE, flag_count=2, votes_up=3, votes_down=1, score=2, rank=0.3, picked=True)
     for c in (member, comment("s")):
         assert Comment.from_doc(c.to_doc()) == c
+        assert c.to_doc(["status", "author", "unknown"]) == {"status": c.status, "author": c.to_doc()["author"]}
 
 
 def test_a_query_selects_its_discussion_in_python_too():
