@@ -1,5 +1,5 @@
 """Importing comments from other systems: the engine the Disqus importer
-(comments/disqus.py) and the WordPress one (cms/wxr.py) share. A parser turns a
+(comments/disqus.py) and the WordPress one (cms/wxr/) share. A parser turns a
 file into the records below; the engine matches threads to posts and writes comments
 faithfully, once, into whichever comment store is in use.
 
@@ -83,7 +83,6 @@ from xml.etree.ElementTree import Element, TreeBuilder
 
 import nh3
 from bson import ObjectId
-from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
@@ -93,7 +92,7 @@ from comments.host import Discussion, get_host
 from comments.import_waiting import WaitingReplies
 from comments.records import APPROVED, HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.stores import get_store
-from infra import markup
+from infra import html_markdown, markup
 from infra.markup import render_comment
 from infra.mongo import get_db
 
@@ -260,7 +259,7 @@ def comment_text(html: str) -> str:
         # walk): its text alone, as the site shows such a comment.
         clean = nh3.clean(clean, tags=set())
         return re.sub(r"\n{3,}", "\n\n", html_module.unescape(clean)).strip()
-    text = markdownify(clean, heading_style="ATX", bullets="-", escape_misc=True, code_language="")
+    text = html_markdown.to_markdown(clean)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
