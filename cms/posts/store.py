@@ -269,6 +269,7 @@ def is_empty() -> bool:
 
 
 def find_page(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int) -> list[Post]:
+    """A page of the posts `query` matches, in `sort` order (reading.py, dashboard.py)."""
     cursor = get_db().posts.find(query, POST_FIELDS).sort(sort).skip(skip).limit(limit)
     return [Post.from_doc(doc) for doc in cursor]
 
