@@ -14,4 +14,4 @@ class CmsConfig(AppConfig):
 
         mongo.register_indexes(posts.ensure_indexes)
         mongo.register_indexes(versions.ensure_indexes)
-        importing.register_format("wordpress", "cms.wxr.run", options=("comments_only",))
+        importing.register_format("wordpress", "cms.wxr.importer.run", options=("comments_only",))

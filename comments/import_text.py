@@ -7,9 +7,7 @@ import html as html_module
 import re
 
 import nh3
-from markdownify import markdownify
-
-from infra import markup
+from infra import html_markdown, markup
 
 
 def comment_text(html: str) -> str:
@@ -22,5 +20,5 @@ def comment_text(html: str) -> str:
         # walk): its text alone, as the site shows such a comment.
         clean = nh3.clean(clean, tags=set())
         return re.sub(r"\n{3,}", "\n\n", html_module.unescape(clean)).strip()
-    text = markdownify(clean, heading_style="ATX", bullets="-", escape_misc=True, code_language="")
+    text = html_markdown.to_markdown(clean)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

@@ -1,5 +1,5 @@
 """Importing comments from other systems: the engine the Disqus importer
-(comments/disqus.py) and the WordPress one (cms/wxr.py) share. A parser turns a
+(comments/disqus.py) and the WordPress one (cms/wxr/) share. A parser turns a
 file into the records of comments/import_records.py; the engine matches threads to
 posts (comments/import_threads.py) and writes comments faithfully, once, into
 whichever comment store is in use.

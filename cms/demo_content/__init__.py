@@ -2,9 +2,9 @@
 voice (how one language's readers talk: who they are and the remarks and replies
 their discussions draw on).
 
-The Vietnamese, Hindi and Indonesian content sits in one module each beside this one,
-written in those languages (not translated from the English posts); cms.demo holds
-the English content and turns them all into a site.
+Each language's content sits in one module beside this one (english, vietnamese,
+hindi, indonesian), written in that language (the others are not translated from the
+English posts); cms.demo turns them all into a site.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""A post's summary on list pages: its first paragraph as plain text, bounded, cut at a word (cms/posts.py)."""
+"""A post's summary on list pages: its first paragraph as plain text, bounded, cut at a word (cms/posts/summaries.py)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cms import posts
 from cms.posts import ELLIPSIS, first_paragraph, shorten, summarise
+from cms.posts import summaries
 from infra.markup import render_post
 
 words = st.lists(st.text(alphabet="abcdefghij,.", min_size=1, max_size=12), max_size=40)
@@ -34,9 +34,9 @@ def test_the_html_is_read_in_pieces_wherever_they_fall(monkeypatch):
     whole = first_paragraph(html)
     assert whole.startswith("A first paragraph & more,") and "second" not in whole
     for size in (1, 7, 64, 500):
-        monkeypatch.setattr(posts, "_CHUNK", size)
+        monkeypatch.setattr(summaries, "_CHUNK", size)
         assert first_paragraph(html) == whole
-    monkeypatch.setattr(posts, "_CHUNK", 16)
+    monkeypatch.setattr(summaries, "_CHUNK", 16)
     assert first_paragraph(render_post("- one &amp; two\n- three")) == "one & two three"
 
 

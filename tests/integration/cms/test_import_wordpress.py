@@ -1,4 +1,4 @@
-"""Importing a WordPress export (WXR): cms/wxr.py, on the import engine.
+"""Importing a WordPress export (WXR): cms/wxr/, on the import engine.
 
 The exports under tests/fixtures/imports/ were written by hand from the format's
 description: wordpress-blog.xml has a published post with a nested thread, a trashed
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cms import authors, posts, wxr
+from cms import authors, posts
+from cms.wxr import content, importer, parse
 from comments import import_records, import_text
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from comments.stores import get_store
@@ -31,14 +32,14 @@ SOURCE = "wordpress@notes.example.org"
 IMPORTED_IDS = {"101", "102", "103", "104", "105", "106", "107", "110", "111", "112"}
 
 
-def items(path: Path = BLOG) -> list[wxr.WxrItem]:
+def items(path: Path = BLOG) -> list[parse.WxrItem]:
     with open(path, "rb") as stream:
-        return list(wxr.iter_items(stream))
+        return list(parse.iter_items(stream))
 
 
-def run(path: Path = BLOG, **options) -> wxr.Outcome:
+def run(path: Path = BLOG, **options) -> importer.Outcome:
     out = io.StringIO()
-    outcome = wxr.run(path=str(path), stdout=out, progress=False, **options)
+    outcome = importer.run(path=str(path), stdout=out, progress=False, **options)
     assert out.getvalue().splitlines() == outcome.lines()
     return outcome
 
@@ -141,7 +142,7 @@ def test_a_malformed_file_fails_with_its_line_after_the_whole_items_before_it(tm
     path = write_export(tmp_path, post_item(post_id="1", slug="one") + "<item><title>Broken</wp:post_id>\n")
     read = []
     with pytest.raises(import_records.BadSource, match="mismatched tag") as refused, open(path, "rb") as stream:
-        for item in wxr.iter_items(stream):
+        for item in parse.iter_items(stream):
             read.append(item.post_name)
     assert read == ["one"] and refused.value.line == 5
 
@@ -150,7 +151,7 @@ def test_a_malformed_file_fails_with_its_line_after_the_whole_items_before_it(tm
 
 
 def test_a_classic_post_body_becomes_markdown_that_renders_as_wordpress_showed_it():
-    markdown = wxr.html_to_markdown(items()[0].content)
+    markdown = content.html_to_markdown(items()[0].content)
     assert markdown.startswith(
         "The first **swifts** came back today, screaming over the [harbour](https://example.org/harbour).\n\n"
         "They were *early* this year.\\\nThree of them at least.\n\n## What I counted\n\n- 12 swifts\n"
@@ -162,7 +163,7 @@ def test_a_classic_post_body_becomes_markdown_that_renders_as_wordpress_showed_i
 
 
 def test_a_block_editor_body_loses_its_block_comments():
-    assert wxr.html_to_markdown(items()[1].content) == "Owls, *later*.\n"
+    assert content.html_to_markdown(items()[1].content) == "Owls, *later*.\n"
 
 
 @pytest.mark.parametrize(
@@ -187,21 +188,21 @@ def test_a_block_editor_body_loses_its_block_comments():
 )
 def test_markdown_made_from_html_renders_to_the_same_html(html, shown):
     """Markdown's own characters in the text are escaped, so they stay text."""
-    assert render_post(wxr.html_to_markdown(html)) == shown
+    assert render_post(content.html_to_markdown(html)) == shown
 
 
 def test_a_numbered_list_keeps_its_first_number():
-    assert wxr.html_to_markdown('<ol start="3"><li>three</li><li>four</li></ol>') == "3. three\n4. four\n"
+    assert content.html_to_markdown('<ol start="3"><li>three</li><li>four</li></ol>') == "3. three\n4. four\n"
 
 
 def test_html_nested_thousands_deep_keeps_its_text_without_recursing_that_deep():
-    markdown = wxr.html_to_markdown("<div><em>" * 5000 + "deep" + "</em></div>" * 5000 + "<p>after</p>")
+    markdown = content.html_to_markdown("<div><em>" * 5000 + "deep" + "</em></div>" * 5000 + "<p>after</p>")
     assert "deep" in markdown and markdown.endswith("after\n")
 
 
 def test_a_comment_nested_thousands_deep_becomes_text_the_engine_can_write():
     swifts = items()[0]
-    deep = wxr.WxrComment(
+    deep = parse.WxrComment(
         id="9",
         parent_id=None,
         author_name="D",
@@ -215,14 +216,14 @@ def test_a_comment_nested_thousands_deep_becomes_text_the_engine_can_write():
         line=1,
         content="<em>" * 5000 + "deep" + "</em>" * 5000,
     )
-    handed = wxr.source_comment(
-        deep, swifts, source=SOURCE, thread="10", outcome=wxr.Outcome(report=import_records.Report(source=SOURCE))
+    handed = importer.source_comment(
+        deep, swifts, source=SOURCE, thread="10", outcome=importer.Outcome(report=import_records.Report(source=SOURCE))
     )
     assert "deep" in import_text.comment_text(handed.html)
 
 
 def test_a_table_stays_html_in_one_block_and_renders_as_a_table():
-    markdown = wxr.html_to_markdown(
+    markdown = content.html_to_markdown(
         "<p>Counts:</p><table><tr><td>swifts</td>\n\n<td>12</td></tr></table><p>End</p>"
     )
     assert "<table><tr><td>swifts</td>\n<td>12</td></tr></table>" in markdown
@@ -234,20 +235,20 @@ def test_a_table_stays_html_in_one_block_and_renders_as_a_table():
 
 def test_slugs_are_kept_made_url_safe_or_made_for_a_post_without_one():
     swifts, owls = items()[:2]
-    assert wxr.post_slug(swifts) == (SWIFTS, None)
-    assert wxr.post_slug(owls) == ("half-written-owls-11", "Half-written: owls")
+    assert content.post_slug(swifts) == (SWIFTS, None)
+    assert content.post_slug(owls) == ("half-written-owls-11", "Half-written: owls")
     encoded = replace(swifts, post_id="7", title="Café", post_name="caf%c3%a9-cr%c3%a8me")
-    assert wxr.post_slug(encoded) == ("cafe-creme", "caf%c3%a9-cr%c3%a8me")
+    assert content.post_slug(encoded) == ("cafe-creme", "caf%c3%a9-cr%c3%a8me")
     hindi = replace(swifts, post_id="8", title="टिप्पणियों के धागे",
                     post_name="%e0%a4%9f%e0%a4%bf%e0%a4%aa%e0%a5%8d%e0%a4%aa%e0%a4%a3%e0%a5%80")
-    assert wxr.post_slug(hindi) == ("टिप्पणी", None)
+    assert content.post_slug(hindi) == ("टिप्पणी", None)
     untitled = replace(swifts, post_id="9", title="Đường về", post_name="")
-    assert wxr.post_slug(untitled) == ("duong-ve-9", "Đường về")
+    assert content.post_slug(untitled) == ("duong-ve-9", "Đường về")
 
 
 def test_tags_in_any_script_are_kept_with_their_marks():
     """A Hindi tag keeps its vowel signs; a Vietnamese one its diacritics."""
-    kept, left_out = wxr.post_tags(replace(items()[0], tags=("मॉडरेशन", "bình luận"), categories=()))
+    kept, left_out = content.post_tags(replace(items()[0], tags=("मॉडरेशन", "bình luận"), categories=()))
     assert kept == ("मॉडरेशन", "bình luận") and left_out == []
 
 
@@ -255,7 +256,7 @@ def test_tags_are_tags_then_categories_made_to_fit_the_dashboard_rules():
     item = replace(
         items()[0], tags=("C/C++", "birds", "Birds", "—"), categories=tuple(f"c{n}" for n in range(12))
     )
-    kept, left_out = wxr.post_tags(item)
+    kept, left_out = content.post_tags(item)
     assert kept == ("C C++", "birds", *(f"c{n}" for n in range(8)))
     assert left_out == ["—", "c8", "c9", "c10", "c11"]
 
@@ -263,7 +264,7 @@ def test_tags_are_tags_then_categories_made_to_fit_the_dashboard_rules():
 def test_a_comment_without_gmt_time_takes_its_local_time_less_the_posts_offset():
     swifts = items()[0]
     clockless = next(c for c in swifts.comments if c.id == "112")
-    posted, note = wxr.comment_time(clockless, swifts)
+    posted, note = importer.comment_time(clockless, swifts)
     assert posted == datetime(2024, 5, 6, 12, 0, tzinfo=UTC)
     assert "comment 112" in note and "+02:00" in note
 
@@ -482,19 +483,19 @@ class TestImport:
 
 
 def test_a_sites_comment_ids_are_namespaced_by_its_host_without_a_colon():
-    assert wxr.source_name("https://www.notes.example.org/blog") == "wordpress@notes.example.org"
-    assert wxr.source_name("http://[::1]:8080/") == "wordpress@-1"
-    assert wxr.source_name("") == "wordpress"
+    assert importer.source_name("https://www.notes.example.org/blog") == "wordpress@notes.example.org"
+    assert importer.source_name("http://[::1]:8080/") == "wordpress@-1"
+    assert importer.source_name("") == "wordpress"
 
 
 def test_notes_of_one_kind_past_the_first_few_are_only_counted():
-    outcome = wxr.Outcome(report=import_records.Report(source=SOURCE))
-    for n in range(wxr.NOTES_SHOWN + 5):
+    outcome = importer.Outcome(report=import_records.Report(source=SOURCE))
+    for n in range(importer.NOTES_SHOWN + 5):
         outcome.note("comments timed by their local time", f"comment {n}")
     outcome.note("slugs made", "one slug")
     lines = outcome.lines()
     assert [line for line in lines if line.startswith("  comment ")] == [
-        f"  comment {n}" for n in range(wxr.NOTES_SHOWN)
+        f"  comment {n}" for n in range(importer.NOTES_SHOWN)
     ]
     assert "  one slug" in lines and "  ... and 5 more comments timed by their local time" in lines
 

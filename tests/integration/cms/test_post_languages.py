@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from cms import posts
+from cms.posts import search
 from dashboard import post_forms
 from infra.mongo import ensure_all_indexes
 
@@ -231,7 +232,7 @@ def test_the_backfill_is_bounded_and_carries_on_where_it_stopped(make_post, mong
 def test_the_backfill_does_not_overwrite_a_post_edited_since_it_was_read(make_post, mongo_db, monkeypatch):
     post = make_post(title="Cũ")
     mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"search_version": ""}})
-    real_fields = posts._search_fields
+    real_fields = search.search_fields
 
     edited = []
 
@@ -250,6 +251,6 @@ def test_the_backfill_does_not_overwrite_a_post_edited_since_it_was_read(make_po
             )
         return real_fields(**fields)
 
-    monkeypatch.setattr(posts, "_search_fields", edit_meanwhile)
+    monkeypatch.setattr(search, "search_fields", edit_meanwhile)
     assert posts.backfill_search_text(mongo_db) == 0
     assert found("moi") == ["Mới"] and found("cu") == []

@@ -79,7 +79,8 @@ def test_get_by_id_accepts_only_object_ids():
 
 from bson import ObjectId  # noqa: E402
 
-from cms.posts import AuthorSummary, LatestComment  # noqa: E402
+from cms.posts import AuthorSummary  # noqa: E402
+from comments.host import LatestComment  # noqa: E402
 
 HOUR = timedelta(hours=1)
 ADA = AuthorSummary(id=11, username="ada", name="Ada Lindqvist")

@@ -11,7 +11,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from cms import posts, wxr
+from cms import posts
+from cms.wxr import importer
 from comments import commenters, names
 from comments.import_records import SourceComment, SourceThread
 from comments.importing import Importer
@@ -128,7 +129,7 @@ def test_a_wordpress_author_keeps_their_name_on_their_own_comments_only(tmp_path
     export = tmp_path / "wp.xml"
     export.write_text(WXR.format(comments=comments), encoding="utf-8")
     assert names.reserved() == frozenset()  # cached before the import makes its author
-    outcome = wxr.run(path=str(export), progress=False)
+    outcome = importer.run(path=str(export), progress=False)
     post = posts.get_by_slug("swifts")
     stored = {d["imported"]["id"]: d["author"]["name"] for d in get_store().iter_documents(discussion_id=post.id)}
     assert stored == {"11": "Margit Halvorsen", "14": "Ines"}

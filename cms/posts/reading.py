@@ -1,0 +1,126 @@
+"""Lists for readers: every query here uses the one published filter
+(`published_filter`: published, with its time come), so drafts and scheduled posts
+never reach a reader."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from pymongo import DESCENDING
+
+from cms.posts.store import POST_FIELDS, PUBLISHED, Post, find_page
+from infra.folding import fold_for_search
+from infra.mongo import get_db
+
+
+def published_filter(now: datetime | None = None) -> dict:
+    """What readers may see: published posts whose time has come (at `now`)."""
+    return {"status": PUBLISHED, "published": {"$lte": now or datetime.now(timezone.utc)}}
+
+
+NEWEST_PUBLISHED = [("published", DESCENDING), ("_id", DESCENDING)]
+
+
+def published_page(*, page: int, per_page: int) -> list[Post]:
+    """Page `page` (1-based) of the published posts, newest first."""
+    return newest_published(skip=(page - 1) * per_page, limit=per_page)
+
+
+def newest_published(*, skip: int, limit: int) -> list[Post]:
+    """`limit` published posts after the newest `skip`, newest first: any slice, also
+    one that does not start on a page boundary (a paginator's last page)."""
+    return find_page(published_filter(), NEWEST_PUBLISHED, skip=skip, limit=limit)
+
+
+def count_published() -> int:
+    return get_db().posts.count_documents(published_filter())
+
+
+def get_published(slug: str) -> Post | None:
+    """The published post with this slug, or None (drafts are invisible to readers)."""
+    doc = get_db().posts.find_one({"slug": str(slug), **published_filter()}, POST_FIELDS)
+    return Post.from_doc(doc) if doc else None
+
+
+def find_published_by_slugs(slugs: list[str]) -> list[Post]:
+    """The published posts among `slugs`, in one query (the API's comment counts)."""
+    wanted = [str(slug) for slug in slugs]
+    return [Post.from_doc(doc) for doc in get_db().posts.find({"slug": {"$in": wanted}, **published_filter()},
+                                                                POST_FIELDS)]
+
+
+def _by_author(username: str) -> dict:
+    return {"author.username": str(username), **published_filter()}
+
+
+def author_published_page(*, username: str, skip: int, limit: int) -> list[Post]:
+    """An author's published posts, newest first (index `author_created`)."""
+    return find_page(_by_author(username), [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
+
+
+def count_author_published(*, username: str) -> int:
+    return get_db().posts.count_documents(_by_author(username))
+
+
+def _by_tag(tag: str) -> dict:
+    return {"tags": str(tag), **published_filter()}
+
+
+def tag_published_page(*, tag: str, skip: int, limit: int) -> list[Post]:
+    """The published posts with this tag, newest first (index `tags_published`)."""
+    return find_page(_by_tag(tag), NEWEST_PUBLISHED, skip=skip, limit=limit)
+
+
+def count_tag_published(*, tag: str) -> int:
+    return get_db().posts.count_documents(_by_tag(tag))
+
+
+def _search(text: str) -> dict:
+    """Published posts whose folded text contains the folded `text`, matched literally
+    (escaped: a reader's ".*" is two characters). The unanchored regex cannot use an
+    index: `status_published` serves the filter and the order, and the regex is
+    checked on the posts it yields."""
+    folded = fold_for_search(str(text))
+    if not folded:
+        return {"_id": {"$in": []}}
+    return {**published_filter(), "search_text": {"$regex": re.escape(folded)}}
+
+
+def search_published_page(*, text: str, skip: int, limit: int) -> list[Post]:
+    """Published posts whose title, excerpt or text contains `text`, however cased
+    and accented (infra.folding.fold_for_search), newest first."""
+    return find_page(_search(text), NEWEST_PUBLISHED, skip=skip, limit=limit)
+
+
+def count_search_published(*, text: str) -> int:
+    return get_db().posts.count_documents(_search(text))
+
+
+@dataclass(frozen=True)
+class PostLink:
+    """What a sitemap needs of a published post."""
+
+    slug: str
+    lastmod: datetime
+
+
+def published_links() -> list[PostLink]:
+    """Every published post's slug and last change, newest first, for the sitemap."""
+    fields = {"slug": 1, "published": 1, "updated": 1}
+    cursor = get_db().posts.find(published_filter(), fields).sort(NEWEST_PUBLISHED)
+    return [
+        PostLink(slug=d["slug"], lastmod=max(filter(None, [d["published"], d.get("updated")])))
+        for d in cursor
+    ]
+
+
+def published_tags() -> list[str]:
+    """The tags of published posts, sorted."""
+    return sorted(get_db().posts.distinct("tags", published_filter()))
+
+
+def published_author_usernames() -> list[str]:
+    """The usernames of authors with a published post, sorted."""
+    return sorted(get_db().posts.distinct("author.username", published_filter()))

@@ -1,0 +1,372 @@
+"""Importing a WordPress export: its posts created or matched, their comments handed
+to the import engine (comments/importing.py), and the run's end summary (see the
+package's docstring for what is imported, and why)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import BinaryIO, TextIO
+from urllib.parse import urlsplit
+
+from bson import ObjectId
+from django.contrib.auth import get_user_model
+
+from cms import authors, posts
+from cms.comments_host import IMPORT_AUTHOR
+from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH
+from cms.wxr.content import autop, html_to_markdown, post_slug, post_tags
+from cms.wxr.parse import Channel, WxrComment, WxrItem, iter_items
+from comments import import_files, import_records, importing, names
+from comments.records import APPROVED, DELETED, PENDING, SPAM
+from infra.html_text import html_text
+
+SOURCE = "wordpress"
+
+# `wp:comment_approved` to our statuses ("post-trashed": its post was trashed).
+STATUSES = {
+    "1": APPROVED,
+    "approve": APPROVED,
+    "0": PENDING,
+    "hold": PENDING,
+    "spam": SPAM,
+    "trash": DELETED,
+    "post-trashed": DELETED,
+}
+# `wp:status` of a post to ours; anything else (pending review, private) is a draft.
+POST_STATUSES = {"publish": posts.PUBLISHED, "future": posts.SCHEDULED}
+SKIPPED_POST_STATUSES = ("trash", "auto-draft")
+LINKBACKS = {"pingback": "pingbacks", "trackback": "trackbacks"}
+COMMENT_TYPES = ("", "comment")
+
+NO_ID = "no wp:comment_id"
+NO_DATE = "no date"
+UNKNOWN_TYPE = "comment type {type!r}"
+UNKNOWN_APPROVAL = "unknown wp:comment_approved {value!r}"
+ITEM_SKIPPED = "{type} items"
+TRASHED = "posts in the trash"
+LOCAL_TIME = "{what} (line {line}): no GMT time; its local time {local} was taken {how}"
+BY_OFFSET = "with its post's offset from UTC ({offset})"
+AS_UTC = "as UTC (its post gives no offset)"
+SLUG_MADE = "post {id} (line {line}): slug {slug!r} made from {source!r}"
+TAGS_DROPPED = "post {slug!r}: tags left out ({reason}): {tags}"
+AUTHOR_CREATED = "author {username!r} created (no password, no dashboard access)"
+AUTHOR_TAKEN = (
+    "author {login!r}: that username and wp-{login} are readers' accounts; posts signed as imported"
+)
+NOTES_SHOWN = 20
+MORE_NOTES = "... and {more} more {kind}"
+NO_POSTS = "The file held no WordPress items: is it a WordPress export (WXR)?"
+
+
+@dataclass
+class Outcome:
+    """A run's end summary: the engine's report and what this importer adds to it."""
+
+    report: import_records.Report
+    posts_created: int = 0
+    posts_matched: int = 0
+    items_skipped: Counter = field(default_factory=Counter)  # "page items" -> how many
+    authors_created: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # How many notes of each kind there were; past NOTES_SHOWN of a kind, only counted.
+    noted: Counter = field(default_factory=Counter)
+
+    def note(self, kind: str, text: str) -> None:
+        """Something the operator should know; a big export's thousands of notes of one
+        kind are counted rather than all kept and printed."""
+        self.noted[kind] += 1
+        if self.noted[kind] <= NOTES_SHOWN:
+            self.notes.append(text)
+
+    def lines(self) -> list[str]:
+        would = "would be " if self.report.dry_run else ""
+        out = [f"Posts: {self.posts_created} {would}created, {self.posts_matched} already here."]
+        out += [f"  skipped: {n} {what}" for what, n in sorted(self.items_skipped.items())]
+        out += [f"  {AUTHOR_CREATED.format(username=name)}" for name in self.authors_created]
+        out += [f"  {note}" for note in self.notes]
+        out += [
+            f"  {MORE_NOTES.format(more=n - NOTES_SHOWN, kind=kind)}"
+            for kind, n in self.noted.items()
+            if n > NOTES_SHOWN
+        ]
+        return out + self.report.lines()
+
+
+def source_name(site: str) -> str:
+    """The namespace of a site's comment ids: WordPress numbers comments per site, so
+    two blogs' comment 7 must not be taken for one ("wordpress@notes.example.org").
+    No colon: the engine's ledger keys are "<source>:<id>", read up to the first one."""
+    host = (urlsplit(site).hostname or "").removeprefix("www.")
+    host = re.sub(r"[^a-z0-9.-]+", "-", host)
+    return f"{SOURCE}@{host}" if host else SOURCE
+
+
+def utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC)
+
+
+def comment_time(comment: WxrComment, item: WxrItem) -> tuple[datetime | None, str | None]:
+    """When the comment was posted (UTC), and a note when that came from its local
+    time: `date_gmt` if the export has it, else the local `date` less the post's own
+    offset from UTC, else the local date taken as UTC."""
+    if comment.date_gmt is not None:
+        return utc(comment.date_gmt), None
+    if comment.date_local is None:
+        return None, None
+    offset = item.utc_offset
+    how = AS_UTC if offset is None else BY_OFFSET.format(offset=_offset(offset))
+    note = LOCAL_TIME.format(what=f"comment {comment.id}", line=item.line, local=comment.date_local, how=how)
+    try:
+        return utc(comment.date_local - (offset or timedelta(0))), note
+    except OverflowError:  # the offset takes it past year 9999 or before year 1
+        return None, None
+
+
+def _offset(offset: timedelta) -> str:
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def source_comment(
+    comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome,
+    author_ids: dict[str, str] | None = None,
+) -> import_records.SourceComment | import_records.Refusal | str:
+    """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
+    the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
+    `author_ids`: the export's authors (WordPress user id -> display name); a comment
+    one of them wrote under their own name keeps it (an author's name is refused
+    otherwise: comments/commenters.py)."""
+    if comment.type in LINKBACKS:
+        return LINKBACKS[comment.type]
+    if comment.type not in COMMENT_TYPES:
+        return import_records.Refusal(UNKNOWN_TYPE.format(type=comment.type), line=item.line, id=comment.id)
+    if not comment.id:
+        return import_records.Refusal(NO_ID, line=item.line)
+    if comment.approved not in STATUSES:
+        return import_records.Refusal(
+            UNKNOWN_APPROVAL.format(value=comment.approved), line=item.line, id=comment.id
+        )
+    posted, note = comment_time(comment, item)
+    if posted is None and (comment.date_gmt or comment.date_local):
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+    if posted is None:
+        return import_records.Refusal(NO_DATE, line=item.line, id=comment.id)
+    if import_records.utc_time(posted) is None:
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+    if note:
+        outcome.note("comments timed by their local time", note)
+    return import_records.SourceComment(
+        source=source,
+        id=comment.id,
+        thread=thread,
+        parent=comment.parent_id,
+        posted=posted,
+        # WordPress stores comments as typed and adds paragraphs when it shows them (the
+        # engine sanitises the HTML and keeps a body nested too deep as its text).
+        html=autop(comment.content),
+        status=STATUSES[comment.approved],
+        author_name=comment.author_name,
+        author_email=comment.author_email,
+        author_url=comment.author_url,
+        ip=comment.ip,
+        line=item.line,
+        by_source_author=_by_export_author(comment, author_ids or {}),
+    )
+
+
+def _by_export_author(comment: WxrComment, author_ids: dict[str, str]) -> bool:
+    """Whether one of the export's authors wrote `comment` under their own name."""
+    name = author_ids.get(comment.user_id) if comment.user_id not in ("", "0") else None
+    return name is not None and names.words(comment.author_name) == names.words(name)
+
+
+class WordPressImport:
+    """One run over an export: posts created or matched, comments to the engine."""
+
+    def __init__(
+        self,
+        *,
+        dry_run: bool,
+        comments_only: bool,
+        create_missing: bool,
+        batch_size: int = importing.BATCH_SIZE,
+        trust_names: bool = False,
+    ):
+        self.dry_run, self.comments_only, self.create_missing = dry_run, comments_only, create_missing
+        self.batch_size = batch_size
+        self.trust_names = trust_names
+        self.channel = Channel()
+        self.importer: importing.Importer | None = None
+        self.outcome: Outcome | None = None
+        self.slugs: dict[str, str] = {}  # slug -> the WordPress post id it came from
+        self.authors: dict[str, posts.AuthorSummary] = {}
+
+    def engine(self) -> importing.Importer:
+        """The engine, made at the first item (the site's name comes before it)."""
+        if self.importer is None:
+            self.importer = importing.Importer(
+                source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size,
+                trust_names=self.trust_names,
+            )
+            self.outcome = Outcome(report=self.importer.report)
+        return self.importer
+
+    def read(self, stream: BinaryIO) -> Outcome:
+        try:
+            for item in iter_items(stream, self.channel):
+                self.take(item)
+        except import_records.BadSource:
+            if self.importer is not None:
+                self.importer.finish(complete=False)
+            raise
+        engine = self.engine()
+        engine.finish()
+        if not (
+            self.outcome.posts_created
+            or self.outcome.posts_matched
+            or self.outcome.items_skipped
+            or engine.report.threads_skipped
+        ):
+            self.outcome.note("warnings", NO_POSTS)
+        return self.outcome
+
+    def take(self, item: WxrItem) -> None:
+        """One item: its post found or made, then all its comments handed to the engine,
+        which writes them in batches. Items are handed over whole, so a fault later in
+        the file (the engine then writes what it was given) leaves only whole posts."""
+        engine, outcome = self.engine(), self.outcome
+        if item.post_type != "post" or item.status in SKIPPED_POST_STATUSES:
+            what = (
+                TRASHED if item.status == "trash" else ITEM_SKIPPED.format(type=item.post_type or "untyped")
+            )
+            outcome.items_skipped[what] += 1
+            for _ in item.comments:
+                engine.skip(f"on {what}")
+            return
+        slug = self._slug(item)
+        thread = import_records.SourceThread(
+            source=engine.source, key=item.post_id or slug, line=item.line, slug=slug, title=item.title
+        )
+        post = posts.get_by_slug(slug)
+        created = False
+        if post is not None:
+            outcome.posts_matched += 1
+        elif not self.comments_only or self.create_missing:
+            post, created = self._create(item, slug), True
+            outcome.posts_created += 1
+        engine.add_thread(thread, post_id=post.id if post else None, created=created)
+        for comment in item.comments:
+            handed = source_comment(comment, item, source=engine.source, thread=thread.key, outcome=outcome,
+                                    author_ids=self.channel.author_ids)
+            if isinstance(handed, str):
+                engine.skip(handed)
+            else:
+                engine.add(handed)
+
+    def _slug(self, item: WxrItem) -> str:
+        slug, made_from = post_slug(item)
+        if self.slugs.setdefault(slug, item.post_id) != item.post_id:
+            made_from, slug = slug, f"{slug[: SLUG_MAX_LENGTH - 12]}-{item.post_id}"
+        if made_from is not None:
+            self.outcome.note(
+                "slugs made", SLUG_MADE.format(id=item.post_id, line=item.line, slug=slug, source=made_from)
+            )
+        return slug
+
+    def _create(self, item: WxrItem, slug: str) -> posts.Post:
+        status = POST_STATUSES.get(item.status, posts.DRAFT)
+        when = utc(item.date_gmt) if item.date_gmt else (utc(item.date_local) if item.date_local else None)
+        tags, left_out = post_tags(item)
+        if left_out:
+            self.outcome.note(
+                "posts with tags left out",
+                TAGS_DROPPED.format(
+                    slug=slug,
+                    reason=f"at most {MAX_TAGS}, letters, digits, spaces and .+#-",
+                    tags=", ".join(left_out),
+                ),
+            )
+        fields = {
+            "title": item.title or slug,
+            "slug": slug,
+            "content": html_to_markdown(item.content),
+            "author": self._author(item),
+            "tags": tags,
+            "status": status,
+            "created": when,
+            "published": when if status != posts.DRAFT else None,
+            "excerpt": posts.shorten(html_text(item.excerpt), limit=EXCERPT_MAX_LENGTH),
+        }
+        if self.dry_run:
+            return posts.Post(
+                id=ObjectId(),
+                content_html="",
+                created=when or datetime.now(UTC),
+                **{k: v for k, v in fields.items() if k not in ("created", "tags")},
+            )
+        return posts.create_post(**fields)
+
+    def _author(self, item: WxrItem) -> posts.AuthorSummary:
+        """The post's author here, by login: the Slugline author with that username,
+        else one made from the export's author list (not staff, no password: an editor
+        may give them access later). A reader's account is never made an author: when
+        the login is a reader's, the author is `wp-<login>`. The engine's import
+        author when the item names none."""
+        login = re.sub(r"[^\w.@+-]+", "-", item.creator).strip("-")[:140]
+        if not login:
+            return IMPORT_AUTHOR
+        if login not in self.authors:
+            self.authors[login] = self._find_or_create_author(login, item.creator_name or login)
+            names.forget()  # their name is reserved for the comments that follow
+        return self.authors[login]
+
+    def _find_or_create_author(self, login: str, name: str) -> posts.AuthorSummary:
+        for username in (login, f"wp-{login}"):
+            user = authors.find_author(username=username)
+            if user is not None:
+                return authors.summary_for(user)
+            if not get_user_model().objects.filter(username=username).exists():
+                break
+        else:
+            self.outcome.note("warnings", AUTHOR_TAKEN.format(login=login))
+            return IMPORT_AUTHOR
+        self.outcome.authors_created.append(username)
+        if self.dry_run:
+            return posts.AuthorSummary(id=0, username=username, name=name)
+        return authors.summary_for(
+            authors.create_author(username=username, display_name=name, is_staff=False)
+        )
+
+
+def run(
+    *,
+    path: str,
+    dry_run: bool = False,
+    comments_only: bool = False,
+    create_missing: bool = False,
+    stdout: TextIO | None = None,
+    progress: bool = True,
+    batch_size: int = importing.BATCH_SIZE,
+    trust_names: bool = False,
+) -> Outcome:
+    """`import_comments --format wordpress PATH`: import the export's posts with their
+    comments (or, `comments_only`, only comments onto the posts here with the same
+    slugs, creating the missing posts with `create_missing`), with a progress bar of
+    the file read, then write the end summary to `stdout`. import_records.BadSource for a
+    malformed file, after writing the whole posts before the fault. Commenters' names
+    and addresses are cleaned as the comment form's (an author's name refused unless
+    `trust_names`: comments/commenters.py)."""
+    job = WordPressImport(
+        dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
+        trust_names=trust_names,
+    )
+    with import_files.open_source(path, progress=progress) as stream:
+        outcome = job.read(stream)
+    if stdout is not None:
+        for line in outcome.lines():
+            stdout.write(line + "\n")
+    return outcome

@@ -1,0 +1,173 @@
+"""HTML written elsewhere as the Markdown this site stores: the one HTML -> Markdown
+path, used by both importers (WordPress posts in cms/wxr, imported comments in
+comments/importing.py).
+
+It is markdownify, configured, with a few conversions of its own where the site's
+renderer (infra/markup.py) needs them:
+- everything Markdown would read as markup in the text is escaped, so it stays text
+  (`1986.` does not start a list, `*` is no emphasis, `<tag>` is no tag);
+- a line break is a backslash at the end of the line; headings are ATX (`## Title`),
+  bullets `-`, code blocks fenced with more backticks than their longest run;
+- link and image addresses with spaces or brackets are written `<...>`, image alt
+  text is escaped (its Markdown would be lost from the alt), titles are kept;
+- what Markdown has no syntax for but the renderer's sanitiser keeps (`sup`, `sub`,
+  `del`, `abbr`) stays an inline tag, and tables, figures, definition lists and
+  `details` stay whole HTML blocks (with no blank line, which would end the block);
+- scripts, styles, frames and form controls go with their content;
+- elements nested deeper than the renderer shows (markup.NESTING_LIMIT) are dropped,
+  their text kept: markdownify walks the tree recursively, so it must stay shallow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from markdownify import ATX, BACKSLASH, MarkdownConverter
+
+from infra.markup import NESTING_LIMIT
+
+# Dropped with everything in them.
+DROPPED = frozenset(
+    ["script", "style", "noscript", "template", "iframe", "object", "form", "input", "button", "select",
+     "textarea"]
+)
+# Kept as HTML blocks, whole.
+RAW_BLOCKS = frozenset(["table", "figure", "dl", "details"])
+# Kept as inline tags (without attributes): Markdown has no syntax for them.
+INLINE_HTML = frozenset(["sup", "sub", "del", "abbr"])
+
+_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")
+_NEEDS_BRACKETS = re.compile(r"[\s()<>]")
+_ALT_SPECIAL = re.compile(r"([\\`*_\[\]<>&|])")
+_BACKTICKS = re.compile(r"`+")
+# What ends a line of text: a line break next to one (or at either end of its
+# parent) would be a stray backslash, so it is left out, as browsers show none.
+_BLOCKS = frozenset(
+    ["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset",
+     "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
+     "nav", "ol", "p", "pre", "section", "table", "ul"]
+)
+
+
+def _destination(url: str) -> str:
+    """A link or image address as Markdown writes it: in <...> when it has a space or
+    a bracket that would end it early."""
+    url = url.strip()
+    if _NEEDS_BRACKETS.search(url):
+        return "<" + url.replace("<", "%3C").replace(">", "%3E") + ">"
+    return url
+
+
+def _title(title: str | None) -> str:
+    return ' "%s"' % title.replace("\\", "\\\\").replace('"', '\\"') if title else ""
+
+
+def _inline_tag(name: str):
+    def convert(self, el, text, parent_tags):
+        if "_noformat" in parent_tags or not text.strip():
+            return text
+        return f"<{name}>{text}</{name}>"
+
+    return convert
+
+
+class _Converter(MarkdownConverter):
+    class Options(MarkdownConverter.DefaultOptions):
+        heading_style = ATX
+        bullets = "-"
+        escape_misc = True
+        code_language = ""
+        newline_style = BACKSLASH
+        autolinks = False
+
+    def process_tag(self, node, parent_tags=None):
+        if node.name in DROPPED:
+            return ""
+        if node.name in RAW_BLOCKS and "_inline" not in (parent_tags or ()):
+            return "\n\n" + _BLANK_LINES.sub("\n", _raw(node)).strip() + "\n\n"
+        return super().process_tag(node, parent_tags)
+
+    def convert_br(self, el, text, parent_tags):
+        if _at_block_edge(el, "previous_sibling") or _at_block_edge(el, "next_sibling"):
+            return text
+        return super().convert_br(el, text, parent_tags)
+
+    def convert_a(self, el, text, parent_tags):
+        href = (el.get("href") or "").strip()
+        if "_noformat" in parent_tags or not href or not text.strip():
+            return text
+        lead, trail, text = _chomp(text)
+        return f"{lead}[{text}]({_destination(href)}{_title(el.get('title'))}){trail}"
+
+    def convert_img(self, el, text, parent_tags):
+        src = (el.get("src") or "").strip()
+        alt = _ALT_SPECIAL.sub(r"\\\1", " ".join((el.get("alt") or "").split()))
+        if "_inline" in parent_tags:
+            return alt
+        return f"![{alt}]({_destination(src)}{_title(el.get('title'))})" if src else ""
+
+    def convert_pre(self, el, text, parent_tags):
+        code = text.strip("\n")
+        if not code.strip():
+            return ""
+        fence = "`" * max(3, max((len(run) for run in _BACKTICKS.findall(code)), default=0) + 1)
+        return f"\n\n{fence}\n{code}\n{fence}\n\n"
+
+    convert_sup = _inline_tag("sup")
+    convert_sub = _inline_tag("sub")
+    convert_del = _inline_tag("del")
+    convert_s = _inline_tag("del")
+    convert_abbr = _inline_tag("abbr")
+
+
+def _at_block_edge(el: Tag, direction: str) -> bool:
+    """Whether nothing but whitespace (or a line break) lies between `el` and the edge
+    of its parent, or a block, in `direction`."""
+    node = getattr(el, direction)
+    while node is not None:
+        if isinstance(node, Tag):
+            if node.name == "br":
+                node = getattr(node, direction)
+                continue
+            return node.name in _BLOCKS
+        if isinstance(node, NavigableString) and not isinstance(node, Comment) and node.strip():
+            return False
+        node = getattr(node, direction)
+    return True
+
+
+def _chomp(text: str) -> tuple[str, str, str]:
+    lead = " " if text[:1] == " " else ""
+    trail = " " if text[-1:] == " " else ""
+    return lead, trail, text.strip()
+
+
+def _raw(node: Tag) -> str:
+    """The element as HTML again, without what is dropped (for what stays HTML)."""
+    for dropped in node.find_all(list(DROPPED)):
+        dropped.decompose()
+    return str(node)
+
+
+def _flatten_deep(soup: BeautifulSoup) -> None:
+    """Replace what is inside every element at depth NESTING_LIMIT by its text alone;
+    walked with a stack of its own, since the tree may be thousands of levels deep."""
+    stack: list[tuple[Tag, int]] = [(soup, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth >= NESTING_LIMIT:
+            if any(isinstance(child, Tag) for child in node.children):
+                text = node.get_text()
+                node.clear()
+                node.append(NavigableString(text))
+            continue
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tag))
+
+
+def to_markdown(html: str) -> str:
+    """`html` (a fragment) as Markdown that renders as it did, without surrounding
+    blank lines."""
+    soup = BeautifulSoup(html or "", "html.parser")
+    _flatten_deep(soup)
+    return _Converter().convert_soup(soup).strip()
