@@ -30,4 +30,5 @@ class CommentsConfig(AppConfig):
         sharding.register_shard_keys(stores.shard_keys)
         # The notifications hear of comments through the app's signals (comments/signals.py).
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
-        signals.comment_status_changed.connect(notify.on_status_changed, dispatch_uid="comments.notify.status")
+        signals.comment_status_changed.connect(notify.on_status_changed,
+                                               dispatch_uid="comments.notify.status")

@@ -188,7 +188,7 @@ def missing_methods(host: type) -> list[str]:
     methods it does not override; for any other class, every method of BaseHost it
     does not have. Empty for a complete host."""
     if not isinstance(host, type) or not issubclass(host, BaseHost):
-        wanted = [name for name in vars(BaseHost) if not name.startswith("_") and callable(vars(BaseHost)[name])]
+        wanted = [name for name, value in vars(BaseHost).items() if not name.startswith("_") and callable(value)]
         return [name for name in wanted if not callable(getattr(host, name, None))]
     missing = [name for name in REQUIRED if getattr(host, name) is getattr(BaseHost, name)]
     if all(getattr(host, name) is getattr(BaseHost, name) for name in ONE_OF):

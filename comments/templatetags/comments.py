@@ -23,7 +23,8 @@ def _reader(context: template.Context) -> dict[str, Any]:
     """What the section's templates use of the page's context: the request, its CSRF
     token and the reader."""
     request = context["request"]
-    return {"request": request, "csrf_token": context.get("csrf_token"), "user": getattr(request, "user", None)}
+    return {"request": request, "csrf_token": context.get("csrf_token"),
+            "user": getattr(request, "user", None)}
 
 
 @register.inclusion_tag("comments/includes/section.html", takes_context=True)

@@ -5,14 +5,17 @@ notifications themselves listen to."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.template import Context, Template
 from django.test import RequestFactory
 
+from cms.comments_host import BlogHost
 from comments import notify, services, signals, subscriptions
 from comments.forms import TOO_LONG
-from comments.host import get_host
+from comments.host import CANNOT_CREATE, BaseHost, get_host
 from comments.records import APPROVED, DELETED, PENDING, CommentAuthor, Viewer
 from comments.services import CLOSED
 from tests.pages import Page, discussion_url, page, post_url
@@ -115,7 +118,8 @@ def test_comment_section_draws_heading_views_comments_and_form(make_post, make_c
     shown = Page(html.encode())
     assert [c["slug"] for c in shown.comments] == [first.slug]
     assert shown.by_id["comments-title"] and 'class="view-switch"' in html
-    assert shown.form_action == f"{discussion_url(post)}#reply" and shown.inputs["csrfmiddlewaretoken"] == "t0ken"
+    assert shown.form_action == f"{discussion_url(post)}#reply"
+    assert shown.inputs["csrfmiddlewaretoken"] == "t0ken"
 
 
 def test_comment_form_draws_the_form_alone_with_its_heading(make_post, make_comment):
@@ -139,7 +143,8 @@ def heard():
         "status": lambda sender, **kw: got["status"].append(kw),
         "flagged": lambda sender, **kw: got["flagged"].append(kw),
     }
-    pairs = [(signals.comment_posted, receivers["posted"]), (signals.comment_status_changed, receivers["status"]),
+    pairs = [(signals.comment_posted, receivers["posted"]),
+             (signals.comment_status_changed, receivers["status"]),
              (signals.comment_flagged, receivers["flagged"])]
     for signal, receiver in pairs:
         signal.connect(receiver)
@@ -175,7 +180,9 @@ def test_flags_deletes_and_moderation_send_their_signals(make_post, make_comment
     for n, flagger in enumerate(["ip:1", "ip:2"], start=1):
         assert services.flag_comment(comment=comment, flagger=flagger, reason="spam")
         assert heard["flagged"][-1]["count"] == n and heard["flagged"][-1]["held"] is (n == 2)
-    assert heard["status"] == [{"comment_ids": [comment.id], "status": PENDING, "signal": signals.comment_status_changed}]
+    assert heard["status"] == [
+        {"comment_ids": [comment.id], "status": PENDING, "signal": signals.comment_status_changed}
+    ]
     moderation.moderate(action="approve", comment_ids=[comment.id], editor="ed")
     assert heard["status"][-1]["comment_ids"] == [comment.id] and heard["status"][-1]["status"] == APPROVED
     mine = make_comment(post)
@@ -196,4 +203,50 @@ def test_the_notifications_hear_of_comments_through_the_signals(make_post, make_
     finally:
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
     make_comment(post, text="Heard")
-    assert mongo_db.notification_outbox.count_documents({"kind": notify.FOLLOW, "to": "follower@example.com"}) == 1
+    told = {"kind": notify.FOLLOW, "to": "follower@example.com"}
+    assert mongo_db.notification_outbox.count_documents(told) == 1
+
+
+# --- The host's defaults, with real users ------------------------------------------------
+
+
+def test_moderators_are_the_users_with_an_address_whom_the_host_lets_moderate(make_user):
+    """BaseHost.moderators, which the blog keeps: its editors (can_moderate) that have an
+    address and are active; not other staff, not readers, not an inactive editor."""
+    from django.contrib.auth import get_user_model
+
+    from comments.host import CANNOT_CREATE, BaseHost, get_host
+
+    roles = [("edda", "editor"), ("otto", "editor"), ("ines", "editor"), ("abe", "author"), ("rae", "reader")]
+    people = {name: make_user(name, role=role) for name, role in roles}
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.com", "x")
+    for name, user in people.items():
+        user.email = "" if name == "otto" else f"{name}@example.com"
+        user.is_active = name != "ines"
+        user.save()
+    assert [u.username for u in get_host().moderators()] == ["edda", "boss"]
+    assert get_host().can_moderate(boss) and not get_host().can_moderate(people["abe"])
+
+
+class HostWithoutDrafts(BlogHost):
+    """The blog, but a host that makes no discussions (BaseHost's create_draft)."""
+
+    create_draft = BaseHost.create_draft
+
+
+def test_an_import_that_needs_a_draft_from_a_host_that_makes_none_stops_with_a_clear_error(
+    make_post, settings,
+):
+    """BaseHost's create_draft refuses, saying why; the command turns it into its error."""
+    from pathlib import Path
+
+    from django.core.management import CommandError, call_command
+
+    make_post(slug="hello-world")
+    make_post(slug="second-post")
+    settings.COMMENTS_HOST = f"{__name__}.HostWithoutDrafts"
+    export = Path(__file__).resolve().parents[2] / "fixtures" / "imports" / "disqus-export.xml"
+    message = CANNOT_CREATE.format(host="HostWithoutDrafts", title="A lost article")
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("import_comments", "--format", "disqus", "--no-progress", "--create-missing",
+                     str(export))
