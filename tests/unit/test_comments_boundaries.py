@@ -35,8 +35,8 @@ def imported_modules(path: Path) -> list[str]:
 
 def test_imported_modules_reads_both_forms(tmp_path):
     source = tmp_path / "m.py"
-    source.write_text("import cms.posts\nfrom comments import api, pages\nfrom comments.stores import get_store\n"
-                      "def f():\n    from cms.views import home\n")
+    source.write_text("import cms.posts\nfrom comments import api, pages\n"
+                      "from comments.stores import get_store\ndef f():\n    from cms.views import home\n")
     assert imported_modules(source) == ["cms.posts", "comments.api", "comments.pages", "comments.stores",
                                         "cms.views"]
 
