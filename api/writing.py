@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comments import antispam, listings, notify, ownership, services
+from comments import antispam, listings, ownership, services
 from comments.records import PENDING, Comment, Viewer
 from infra import clients
 
@@ -51,7 +51,6 @@ def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, A
         )
     except services.CommentError as exc:
         raise _service_refusal(exc) from None
-    notify.after_posting(posted.comment, post_author_id=post.author.id)
     if posted.duplicate:
         outcome = "posted_before"
     else:

@@ -9,9 +9,9 @@ class CmsConfig(AppConfig):
 
     def ready(self):
         from cms import posts, versions
-        from comments import importing
+        from comments import api as comments_api
         from infra import mongo
 
         mongo.register_indexes(posts.ensure_indexes)
         mongo.register_indexes(versions.ensure_indexes)
-        importing.register_format("wordpress", "cms.wxr.importer.run", options=("comments_only",))
+        comments_api.register_import_format("wordpress", "cms.wxr.importer.run", options=("comments_only",))

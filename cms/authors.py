@@ -23,9 +23,8 @@ from django.utils.translation import gettext_noop
 from cms import posts
 from cms.models import AuthorProfile
 from cms.posts import AuthorSummary
-from comments import summaries as comment_summaries
-from comments.errors import Refused
-from comments.stores import get_store
+from comments import api as comments_api
+from comments.api import Refused
 
 # Marked for translation; the dashboard translates it where it shows it.
 USERNAME_TAKEN = gettext_noop("Another account already has this username.")
@@ -150,7 +149,7 @@ def sync_author(*, user) -> Repaired:
     """Make every copy of this user's author fields agree with the profile."""
     summary = summary_for(user)
     repaired_posts = posts.set_author(author=summary)
-    commented_on = get_store().find_discussion_ids_by_author(author_id=user.pk)
+    commented_on = comments_api.discussions_commented_by(author_id=user.pk)
     return Repaired(
         posts=repaired_posts,
         comments=_rename_in_comments(author_id=user.pk, name=summary.name, post_ids=commented_on),
@@ -162,10 +161,10 @@ def _rename_in_comments(*, author_id: int, name: str, post_ids: list | None = No
     """Give this user's comments `name`; when any changed, give the posts they are on
     (`post_ids`, looked up when not given) a new comments version, so that no cached
     comment list shows the old name. Returns how many comments changed."""
-    changed = get_store().set_author_name(author_id=author_id, name=name)
+    changed = comments_api.rename_author(author_id=author_id, name=name)
     if changed:
         if post_ids is None:
-            post_ids = get_store().find_discussion_ids_by_author(author_id=author_id)
+            post_ids = comments_api.discussions_commented_by(author_id=author_id)
         posts.bump_comments_version(post_ids=post_ids)
     return changed
 
@@ -177,7 +176,7 @@ def sync_all_authors() -> Repaired:
     Copies of users that no longer exist are left as they are.
     """
     post_copies = posts.distinct_authors()
-    comment_copies = get_store().find_member_authors()
+    comment_copies = comments_api.member_authors()
     ids = {c.id for c in [*post_copies, *comment_copies] if isinstance(c.id, int)}
     expected = {pk: summary_for(user) for pk, user in get_user_model().objects.in_bulk(ids).items()}
     stale_posts = {c.id for c in post_copies if c.id in expected and c != expected[c.id]}
@@ -207,12 +206,12 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
     stale = []
     for chunk in _chunks(posts.find_comment_summaries(post_ids=post_ids), SUMMARY_BATCH):
         keys = [(post_id, c.slug) for post_id, latest in chunk for c in latest]
-        names = {(c.discussion_id, c.slug): c.author.name for c in get_store().find_by_keys(keys=keys)}
+        names = {(c.discussion_id, c.slug): c.author.name for c in comments_api.comments_by_keys(keys=keys)}
         stale += [
             post_id
             for post_id, latest in chunk
             if any(names.get((post_id, c.slug), c.author_name) != c.author_name for c in latest)
         ]
     for post_id in stale:
-        comment_summaries.refresh_summary(post_id=post_id)
+        comments_api.refresh_summary(discussion_id=post_id)
     return len(stale)

@@ -1,5 +1,7 @@
 """The blog as the comments app's host (`COMMENTS_HOST`, see comments/host.py): each
-discussion is a published post, its id the post's `_id`, its page the post's page."""
+discussion is a published post, its id the post's `_id`, its page the post's page.
+`BaseHost` gives the rest: `get` (through `get_many`) and `moderators` (the users
+with an address whom `can_moderate` admits: the editors)."""
 
 from __future__ import annotations
 
@@ -10,16 +12,14 @@ from bson import ObjectId
 from django.urls import reverse
 
 from cms import authors, posts, roles
-from comments.host import LatestComment
+from cms.published import published_post_or_404
+from comments.api import BaseHost, LatestComment
 
 # Drafts made for imported threads that no post matches are signed by this author.
 IMPORT_AUTHOR = posts.AuthorSummary(id=0, username="imported", name="Imported")
 
 
-class BlogHost:
-    def get(self, discussion_id: ObjectId | str) -> posts.Post | None:
-        return posts.get_by_id(discussion_id)
-
+class BlogHost(BaseHost):
     def get_many(self, ids: Iterable[ObjectId]) -> list[posts.Post]:
         return posts.find_by_ids(ids=ids)
 
@@ -31,8 +31,6 @@ class BlogHost:
         return posts.find_published_by_slugs(slugs)
 
     def published_or_404(self, slug: str) -> posts.Post:
-        from cms.views import published_post_or_404
-
         return published_post_or_404(slug)
 
     def create_draft(self, *, title: str, slug: str, dry_run: bool = False) -> posts.Post:
@@ -42,11 +40,6 @@ class BlogHost:
                               created=datetime.now(UTC), published=None, status=posts.DRAFT,
                               author=IMPORT_AUTHOR)
         return posts.create_post(title=title, slug=slug, content="", author=IMPORT_AUTHOR, status=posts.DRAFT)
-
-    def discussion_page(self, request, discussion: posts.Post, *, form, status: int):
-        from cms.views import post_detail
-
-        return post_detail(request, discussion.slug, form=form, status=status)
 
     def read_comments_version(self, discussion_id: ObjectId) -> str | None:
         return posts.read_comments_version(post_id=discussion_id)
@@ -78,9 +71,6 @@ class BlogHost:
 
     def can_moderate(self, user) -> bool:
         return roles.is_editor(user)
-
-    def moderators(self):
-        return roles.editors()
 
     def moderation_url(self) -> str:
         """Where editors moderate: the dashboard's queue."""

@@ -14,9 +14,10 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from cms import posts, sharing
 from cms.feed_languages import LanguageAtomFeed, LanguageRssFeed
-from cms.views import NO_SUCH_TAG, published_post_or_404
-from comments.records import Comment
-from comments.stores import get_store
+from cms.published import published_post_or_404
+from cms.views import NO_SUCH_TAG
+from comments import api as comments_api
+from comments.api import Comment
 from media import library
 
 
@@ -158,7 +159,7 @@ class PostCommentsFeed(Feed):
         return reverse("post", args=[post.slug])
 
     def items(self, post: posts.Post) -> list[PostComment]:
-        latest = get_store().find_latest(discussion_id=post.id, limit=settings.FEED_ITEMS)
+        latest = comments_api.latest_comments(discussion_id=post.id, limit=settings.FEED_ITEMS)
         return [PostComment(post.slug, comment) for comment in latest]
 
     def item_title(self, item: PostComment) -> str:

@@ -13,26 +13,13 @@ from pymongo.errors import PyMongoError
 
 from cms import authors, posts, sharing
 from cms.forms import SearchForm
-from comments import confirmations, fragments, listings, ownership
-from comments import services as comment_services
-from comments.forms import comment_form
-from comments.records import Comment
-from comments.stores import get_store
+from cms.published import published_post_or_404
+from comments import api as comments_api
+from comments.api import Comment
 from infra import stale
 from infra.mongo import is_outage
 from infra.pagination import get_page, parse_page_number
 from media import library
-
-NO_SUCH_POST = gettext_noop("There is no published post at this address.")
-
-
-def published_post_or_404(slug: str) -> posts.Post:
-    """The published post, or the copy last read while MongoDB is unreachable."""
-    post = stale.remembered(f"post:{slug}", lambda: posts.get_published(slug))
-    if post is None:
-        raise Http404(gettext(NO_SUCH_POST))
-    return post
-
 
 def post_cover(post: posts.Post) -> library.Image | None:
     """The post's cover image (the copy last read while MongoDB is unreachable)."""
@@ -77,30 +64,23 @@ def home(request):
     return render(request, "cms/home.html", context)
 
 
-def post_detail(request, slug, *, form=None, status=200):
-    """A post, the first page of its comments (COMMENTS_DEFAULT_VIEW) and the comment form. The
-    comments come from the cache when this reader may share them (comments/fragments.py).
-    While MongoDB is unreachable the article still shows (from its last copy), with its
-    cached comments or a notice in their place. `?page=N`: that page of comments (where
-    posting a comment lands, with its confirmations beside it)."""
+def post_detail(request, slug):
+    """A post, the first page of its comments (COMMENTS_DEFAULT_VIEW) and the comment
+    form: `{% comment_section post %}` (the comments app's tag, which takes the page's
+    comments from the cache when this reader may share them). While MongoDB is
+    unreachable the article still shows (from its last copy), with its cached comments
+    or a notice in their place. `?page=N`: that page of comments (where posting a
+    comment lands, with its confirmations beside it: the rest go at the top)."""
     post = published_post_or_404(slug)
-    viewer = ownership.viewer_for(request)
-    notes = confirmations.take(request)
-    # `?page=N` is where posting lands: a page of the threaded order, which numbers its pages.
-    view = "threaded" if request.GET.get("page") else listings.default_view()
-    fragment = fragments.comments_fragment(post=post, view=view, viewer=viewer, degrade=True,
-                                           page=request.GET.get("page"), confirmations=notes)
+    section = comments_api.comment_section(request, post)
     cover = post_cover(post)
     context = {
         "post": post,
         "cover": cover,
         "sharing": sharing.post_sharing(post, cover=cover),
-        "messages": notes.at_top(placed=fragment.placed),
-        "comments_html": fragment.html,
-        "form": form or comment_form(request, post.id),
-        "closed": comment_services.comments_closed(post=post),
+        "messages": section.messages,
     }
-    return render(request, "cms/post_detail.html", context, status=status)
+    return render(request, "cms/post_detail.html", context)
 
 
 # --- Authors, tags and search (the publishing issue) ---------------------------------
@@ -124,7 +104,7 @@ def with_latest_comments(page_posts: list[posts.Post]) -> list[Entry]:
     """
     named = {post.id: [(post.id, latest.slug) for latest in post.latest_comments] for post in page_posts}
     keys = [key for post_keys in named.values() for key in post_keys]
-    found = {(c.discussion_id, c.slug): c for c in get_store().find_by_keys(keys=keys)}
+    found = {(c.discussion_id, c.slug): c for c in comments_api.comments_by_keys(keys=keys)}
     return [Entry(post, [found[key] for key in named[post.id] if key in found]) for post in page_posts]
 
 
@@ -171,7 +151,7 @@ class Written:
 def comments_written(*, user_id: int, limit: int = AUTHOR_COMMENTS) -> list[Written]:
     """The newest comments this member wrote that readers can see (approved, on a
     published post), newest first: two commands (the comments, their posts by `$in`)."""
-    comments = get_store().find_latest_by_author(author_id=user_id, limit=limit)
+    comments = comments_api.latest_comments_by_author(author_id=user_id, limit=limit)
     found = posts.find_by_ids(ids={c.discussion_id for c in comments}) if comments else []
     on = {post.id: post for post in found}
     return [Written(on[c.discussion_id], c) for c in comments

@@ -21,9 +21,14 @@ class CommentsConfig(AppConfig):
             subscriptions,
             votes,
         )
+        from comments import notify, signals
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
                       ranked):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
+        # The notifications hear of comments through the app's signals (comments/signals.py).
+        signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
+        signals.comment_status_changed.connect(notify.on_status_changed,
+                                               dispatch_uid="comments.notify.status")

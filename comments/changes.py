@@ -33,7 +33,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from comments import flags, notify, summaries
+from comments import flags, signals, summaries
 from comments.errors import Refused
 from comments.records import APPROVED, DELETED, Comment
 from comments.stores import get_store
@@ -116,9 +116,10 @@ def _apply_batch(doc: dict, batch: list[dict]) -> None:
         # An editor has judged them: readers' flags start counting again from none.
         flags.clear_flags(comment_ids=ids)
         get_store().set_flag_count(ids=ids, flag_count=0)
-        # Now visible to readers: their subscribers hear of them. Keyed by (subscription,
-        # comment) in the outbox, so a batch run again enqueues nothing twice.
-        notify.approved(comment_ids=ids)
+    # Approved ones are now visible to readers: their subscribers hear of them
+    # (comments/notify.py). Keyed by (subscription, comment) in the outbox, so a batch
+    # run again enqueues nothing twice.
+    signals.comment_status_changed.send(sender=Comment, comment_ids=ids, status=status)
 
 
 def run(doc: dict) -> Progress:

@@ -12,8 +12,8 @@ TOO_SMALL = "{name} is {value!r}; it takes {bound} or more."
 TOO_LARGE = "{name} is {value!r}; comments go no further than {bound}, so {bound} is used."
 MODERATION_HINT = "For example: COMMENTS_MODERATION=first,links."
 NO_HOST = "COMMENTS_HOST is {path!r}, which cannot be loaded: {error}"
-HOST_HINT = "Set COMMENTS_HOST to the dotted path of a class implementing comments.host.Host."
-HOST_LACKS = "COMMENTS_HOST {path!r} lacks what comments.host.Host asks for: {missing}."
+HOST_HINT = "Set COMMENTS_HOST to the dotted path of a subclass of comments.host.BaseHost."
+HOST_LACKS = "COMMENTS_HOST {path!r} lacks what comments.host.BaseHost asks for: {missing}."
 KINDS = {int: "a whole number", float: "a number", str: "a text", tuple: "a list of words"}
 
 
@@ -33,20 +33,20 @@ def known_comment_store(app_configs, **kwargs):
 
 @checks.register()
 def loadable_host(app_configs, **kwargs):
-    """COMMENTS_HOST names a class with every method of comments.host.Host, so a typo or
-    an incomplete host stops the site at start-up, not at its first comment."""
+    """COMMENTS_HOST names a class with what comments.host.BaseHost asks a host to write
+    (`missing_methods`), so a typo or an incomplete host stops the site at start-up,
+    not at its first comment."""
     from django.conf import settings
     from django.utils.module_loading import import_string
 
-    from comments.host import Host
+    from comments.host import missing_methods
 
     path = getattr(settings, "COMMENTS_HOST", None)
     try:
         host = import_string(str(path))
     except ImportError as exc:
         return [checks.Error(NO_HOST.format(path=path, error=exc), hint=HOST_HINT, id="comments.E005")]
-    wanted = [name for name in vars(Host) if not name.startswith("_")]
-    missing = [name for name in wanted if not callable(getattr(host, name, None))]
+    missing = missing_methods(host)
     if missing:
         return [checks.Error(HOST_LACKS.format(path=path, missing=", ".join(missing)), hint=HOST_HINT,
                              id="comments.E006")]

@@ -95,6 +95,8 @@ class CommentsSettings:
     notifications_confirm_window: int = _setting("NOTIFICATIONS_CONFIRM_WINDOW", 3600, minimum=1)
     notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)
     notifications_confirm_per_client: int = _setting("NOTIFICATIONS_CONFIRM_PER_CLIENT", 10, minimum=0)
+    # The layout the app's own pages extend (its templates: comments/templates/comments/).
+    base_template: str = _setting("COMMENTS_BASE_TEMPLATE", "base.html")
 
     @property
     def moderation_rules(self) -> frozenset[str]:

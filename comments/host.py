@@ -2,10 +2,11 @@
 
 Comments belong to discussions that the app knows only by id. The site (the *host*)
 owns the discussions: their titles and pages, the summary of their comments that
-its list pages show, who may moderate. The setting `COMMENTS_HOST` names a class
-that implements `Host`; Slugline's blog is `cms.comments_host.BlogHost`, where each
-discussion is a post and its id is the post's `_id`. The comments app imports no
-module of its host's: it asks `get_host()`.
+its list pages show, who may moderate. The setting `COMMENTS_HOST` names a subclass
+of `BaseHost` (django-allauth's adapter shape: every method has a default where one
+makes sense, a host overrides what differs); Slugline's blog is
+`cms.comments_host.BlogHost`, where each discussion is a post and its id is the
+post's `_id`. The comments app imports no module of its host's: it asks `get_host()`.
 
 The summary and the bucket counter live on the host's discussion documents, as
 `storage-patterns.md` lays them out (`comment_count`, `latest_comments`,
@@ -18,13 +19,30 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from bson import ObjectId
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.signals import setting_changed
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Q
+from django.http import Http404
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext, gettext_noop
+
+from comments.errors import Refused
+from infra.ids import parse_id
+
+NO_SUCH_DISCUSSION = gettext_noop("There is no discussion at this address.")
+NO_GET = "{host} must define get() or get_many() (comments.host.BaseHost)."
+CANNOT_CREATE = (
+    "{host} cannot create discussions, so the imported thread {title!r}, which matches no "
+    "discussion, cannot be imported: a host that imports such threads defines create_draft()."
+)
+
+
+class CannotCreate(Refused):
+    """The host makes no discussions (an import's thread that matches none)."""
 
 
 @dataclass(frozen=True)
@@ -66,48 +84,124 @@ class Discussion(Protocol):
     def get_absolute_url(self) -> str: ...
 
 
-class Host(Protocol):
-    """The interface a host implements (see `cms/comments_host.py`)."""
+class BaseHost:
+    """The interface a host implements, with a default for every method that can have
+    one: a host subclasses it and overrides what differs (Slugline's blog:
+    cms/comments_host.py). Only `get` or `get_many`, and the comment summary's and
+    page counter's methods at the end, must be written; the system check
+    `comments.E006` names what a host lacks."""
 
-    # Discussions
-    def get(self, discussion_id: ObjectId | str) -> Discussion | None: ...
-    def get_many(self, ids: Iterable[ObjectId]) -> list[Discussion]: ...
-    def get_by_slug(self, slug: str) -> Discussion | None: ...
-    def published_or_404(self, slug: str) -> Discussion: ...
-    def create_draft(self, *, title: str, slug: str, dry_run: bool = False) -> Discussion: ...
-    def discussion_page(
-        self, request: HttpRequest, discussion: Discussion, *, form: object, status: int
-    ) -> HttpResponse: ...
+    # --- Discussions --------------------------------------------------------------
 
-    # The comment summary kept on each discussion (compare-and-set on its version)
-    def read_comments_version(self, discussion_id: ObjectId) -> str | None: ...
+    def get(self, discussion_id: ObjectId | str) -> Discussion | None:
+        """The discussion with this id (any state), or None. By default: `get_many`."""
+        if type(self).get_many is BaseHost.get_many:
+            raise NotImplementedError(NO_GET.format(host=type(self).__name__))
+        oid = parse_id(discussion_id)
+        found = self.get_many([oid]) if oid is not None else []
+        return found[0] if found else None
+
+    def get_many(self, ids: Iterable[ObjectId]) -> list[Discussion]:
+        """The discussions with these ids that exist. By default: `get` for each."""
+        if type(self).get is BaseHost.get:
+            raise NotImplementedError(NO_GET.format(host=type(self).__name__))
+        return [found for found in map(self.get, ids) if found is not None]
+
+    def get_by_slug(self, slug: str) -> Discussion | None:
+        """The discussion with this slug, in any state (exports and imports name
+        discussions by slug). By default none: a host without slugs."""
+        return None
+
+    def published_or_404(self, slug: str) -> Discussion:
+        """The discussion readers may see at this slug, or Http404 (in the site's layout)."""
+        discussion = self.get_by_slug(slug)
+        if discussion is None or discussion.published is None:
+            raise Http404(gettext(NO_SUCH_DISCUSSION))
+        return discussion
+
+    def create_draft(self, *, title: str, slug: str, dry_run: bool = False) -> Discussion:
+        """A new, unpublished discussion for an imported thread that matches none (not
+        stored on a dry run). By default refused: such imports need a host that makes one."""
+        raise CannotCreate(CANNOT_CREATE.format(host=type(self).__name__, title=title), "cannot_create")
+
+    # --- People -------------------------------------------------------------------
+
+    def author_names(self) -> list[str]:
+        """Names commenters may not take (the site's authors'): none by default."""
+        return []
+
+    def commenter_name(self, user: Any) -> str:
+        """The name a member's comments are signed with: their full name, or username."""
+        return str(user.get_full_name() or user.get_username())
+
+    def can_moderate(self, user: Any) -> bool:
+        """Whether this user moderates comments: active staff, by default."""
+        return bool(user.is_authenticated and user.is_active and user.is_staff)
+
+    def moderators(self) -> Iterable[Any]:
+        """The users whose moderation digest lists held comments: the active users
+        with an address (staff or superusers) that `can_moderate` admits."""
+        candidates = get_user_model().objects.filter(is_active=True).exclude(email="")
+        return [user for user in candidates.filter(Q(is_staff=True) | Q(is_superuser=True)).order_by("pk")
+                if self.can_moderate(user)]
+
+    def moderation_url(self) -> str | None:
+        """Where moderators moderate (the digest mail links it); None: nowhere to link."""
+        return None
+
+    # --- The comment summary and the buckets store's page counter ----------------
+    # Stored on each discussion: the host writes them when asked (no default).
+
+    def read_comments_version(self, discussion_id: ObjectId) -> str | None:
+        raise NotImplementedError
+
     def set_comment_summary(
         self, discussion_id: ObjectId, *, if_version: str, count: int, listed: int,
         latest: list[LatestComment],
-    ) -> bool: ...
+    ) -> bool:
+        raise NotImplementedError
+
     def comment_summaries(
         self, ids: list[ObjectId] | None = None
-    ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]: ...
+    ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
+        raise NotImplementedError
 
-    # The buckets store's page counter (`num_pages`) on each discussion
-    def comment_pages(self, discussion_id: ObjectId) -> int: ...
-    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool: ...
-    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None: ...
+    def comment_pages(self, discussion_id: ObjectId) -> int:
+        raise NotImplementedError
 
-    # People
-    def author_names(self) -> list[str]: ...
-    def commenter_name(self, user) -> str: ...
-    def can_moderate(self, user) -> bool: ...
-    def moderation_url(self) -> str: ...
-    def moderators(self) -> Iterable: ...
+    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool:
+        raise NotImplementedError
+
+    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None:
+        raise NotImplementedError
+
+
+# The methods a host must write itself (the others have defaults).
+REQUIRED = ("read_comments_version", "set_comment_summary", "comment_summaries", "comment_pages",
+            "advance_comment_pages", "set_comment_pages")
+# Of these, a host writes at least one (each has a default built on the other).
+ONE_OF = ("get", "get_many")
+
+
+def missing_methods(host: type) -> list[str]:
+    """What the host class `host` lacks: for a subclass of BaseHost, the required
+    methods it does not override; for any other class, every method of BaseHost it
+    does not have. Empty for a complete host."""
+    if not isinstance(host, type) or not issubclass(host, BaseHost):
+        wanted = [name for name, value in vars(BaseHost).items() if not name.startswith("_") and callable(value)]
+        return [name for name in wanted if not callable(getattr(host, name, None))]
+    missing = [name for name in REQUIRED if getattr(host, name) is getattr(BaseHost, name)]
+    if all(getattr(host, name) is getattr(BaseHost, name) for name in ONE_OF):
+        missing.insert(0, " or ".join(ONE_OF))
+    return missing
 
 
 @cache
-def _host(path: str) -> Host:
+def _host(path: str) -> BaseHost:
     return import_string(path)()
 
 
-def get_host() -> Host:
+def get_host() -> BaseHost:
     """The host named by COMMENTS_HOST (one instance per process and setting)."""
     return _host(settings.COMMENTS_HOST)
 

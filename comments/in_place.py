@@ -19,7 +19,6 @@ or the edit form alone with its errors.
 
 from __future__ import annotations
 
-from django.shortcuts import render
 from django.urls import reverse
 
 from pymongo.errors import PyMongoError
@@ -27,6 +26,7 @@ from pymongo.errors import PyMongoError
 from comments import confirmations, listings, placing, services, tokens
 from comments.host import Discussion
 from comments.records import Comment, Viewer
+from comments.rendering import render
 from infra import mongo
 
 HEADER = "Slugline-In-Place"

@@ -1,5 +1,5 @@
 """Composing notification mail from a claimed outbox batch (comments/outbox.py): plain
-text and HTML from templates/mail/, absolute links on SITE_URL, and the standard
+text and HTML from comments/templates/comments/mail/, absolute links on SITE_URL, and the standard
 headers (List-Unsubscribe with its https link and RFC 8058's one-click
 List-Unsubscribe-Post, Auto-Submitted, a Message-ID). No `mailto:` unsubscribe: no
 one reads the sending mailbox, and RFC 8058's POST works without one.
@@ -80,10 +80,10 @@ def _message(*, to: str, subject: str, template: str, context: dict, items: list
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=str(subject), body=render_to_string(f"mail/{template}.txt", context),
+        subject=str(subject), body=render_to_string(f"comments/mail/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL, to=[to], headers=headers,
     )
-    message.attach_alternative(render_to_string(f"mail/{template}.html", context), "text/html")
+    message.attach_alternative(render_to_string(f"comments/mail/{template}.html", context), "text/html")
     return message
 
 

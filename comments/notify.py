@@ -174,3 +174,17 @@ def after_posting(comment: Comment, *, post_author_id: int | None) -> None:
         if not mongo.is_outage(exc):
             raise
         logger.warning("Notices about comment %s were not enqueued (%s).", comment.id, exc.__class__.__name__)
+
+
+# --- Connected to the app's signals in CommentsConfig.ready() (comments/signals.py) ------
+
+
+def on_comment_posted(sender, *, comment: Comment, discussion, **kwargs) -> None:
+    """A comment posted: its notices (`after_posting`)."""
+    after_posting(comment, post_author_id=discussion.author.id)
+
+
+def on_status_changed(sender, *, comment_ids: Iterable, status: str, **kwargs) -> None:
+    """Comments an editor's action approved: what each one tells now that readers see it."""
+    if status == records.APPROVED:
+        approved(comment_ids=comment_ids)

@@ -15,7 +15,7 @@ from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, slugs
+from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, signals, slugs
 from comments.errors import Refused
 from comments.host import Discussion
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
@@ -135,7 +135,8 @@ def post_comment(
     seconds also returns the earlier comment instead of a copy.
     `ip` is kept for moderation only. `at` backdates the comment and `new_part`
     draws random slug parts (demo content and tests); bulk loaders pass
-    `summarise=False` and call `refresh_summary` once.
+    `summarise=False` and call `refresh_summary` once (and send no `comment_posted`:
+    comments/signals.py).
     """
     if comments_closed(post=post, now=at):  # A backdated comment: open at its time?
         raise CommentError(gettext(CLOSED), code="closed")
@@ -148,6 +149,7 @@ def post_comment(
     if earlier is not None:
         if summarise:
             _summarise_stored(earlier)
+            signals.comment_posted.send(sender=Comment, comment=earlier, discussion=post, duplicate=True)
         return Posted(comment=earlier, reattached=reattached, duplicate=True,
                       same_form=bool(form_key) and earlier.form_key == form_key)
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted,
@@ -163,6 +165,7 @@ def post_comment(
     if summarise:
         # Also after a duplicate: the first submit may have failed before this step.
         _summarise_stored(comment)
+        signals.comment_posted.send(sender=Comment, comment=comment, discussion=post, duplicate=duplicate)
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate, same_form=duplicate)
 
 
@@ -326,6 +329,8 @@ def edit_comment(
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
                                edited=to_millisecond(now))
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    if edited.status != comment.status:
+        signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=edited.status)
     return edited
 
 
@@ -336,6 +341,7 @@ def delete_own_comment(*, comment: Comment, viewer: Viewer, now: datetime | None
     _check_can_change(comment, viewer, now or datetime.now(timezone.utc))
     get_store().set_status(ids=[comment.id], status=DELETED, blank=True)
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=DELETED)
 
 
 # --- Readers flagging comments ---------------------------------------------------------
@@ -368,9 +374,12 @@ def flag_comment(
         return False
     count = flags.add_flag_count(comment_id=comment.id)
     _store_flag_count(comment_id=comment.id, count=count)
-    if count == conf.get().flags_to_hold:
+    held = count == conf.get().flags_to_hold
+    if held:
         get_store().set_status(ids=[comment.id], status=PENDING)
         settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+        signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=PENDING)
+    signals.comment_flagged.send(sender=Comment, comment=comment, reason=reason, count=count, held=held)
     return True
 
 

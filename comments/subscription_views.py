@@ -11,7 +11,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import Http404
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
@@ -21,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from comments import conf, notify, ownership, subscriptions
 from comments.forms import AddressField
 from comments.host import get_host
+from comments.rendering import render
 from infra import clients
 from infra.http import see_other
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
-from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
@@ -20,8 +19,9 @@ from comments import ownership, slugs, store_switch, summaries, voters, votes, v
 from comments.errors import Refused
 from comments.host import get_host
 from comments.records import Comment
+from comments.rendering import render
 from comments.stores import get_store
-from comments.views import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
+from comments.views.common import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
 from infra import clients
 from infra.http import see_other
 

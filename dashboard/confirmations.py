@@ -12,10 +12,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from comments import blocklist, moderation
-from comments.host import get_host
-from comments.records import DELETED, SPAM, Comment
-from comments.stores import get_store
+from comments import api as comments_api
+from comments.api import BAN_EMAIL, BAN_IP, BAN_USER, DELETED, SPAM, Comment, get_host
 
 # The actions the dashboard asks an editor to confirm.
 ASKED = ("spam", "delete", "thread", "ban")
@@ -42,7 +40,7 @@ SUMMARIES = {
 }
 BAN_NOBODY = _("This comment has no account or IP address to ban by; it will only be marked as spam.")
 BAN_ONLY = _("This will ban %(who)s from commenting; none of their comments needs marking as spam.")
-KEY_LABELS = {blocklist.BAN_EMAIL: _("e-mail"), blocklist.BAN_IP: _("IP")}
+KEY_LABELS = {BAN_EMAIL: _("e-mail"), BAN_IP: _("IP")}
 MEMBER = _("the member “%(name)s”")
 MEMBER_GONE = _("a member whose account is deleted (number %(id)s)")
 ACCOUNT_GONE = _("(deleted account %(id)s)")
@@ -128,14 +126,14 @@ def member_names(user_ids: list[str]) -> dict[str, str]:
 
 def banned_one(kind: str, value: str, names: dict[str, str]) -> str:
     """One thing a ban is by, in words: a member by name, an address by its kind."""
-    if kind == blocklist.BAN_USER:
+    if kind == BAN_USER:
         return MEMBER % {"name": names[value]} if value in names else MEMBER_GONE % {"id": value}
     return f"{KEY_LABELS.get(kind, kind)} {value}"
 
 
 def banned_who(keys: list[tuple[str, str]]) -> str:
     """Whom a ban recording `keys` is by, in words ("the member “Ada”", "IP 192.0.2.9")."""
-    names = member_names([value for kind, value in keys if kind == blocklist.BAN_USER])
+    names = member_names([value for kind, value in keys if kind == BAN_USER])
     return joined([banned_one(kind, value, names) for kind, value in keys])
 
 
@@ -154,16 +152,16 @@ def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
     mark (moderation.preview_ban). Not `found` when none of the ids exists any more."""
     if action in ("spam", "delete"):
         status = SPAM if action == "spam" else DELETED
-        found = get_store().find_by_ids(ids=comment_ids)
+        found = comments_api.comments_by_ids(ids=comment_ids)
         return Impact(action=action, comments=[c for c in found if c.status != status], found=bool(found))
     if action == "ban":
-        ban = moderation.preview_ban(comment_id=comment_ids[0])
+        ban = comments_api.preview_ban(comment_id=comment_ids[0])
         if ban is None:
             return Impact(action=action, comments=[], found=False)
         newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
         return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(ban.comment, ban.keys))
-    comment = get_store().find_by_id(comment_ids[0])
+    comment = comments_api.comment_by_id(comment_ids[0])
     if comment is None:
         return Impact(action=action, comments=[], found=False)
-    below = [c for c in get_store().find_subthread(comment=comment) if c.status != DELETED]
+    below = [c for c in comments_api.subthread(comment=comment) if c.status != DELETED]
     return Impact(action=action, comments=below)

@@ -12,7 +12,7 @@ from pymongo.errors import DuplicateKeyError
 from cms import posts, slugs, versions
 from cms.posts import AuthorSummary, Post
 from cms.versions import Version
-from comments.errors import Refused
+from comments.api import Refused
 
 # Messages for the editor, marked for translation and translated where they are shown
 # (dashboard/views.py): these functions run with no request and no reader's language.

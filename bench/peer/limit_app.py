@@ -1,8 +1,8 @@
 """The limit: Slugline's post page rendered from comments already in memory.
 
 A Django WSGI app on Slugline's settings and middleware, whose URLconf is Slugline's
-with one view swapped: /posts/<slug>/ renders cms/post_detail.html with the context
-keys of cms.views.post_detail (post, comments_html, form, closed), but the post and its first
+with one view swapped: /posts/<slug>/ renders cms/post_detail.html as cms.views.post_detail
+does (its comment section kept on the request for `{% comment_section %}`), but the post and its first
 page of threaded comments were read from MongoDB once, when the worker started, and the
 comments are rendered on every request (no comments cache). What
 Slugline's page costs beyond this is its database work (and anything it does per
@@ -32,7 +32,7 @@ from django.shortcuts import render  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from cms import posts  # noqa: E402
-from comments import fragments, listings  # noqa: E402
+from comments import fragments, listings, sections  # noqa: E402
 from comments import services as comment_services  # noqa: E402
 from comments.forms import CommentForm  # noqa: E402
 from slugline.urls import handler400, handler403, handler404  # noqa: E402, F401
@@ -49,13 +49,15 @@ def post_detail(request, slug):
     same templates and context, the comments rendered on every request."""
     if slug != POST.slug:
         raise Http404(f"this server only has /posts/{POST.slug}/")
-    context = {
-        "post": POST,
-        "comments_html": fragments.render_listing(post=POST, listing=LISTING),
-        "form": CommentForm(user=request.user, discussion_id=POST.id),
-        "closed": comment_services.comments_closed(post=POST),
-    }
-    return render(request, "cms/post_detail.html", context)
+    section = sections.keep(request, sections.Section(
+        discussion=POST,
+        comments_html=fragments.render_listing(post=POST, listing=LISTING),
+        number=1,
+        form=CommentForm(user=request.user, discussion_id=POST.id),
+        closed=comment_services.comments_closed(post=POST),
+        messages=[],
+    ))
+    return render(request, "cms/post_detail.html", {"post": POST, "messages": section.messages})
 
 
 urlpatterns = [

@@ -124,7 +124,7 @@ def test_a_store_of_the_wrong_type_is_reported_once(settings):
 
 
 class HalfAHost:
-    """A host that forgot most of comments.host.Host."""
+    """A host that forgot most of comments.host.BaseHost (and does not subclass it)."""
 
     def get(self, discussion_id):
         return None

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
 from cms import posts
-from comments import changes
+from comments import api as comments_api
 
 PUBLISHED = "Published {count} scheduled post{s}."
 UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
@@ -44,7 +44,7 @@ class Command(BaseCommand):
         while not stop.is_set():
             try:
                 count = posts.publish_due()
-                finished = changes.finish_pending()
+                finished = comments_api.finish_pending_changes()
             except PyMongoError as exc:
                 self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=_first_line(exc), every=every))
             else:

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 
 from comments import backup, import_records, importing
+from comments.errors import Refused
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
@@ -62,7 +63,8 @@ class Command(BaseCommand):
             import_string(run)(path=path, dry_run=options["dry_run"], create_missing=options["create_missing"],
                                progress=not options["no_progress"], stdout=self.stdout, batch_size=batch_size,
                                trust_names=options["trust_names"], **extra)
-        except (import_records.BadSource, OSError, ValueError) as exc:
+        except (import_records.BadSource, OSError, ValueError, Refused) as exc:
+            # Refused: e.g. a host that makes no discussions for unmatched threads.
             raise CommandError(str(exc)) from exc
 
     def _jsonl(self, path: str | None, batch_size: int, *, keep_staff: bool) -> None:

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from api.v1 import NO_POSTS, NO_SUCH_COMMENT, TOO_MANY_POSTS
 from cms import posts
-from cms.views import NO_SUCH_POST
+from cms.published import NO_SUCH_POST
 from comments import listings, moderation, services
 from comments.cursors import BAD_CURSOR
 from comments.listings import BAD_VIEW

@@ -19,7 +19,7 @@ def ada(make_user):
 
 
 def member(user) -> CommentAuthor:
-    """How a logged-in user's comment records its author (comments/views.py)."""
+    """How a logged-in user's comment records its author (comments/views/)."""
     return CommentAuthor(id=user.pk, name=authors.summary_for(user).name)
 
 

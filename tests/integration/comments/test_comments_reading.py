@@ -16,7 +16,8 @@ from comments import records, store_switch, summaries
 from comments.ownership import AUTHOR_COOKIE
 from comments.records import CommentAuthor
 from comments.stores import get_store
-from comments.views import AWAITING, DELETED, POSTED
+from comments.views.changing import DELETED
+from comments.views.posting import AWAITING, POSTED
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from pymongo import monitoring
 
-from cms.views import NO_SUCH_POST
+from cms.published import NO_SUCH_POST
 from comments import listings, services, summaries
 from comments.cursors import BAD_CURSOR
 from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
@@ -20,7 +20,8 @@ from comments.listings import BAD_VIEW, NO_MORE
 from comments.records import CommentAuthor
 from comments.services import PARENT_NOT_FOUND
 from comments.stores import get_store
-from comments.views import NO_SUCH_COMMENT, POSTED, REATTACHED
+from comments.views.common import NO_SUCH_COMMENT
+from comments.views.posting import POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, query, submit
 

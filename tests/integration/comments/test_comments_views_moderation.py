@@ -1,4 +1,4 @@
-"""The comment pages' moderation and abuse defences over HTTP (comments/views.py): form
+"""The comment pages' moderation and abuse defences over HTTP (comments/views/): form
 tampers, the honeypot, the fill time, rate limits, pending comments and who sees them,
 placeholders, authors editing and deleting, flags, closed discussions and bans."""
 
@@ -17,7 +17,8 @@ from comments import antispam, blocklist, moderation, ownership, records, servic
 from comments.forms import HONEYPOT
 from comments.records import CommentAuthor
 from comments.stores import get_store
-from comments.views import AWAITING, DELETED, EDITED, FLAGGED
+from comments.views.changing import DELETED, EDITED, FLAGGED
+from comments.views.posting import AWAITING
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")

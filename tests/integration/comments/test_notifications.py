@@ -23,7 +23,7 @@ from comments import moderation, notify, outbox, sender, services, subscriptions
 from comments.forms import EMAIL_FOR_NOTICES
 from comments.records import CommentAuthor
 from comments.stores import get_store
-from comments.views import CHECK_YOUR_MAIL
+from comments.views.posting import CHECK_YOUR_MAIL
 from tests import smtp
 from tests.page_reading import page, permalink_url, post_url, submit
 from tests.smtp import html_of, link_to, text_of

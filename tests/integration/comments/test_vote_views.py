@@ -11,7 +11,7 @@ from django.test import Client
 from comments import antispam, moderation, voting
 from comments.records import CommentAuthor, DELETED, PENDING
 from comments.stores import get_store
-from comments.views import NO_SUCH_COMMENT
+from comments.views.common import NO_SUCH_COMMENT
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")

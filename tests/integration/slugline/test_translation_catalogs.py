@@ -272,9 +272,12 @@ def untranslated_literals(source: str) -> list[str]:
     return finder.found
 
 
+# The project's templates and those the apps ship.
+TEMPLATE_ROOTS = [BASE / "templates", BASE / "comments" / "templates"]
+
+
 def every_template() -> list[Path]:
-    root = BASE / "templates"
-    return sorted(path for path in root.rglob("*") if path.is_file()
+    return sorted(path for root in TEMPLATE_ROOTS for path in root.rglob("*") if path.is_file()
                   and path.relative_to(root).as_posix() not in NOT_PROSE)
 
 
@@ -292,7 +295,7 @@ def test_the_literal_check_finds_bare_words():
     assert untranslated_literals(source) == ["Hello", "Home page", "posts"]
 
 
-@pytest.mark.parametrize("path", every_template(), ids=lambda p: p.relative_to(BASE / "templates").as_posix())
+@pytest.mark.parametrize("path", every_template(), ids=lambda p: p.relative_to(BASE).as_posix())
 def test_no_template_shows_an_untranslated_literal(path):
     """Every text a template shows comes through translate or blocktranslate."""
     assert untranslated_literals(path.read_text(encoding="utf-8")) == []

@@ -1,0 +1,125 @@
+"""The comments app's public API: what a host (Slugline's blog, or another project)
+imports from the app. Everything else in `comments` is the app's own and may change.
+
+Public here:
+
+- the host contract: `BaseHost` (subclass it, override what differs; comments/host.py),
+  `LatestComment` (what a discussion's summary lists), `get_host()`;
+- a discussion's page: `comment_section(request, discussion)`, the section that
+  `{% comment_section discussion %}` draws (`{% load comments %}`), whose `messages`
+  belong at the top of the page;
+- reading comments: `latest_comments` (a discussion's newest, for feeds),
+  `latest_comments_by_author` (an author's page), `comments_by_keys` (the comments a
+  list page's summaries name), `comments_by_ids`, `comment_by_id`, `subthread`;
+- authors: `discussions_commented_by`, `rename_author`, `member_authors`,
+  `refresh_summary` (after a rename changed a summary's names);
+- moderation previews for an editors' dashboard: `preview_ban` and the ban kinds
+  `BAN_USER`, `BAN_EMAIL`, `BAN_IP`;
+- background work: `finish_pending_changes` (moderation actions cut short);
+- imports: `register_import_format` (a host's own format for `import_comments`);
+- records and errors: `Comment`, `CommentAuthor`, the statuses `APPROVED`, `PENDING`,
+  `SPAM`, `DELETED`, and `Refused` (the base of the app's refusals, with a `code`);
+- signals (comments/signals.py): `comment_posted`, `comment_status_changed`,
+  `comment_flagged`.
+
+Import it where it is used (`from comments import api as comments_api`), not from
+settings: it reaches the app's modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bson import ObjectId
+from django.http import HttpRequest
+
+from comments import changes, importing, moderation, sections, summaries
+from comments.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
+from comments.errors import Refused
+from comments.host import BaseHost, Discussion, LatestComment, get_host
+from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
+from comments.sections import Section
+from comments.signals import comment_flagged, comment_posted, comment_status_changed
+from comments.stores import get_store
+
+__all__ = [
+    "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "PENDING", "SPAM", "BaseHost", "Comment",
+    "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "comment_by_id", "comment_flagged",
+    "comment_posted", "comment_section", "comment_status_changed", "comments_by_ids", "comments_by_keys",
+    "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
+    "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
+    "register_import_format", "rename_author", "subthread",
+]
+
+
+def comment_section(request: HttpRequest, discussion: Discussion) -> Section:
+    """The comment section a host's page of `discussion` shows (comments/sections.py):
+    call it from the view to put its `messages` at the top of the page; the page's
+    `{% comment_section %}` then draws the same section."""
+    return sections.of(request, discussion)
+
+
+def latest_comments(*, discussion_id: ObjectId, limit: int) -> list[Comment]:
+    """The discussion's newest comments that readers see, newest first."""
+    return get_store().find_latest(discussion_id=discussion_id, limit=limit)
+
+
+def latest_comments_by_author(*, author_id: int, limit: int) -> list[Comment]:
+    """The newest comments a member wrote that readers see, on any discussion, newest first."""
+    return get_store().find_latest_by_author(author_id=author_id, limit=limit)
+
+
+def comments_by_keys(*, keys: Iterable[tuple[ObjectId, str]]) -> list[Comment]:
+    """The comments named by (discussion id, slug), in one query; those gone are left out."""
+    return get_store().find_by_keys(keys=keys)
+
+
+def comments_by_ids(*, ids: Iterable[ObjectId]) -> list[Comment]:
+    """The comments with these ids, newest first; those gone are left out."""
+    return get_store().find_by_ids(ids=ids)
+
+
+def comment_by_id(comment_id: ObjectId | str) -> Comment | None:
+    """The comment with this id (any status), or None."""
+    return get_store().find_by_id(comment_id)
+
+
+def subthread(*, comment: Comment) -> list[Comment]:
+    """The comment and every reply below it, in threaded order."""
+    return get_store().find_subthread(comment=comment)
+
+
+def discussions_commented_by(*, author_id: int) -> list[ObjectId]:
+    """The ids of the discussions a member commented on, sorted."""
+    return get_store().find_discussion_ids_by_author(author_id=author_id)
+
+
+def rename_author(*, author_id: int, name: str) -> int:
+    """Give a member's comments their new display name; how many changed. The host
+    then refreshes what it shows of them (its summaries' names, cached pages)."""
+    return get_store().set_author_name(author_id=author_id, name=name)
+
+
+def member_authors() -> list[CommentAuthor]:
+    """Every member author as the comments name them (to find names gone stale)."""
+    return get_store().find_member_authors()
+
+
+def refresh_summary(*, discussion_id: ObjectId) -> int:
+    """Recount a discussion's comments and store its summary on the host; the count."""
+    return summaries.refresh_summary(post_id=discussion_id)
+
+
+def preview_ban(*, comment_id: ObjectId) -> moderation.BanPreview | None:
+    """What banning this comment's author would record and mark; None if it is gone."""
+    return moderation.preview_ban(comment_id=comment_id)
+
+
+def finish_pending_changes() -> int:
+    """Finish every moderation action cut short (an interrupted process); how many."""
+    return changes.finish_pending()
+
+
+def register_import_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> None:
+    """Let `import_comments --format name` call `run` (a dotted path, imported when used)."""
+    importing.register_format(name, run, options=options)

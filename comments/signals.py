@@ -1,0 +1,25 @@
+"""The comments app's signals: what hosts and the app's own notifications
+(comments/notify.py, connected in `CommentsConfig.ready()`) hear about comments.
+Sent by the services after the change is stored, with `sender=Comment`.
+
+- `comment_posted(comment, discussion, duplicate)`: a comment was posted through
+  `services.post_comment` (a reader's form, the JSON API). `duplicate`: the same
+  form or text was sent again and `comment` is the one stored before (receivers must
+  be idempotent: the first send may have been cut short). Bulk loads (demo content,
+  imports: `summarise=False`) send nothing.
+- `comment_status_changed(comment_ids, status)`: these comments now have `status`
+  (an editor's action, a reader's flags holding one, an author's edit or delete).
+  A recorded moderation action sends it again for a batch it runs again.
+- `comment_flagged(comment, reason, count, held)`: a reader flagged a comment;
+  `count` is its flags now, `held`: this flag sent it to the moderation queue.
+
+Receivers run in the request or command that made the change; a receiver that
+raises makes that request fail after the change is stored, so receivers catch what
+they can survive (as the notifications do with an outage).
+"""
+
+from django.dispatch import Signal
+
+comment_posted = Signal()
+comment_status_changed = Signal()
+comment_flagged = Signal()

@@ -1,0 +1,91 @@
+"""Reading a discussion: its pages of comments, how many are new, and permalinks."""
+
+from django.http import HttpResponseNotModified, JsonResponse
+from django.utils.translation import get_language
+from django.views.decorators.http import require_http_methods
+
+from comments import confirmations, ownership, listings, polling, sections, services
+from comments.forms import comment_form
+from comments.host import get_host
+from comments.rendering import render
+from comments.views.common import location_url, visible_comment
+
+
+@require_http_methods(["GET", "HEAD"])
+def discussion(request, post_slug):
+    """A page of comments in the chosen view (a POST to this address posts a comment:
+    comments/views/posting.py)."""
+    post = get_host().published_or_404(post_slug)
+    section = sections.prepare(
+        request, post, view=listings.parse_view(request.GET.get("view")), page=request.GET.get("page"),
+        after=request.GET.get("after"), before=request.GET.get("before"),
+    )
+    return _discussion_page(request, section)
+
+
+def render_discussion(request, post, *, form, status: int):
+    """The discussion's page with a comment form as the reader sent it (refused, or
+    previewed): its errors, their text kept. The first page of the default view, or
+    while MongoDB is unreachable, a notice in its place."""
+    section = sections.prepare(request, post, view=listings.default_view(), degrade=True, form=form)
+    return _discussion_page(request, section, status=status)
+
+
+def _discussion_page(request, section: sections.Section, *, status: int = 200):
+    context = {"post": section.discussion, "page_number": section.number, "messages": section.messages}
+    return render(request, "comments/discussion.html", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD"])
+def latest(request, post_slug):
+    """How many comments the discussion has now, and how many are new to a page that
+    showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
+    seen = polling.parse_seen(request.GET.get("seen"))
+    counts = polling.counts_of(post_slug)
+    tag = polling.etag(counts, seen=seen, language=get_language())
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse(polling.answer(counts, seen=seen))
+    response["ETag"] = tag
+    # Kept by the browser, but asked again each time (with If-None-Match).
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def permalink(request, post_slug, comment_path):
+    """One comment with its ancestors for context and its replies, paginated."""
+    post = get_host().published_or_404(post_slug)
+    viewer = ownership.viewer_for(request)
+    comment = visible_comment(request, post, comment_path, viewer)
+    return render_permalink(request, post, comment, viewer=viewer)
+
+
+def render_permalink(request, post, comment, *, viewer, form=None, status=200):
+    replies = listings.list_comments(
+        discussion_id=post.id,
+        view="threaded",
+        page=request.GET.get("page"),
+        after=request.GET.get("after"),
+        before=request.GET.get("before"),
+        below=comment,
+        viewer=viewer,
+    )
+    thread = listings.thread_of(comment, viewer)
+    notes = confirmations.take(request)
+    drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
+    context = {
+        "confirmations": notes,
+        "messages": notes.at_top(placed=notes.anchor in drawn),
+        "post": post,
+        "focus": thread.focus,
+        "comment": comment,
+        "ancestors": thread.ancestors,
+        "listing": replies,
+        "discussion_url": location_url(post, comment, viewer),
+        "form": form or comment_form(request, post.id, parent=comment.slug),
+        "closed": services.comments_closed(post=post),
+    }
+    return render(request, "comments/permalink.html", context, status=status)
+
