@@ -2,7 +2,15 @@
 value of one of its settings (comments/conf.py) stops `check`, and so the site's
 start, with a message that names the setting and what it takes."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from django.core import checks
+
+if TYPE_CHECKING:
+    from django.apps import AppConfig
 
 from comments import conf
 
@@ -18,7 +26,7 @@ KINDS = {int: "a whole number", float: "a number", str: "a text", tuple: "a list
 
 
 @checks.register()
-def known_comment_store(app_configs, **kwargs):
+def known_comment_store(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """COMMENTS_STORE names one of the comment stores (comments/stores/), so a typo
     stops the site at start-up instead of failing every page of comments."""
     from comments.stores import STORES
@@ -32,7 +40,7 @@ def known_comment_store(app_configs, **kwargs):
 
 
 @checks.register()
-def loadable_host(app_configs, **kwargs):
+def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """COMMENTS_HOST names a class with every method of comments.host.Host, so a typo or
     an incomplete host stops the site at start-up, not at its first comment."""
     from django.conf import settings
@@ -54,7 +62,7 @@ def loadable_host(app_configs, **kwargs):
 
 
 @checks.register()
-def comment_settings_in_bounds(app_configs, **kwargs):
+def comment_settings_in_bounds(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Each comments setting has its type and lies within its bounds: a wrong type or a
     value too small (a negative time, no comments per page) is an error; a value past
     what comments support (indent, depth) is a warning, since the largest is used."""
@@ -74,7 +82,7 @@ def comment_settings_in_bounds(app_configs, **kwargs):
 
 
 @checks.register()
-def known_moderation_rules(app_configs, **kwargs):
+def known_moderation_rules(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """COMMENTS_MODERATION names only known rules, so a typo does not leave comments
     unmoderated (or every post failing) until someone notices."""
     unknown = sorted(conf.get().moderation_rules - set(conf.PREMODERATION_RULES))
@@ -86,7 +94,7 @@ UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
 
 
 @checks.register()
-def known_default_view(app_configs, **kwargs):
+def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """COMMENTS_DEFAULT_VIEW names one of the views (comments.pages.VIEWS); until it
     does, discussions open threaded."""
     from comments.pages import VIEWS

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from bson import ObjectId
 from django.conf import settings
@@ -96,8 +96,8 @@ class Host(Protocol):
 
     # People
     def author_names(self) -> list[str]: ...
-    def commenter_name(self, user) -> str: ...
-    def can_moderate(self, user) -> bool: ...
+    def commenter_name(self, user: Any) -> str: ...  # a Django user
+    def can_moderate(self, user: Any) -> bool: ...
     def moderation_url(self) -> str: ...
     def moderators(self) -> Iterable: ...
 
@@ -112,7 +112,7 @@ def get_host() -> Host:
     return _host(settings.COMMENTS_HOST)
 
 
-def _forget(*, setting: str, **kwargs) -> None:
+def _forget(*, setting: str, **kwargs: Any) -> None:
     if setting == "COMMENTS_HOST":
         _host.cache_clear()
 
