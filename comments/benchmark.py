@@ -169,7 +169,8 @@ def run_store(
                 slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
                                                     posted=when, part=part)
                 under = parent
-            store.insert_comment(discussion_id=where, parent=under, slug=slug, full_slug=full_slug, posted=when,
+            store.insert_comment(discussion_id=where, parent=under, slug=slug, full_slug=full_slug,
+                                 posted=when,
                                  author=CommentAuthor(id=None, name="Bench", email="bench@example.com"),
                                  text="A reply.", html="<p>A reply.</p>")
 

@@ -22,11 +22,13 @@ MODERATION_HINT = "For example: COMMENTS_MODERATION=first,links."
 NO_HOST = "COMMENTS_HOST is {path!r}, which cannot be loaded: {error}"
 HOST_HINT = "Set COMMENTS_HOST to the dotted path of a class implementing comments.host.Host."
 HOST_LACKS = "COMMENTS_HOST {path!r} lacks what comments.host.Host asks for: {missing}."
+# What a check answers (django.core.checks).
+Messages = list[checks.CheckMessage]
 KINDS = {int: "a whole number", float: "a number", str: "a text", tuple: "a list of words"}
 
 
 @checks.register()
-def known_comment_store(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def known_comment_store(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_STORE names one of the comment stores (comments/stores/), so a typo
     stops the site at start-up instead of failing every page of comments."""
     from comments.stores import STORES
@@ -40,7 +42,7 @@ def known_comment_store(app_configs: Sequence[AppConfig] | None, **kwargs: Any) 
 
 
 @checks.register()
-def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_HOST names a class with every method of comments.host.Host, so a typo or
     an incomplete host stops the site at start-up, not at its first comment."""
     from django.conf import settings
@@ -62,7 +64,7 @@ def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> lis
 
 
 @checks.register()
-def comment_settings_in_bounds(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def comment_settings_in_bounds(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """Each comments setting has its type and lies within its bounds: a wrong type or a
     value too small (a negative time, no comments per page) is an error; a value past
     what comments support (indent, depth) is a warning, since the largest is used."""
@@ -82,7 +84,7 @@ def comment_settings_in_bounds(app_configs: Sequence[AppConfig] | None, **kwargs
 
 
 @checks.register()
-def known_moderation_rules(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def known_moderation_rules(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_MODERATION names only known rules, so a typo does not leave comments
     unmoderated (or every post failing) until someone notices."""
     unknown = sorted(conf.get().moderation_rules - set(conf.PREMODERATION_RULES))
@@ -94,7 +96,7 @@ UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
 
 
 @checks.register()
-def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_DEFAULT_VIEW names one of the views (comments.pages.VIEWS); until it
     does, discussions open threaded."""
     from comments.pages import VIEWS

@@ -86,8 +86,8 @@ class CommentForm(CommentTextMixin, forms.Form):
     preview = None
     data: Any  # what was sent (a QueryDict), copied when changed
 
-    def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None, discussion_id: ObjectId,
-                 browser: str = "", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,
+                 discussion_id: ObjectId, browser: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user, self.discussion_id, self.browser = user, discussion_id, browser
         if not self.is_bound:
@@ -175,7 +175,8 @@ class CommentForm(CommentTextMixin, forms.Form):
         return parent
 
 
-def comment_form(request: HttpRequest, discussion_id: ObjectId, data: Any = None, **initial: Any) -> CommentForm:
+def comment_form(request: HttpRequest, discussion_id: ObjectId, data: Any = None,
+                 **initial: Any) -> CommentForm:
     """The comment form for this request's reader: a fresh one (an anonymous reader's
     name and e-mail as they last gave them), or the one they sent (`data`)."""
     if data is None and not request.user.is_authenticated:

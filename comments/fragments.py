@@ -154,8 +154,8 @@ def comments_fragment(
         kept = cache.get(key)
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
-    query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
-                 tally=readers_tally(post) if viewer.shared else None)
+    query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before,
+                                 viewer=viewer, tally=readers_tally(post) if viewer.shared else None)
     listing = pages.list_comments_if_available(**query) if degrade else pages.list_comments(**query)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1

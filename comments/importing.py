@@ -77,7 +77,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 from urllib.parse import unquote, urlsplit
 from xml.etree.ElementTree import Element, TreeBuilder
 
@@ -85,6 +85,7 @@ import nh3
 from bson import ObjectId
 from markdownify import markdownify
 from pymongo import UpdateOne
+from pymongo.collection import Collection
 from tqdm import tqdm
 
 from comments import commenters, conf, slugs, summaries
@@ -346,15 +347,16 @@ def create_draft(thread: SourceThread, *, dry_run: bool = False) -> Discussion:
 # --- Reading XML safely ----------------------------------------------------------------
 
 
-def _refuse_entity(name, *args):
+def _refuse_entity(name: str, *args: object) -> NoReturn:
     raise ValueError(ENTITY_REFUSED.format(name=name))
 
 
-def _refuse_external(*args):
+def _refuse_external(*args: object) -> NoReturn:
     raise ValueError(EXTERNAL_REFUSED.format(what="an external entity"))
 
 
-def _refuse_external_dtd(name, system_id, public_id, has_internal_subset):
+def _refuse_external_dtd(name: str, system_id: str | None, public_id: str | None,
+                         has_internal_subset: bool) -> None:
     if system_id or public_id:
         raise ValueError(EXTERNAL_REFUSED.format(what=f"DTD {system_id or public_id!r}"))
 
@@ -386,7 +388,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
     builder: TreeBuilder | None = None
     depth = start_line = 0
 
-    def start(name, attributes):
+    def start(name: str, attributes: dict[str, str]) -> None:
         nonlocal builder, depth, start_line
         if builder is None:
             if local(name) not in wanted:
@@ -395,7 +397,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
         depth += 1
         builder.start(_name(name), {_name(k): v for k, v in attributes.items()})
 
-    def end(name):
+    def end(name: str) -> None:
         nonlocal builder, depth
         if builder is None:
             return
@@ -405,7 +407,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
             done.append((start_line, builder.close()))
             builder = None
 
-    def text(data):
+    def text(data: str) -> None:
         if builder is not None:
             builder.data(data)
 
@@ -456,7 +458,7 @@ class _Placed:
         return self.ids[-1]
 
 
-def ledger():
+def ledger() -> Collection:
     """The collection `comment_imports`: where each imported comment went."""
     return get_db().comment_imports
 
@@ -594,7 +596,8 @@ class Importer:
         whose parent is not placed yet waits for it; with `orphans`, the comments
         given go to the top level when their parent is nowhere. Stored a batch at a
         time; the replies waiting for what was placed follow once the queue is empty."""
-        queue, documents, here, placed = deque(comments), [], {}, []
+        queue, documents, placed = deque(comments), [], []
+        here: dict[str, _Placed] = {}
         while queue:
             comment = queue.popleft()
             parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
@@ -616,6 +619,7 @@ class Importer:
         """The flat document of `comment` under `parent`, and where it is placed
         (remembered)."""
         discussion_id = self.threads[comment.thread]
+        assert discussion_id is not None, "add() skips the comments of a thread with no discussion"
         if comment.parent and (parent is None or parent.discussion_id != discussion_id):
             why = ORPHAN_MISSING if parent is None else ORPHAN_ELSEWHERE
             self.report.orphans_total += 1
@@ -673,7 +677,8 @@ class Importer:
         missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
         self.report.imported += inserted
         self.report.already += len(placed) - inserted - len(missing)
-        entries, changed = [], {}
+        entries = []
+        changed: dict[ObjectId, list[str]] = {}
         for comment, document, where in placed:
             if document["_id"] in missing:
                 self.refuse(SLUG_TAKEN)

@@ -82,7 +82,8 @@ def posted_answer(
     return render(request, "comments/posted.html", context, status=201)
 
 
-def edited_answer(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer) -> HttpResponse:
+def edited_answer(request: HttpRequest, post: Discussion, comment: Comment, *,
+                  viewer: Viewer) -> HttpResponse:
     """The edited comment, drawn by the pages' include (naming the comment it answers,
     as its permalink page does), with its confirmation: 200 with
     `comments/edited.html`, to take the place of the comment as the page drew it."""

@@ -251,7 +251,8 @@ def list_comments(
         tally = get_store().tally_listing(discussion_id=discussion_id, below=below, viewer=viewer)
     total = tally.total
     num_pages = max(1, -(-total // per_page))
-    query: dict[str, Any] = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below, viewer=viewer)
+    query: dict[str, Any] = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below,
+                                 viewer=viewer)
 
     if after or before:
         try:
