@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpRequest
 
+    from comments.previews import Preview
+
 EMPTY_TEXT = gettext_noop("Write something before posting.")
 TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
 NAME_REQUIRED = gettext_noop("Tell us your name, so readers know who wrote this.")
@@ -83,7 +85,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
     # The Preview button's rendering (comments.previews.Preview), drawn above the buttons.
-    preview = None
+    preview: Preview | None = None
     data: Any  # what was sent (a QueryDict), copied when changed
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,

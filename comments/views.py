@@ -3,7 +3,7 @@ from dataclasses import replace
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, gettext_noop
@@ -26,9 +26,9 @@ from comments import (
     slugs,
     store_switch,
 )
-from comments.forms import EditCommentForm, FlagForm, comment_form
-from comments.host import get_host
-from comments.records import CommentAuthor
+from comments.forms import CommentForm, EditCommentForm, FlagForm, comment_form
+from comments.host import Discussion, get_host
+from comments.records import Comment, CommentAuthor, Viewer
 from comments.stores import get_store
 from infra import clients, mongo
 from infra.http import see_other
@@ -71,11 +71,11 @@ RENEW_TOKEN = ("expired", "tampered")
 STATUS_OF = services.REFUSAL_STATUS
 
 
-def permalink_url(post_slug: str, comment) -> str:
+def permalink_url(post_slug: str, comment: Comment) -> str:
     return reverse("comments:permalink", args=[post_slug, comment.slug])
 
 
-def location_url(post, comment, viewer) -> str:
+def location_url(post: Discussion, comment: Comment, viewer: Viewer) -> str:
     """The page that draws `comment` for `viewer`, at its anchor: the post's own page
     (the article and its threaded discussion) at the comment's page, or below the
     indent limit, its thread's permalink page."""
@@ -87,7 +87,7 @@ def location_url(post, comment, viewer) -> str:
     return url + (f"?page={where.page}" if where.page > 1 else "") + "#" + comment.anchor
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """The address rate limits, flags and bans count against and moderators see (never
     readers): the login throttle's, which trusts the proxy's X-Forwarded-For only with
     BEHIND_PROXY (behind nginx every REMOTE_ADDR would be the proxy's)."""
@@ -95,7 +95,7 @@ def client_ip(request) -> str:
 
 
 
-def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | None:
+def _rate_limited(request: HttpRequest, *, action: str, viewer: Viewer) -> antispam.RateLimited | None:
     """Count this write against the client's limits (editors are exempt); the refusal if over."""
     try:
         antispam.check_writer_rate(action=action, ip=client_ip(request), viewer=viewer)
@@ -104,7 +104,7 @@ def _rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | Non
     return None
 
 
-def _too_many(request, context: dict, refusal: antispam.RateLimited):
+def _too_many(request: HttpRequest, context: dict, refusal: antispam.RateLimited) -> HttpResponse:
     """429 in the site's layout, with the reader's text in a form to send again later;
     nothing was read from or written to the comments."""
     if in_place.wanted(request) and "editing" in context:
@@ -121,7 +121,7 @@ def _too_many(request, context: dict, refusal: antispam.RateLimited):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def discussion(request, post_slug):
+def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
     """GET: a page of comments in the chosen view. POST: a new comment or reply."""
     post = get_host().published_or_404(post_slug)
     if request.method == "POST":
@@ -143,7 +143,7 @@ def discussion(request, post_slug):
 
 
 @require_http_methods(["GET", "HEAD"])
-def latest(request, post_slug):
+def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
     """How many comments the discussion has now, and how many are new to a page that
     showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
     seen = polling.parse_seen(request.GET.get("seen"))
@@ -159,7 +159,7 @@ def latest(request, post_slug):
     return response
 
 
-def _post_comment(request, post):
+def _post_comment(request: HttpRequest, post: Discussion) -> HttpResponse:
     if request.POST.get("action") == previews.PREVIEW:
         return _preview(request, post)
     viewer = ownership.viewer_for(request)
@@ -221,7 +221,7 @@ def _post_comment(request, post):
 PREVIEW_KEEPS = ("text", "parent", "name", "email")
 
 
-def _preview(request, post):
+def _preview(request: HttpRequest, post: Discussion) -> HttpResponse:
     """The form again, unstored, with the text rendered above its buttons: on the page
     it was sent from (a reply's: its parent's permalink page), or alone for the page's
     script. The form keeps its token, so posting after a preview is still posting it once."""
@@ -243,7 +243,8 @@ def _preview(request, post):
     return get_host().discussion_page(request, post, form=form, status=200)
 
 
-def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_browser: bool) -> None:
+def _notify(request: HttpRequest, post: Discussion, posted: services.Posted, *, form: CommentForm,
+            author: CommentAuthor, from_this_browser: bool) -> None:
     """Enqueue the mail this comment causes and record its author's opt-ins (only for
     a comment this request or this browser's form stored); mail is sent later, by
     `send_notifications`, never in the request."""
@@ -267,7 +268,8 @@ def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_bro
                       extra_tags=confirmations.tag(posted.comment.anchor))
 
 
-def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):
+def _posted(request: HttpRequest, post: Discussion, posted: services.Posted, *, viewer: Viewer,
+            author: CommentAuthor, from_this_browser: bool) -> HttpResponse:
     """To the page of the discussion that draws the new comment, at its anchor (the
     stylesheet highlights it: `:target`), with a confirmation; the browser remembers
     the comment as its own and, for an anonymous reader, the name and e-mail.
@@ -305,7 +307,7 @@ def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_b
     return response
 
 
-def _visible_comment(request, post, comment_path: str, viewer):
+def _visible_comment(request: HttpRequest, post: Discussion, comment_path: str, viewer: Viewer) -> Comment:
     """The comment at this path if `viewer` may see it; 404 otherwise (also before
     any query, for a path that is not a slug path)."""
     comment = pages.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
@@ -315,7 +317,7 @@ def _visible_comment(request, post, comment_path: str, viewer):
 
 
 @require_http_methods(["GET", "HEAD"])
-def permalink(request, post_slug, comment_path):
+def permalink(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """One comment with its ancestors for context and its replies, paginated."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -323,7 +325,8 @@ def permalink(request, post_slug, comment_path):
     return _render_permalink(request, post, comment, viewer=viewer)
 
 
-def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
+def _render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer,
+                      form: CommentForm | None = None, status: int = 200) -> HttpResponse:
     replies = pages.list_comments(
         discussion_id=post.id,
         view="threaded",
@@ -354,7 +357,8 @@ def _render_permalink(request, post, comment, *, viewer, form=None, status=200):
 # --- Authors editing and deleting their own comments -----------------------------------
 
 
-def _edit_page(request, post, comment, form, *, status=200):
+def _edit_page(request: HttpRequest, post: Discussion, comment: Comment, form: EditCommentForm, *,
+               status: int = 200) -> HttpResponse:
     context = {"post": post, "comment": comment, "form": form, "editing": True,
                "minutes": int(services.edit_window().total_seconds() // 60)}
     # The page's script, sending the edit form, gets the form alone (comments/in_place.py).
@@ -363,7 +367,7 @@ def _edit_page(request, post, comment, form, *, status=200):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit(request, post_slug, comment_path):
+def edit(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """An author changes their own comment within the edit window."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -400,7 +404,7 @@ def edit(request, post_slug, comment_path):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def delete(request, post_slug, comment_path):
+def delete(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """An author deletes their own comment within the edit window, after confirming:
     GET (or a POST without `confirm`, as the edit page's older forms send) asks first."""
     post = get_host().published_or_404(post_slug)
@@ -421,7 +425,7 @@ def delete(request, post_slug, comment_path):
     return see_other(post.get_absolute_url() + "#comments")
 
 
-def _delete_page(request, post, comment, *, viewer):
+def _delete_page(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer) -> HttpResponse:
     """What will be deleted and what becomes of its replies, with Delete and Keep it."""
     replies = get_store().tally_listing(discussion_id=post.id, below=comment, viewer=viewer)
     context = {"post": post, "focus": pages.present(comment, viewer), "comment": comment,
@@ -434,7 +438,7 @@ def _delete_page(request, post, comment, *, viewer):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def flag(request, post_slug, comment_path):
+def flag(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """A reader reports a comment to the editors, with a reason."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -463,6 +467,7 @@ def flag(request, post_slug, comment_path):
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)
 
 
-def _flag_page(request, post, comment, form, *, viewer, status=200):
+def _flag_page(request: HttpRequest, post: Discussion, comment: Comment, form: FlagForm, *, viewer: Viewer,
+               status: int = 200) -> HttpResponse:
     context = {"post": post, "focus": pages.present(comment, viewer), "form": form}
     return render(request, "comments/flag.html", context, status=status)
