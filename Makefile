@@ -17,7 +17,7 @@ LANGUAGE_CODES := vi hi id
 run: $(STAMP) $(MO)
 	@$(PY) -m devdb run -- $(PY) -m slugline.serve
 
-# mypy over what pyproject.toml's [tool.mypy] names (the comment stores and infra/, strictly).
+# mypy over what pyproject.toml's [tool.mypy] names (the comments app and infra/, strictly).
 typecheck: $(STAMP)
 	@$(PY) -m mypy
 

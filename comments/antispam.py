@@ -21,7 +21,7 @@ from pymongo.errors import PyMongoError
 
 from comments import addresses, conf, limits, subscriptions, unicode_text
 from comments.blocklist import Screening
-from comments.records import APPROVED, PENDING, CommentAuthor
+from comments.records import APPROVED, PENDING, CommentAuthor, Viewer
 from comments.stores import get_store
 from infra import mongo
 
@@ -84,7 +84,7 @@ def check_rate(*, action: str, ip: str | None, user_id: int | None) -> None:
         raise RateLimited(retry_after=int(ends - now) + 1)
 
 
-def check_writer_rate(*, action: str, ip: str | None, viewer) -> None:
+def check_writer_rate(*, action: str, ip: str | None, viewer: Viewer) -> None:
     """`check_rate` for this viewer's write; editors are exempt."""
     if not viewer.editor:
         check_rate(action=action, ip=ip, user_id=viewer.user_id)

@@ -7,7 +7,7 @@ class CommentsConfig(AppConfig):
     name = "comments"
     verbose_name = "Comments"
 
-    def ready(self):
+    def ready(self) -> None:
         from comments import (  # noqa: F401
             blocklist,
             changes,

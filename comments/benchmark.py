@@ -158,16 +158,20 @@ def run_store(
         parent_slug = rng.choice(data[where])["slug"]
         when = datetime.now(timezone.utc) + timedelta(microseconds=n)
 
-        def post_reply():
+        def post_reply() -> None:
             parent = store.find_by_slug(discussion_id=where, slug=parent_slug)
+            if parent is None:
+                raise LookupError(f"the seeded comment {parent_slug} of {where} is missing")
             part = slugs.new_part()
             if slugs.depth(parent.slug) + 1 >= settings_now.max_depth:
                 slug, full_slug = slugs.root_slugs(posted=when, part=part)
-                parent = None
+                under: Comment | None = None
             else:
                 slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
                                                     posted=when, part=part)
-            store.insert_comment(discussion_id=where, parent=parent, slug=slug, full_slug=full_slug, posted=when,
+                under = parent
+            store.insert_comment(discussion_id=where, parent=under, slug=slug, full_slug=full_slug,
+                                 posted=when,
                                  author=CommentAuthor(id=None, name="Bench", email="bench@example.com"),
                                  text="A reply.", html="<p>A reply.</p>")
 

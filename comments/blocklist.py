@@ -70,7 +70,7 @@ class Screening:
     banned: bool
 
 
-def normalise(kind: str, value) -> str:
+def normalise(kind: str, value: str) -> str:
     """How a value is stored and compared: an e-mail address or a domain as mail is
     delivered to it (comments/addresses.py: "@ｓpamco.test" is "spamco.test"),
     anything else trimmed and in lower case. Words are matched by their look-alike
@@ -82,7 +82,7 @@ def normalise(kind: str, value) -> str:
     return " ".join(str(value).split()).lower()
 
 
-def add_entry(*, kind: str, value, added_by: str = "") -> bool:
+def add_entry(*, kind: str, value: str, added_by: str = "") -> bool:
     """Add an entry; False if it was there already."""
     if kind not in KINDS:
         raise ValueError(f"no blocklist kind {kind!r}")
@@ -95,18 +95,18 @@ def add_entry(*, kind: str, value, added_by: str = "") -> bool:
     return True
 
 
-def _entry_id(value) -> ObjectId | None:
+def _entry_id(value: object) -> ObjectId | None:
     """An entry's id from a URL or form value; None if it is not one."""
     return parse_id(value)
 
 
-def remove_entry(*, entry_id) -> bool:
+def remove_entry(*, entry_id: object) -> bool:
     """Remove an entry by id; False if there was none."""
     oid = _entry_id(entry_id)
     return oid is not None and get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
 
 
-def find_entry(*, entry_id) -> Entry | None:
+def find_entry(*, entry_id: object) -> Entry | None:
     """The entry with this id, or None (also for a malformed id)."""
     oid = _entry_id(entry_id)
     doc = get_db().comment_blocklist.find_one({"_id": oid}) if oid is not None else None

@@ -26,6 +26,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop
@@ -171,8 +172,10 @@ def settle_later(*, comment: Comment) -> None:
     but its post's summary could not be brought up to date in time. Written under a
     short budget of its own (the request's may be spent); if even that fails, the
     next change to the discussion or `repair_summaries --all` puts it right."""
-    doc = {"action": "settle", "editor": "", "at": datetime.now(timezone.utc), "status": comment.status,
-           "changes": [_entry(comment)], "settled": [], "done": False, "keys": [], "restored": False}
+    doc: dict[str, Any] = {
+        "action": "settle", "editor": "", "at": datetime.now(timezone.utc), "status": comment.status,
+        "changes": [_entry(comment)], "settled": [], "done": False, "keys": [], "restored": False,
+    }
     doc["applied"] = len(doc["changes"])  # Nothing to apply: the change is stored.
     try:
         mongo.outside_request_budget(lambda: get_db().comment_changes.insert_one(doc))

@@ -2,7 +2,15 @@
 value of one of its settings (comments/conf.py) stops `check`, and so the site's
 start, with a message that names the setting and what it takes."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from django.core import checks
+
+if TYPE_CHECKING:
+    from django.apps import AppConfig
 
 from comments import conf
 
@@ -14,11 +22,13 @@ MODERATION_HINT = "For example: COMMENTS_MODERATION=first,links."
 NO_HOST = "COMMENTS_HOST is {path!r}, which cannot be loaded: {error}"
 HOST_HINT = "Set COMMENTS_HOST to the dotted path of a subclass of comments.host.BaseHost."
 HOST_LACKS = "COMMENTS_HOST {path!r} lacks what comments.host.BaseHost asks for: {missing}."
+# What a check answers (django.core.checks).
+Messages = list[checks.CheckMessage]
 KINDS = {int: "a whole number", float: "a number", str: "a text", tuple: "a list of words"}
 
 
 @checks.register()
-def known_comment_store(app_configs, **kwargs):
+def known_comment_store(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_STORE names one of the comment stores (comments/stores/), so a typo
     stops the site at start-up instead of failing every page of comments."""
     from comments.stores import STORES
@@ -32,7 +42,7 @@ def known_comment_store(app_configs, **kwargs):
 
 
 @checks.register()
-def loadable_host(app_configs, **kwargs):
+def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_HOST names a class with what comments.host.BaseHost asks a host to write
     (`missing_methods`), so a typo or an incomplete host stops the site at start-up,
     not at its first comment."""
@@ -54,7 +64,7 @@ def loadable_host(app_configs, **kwargs):
 
 
 @checks.register()
-def comment_settings_in_bounds(app_configs, **kwargs):
+def comment_settings_in_bounds(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """Each comments setting has its type and lies within its bounds: a wrong type or a
     value too small (a negative time, no comments per page) is an error; a value past
     what comments support (indent, depth) is a warning, since the largest is used."""
@@ -74,7 +84,7 @@ def comment_settings_in_bounds(app_configs, **kwargs):
 
 
 @checks.register()
-def known_moderation_rules(app_configs, **kwargs):
+def known_moderation_rules(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_MODERATION names only known rules, so a typo does not leave comments
     unmoderated (or every post failing) until someone notices."""
     unknown = sorted(conf.get().moderation_rules - set(conf.PREMODERATION_RULES))
@@ -86,7 +96,7 @@ UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
 
 
 @checks.register()
-def known_default_view(app_configs, **kwargs):
+def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """COMMENTS_DEFAULT_VIEW names one of the views (comments.listings.VIEWS); until it
     does, discussions open threaded."""
     from comments.listings import VIEWS

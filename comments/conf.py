@@ -11,7 +11,7 @@ bounds, as each module did before it read its settings from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -128,20 +128,21 @@ class Problem:
     default: Any = None
 
 
-def _read(spec) -> tuple[Any, Problem | None]:
+def _read(spec: Field[Any]) -> tuple[Any, Problem | None]:
     """The value one field takes from the project's settings, and what is wrong with it."""
     name, minimum, ceiling = spec.metadata["name"], spec.metadata["minimum"], spec.metadata["ceiling"]
-    value = getattr(django_settings, name, spec.default)
-    if not _type_ok(spec.default, value):
-        return spec.default, Problem(name, value, "type", default=spec.default)
-    if isinstance(spec.default, tuple):
+    default: Any = spec.default  # every field has one (`_setting`)
+    value = getattr(django_settings, name, default)
+    if not _type_ok(default, value):
+        return default, Problem(name, value, "type", default=default)
+    if isinstance(default, tuple):
         return tuple(value), None
-    if isinstance(spec.default, float):
+    if isinstance(default, float):
         value = float(value)
     if minimum is not None and value < minimum:
-        return type(spec.default)(minimum), Problem(name, value, "minimum", bound=minimum)
+        return type(default)(minimum), Problem(name, value, "minimum", bound=minimum)
     if ceiling is not None and value > ceiling:
-        return type(spec.default)(ceiling), Problem(name, value, "ceiling", bound=ceiling)
+        return type(default)(ceiling), Problem(name, value, "ceiling", bound=ceiling)
     return value, None
 
 

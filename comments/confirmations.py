@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib import messages
+from django.contrib.messages.storage.base import Message
+from django.http import HttpRequest
 
 # The extra tag that marks a message as belonging next to a comment: "beside c-…".
 BESIDE = "beside"
@@ -24,7 +26,7 @@ def tag(anchor: str) -> str:
     return f"{BESIDE} {anchor}"
 
 
-def anchor_of(message) -> str | None:
+def anchor_of(message: Message) -> str | None:
     """The anchor of the comment `message` belongs next to, or None."""
     words = (message.extra_tags or "").split()
     if len(words) >= 2 and words[0] == BESIDE:
@@ -37,16 +39,16 @@ class Confirmations:
     """This request's messages: those for one comment (`anchor`), and the rest."""
 
     anchor: str | None = None
-    beside: list = field(default_factory=list)
-    others: list = field(default_factory=list)
+    beside: list[Message] = field(default_factory=list)
+    others: list[Message] = field(default_factory=list)
 
-    def at_top(self, *, placed: bool) -> list:
+    def at_top(self, *, placed: bool) -> list[Message]:
         """The messages for the top of the page: all of them unless the page drew the
         comment with its own beside it."""
         return self.others if placed else self.others + self.beside
 
 
-def take(request) -> Confirmations:
+def take(request: HttpRequest) -> Confirmations:
     """Read (and so use up) this request's messages, sorted into those for the latest
     comment they name and the rest."""
     found = list(messages.get_messages(request))

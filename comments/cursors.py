@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core import signing
 from django.utils.translation import gettext, gettext_noop
@@ -31,7 +32,7 @@ class Cursor:
     page: int
 
 
-def _encode_value(field: str, value):
+def _encode_value(field: str, value: Any) -> Any:
     if field == "_id":
         return str(value)
     if field == "posted":
@@ -39,7 +40,7 @@ def _encode_value(field: str, value):
     return value
 
 
-def _decode_value(field: str, value):
+def _decode_value(field: str, value: object) -> Any:
     if not isinstance(value, str):
         raise BadCursor(gettext(BAD_CURSOR))
     if field == "_id":

@@ -46,9 +46,10 @@ def _child(element: Element, name: str) -> Element | None:
 def _text(element: Element, *path: str) -> str:
     """The text of the child at `path` (local names), "" if it is missing."""
     for name in path:
-        element = _child(element, name)
-        if element is None:
+        child = _child(element, name)
+        if child is None:
             return ""
+        element = child
     return (element.text or "").strip()
 
 

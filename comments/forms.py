@@ -1,9 +1,21 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bson import ObjectId
 from django import forms
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from comments import addresses, conf, flags, names, ownership, slugs, tokens
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpRequest
+
+    from comments.previews import Preview
 
 EMPTY_TEXT = gettext_noop("Write something before posting.")
 TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
@@ -31,7 +43,7 @@ class AddressField(forms.EmailField):
     limits, bans and subscriptions see one spelling per mailbox. Line breaks and
     other control characters are refused, not cleaned away."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         if value not in self.empty_values and addresses.has_control_characters(value):
             raise forms.ValidationError(gettext(BAD_ADDRESS_CHARACTERS), code="invalid")
         value = super().to_python(value)
@@ -40,6 +52,8 @@ class AddressField(forms.EmailField):
 
 class CommentTextMixin:
     """The comment's text, validated the same way for new comments and edits."""
+
+    fields: dict[str, Any]  # the form's (forms.Form sets them)
 
     def _set_up_text(self) -> None:
         limit = conf.get().max_length
@@ -71,9 +85,11 @@ class CommentForm(CommentTextMixin, forms.Form):
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
     # The Preview button's rendering (comments.previews.Preview), drawn above the buttons.
-    preview = None
+    preview: Preview | None = None
+    data: Any  # what was sent (a QueryDict), copied when changed
 
-    def __init__(self, *args, user=None, discussion_id, browser: str = "", **kwargs):
+    def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,
+                 discussion_id: ObjectId, browser: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user, self.discussion_id, self.browser = user, discussion_id, browser
         if not self.is_bound:
@@ -90,11 +106,11 @@ class CommentForm(CommentTextMixin, forms.Form):
         return bool(self.user and self.user.is_authenticated)
 
     @property
-    def writing_fields(self):
+    def writing_fields(self) -> list[Any]:
         """The fields a person fills in (the visible ones but the honeypot)."""
         return [field for field in self.visible_fields() if field.name != HONEYPOT_FIELD]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get(HONEYPOT_FIELD):
             raise forms.ValidationError(gettext(HONEYPOT), code="honeypot")
@@ -112,12 +128,12 @@ class CommentForm(CommentTextMixin, forms.Form):
         self._check_notice_address(data)
         return data
 
-    def _check_notice_address(self, data) -> None:
+    def _check_notice_address(self, data: dict[str, Any]) -> None:
         """Notices need an address: the typed one, or a member's account's."""
         if not (data.get("notify_replies") or data.get("follow_discussion")):
             return
         if self.is_member:
-            if not self.user.email:
+            if not self._account_address:
                 self.add_error("notify_replies", forms.ValidationError(gettext(NO_ACCOUNT_EMAIL), code="no_email"))
         elif not data.get("email") and "email" not in self.errors:
             self.add_error("email", forms.ValidationError(gettext(EMAIL_FOR_NOTICES), code="email_required"))
@@ -126,8 +142,13 @@ class CommentForm(CommentTextMixin, forms.Form):
     def notice_address(self) -> str:
         """Where this commenter's notices go: their account's address, or the typed one."""
         if self.is_member:
-            return self.user.email
+            return self._account_address
         return self.cleaned_data.get("email", "")
+
+    @property
+    def _account_address(self) -> str:
+        """A member's account's e-mail address ("" when it has none)."""
+        return str(self.user.email or "") if self.user is not None else ""
 
     def renew_token(self) -> None:
         """Give a refused form a fresh token, so the reader can post what they wrote."""
@@ -156,7 +177,8 @@ class CommentForm(CommentTextMixin, forms.Form):
         return parent
 
 
-def comment_form(request, discussion_id, data=None, **initial) -> CommentForm:
+def comment_form(request: HttpRequest, discussion_id: ObjectId, data: Any = None,
+                 **initial: Any) -> CommentForm:
     """The comment form for this request's reader: a fresh one (an anonymous reader's
     name and e-mail as they last gave them), or the one they sent (`data`)."""
     if data is None and not request.user.is_authenticated:
@@ -170,7 +192,7 @@ class EditCommentForm(CommentTextMixin, forms.Form):
 
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label=_("Comment"))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._set_up_text()
 

@@ -26,6 +26,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -153,8 +154,8 @@ def comments_fragment(
         kept = cache.get(key)
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
-    query = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
-                 tally=readers_tally(post) if viewer.shared else None)
+    query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before,
+                                 viewer=viewer, tally=readers_tally(post) if viewer.shared else None)
     listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1

@@ -206,7 +206,7 @@ def get_host() -> BaseHost:
     return _host(settings.COMMENTS_HOST)
 
 
-def _forget(*, setting: str, **kwargs) -> None:
+def _forget(*, setting: str, **kwargs: Any) -> None:
     if setting == "COMMENTS_HOST":
         _host.cache_clear()
 

@@ -84,11 +84,11 @@ class WaitingReplies:
                 self.scan = chunk[-1]["_id"]
                 parents = list({d["parent"] for d in chunk})
                 waiting = {d["id"] for d in self.scratch.find({"id": {"$in": parents}}, {"id": 1})}
-            roots = [d for d in chunk if d["parent"] not in waiting]
-            if roots:
+            orphans = [d for d in chunk if d["parent"] not in waiting]
+            if orphans:
                 self.found = True
-                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in roots]}})
-                return [self.load(d["comment"]) for d in roots]
+                self.scratch.delete_many({"_id": {"$in": [d["_id"] for d in orphans]}})
+                return [self.load(d["comment"]) for d in orphans]
 
     def drop(self) -> None:
         """Forget every waiting reply (the scratch collection goes)."""

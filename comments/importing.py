@@ -238,7 +238,8 @@ class Importer:
         whose parent is not placed yet waits for it; with `orphans`, the comments
         given go to the top level when their parent is nowhere. Stored a batch at a
         time; the replies waiting for what was placed follow once the queue is empty."""
-        queue, documents, here, placed = deque(comments), [], {}, []
+        queue, documents, placed = deque(comments), [], []
+        here: dict[str, _Placed] = {}
         while queue:
             comment = queue.popleft()
             parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
@@ -260,6 +261,7 @@ class Importer:
         """The flat document of `comment` under `parent`, and where it is placed
         (remembered)."""
         discussion_id = self.threads[comment.thread]
+        assert discussion_id is not None, "add() skips the comments of a thread with no discussion"
         if comment.parent and (parent is None or parent.discussion_id != discussion_id):
             why = ORPHAN_MISSING if parent is None else ORPHAN_ELSEWHERE
             self.report.orphans_total += 1
@@ -317,7 +319,8 @@ class Importer:
         missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
         self.report.imported += inserted
         self.report.already += len(placed) - inserted - len(missing)
-        entries, changed = [], {}
+        entries = []
+        changed: dict[ObjectId, list[str]] = {}
         for comment, document, where in placed:
             if document["_id"] in missing:
                 self.refuse(SLUG_TAKEN)

@@ -19,6 +19,8 @@ or the edit form alone with its errors.
 
 from __future__ import annotations
 
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from pymongo.errors import PyMongoError
@@ -35,12 +37,13 @@ EDIT_FORM = "comments/includes/edit_form.html"
 PAGE_HEADER = "Slugline-Page"
 
 
-def wanted(request) -> bool:
+def wanted(request: HttpRequest) -> bool:
     """Whether the page's script asks for an answer in place."""
     return request.headers.get(HEADER) == "1"
 
 
-def form_answer(request, post: Discussion, form, *, status: int, refusal: str = "", retry_after: int = 0):
+def form_answer(request: HttpRequest, post: Discussion, form: Form, *, status: int, refusal: str = "",
+                retry_after: int = 0) -> HttpResponse:
     """The comment form as the page draws it, with its errors or preview, alone."""
     context = {"post": post, "form": form, "closed": services.comments_closed(post=post), "refusal": refusal,
                "retry_minutes": -(-retry_after // 60) if retry_after else 0, "heading": ""}
@@ -51,8 +54,8 @@ def form_answer(request, post: Discussion, form, *, status: int, refusal: str = 
 
 
 def posted_answer(
-    request, post: Discussion, comment: Comment, *, viewer: Viewer, location: str, counted: bool,
-):
+    request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer, location: str, counted: bool,
+) -> HttpResponse:
     """The stored comment, drawn where the reader's page shows it, or a link there.
     `counted`: it is new and approved, one more in the count every reader sees (the
     page's count of comments seen goes up by one: it is not new to its author)."""
@@ -64,11 +67,11 @@ def posted_answer(
             raise
         # The comment is stored; placing it ran out of time: the link to it needs no query.
         reading, placement = None, None
-    fits = placement is not None and placement.fits(reading)
+    fitting = placement if placement is not None and placement.fits(reading) else None
     context = {
         "post": post,
-        "item": placement.item if fits else None,
-        "after": placement.after if fits else "",
+        "item": fitting.item if fitting else None,
+        "after": fitting.after if fitting else "",
         "view": reading.view if reading else "threaded",
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         "confirmations": confirmations.take(request),
@@ -79,7 +82,8 @@ def posted_answer(
     return render(request, "comments/posted.html", context, status=201)
 
 
-def edited_answer(request, post: Discussion, comment: Comment, *, viewer: Viewer):
+def edited_answer(request: HttpRequest, post: Discussion, comment: Comment, *,
+                  viewer: Viewer) -> HttpResponse:
     """The edited comment, drawn by the pages' include (naming the comment it answers,
     as its permalink page does), with its confirmation: 200 with
     `comments/edited.html`, to take the place of the comment as the page drew it."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
@@ -59,7 +60,7 @@ def take_slot(*, key: str, window: int, limit: int, expires: float) -> bool:
     return False
 
 
-def _highest_slot(slots, *, key: str, window: int) -> int:
+def _highest_slot(slots: Collection, *, key: str, window: int) -> int:
     """The highest slot taken in this window (0 for none), read from the index."""
     doc = slots.find_one({"key": key, "window": window}, {"slot": 1, "_id": 0},
                          sort=[("slot", DESCENDING)], hint=KEY_WINDOW_SLOT)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from typing import Any
 
+from bson import ObjectId
 from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -98,7 +100,7 @@ class Location:
     page: int
 
 
-def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **placing) -> Shown:
+def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **placing: Any) -> Shown:
     """`comment` as `viewer` may see it. A hidden comment shown only for its place
     (a placeholder, or an ancestor of the viewer's own pending reply) loses its text
     and author; what is for moderation only (e-mail, IP) never reaches a page."""
@@ -158,7 +160,7 @@ def boundary_slug(slug: str, *, base_depth: int = 0) -> str | None:
 
 
 def name_parents(
-    shown: list[Shown], *, discussion_id, viewer: Viewer, known: list[Comment] = (),
+    shown: list[Shown], *, discussion_id: ObjectId, viewer: Viewer, known: Iterable[Comment] = (),
     drawn: set[str] | None = None,
 ) -> list[Shown]:
     """`shown` with each reply's parent named (`Shown.reply_to`). Parents among the
@@ -212,7 +214,7 @@ def register_lister(*, views: Iterable[str], lister: Callable[..., Listing]) -> 
 
 def list_comments(
     *,
-    discussion_id,
+    discussion_id: ObjectId,
     view: str,
     page: str | None = None,
     after: str | None = None,
@@ -249,11 +251,12 @@ def list_comments(
         tally = get_store().tally_listing(discussion_id=discussion_id, below=below, viewer=viewer)
     total = tally.total
     num_pages = max(1, -(-total // per_page))
-    query = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below, viewer=viewer)
+    query: dict[str, Any] = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below,
+                                 viewer=viewer)
 
     if after or before:
         try:
-            cursor = cursors.decode(after or before, view=view, scope=scope)
+            cursor = cursors.decode(after or before or "", view=view, scope=scope)
         except cursors.BadCursor as exc:
             raise BadRequest(str(exc)) from None
         # One comment more than a page tells whether there is another page beyond
@@ -310,7 +313,7 @@ def list_comments(
     )
 
 
-def list_comments_if_available(**query) -> Listing | None:
+def list_comments_if_available(**query: Any) -> Listing | None:
     """`list_comments`, or None while MongoDB is unreachable or over its budget (the
     page then says that comments are unavailable instead of failing whole)."""
     try:
@@ -321,7 +324,7 @@ def list_comments_if_available(**query) -> Listing | None:
         return None
 
 
-def visible_comment(*, discussion_id, path: str, viewer: Viewer) -> Comment | None:
+def visible_comment(*, discussion_id: ObjectId, path: str, viewer: Viewer) -> Comment | None:
     """The comment at slug path `path` of a discussion if `viewer` may see it (and open
     its page); None otherwise, and before any query for a path that is no slug path."""
     if not slugs.is_slug_path(path):

@@ -114,7 +114,7 @@ def recipient_language(items: list[Item], subscription: subscriptions.Subscripti
     otherwise the site's LANGUAGE_CODE."""
     offered = {code for code, _name in settings.LANGUAGES}
     for language in (items[0].data.get("lang"), subscription.language if subscription else None):
-        if language in offered:
+        if isinstance(language, str) and language in offered:
             return language
     return settings.LANGUAGE_CODE
 

@@ -144,7 +144,8 @@ def _mark_verified(key: str, count: int) -> None:
     )
 
 
-def _copy_and_verify(source, target, discussion_id, report: Report, *, frozen: bool = False) -> None:
+def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: ObjectId, report: Report,
+                     *, frozen: bool = False) -> None:
     """Copy one discussion and verify the copy; while writes are `frozen`, exactly
     against the source (nothing can have changed), else as `copy_differences`."""
     copied = copy_discussion(source, target, discussion_id)
@@ -196,7 +197,8 @@ def migrate(
     return report
 
 
-def _last_pass(old: CommentStore, new: CommentStore, report: Report, sleep) -> None:
+def _last_pass(old: CommentStore, new: CommentStore, report: Report,
+               sleep: Callable[[float], object]) -> None:
     """Freeze writes, wait until every process has seen it, recopy what changed since
     its copy (and any discussion that got its first comment meanwhile), switch."""
     store_switch.freeze(source=report.source, target=report.target)

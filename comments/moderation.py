@@ -207,7 +207,7 @@ def restorable_for(*, entry: blocklist.Entry) -> list[Comment]:
     return changes.restorable(ban) if ban is not None else []
 
 
-def lift_ban(*, entry_id, restore: bool, editor: str = "") -> Lifted:
+def lift_ban(*, entry_id: object, restore: bool, editor: str = "") -> Lifted:
     """Remove a ban from the blocklist; with `restore`, give the comments its ban
     marked as spam (and that nobody changed since) the status they had before."""
     entry = blocklist.find_entry(entry_id=entry_id)

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
+from bson import ObjectId
 from django.contrib.auth import get_user_model
 from django.utils import translation
 from pymongo.errors import PyMongoError
@@ -144,7 +145,7 @@ def comment_held(comment: Comment) -> int:
     )
 
 
-def post_author_id(discussion_id) -> int | None:
+def post_author_id(discussion_id: ObjectId) -> int | None:
     """The user id of the author of the post this discussion belongs to."""
     post = get_host().get(discussion_id)
     return post.author.id if post is not None else None

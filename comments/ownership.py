@@ -18,6 +18,8 @@ long as Django's session cookie would (SESSION_COOKIE_AGE).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from bson import ObjectId
 from django.conf import settings
 from django.core import signing
@@ -27,6 +29,10 @@ from comments.host import get_host
 from infra.ids import parse_id
 from comments.records import CommentAuthor, Viewer
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.http import HttpRequest, HttpResponse
+
 COOKIE = "comments_own"
 SALT = "comments.own"
 # The newest this many comments of one browser stay editable and visible to it.
@@ -35,7 +41,7 @@ AUTHOR_COOKIE = "comments_author"
 AUTHOR_SALT = "comments.author"
 
 
-def _signed_value(request, cookie: str, salt: str):
+def _signed_value(request: HttpRequest, cookie: str, salt: str) -> Any:
     """What this browser's signed `cookie` holds, or None if it has none or it does not
     verify (altered, or older than SESSION_COOKIE_AGE)."""
     token = request.COOKIES.get(cookie)
@@ -47,7 +53,7 @@ def _signed_value(request, cookie: str, salt: str):
         return None
 
 
-def _set_signed(response, cookie: str, salt: str, value) -> None:
+def _set_signed(response: HttpResponse, cookie: str, salt: str, value: object) -> None:
     """Send this browser `value` in a signed `cookie` that lives as long as a session."""
     response.set_cookie(
         cookie, signing.dumps(value, salt=salt, compress=True),
@@ -56,30 +62,30 @@ def _set_signed(response, cookie: str, salt: str, value) -> None:
     )
 
 
-def _owned_ids(request) -> list[str]:
+def _owned_ids(request: HttpRequest) -> list[str]:
     """The ids in this browser's token, oldest first; none if it does not verify."""
     values = _signed_value(request, COOKIE, SALT) or []
     ids = [parse_id(value) for value in values] if isinstance(values, list) else [None]
     return [] if None in ids else [str(oid) for oid in ids]
 
 
-def owned(request) -> frozenset[ObjectId]:
+def owned(request: HttpRequest) -> frozenset[ObjectId]:
     """The ids of the comments this browser posted; none if its token does not verify."""
     return frozenset(ObjectId(value) for value in _owned_ids(request))
 
 
-def remember(request, response, comment_id: ObjectId) -> None:
+def remember(request: HttpRequest, response: HttpResponse, comment_id: ObjectId) -> None:
     """Add `comment_id` to this browser's token, sent back with `response`."""
     ids = [i for i in _owned_ids(request) if i != str(comment_id)] + [str(comment_id)]
     _set_signed(response, COOKIE, SALT, ids[-KEEP:])
 
 
-def remember_author(response, *, name: str, email: str) -> None:
+def remember_author(response: HttpResponse, *, name: str, email: str) -> None:
     """Keep an anonymous commenter's name and e-mail in this browser for their next comment."""
     _set_signed(response, AUTHOR_COOKIE, AUTHOR_SALT, {"name": name, "email": email})
 
 
-def remembered_author(request) -> dict[str, str]:
+def remembered_author(request: HttpRequest) -> dict[str, str]:
     """The name and e-mail this browser last posted with (`remember_author`); empty if
     it has none or its cookie does not verify."""
     values = _signed_value(request, AUTHOR_COOKIE, AUTHOR_SALT)
@@ -92,7 +98,7 @@ CONFIRMED_COOKIE = "comments_confirmed"
 CONFIRMED_SALT = "comments.confirmed"
 
 
-def remember_confirmed(request, response, email: str) -> None:
+def remember_confirmed(request: HttpRequest, response: HttpResponse, email: str) -> None:
     """Note in this browser (a signed cookie) that it confirmed `email` by following
     the address's confirmation link: what lets pre-moderation trust that address when
     this browser types it, and nobody else's."""
@@ -100,20 +106,20 @@ def remember_confirmed(request, response, email: str) -> None:
     _set_signed(response, CONFIRMED_COOKIE, CONFIRMED_SALT, addresses)
 
 
-def confirmed_here(request) -> frozenset[str]:
+def confirmed_here(request: HttpRequest) -> frozenset[str]:
     """The addresses this browser confirmed (`remember_confirmed`); none if its cookie
     does not verify."""
     values = _signed_value(request, CONFIRMED_COOKIE, CONFIRMED_SALT)
     return frozenset(v for v in values if isinstance(v, str)) if isinstance(values, list) else frozenset()
 
 
-def member_author(user) -> CommentAuthor:
+def member_author(user: AbstractBaseUser) -> CommentAuthor:
     """A logged-in member as the author of their comment: their id, the name the
     host gives them, and whether they are staff (a badge)."""
     return CommentAuthor(id=user.pk, name=get_host().commenter_name(user), staff=user.is_staff)
 
 
-def viewer_for(request) -> Viewer:
+def viewer_for(request: HttpRequest) -> Viewer:
     """Who is looking: their user id, the comments their browser posted, the addresses
     it confirmed, and whether they are an editor (who sees what awaits moderation)."""
     user = request.user

@@ -119,7 +119,8 @@ def _roots(*, discussion_id: ObjectId, view: str, viewer: Viewer, cursor: dict |
             raise BadRequest(gettext(cursors.BAD_CURSOR))
         walk = _walk(discussion_id=discussion_id, view=view, shown=shown)
     ids: list[ObjectId] = walk["ids"]
-    position, roots = cursor["o"], []
+    position = cursor["o"]
+    roots: list[Comment] = []
     while position < len(ids) and len(roots) < wanted:
         chunk = ids[position:position + wanted - len(roots)]
         by_id = {c.id: c for c in store.find_ranked_roots(discussion_id=discussion_id, view=view, viewer=viewer,

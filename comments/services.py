@@ -85,9 +85,10 @@ def find_parent(*, discussion_id: ObjectId, parent_slug: str) -> Comment:
     return parent
 
 
-def _attach_point(parent: Comment) -> tuple[Comment, bool]:
+def _attach_point(parent: Comment) -> tuple[Comment | None, bool]:
     """Where a reply to `parent` goes: under it, or under the ancestor that keeps the
-    reply at the deepest allowed level."""
+    reply at the deepest allowed level (None: at the top level, as every reply is when
+    COMMENTS_MAX_DEPTH is 0); and whether it moved."""
     limit = conf.get().max_depth
     if parent.depth < limit:
         return parent, False
@@ -202,7 +203,7 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
     raise RuntimeError("could not draw a free comment slug")  # pragma: no cover - 5 collisions at 40 bits
 
 
-def _landed(exc: PyMongoError, *, discussion_id, slug: str) -> Comment | None:
+def _landed(exc: PyMongoError, *, discussion_id: ObjectId, slug: str) -> Comment | None:
     """The comment an insert stored although its answer never came (the request's
     time ran out while the server was writing it): looked up by its slug, with a
     short budget of its own, so the reader is told it is stored. None when it is not
@@ -328,6 +329,8 @@ def edit_comment(
     status = PENDING if comment.status == PENDING else verdict.status
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
                                edited=to_millisecond(now))
+    if edited is None:  # Gone meanwhile (its discussion dropped): nothing to edit.
+        raise CommentError(gettext(CANNOT_CHANGE), code="cannot_change")
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     if edited.status != comment.status:
         signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=edited.status)

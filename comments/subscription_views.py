@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
@@ -47,7 +47,7 @@ class AddressForm(forms.Form):
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def confirm(request, token):
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
     """GET lists what was asked for with the address until its mail was written, each
     ticked (a mail program's link checker must not confirm); POST confirms the ticked
     ones, marks this browser as the address's owner, and redirects (303) to the
@@ -76,7 +76,7 @@ def confirm(request, token):
 @private_page
 @csrf_exempt  # RFC 8058: mail programs POST `List-Unsubscribe=One-Click` with no form token.
 @require_http_methods(["GET", "HEAD", "POST"])
-def unsubscribe(request, token):
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with a button; POST (the button, or a mail program's one click): done."""
     subscription_id = subscriptions.read_unsubscribe_token(token)
     subscription = subscriptions.find(subscription_id) if subscription_id else None
@@ -84,6 +84,8 @@ def unsubscribe(request, token):
         raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     if request.method == "POST":
         subscription = subscriptions.unsubscribe(subscription.id)
+        if subscription is None:
+            raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     # No link to the address's other subscriptions: this link never expires and may be
     # in a forwarded mail; the page links to /notifications/, which mails the owner one.
     context = {"subscription": _described([subscription])[0], "done": not subscription.active}
@@ -92,7 +94,7 @@ def unsubscribe(request, token):
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def manage(request, token):
+def manage(request: HttpRequest, token: str) -> HttpResponse:
     """Every active subscription of the address the link names, each with a Stop button,
     and one to stop them all; the link works for NOTIFICATIONS_MANAGE_MAX_AGE."""
     email = subscriptions.read_manage_token(token, max_age=conf.get().notifications_manage_max_age)
@@ -105,7 +107,8 @@ def manage(request, token):
         if chosen == "all":
             stopped = subscriptions.unsubscribe_all(email=email)
         elif chosen in {s.id for s in subscriptions.of_address(email=email)}:
-            stopped = int(not subscriptions.unsubscribe(chosen).active)
+            stopped_one = subscriptions.unsubscribe(chosen)
+            stopped = int(stopped_one is not None and not stopped_one.active)
     context = {"email": email, "subscriptions": _described(subscriptions.of_address(email=email)),
                "stopped": stopped, "posted": request.method == "POST"}
     return render(request, "comments/subscriptions/manage.html", context)
@@ -113,7 +116,7 @@ def manage(request, token):
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def ask(request):
+def ask(request: HttpRequest) -> HttpResponse:
     """Ask for a link to one's subscriptions by mail: the same answer for any address."""
     if request.method != "POST":
         return render(request, "comments/subscriptions/ask.html", {"form": AddressForm()})

@@ -123,7 +123,7 @@ def subscribe(*, kind: str, target: ObjectId, discussion_id: ObjectId, email: st
              "$unset": {"requested": "", "stopped": ""}, "$setOnInsert": new},
             upsert=True,
         )
-        return find(sid)
+        return _stored(sid)
     result = subscriptions.update_one(
         {"_id": sid},
         {"$setOnInsert": {**new, "active": False, "user_id": None, "requested": now, **spoken}},
@@ -132,7 +132,15 @@ def subscribe(*, kind: str, target: ObjectId, discussion_id: ObjectId, email: st
     if result.upserted_id is None:
         # Known already: a request waits on one that sends nothing; an active one stays as it is.
         subscriptions.update_one({"_id": sid, "active": False}, {"$set": {"requested": now}})
-    return find(sid)
+    return _stored(sid)
+
+
+def _stored(subscription_id: str) -> Subscription:
+    """The subscription just written (by an upsert: subscriptions are never deleted)."""
+    found = find(subscription_id)
+    if found is None:  # pragma: no cover - only if someone drops it by hand meanwhile
+        raise LookupError(f"subscription {subscription_id!r} vanished as it was written")
+    return found
 
 
 def find(subscription_id: str) -> Subscription | None:

@@ -34,7 +34,8 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
         wanted.add(slug)
         wanted.update(slugs.ancestor_slugs(slug))
     store = get_store()
-    on, off = [], []
+    on: list[ObjectId] = []
+    off: list[ObjectId] = []
     for comment in store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted)):
         should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
         if should != comment.placeholder:

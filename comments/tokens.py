@@ -20,6 +20,7 @@ import secrets
 import time
 
 from django.core import signing
+from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext, gettext_noop
@@ -39,7 +40,7 @@ class TokenError(Refused):
     """A comment form's token that does not let it post; the message is for the reader."""
 
 
-def browser_key(request) -> str:
+def browser_key(request: HttpRequest) -> str:
     """A key for the browser sending `request`: a keyed hash of its CSRF secret (made
     now if it has none; the response then sets its cookie), never the secret itself."""
     get_token(request)
@@ -47,7 +48,7 @@ def browser_key(request) -> str:
     return salted_hmac("comments.browser", secret).hexdigest()[:32] if secret else ""
 
 
-def issue(*, discussion_id, browser: str = "") -> str:
+def issue(*, discussion_id: object, browser: str = "") -> str:
     """A new token for a form on this discussion, issued to this browser."""
     return signing.dumps(
         {"d": str(discussion_id), "n": secrets.token_urlsafe(16), "t": int(time.time()), "b": browser},
@@ -61,7 +62,7 @@ def issued_to(token: str, browser: str) -> bool:
     return bool(browser) and isinstance(issued, str) and constant_time_compare(issued, browser)
 
 
-def read(token: str, *, discussion_id, max_age: int) -> str:
+def read(token: str, *, discussion_id: object, max_age: int) -> str:
     """The token's key (its random part), if it is this site's, for this
     discussion, and younger than `max_age` seconds; TokenError otherwise."""
     try:

@@ -10,14 +10,14 @@ in place: the rules are the same code either way.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from comments import ownership, slugs, store_switch, summaries, voters, votes, voting
 from comments.errors import Refused
-from comments.host import get_host
+from comments.host import Discussion, get_host
 from comments.records import Comment
 from comments.rendering import render
 from comments.stores import get_store
@@ -29,11 +29,11 @@ from infra.http import see_other
 STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429, "moving": 503}
 
 
-def wants_json(request) -> bool:
+def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _comment_of(post, comment_path: str) -> Comment:
+def _comment_of(post: Discussion, comment_path: str) -> Comment:
     """The comment of this discussion at this path; 404 otherwise, also for a comment
     of another discussion named by a crafted path (the query is scoped to this one)."""
     if not slugs.is_slug_path(comment_path):
@@ -44,7 +44,7 @@ def _comment_of(post, comment_path: str) -> Comment:
     return comment
 
 
-def _back_to(request, post, comment: Comment) -> str:
+def _back_to(request: HttpRequest, post: Discussion, comment: Comment) -> str:
     """The page the vote was sent from (a path of this site), at the comment."""
     back = request.POST.get("next") or ""
     if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
@@ -52,13 +52,13 @@ def _back_to(request, post, comment: Comment) -> str:
     return back.split("#", 1)[0] + "#" + comment.anchor
 
 
-def counts(comment: Comment, vote: str) -> dict:
+def counts(comment: Comment, vote: str) -> dict[str, object]:
     return {"vote": vote, "up": comment.votes_up, "down": comment.votes_down, "score": comment.score,
             "slug": comment.slug}
 
 
 @require_POST
-def vote(request, post_slug, comment_path):
+def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """Vote a comment up or down, or take the vote back (`vote` = up, down or none)."""
     post = get_host().published_or_404(post_slug)
     comment = _comment_of(post, comment_path)
@@ -97,7 +97,7 @@ def vote(request, post_slug, comment_path):
     return response
 
 
-def _refused(request, post, comment: Comment, exc):
+def _refused(request: HttpRequest, post: Discussion, comment: Comment, exc: Refused) -> HttpResponse:
     status = STATUS_OF.get(exc.code, 400)
     if wants_json(request):
         return JsonResponse({"error": exc.message, "code": exc.code}, status=status)
@@ -106,7 +106,7 @@ def _refused(request, post, comment: Comment, exc):
 
 
 @require_GET
-def my_votes(request, post_slug):
+def my_votes(request: HttpRequest, post_slug: str) -> HttpResponse:
     """This reader's votes on the discussion, by comment slug (votes.js presses their
     buttons on a page that is shared, cached, between readers)."""
     post = get_host().published_or_404(post_slug)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 
 from django.core import signing
+from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import salted_hmac
 
 COOKIE = "comments_voter"
@@ -22,7 +23,7 @@ SALT = "comments.voter"
 MAX_AGE = 2 * 365 * 24 * 3600
 
 
-def token_of(request) -> str | None:
+def token_of(request: HttpRequest) -> str | None:
     """This browser's voter token, if its cookie verifies."""
     raw = request.COOKIES.get(COOKIE)
     if not raw:
@@ -43,7 +44,7 @@ def key_for(*, user_id: int | None, token: str | None) -> str | None:
     return None
 
 
-def voter_of(request) -> str | None:
+def voter_of(request: HttpRequest) -> str | None:
     """The voter key of whoever sends `request`, None for a browser without a token yet."""
     user = request.user
     return key_for(user_id=user.pk if user.is_authenticated else None, token=token_of(request))
@@ -53,7 +54,7 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
-def remember(response, token: str, *, secure: bool) -> None:
+def remember(response: HttpResponse, token: str, *, secure: bool) -> None:
     """Give the browser its voter cookie (signed, long-lived, not for scripts)."""
     response.set_cookie(COOKIE, signing.dumps(token, salt=SALT), max_age=MAX_AGE, httponly=True, secure=secure,
                         samesite="Lax")

@@ -12,6 +12,6 @@ register = template.Library()
 
 
 @register.filter
-def bdi(name) -> SafeString:
+def bdi(name: object) -> SafeString:
     """The name, escaped, inside `<bdi>…</bdi>`."""
     return format_html("<bdi>{}</bdi>", name)

@@ -2,15 +2,19 @@
 (the comments fragment is shared between readers and carries no CSRF token; this
 form is rendered for each request), and a reader's own vote on one comment."""
 
+from typing import Any
+
 from django import template
+from django.template import Context
 
 from comments import voters, votes
+from comments.records import Comment
 
 register = template.Library()
 
 
 @register.inclusion_tag("comments/includes/vote_form.html", takes_context=True)
-def vote_form(context):
+def vote_form(context: Context) -> dict[str, Any]:
     """The hidden form vote buttons submit (`form="vote-form"`), with the CSRF token and
     the page to come back to."""
     request = context.get("request")
@@ -19,7 +23,7 @@ def vote_form(context):
 
 
 @register.simple_tag(takes_context=True)
-def own_vote(context, comment) -> str:
+def own_vote(context: Context, comment: Comment) -> str:
     """The vote (up, down or none) the reader looking gave `comment` (one query)."""
     request = context.get("request")
     voter = voters.voter_of(request) if request is not None else None

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from comments import benchmark as bench
@@ -11,7 +14,7 @@ class Command(BaseCommand):
         "sub-thread and the count, per store (median and p95 time, MongoDB commands, bytes read)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--discussions", type=int, default=200)
         parser.add_argument("--max-comments", type=int, default=20_000, help="comments of the largest discussion")
         parser.add_argument("--tail", type=float, default=1.0,
@@ -21,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--stores", default=",".join(STORES), help="comma-separated store names")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         names = [name for name in options["stores"].split(",") if name]
         for name in names:
             get_store(name)  # an unknown name fails here, before anything is built

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
@@ -25,7 +28,7 @@ class Command(BaseCommand):
         "run it again after an interruption."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--to", required=True, choices=sorted(STORES), help="the target store")
         parser.add_argument(
             "--from", dest="source", choices=sorted(STORES),
@@ -33,7 +36,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, to: str, source: str | None, no_progress: bool, **options):
+    def handle(self, *args: Any, to: str, source: str | None, no_progress: bool, **options: Any) -> None:
         source = source or store_switch.in_use()
         if to != source:
             self._shard(to)
@@ -65,6 +68,6 @@ class Command(BaseCommand):
         for line in done:
             self.stdout.write(line)
 
-    def _last_pass(self, bar) -> None:
+    def _last_pass(self, bar: Any) -> None:
         bar.close()
         self.stderr.write(LAST_PASS.format(seconds=store_switch.grace_seconds()))

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from comments import backup
@@ -12,11 +15,11 @@ class Command(BaseCommand):
         "post's with --post, else all; to --output FILE, else to standard output. Streamed."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--post", metavar="SLUG", help="only this post's comments")
         parser.add_argument("--output", metavar="FILE", help="write here instead of standard output")
 
-    def handle(self, *args, post: str | None, output: str | None, **options):
+    def handle(self, *args: Any, post: str | None, output: str | None, **options: Any) -> None:
         discussion_id = None
         if post is not None:
             found = get_host().get_by_slug(post)

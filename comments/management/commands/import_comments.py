@@ -1,4 +1,6 @@
 import sys
+from argparse import ArgumentParser
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
@@ -22,7 +24,7 @@ class Command(BaseCommand):
         "and refreshes each post's comment summary."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", nargs="?", metavar="FILE", help="the file to import")
         parser.add_argument("--input", metavar="FILE", help="the file to import (same as FILE)")
         parser.add_argument("--format", choices=("jsonl", *importing.FORMATS), default="jsonl", help="the file's format (default jsonl)")
@@ -42,7 +44,8 @@ class Command(BaseCommand):
                             help="JSON Lines: keep the Staff badge of comments the file says staff wrote "
                                  "(only for a file this site exported; else it is dropped)")
 
-    def handle(self, *args, file: str | None, input: str | None, format: str, batch_size: int, **options):
+    def handle(self, *args: Any, file: str | None, input: str | None, format: str, batch_size: int,
+               **options: Any) -> None:
         path = file or input
         if format == "jsonl":
             for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names"):

@@ -1,4 +1,6 @@
+from argparse import ArgumentParser
 from datetime import timedelta
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -17,7 +19,7 @@ class Command(BaseCommand):
         "from a recount, change nothing, and exit 1 if any does."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--pending-only", action="store_true",
             help="Only finish the actions cut short; do not recompute every summary.",
@@ -27,7 +29,7 @@ class Command(BaseCommand):
             help="Only compare every stored summary with a recount and report the drift; change nothing.",
         )
 
-    def handle(self, *args, pending_only=False, check=False, **options):
+    def handle(self, *args: Any, pending_only: bool = False, check: bool = False, **options: Any) -> None:
         if check:
             self._check()
             return
@@ -39,7 +41,7 @@ class Command(BaseCommand):
             refreshed = summaries.repair_all()
             self.stdout.write(f"Recomputed {refreshed} post comment summar{'ies' if refreshed != 1 else 'y'}.")
 
-    def _check(self):
+    def _check(self) -> None:
         drifted = 0
         for drift in summaries.find_drift():
             drifted += 1

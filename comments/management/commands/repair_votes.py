@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from comments import votes
@@ -12,11 +15,11 @@ class Command(BaseCommand):
         "site runs; cron-safe."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--check", action="store_true",
                             help="Only report the comments that drifted; change nothing.")
 
-    def handle(self, *args, check=False, **options):
+    def handle(self, *args: Any, check: bool = False, **options: Any) -> None:
         found = fixed = settling = 0
         for drift in votes.find_drift():
             found += 1

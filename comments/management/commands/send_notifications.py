@@ -1,6 +1,8 @@
 import signal
 import threading
+from argparse import ArgumentParser
 from datetime import datetime
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
@@ -25,16 +27,16 @@ class Command(BaseCommand):
         "until SIGTERM or Ctrl-C."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--loop", action="store_true", help="keep delivering what falls due")
         parser.add_argument("--every", type=float, default=5.0,
                             help="seconds between rounds with --loop (default 5)")
 
-    def handle(self, *args, loop: bool, every: float, **options):
+    def handle(self, *args: Any, loop: bool, every: float, **options: Any) -> None:
         if not loop:
             delivery = sender.deliver_due()
             self.stdout.write(sent_line(sent=delivery.sent, dropped=delivery.dropped))
-            if delivery.failed:
+            if delivery.failed and delivery.retry_at:
                 self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
             return
         if every <= 0:
@@ -57,7 +59,7 @@ class Command(BaseCommand):
                 if delivery.sent:
                     self.stdout.write(f"{datetime.now():%H:%M:%S} " + sent_line(sent=delivery.sent,
                                                                                  dropped=delivery.dropped))
-                if delivery.failed:
+                if delivery.failed and delivery.retry_at:
                     self.stderr.write(NOT_SENT.format(at=datetime.now(), retry=delivery.retry_at.astimezone()))
                 if delivery.sent + delivery.dropped >= 100:
                     continue  # More is due: no pause.

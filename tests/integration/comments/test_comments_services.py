@@ -246,6 +246,17 @@ def test_only_the_author_may_edit(make_post):
     assert edited.text == "Five!"
 
 
+def test_an_edit_of_a_comment_gone_meanwhile_is_refused(make_post):
+    """A comment whose discussion was dropped between the page's read and the edit
+    (a migration clearing a copy) is not edited: CANNOT_CHANGE, not None."""
+    post = make_post()
+    comment = post_as(post).comment
+    get_store().drop_discussion(discussion_id=post.id)
+    with pytest.raises(CommentError, match=re.escape(CANNOT_CHANGE)):
+        services.edit_comment(post=post, comment=comment, viewer=owner_of(comment), text="Still here?")
+    assert get_store().find_by_id(comment.id) is None
+
+
 def test_an_edit_passes_the_same_checks_as_a_new_comment(make_post, settings):
     """A link edited in later under COMMENTS_MODERATION=links sends the comment to pending."""
     settings.COMMENTS_MODERATION = ["links"]
