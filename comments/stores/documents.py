@@ -202,9 +202,12 @@ class DocumentsStore(CommentStore):
             field=field, direction=direction, wanted=limit, key_value=key[0] if key is not None else None,
             hint=hint, fetch=lambda condition, count: self._find_within(query, condition, count),
         )
+        # Where page 1 ends is learnt from what every reader sees (an editor's page 1,
+        # holding more, ends earlier: it would move the hint back and forth).
+        first_page = key is None and viewer.shared
         page_windows.set_hint(
             discussion_id=discussion_id, order=order, previous=hint,
-            hint=page_windows.observed(field, found, order, wanted=limit, first_page=key is None, hint=hint),
+            hint=page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint),
         )
         return found[::-1] if before is not None else found
 

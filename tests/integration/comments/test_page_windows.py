@@ -174,3 +174,15 @@ def test_a_hinted_page_one_reads_a_bounded_range_of_the_index(awkward, commands)
 
 def test_the_store_is_the_documents_store():
     assert isinstance(DOCUMENTS, DocumentsStore)
+
+
+def test_an_editor_s_page_one_leaves_the_readers_hint_as_it_is(awkward):
+    """Where page 1 ends is learnt from readers' reads: an editor's page 1 (it holds
+    pending comments too, so it ends earlier) does not move the hint back and forth."""
+    cache.clear()
+    readers = DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT)
+    learnt = page_windows.get_hint(discussion_id=awkward, order="threaded")
+    assert learnt.end == readers[-1].full_slug
+    editors = DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT, viewer=EDITORS)
+    assert editors[-1].full_slug != readers[-1].full_slug  # the data makes the two differ
+    assert page_windows.get_hint(discussion_id=awkward, order="threaded").end == learnt.end
