@@ -6,9 +6,12 @@ collection holds at least `--collection` comments (default 200,000): a page quer
 that scanned the collection instead of its index would show. Then, per size, it
 measures:
 
-- threaded page 1 and page 100 reached by cursor (`?after=`; the last page of a
-  smaller discussion), requested through Django's test client with the comments cache
-  off: what a cold reader's page costs;
+- page 1 and page 100 reached by cursor (`?after=`; the last page of a smaller
+  discussion) of the threaded, newest and chronological views, requested through
+  Django's test client with the comments cache off: what a cold reader's page costs.
+  Every answer must be a 200 that draws exactly the comments (`data-slug`, in order)
+  that the same page drew when it was read as one unbounded query, as before pages
+  were read in windows (comments/page_windows.py, MAX_WINDOWS 0);
 - the count of a reader's listing (`get_store().tally_listing`), what paging and summaries need;
 - a post: `services.post_comment` of a reply, with the post's summary refresh.
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -44,14 +48,15 @@ django.setup()
 
 from bson import ObjectId  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.test import Client  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import conf, cursors, services, summaries  # noqa: E402
-from comments.benchmark import insert_discussion  # noqa: E402
+from comments import conf, cursors, page_windows, services, summaries  # noqa: E402
+from comments.benchmark import discussion_documents, insert_batches, insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
@@ -59,6 +64,12 @@ from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 FILLER_SIZE = 5_000
+VIEWS = ("threaded", "newest", "chronological")
+# The measured discussions go in 200 at a time: on DocumentDB each insert's unique-index
+# check grows with the discussion (docs/performance.md), and a batch of 1,000 into
+# 90,000 comments outlasted the client's 60-second socket timeout on a busy server.
+LOAD_BATCH = 200
+DRAWN = re.compile(rb'data-slug="([^"]+)"')
 
 
 def timed(work, meter: Meter, repeat: int) -> dict:
@@ -78,11 +89,30 @@ def timed(work, meter: Meter, repeat: int) -> dict:
             "commands": statistics.median(commands), "documents": statistics.median(documents)}
 
 
+def drawn(client: Client, url: str) -> list[bytes]:
+    """The comments a page draws (their `data-slug`, in order); a 200 or it fails."""
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    assert b"Comments are unavailable" not in response.content, url
+    return DRAWN.findall(response.content)
+
+
+def as_one_query(client: Client, url: str) -> list[bytes]:
+    """What the page draws read as one unbounded query (no windows, no hints)."""
+    saved, page_windows.MAX_WINDOWS = page_windows.MAX_WINDOWS, 0
+    try:
+        return drawn(client, url)
+    finally:
+        page_windows.MAX_WINDOWS = saved
+
+
 def page(client: Client, url: str):
+    """A request for `url` that must draw what the page drew as one query."""
+    expected = as_one_query(client, url)
+    assert expected, url
+
     def work():
-        response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        assert b"Comments are unavailable" not in response.content, url
+        assert drawn(client, url) == expected, url
     return work
 
 
@@ -97,7 +127,8 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
             author=AuthorSummary(id=1, username="bench", name="Bench"), status=posts.PUBLISHED,
         )
         started = time.perf_counter()
-        insert_discussion(active, discussion_id=post.id, count=size, rng=rng, start=START)
+        docs = discussion_documents(discussion_id=post.id, count=size, rng=rng, start=START)
+        insert_batches(active, docs, size=LOAD_BATCH)
         print(f"  {size:,} comments on {post.slug} in {time.perf_counter() - started:.0f} s", flush=True)
         built[size] = post
     filler = max(0, at_least - sum(sizes))
@@ -112,21 +143,30 @@ def build(sizes: list[int], at_least: int, seed: int) -> dict[int, posts.Post]:
     return built
 
 
-def cursor_url(post: posts.Post, per_page: int, base: str) -> tuple[str, int]:
-    """The URL of page 100 reached by cursor (or the last page, if fewer)."""
+def cursor_url(post: posts.Post, per_page: int, base: str, view: str) -> tuple[str, int]:
+    """The URL of page 100 of `view` reached by cursor (or the last page, if fewer)."""
     listed = posts.get_by_id(post.id).comment_count
     target = max(2, min(100, -(-listed // per_page)))
-    before = get_store().find_page(discussion_id=post.id, order="threaded", limit=1, skip=(target - 1) * per_page - 1)[0]
-    cursor = cursors.encode(view="threaded", scope=str(post.id), key=before.key("threaded"), page=target)
+    before = get_store().find_page(discussion_id=post.id, order=view, limit=1, skip=(target - 1) * per_page - 1)[0]
+    cursor = cursors.encode(view=view, scope=str(post.id), key=before.key(view), page=target)
     return f"{base}&after={cursor}", target
 
 
 def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str, dict]]:
     per_page = conf.get().per_page
-    base = f"/posts/{post.slug}/comments/?view=threaded"
     client = Client()
-    client.get(base)  # warm up the process
-    deep, number = cursor_url(post, per_page, base)
+    pages = []
+    for view in VIEWS:
+        base = f"/posts/{post.slug}/comments/?view={view}"
+        deep, number = cursor_url(post, per_page, base, view)
+        # Reading each once as one query leaves the hints (where page 1 ends, what
+        # a page spans) that every later read of the discussion starts from.
+        first, cursor = page(client, base), page(client, deep)
+        pages += [(f"{view} page 1", timed(first, meter, repeat)),
+                  (f"{view} page {number} by cursor", timed(cursor, meter, repeat))]
+        if view == "threaded":
+            # What the first read after the hints are lost costs (a new cache).
+            pages.append(("threaded page 1, no hints", timed(lambda: (cache.clear(), first()), meter, repeat)))
     parent = get_store().find_page(discussion_id=post.id, order="threaded", limit=1)[0]
     replies = iter(range(10**6))
 
@@ -135,8 +175,7 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
                               author=CommentAuthor(id=None, name="Bench", email="bench@example.com"))
 
     return [
-        ("threaded page 1", timed(page(client, base), meter, repeat)),
-        (f"page {number} by cursor", timed(page(client, deep), meter, repeat)),
+        *pages,
         ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
@@ -183,13 +222,13 @@ def main() -> int:
           + f"; store {get_store().name}; collection of at least {args.collection:,} comments"
           + f"; {args.repeat} runs each; "
           f"COMMENTS_CACHE_SECONDS={args.cache_seconds}; {conf.get().per_page} per page.")
-    print(f"{'comments':>9}  {'work':<22}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
+    print(f"{'comments':>9}  {'work':<34}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}"
           f"{'commands':>9}{'documents':>10}{'× smallest':>11}")
     smallest = {name: row["median_ms"] for name, row in results[sizes[0]]}
     for size in sizes:
         for n, (name, row) in enumerate(results[size]):
             base = list(smallest.values())[n]
-            print(f"{size:>9,}  {name:<22}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
+            print(f"{size:>9,}  {name:<34}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
                   f"{row['commands']:>9.0f}{row['documents']:>10.0f}{row['median_ms'] / base:>11.2f}")
     return 0
 

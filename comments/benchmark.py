@@ -106,7 +106,10 @@ def discussion_documents(*, discussion_id: ObjectId, count: int, rng: random.Ran
 
 def insert_discussion(store: CommentStore, *, discussion_id: ObjectId, count: int, rng: random.Random, start: datetime) -> int:
     """Insert `count` comments of one new discussion into `store`, in
-    batches of 1,000 (the documents every store imports); how many went in."""
+    batches of 1,000 (the documents every store imports); how many went in.
+    On DocumentDB each insert's check of the unique `{discussion_id, slug}` index
+    grows with the discussion, and no order, batch or primitive that keeps that index
+    avoids it (docs/performance.md, "Loading a big discussion")."""
     return insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start))
 
 

@@ -262,12 +262,15 @@ def list_comments(
         # One comment more than a page tells whether there is another page beyond
         # and which comment opens it.
         if after:
-            comments = get_store().find_page(**{**query, "limit": per_page + 1}, after=cursor.key)
+            # About how many comments lie after the key, and (below) before it.
+            rest = max(0, total - (cursor.page - 1) * per_page)
+            comments = get_store().find_page(**{**query, "limit": per_page + 1}, after=cursor.key, reach=rest)
             has_next, has_prev = len(comments) > per_page, True
             comments, beyond = comments[:per_page], comments[per_page:]
             next_slug = beyond[0].slug if beyond else None
         else:
-            comments = get_store().find_page(**{**query, "limit": per_page + 1}, before=cursor.key)
+            comments = get_store().find_page(**{**query, "limit": per_page + 1}, before=cursor.key,
+                                             reach=cursor.page * per_page)
             has_next, has_prev = True, len(comments) > per_page
             comments = comments[-per_page:]
             # The cursor's key is the first comment of the page we came back from.
@@ -279,7 +282,7 @@ def list_comments(
         beyond = []
 
         def fetch(skip: int, limit: int) -> list[Comment]:
-            found = get_store().find_page(**{**query, "limit": limit + 1}, skip=skip)
+            found = get_store().find_page(**{**query, "limit": limit + 1}, skip=skip, reach=total - skip)
             beyond[:] = found[limit:]
             return found[:limit]
 

@@ -58,7 +58,8 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally
+from comments import page_windows
+from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer
 from comments.stores.base import CommentStore, reverse
 from comments.stores.queries import MEMBERS, Query
 from infra.mongo import get_db
@@ -166,6 +167,50 @@ class DocumentsStore(CommentStore):
         if query.limit is not None:
             cursor = cursor.limit(query.limit)
         return [Comment.from_doc(doc) for doc in cursor]
+
+    def find_page(
+        self, *, discussion_id: ObjectId, order: str, limit: int | None, skip: int = 0,
+        after: tuple | None = None, before: tuple | None = None, below: Comment | None = None,
+        viewer: Viewer = READERS, reach: int | None = None,
+    ) -> list[Comment]:
+        """A discussion's page 1 or cursor page read in windows of its order's leading
+        field (comments/page_windows.py), so that it costs the same at 100 and at
+        100,000 comments on DocumentDB too, which sorts whatever an index range holds;
+        the same comments as one query. Pages by position and replies below a comment
+        are one query (CommentStore.find_page), and so is a page whose rest is known to
+        be short (`reach`: the last pages, and page 1 of a small discussion)."""
+        short = reach is not None and reach <= page_windows.SHORT_REACH
+        if limit is None or limit <= 0 or skip or below is not None or short:
+            return super().find_page(discussion_id=discussion_id, order=order, limit=limit, skip=skip, after=after,
+                                     before=before, below=below, viewer=viewer)
+        key = before if before is not None else after
+        sort = reverse(tuple(ORDERS[order])) if before is not None else tuple(ORDERS[order])
+        field, direction = sort[0]
+        query = Query(discussion_id=discussion_id, viewer=viewer, order=sort,
+                      after=tuple(key) if key is not None else None)
+        hint = page_windows.get_hint(discussion_id=discussion_id, order=order)
+        found = page_windows.read(
+            field=field, direction=direction, wanted=limit, key_value=key[0] if key is not None else None,
+            hint=hint, fetch=lambda condition, count: self._find_within(query, condition, count),
+        )
+        # Where page 1 ends is learnt from what every reader sees (an editor's page 1,
+        # holding more, ends earlier: it would move the hint back and forth).
+        first_page = key is None and viewer.shared
+        page_windows.set_hint(
+            discussion_id=discussion_id, order=order, previous=hint,
+            hint=page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint),
+        )
+        return found[::-1] if before is not None else found
+
+    def _find_within(self, query: Query, condition: dict[str, Any], limit: int) -> list[Comment]:
+        """`query` (a page of one discussion's order) with `condition` on its sort's
+        leading field added, the first `limit` in its order, through its index."""
+        selected = self._filter(query)
+        if condition:
+            field = next(iter(condition))
+            selected = {"$and": [selected, condition]} if field in selected else {**selected, **condition}
+        cursor = self._collection().find(selected).sort(list(query.order)).hint(ORDER_INDEXES[query.order])
+        return [Comment.from_doc(doc) for doc in cursor.limit(limit)]
 
     def tally(self, query: Query) -> Tally:
         """One aggregate command, grouped by status and placeholder (the server counts,

@@ -1,0 +1,188 @@
+"""The documents store reads page 1 and cursor pages in windows of the sort key
+(comments/page_windows.py). On awkward data (replies in the same second and the same
+microsecond, deep threads, placeholders, hidden comments, pages ending mid-thread,
+years of silence, bursts) and whatever the hints say, every page is exactly the one
+unbounded query's (CommentStore.find_page), for every view and viewer, both ways;
+and a reader's listing has the same comments and the same next/prev cursors."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from bson import ObjectId
+from django.core import signing
+from django.core.cache import cache
+
+from comments import cursors, listings, page_windows, slugs
+from comments.benchmark import discussion_documents
+from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
+from comments.stores import get_store
+from comments.stores.base import CommentStore
+from comments.stores.documents import DocumentsStore
+
+DOCUMENTS = get_store("documents")
+START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+LIMIT = 21
+EDITORS = Viewer(editor=True)
+VIEWS = ("threaded", "newest", "chronological")
+
+pytestmark = pytest.mark.usefixtures("documents_store")
+
+
+@pytest.fixture
+def documents_store(settings, mongo_db):
+    settings.COMMENTS_STORE = "documents"
+    DOCUMENTS.ensure_indexes(mongo_db)
+
+
+def _document(discussion_id, *, parent: dict | None, posted: datetime, part: str, status: str = APPROVED) -> dict:
+    if parent:
+        slug, full_slug = slugs.child_slugs(parent_slug=parent["slug"], parent_full_slug=parent["full_slug"],
+                                            posted=posted, part=part)
+    else:
+        slug, full_slug = slugs.root_slugs(posted=posted, part=part)
+    return new_document(
+        discussion_id=discussion_id, parent=Comment.from_doc(parent) if parent else None, slug=slug,
+        full_slug=full_slug, posted=posted, author=CommentAuthor(id=None, name="Ada", email="ada@example.com"),
+        text="A comment.", html="<p>A comment.</p>", form_key=None, status=status, ip="192.0.2.1",
+    )
+
+
+def _part(rng: random.Random) -> str:
+    return "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
+
+
+@pytest.fixture
+def awkward():
+    """A discussion of about 400 comments built to trip a window up; its id."""
+    rng = random.Random(27)
+    discussion_id = ObjectId()
+    docs = discussion_documents(discussion_id=discussion_id, count=220, rng=rng, start=START)
+    burst = START + timedelta(days=2)
+    # Twenty top-level comments in the same microsecond, and a reply to each in the same second.
+    roots = [_document(discussion_id, parent=None, posted=burst, part=_part(rng)) for _ in range(20)]
+    docs += roots + [_document(discussion_id, parent=r, posted=burst + timedelta(microseconds=5), part=_part(rng))
+                     for r in roots]
+    # One thread as deep as threads go, with a long tail of replies at every level.
+    chain = [_document(discussion_id, parent=None, posted=burst + timedelta(hours=1), part=_part(rng))]
+    for depth in range(1, 8):
+        chain.append(_document(discussion_id, parent=chain[-1], posted=burst + timedelta(hours=1, minutes=depth),
+                               part=_part(rng)))
+    docs += chain + [_document(discussion_id, parent=rng.choice(chain[:-1]),
+                               posted=burst + timedelta(hours=2, seconds=n), part=_part(rng)) for n in range(60)]
+    # Years of silence, then a few more; a reply years later to the first thread.
+    later = START + timedelta(days=3 * 365)
+    docs += [_document(discussion_id, parent=None, posted=later + timedelta(minutes=n), part=_part(rng))
+             for n in range(30)]
+    docs.append(_document(discussion_id, parent=docs[0], posted=later + timedelta(days=1), part=_part(rng)))
+    # Hidden comments, some of them standing as placeholders for their replies.
+    for doc in rng.sample(docs, 90):
+        doc["status"] = rng.choice([PENDING, SPAM, DELETED])
+        doc["placeholder"] = rng.random() < 0.4
+    assert DOCUMENTS.insert_documents(documents=docs) == len(docs)
+    return discussion_id
+
+
+def _one_query(**page) -> list[Comment]:
+    return CommentStore.find_page(DOCUMENTS, **page)
+
+
+def _ids(comments: list[Comment]) -> list[ObjectId]:
+    return [c.id for c in comments]
+
+
+HINTS = {
+    "none": lambda d, view: None,
+    "tiny spans": lambda d, view: page_windows.PageHint(span=timedelta(milliseconds=1)),
+    "stale end, too early": lambda d, view: page_windows.PageHint(end="2000.01.01.00.00.00.000000:aaaaaaaa"
+                                                                  if view != "chronological"
+                                                                  else datetime(2000, 1, 1, tzinfo=timezone.utc)),
+    "stale end, too late": lambda d, view: page_windows.PageHint(end="2100.01.01.00.00.00.000000:aaaaaaaa"
+                                                                 if view != "chronological"
+                                                                 else datetime(2100, 1, 1, tzinfo=timezone.utc),
+                                                                 span=timedelta(days=9000)),
+}
+
+
+@pytest.mark.parametrize("hints", sorted(HINTS))
+@pytest.mark.parametrize("view", VIEWS)
+def test_every_page_both_ways_is_the_one_query_s_page(awkward, view, hints):
+    """Walking a discussion page by page, forwards from page 1 and backwards from each
+    page's first comment, for readers and editors: windows read the same comments in
+    the same order as one query, whatever hint is left (or none)."""
+    for viewer in (Viewer(), EDITORS):
+        cache.clear()
+        key = None
+        for _ in range(60):
+            if (hint := HINTS[hints](awkward, view)) is not None:
+                cache.set(page_windows._hint_key(awkward, view), hint)
+            page = dict(discussion_id=awkward, order=view, limit=LIMIT, viewer=viewer)
+            forward = {**page, "after": key} if key is not None else page
+            expected = _one_query(**forward)
+            assert _ids(DOCUMENTS.find_page(**forward)) == _ids(expected), (view, viewer, key)
+            if not expected:
+                break
+            backward = {**page, "before": expected[0].key(view)}
+            assert _ids(DOCUMENTS.find_page(**backward)) == _ids(_one_query(**backward)), (view, viewer, key)
+            key = expected[-1].key(view)
+        else:
+            pytest.fail("the walk did not reach the end")
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_a_reader_s_listing_has_the_same_comments_and_links_as_one_query_gave(awkward, view, monkeypatch):
+    """Through comments.listings.list_comments, page by page by the next link: the same
+    comments drawn, the same page numbers and the same next and prev cursors as with
+    the windows turned off (MAX_WINDOWS 0: one query)."""
+
+    def listing(after: str | None) -> listings.Listing:
+        return listings.list_comments(discussion_id=awkward, view=view, after=after)
+
+    def payload(token: str | None):
+        return signing.loads(token, salt=cursors.SALT) if token else None
+
+    monkeypatch.setattr(page_windows, "SHORT_REACH", 0)  # windows even for a short rest
+
+    after = None
+    for _ in range(60):
+        windows = listing(after)
+        monkeypatch.setattr(page_windows, "MAX_WINDOWS", 0)
+        one = listing(after)
+        monkeypatch.setattr(page_windows, "MAX_WINDOWS", 10)
+        assert [s.comment.slug for s in windows.shown] == [s.comment.slug for s in one.shown]
+        assert (windows.number, windows.num_pages) == (one.number, one.num_pages)
+        assert payload(windows.next_cursor) == payload(one.next_cursor)
+        assert payload(windows.prev_cursor) == payload(one.prev_cursor)
+        if windows.next_cursor is None:
+            break
+        after = windows.next_cursor
+    else:
+        pytest.fail("the walk did not reach the last page")
+
+
+def test_a_hinted_page_one_reads_a_bounded_range_of_the_index(awkward, commands):
+    """Once page 1 has been read, the next read of it asks for a range of the sort key
+    bounded at where the page ended, not for every comment of the discussion."""
+    DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT)
+    commands.reset()
+    DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT)
+    finds = [c for c in commands.sent if "find" in c]
+    assert finds and "$lte" in str(finds[0]["filter"].get("full_slug", finds[0]["filter"])), finds[0]
+
+
+def test_the_store_is_the_documents_store():
+    assert isinstance(DOCUMENTS, DocumentsStore)
+
+
+def test_an_editor_s_page_one_leaves_the_readers_hint_as_it_is(awkward):
+    """Where page 1 ends is learnt from readers' reads: an editor's page 1 (it holds
+    pending comments too, so it ends earlier) does not move the hint back and forth."""
+    cache.clear()
+    readers = DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT)
+    learnt = page_windows.get_hint(discussion_id=awkward, order="threaded")
+    assert learnt.end == readers[-1].full_slug
+    editors = DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT, viewer=EDITORS)
+    assert editors[-1].full_slug != readers[-1].full_slug  # the data makes the two differ
+    assert page_windows.get_hint(discussion_id=awkward, order="threaded").end == learnt.end
