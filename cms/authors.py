@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from cms import posts
 from cms.models import AuthorProfile
 from cms.posts import AuthorSummary
+from comments import counters
 from comments import services as comment_services
 from comments.errors import Refused
 from comments.stores import get_store
@@ -160,13 +161,13 @@ def sync_author(*, user) -> Repaired:
 
 def _rename_in_comments(*, author_id: int, name: str, post_ids: list | None = None) -> int:
     """Give this user's comments `name`; when any changed, give the posts they are on
-    (`post_ids`, looked up when not given) a new comments version, so that no cached
+    (`post_ids`, looked up when not given) a new version of their comments, so that no cached
     comment list shows the old name. Returns how many comments changed."""
     changed = get_store().set_author_name(author_id=author_id, name=name)
     if changed:
         if post_ids is None:
             post_ids = get_store().find_discussion_ids_by_author(author_id=author_id)
-        posts.bump_comments_version(post_ids=post_ids)
+        counters.touch(post_ids)
     return changed
 
 

@@ -12,6 +12,7 @@ class CommentsConfig(AppConfig):
             blocklist,
             changes,
             checks,
+            discussion_state,
             flags,
             limits,
             outbox,
@@ -24,6 +25,7 @@ class CommentsConfig(AppConfig):
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked):
+                      ranked, discussion_state):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
+        sharding.register_shard_keys(discussion_state.shard_keys)

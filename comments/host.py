@@ -7,14 +7,16 @@ that implements `Host`; Slugline's blog is `cms.comments_host.BlogHost`, where e
 discussion is a post and its id is the post's `_id`. The comments app imports no
 module of its host's: it asks `get_host()`.
 
-The summary and the bucket counter live on the host's discussion documents, as
-`storage-patterns.md` lays them out (`comment_count`, `latest_comments`,
-`comments_version`, `num_pages` on the post), so the host stores them when asked.
+The comments app keeps its own per-discussion state (counters, the version of cached
+pages, the buckets store's page counter: comments/discussion_state.py). The host only
+stores what the subset pattern of `storage-patterns.md` embeds in its discussion
+documents, the comment count and the latest comments, when the app hands them over
+(`store_comment_summary`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -58,11 +60,9 @@ class Discussion(Protocol):
     @property
     def comments_closed(self) -> bool: ...
     @property
-    def comments_version(self) -> str: ...
-    @property
     def comment_count(self) -> int: ...
     @property
-    def listed_comments(self) -> int | None: ...
+    def latest_comments(self) -> Sequence[LatestComment]: ...
     def get_absolute_url(self) -> str: ...
 
 
@@ -79,20 +79,11 @@ class Host(Protocol):
         self, request: HttpRequest, discussion: Discussion, *, form: object, status: int
     ) -> HttpResponse: ...
 
-    # The comment summary kept on each discussion (compare-and-set on its version)
-    def read_comments_version(self, discussion_id: ObjectId) -> str | None: ...
-    def set_comment_summary(
-        self, discussion_id: ObjectId, *, if_version: str, count: int, listed: int,
-        latest: list[LatestComment],
+    # The comment summary kept on each discussion: stored only if `seq` is newer than
+    # the one it was last stored with; whether it was.
+    def store_comment_summary(
+        self, discussion_id: ObjectId, *, seq: int, count: int, latest: list[LatestComment]
     ) -> bool: ...
-    def comment_summaries(
-        self, ids: list[ObjectId] | None = None
-    ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]: ...
-
-    # The buckets store's page counter (`num_pages`) on each discussion
-    def comment_pages(self, discussion_id: ObjectId) -> int: ...
-    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool: ...
-    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None: ...
 
     # People
     def author_names(self) -> list[str]: ...

@@ -87,7 +87,7 @@ from markdownify import markdownify
 from pymongo import UpdateOne
 from tqdm import tqdm
 
-from comments import commenters, conf, slugs, summaries
+from comments import commenters, conf, counters, slugs, summaries
 from comments.folding import unaccent
 from comments.host import Discussion, get_host
 from comments.import_waiting import WaitingReplies
@@ -731,6 +731,7 @@ class Importer:
         finally:
             self.waiting.drop()
         for discussion_id in sorted(self.touched):
+            counters.recount(discussion_id)  # The imported comments, counted once per discussion.
             summaries.refresh_summary(post_id=discussion_id)
         self.report.posts = len(self.touched)
         return self.report

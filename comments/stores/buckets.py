@@ -15,9 +15,8 @@ flag_count) without
 in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
 `ordered: true`, set when a push creates the bucket, says the bucket has always been
 kept so (older buckets lack it). `first` and `last` are its earliest and latest
-`posted` (`$min`/`$max` on every push). The discussion document keeps
-`num_pages`, the page new comments go to: kept by the host (comments/host.py,
-`comment_pages`).
+`posted` (`$min`/`$max` on every push). The discussion's state keeps
+`num_pages`, the page new comments go to (comments/discussion_state.py).
 
 Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
@@ -65,8 +64,7 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.write_concern import WriteConcern
 
-from comments import slugs
-from comments.host import get_host
+from comments import discussion_state, slugs
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores.base import Query
 from comments.stores.containers import ContainerStore, counted_fields, sorted_by_posting
@@ -344,7 +342,7 @@ def advance_page(*, discussion_id: ObjectId, page: int, count: int) -> bool:
     this call advanced it (of two writers past the limit, exactly one does)."""
     if count <= PAGE_SIZE:
         return False
-    return get_host().advance_comment_pages(discussion_id, from_page=page)
+    return discussion_state.advance_pages(discussion_id, from_page=page)
 
 
 # --- The store ----------------------------------------------------------------------------
@@ -384,7 +382,9 @@ class BucketsStore(ContainerStore):
         discussion_id, slug = document["discussion_id"], document["slug"]
         if slug_in_use(discussion_id=discussion_id, slug=slug):
             raise SlugTaken(slug)
-        page = claim_page(discussion_id=discussion_id, slug=slug, page=get_host().comment_pages(discussion_id))
+        from comments import counters  # The state, made once from the stored comments (counters imports stores).
+
+        page = claim_page(discussion_id=discussion_id, slug=slug, page=counters.state(discussion_id).num_pages)
         bucket = push_comment(discussion_id=discussion_id, page=page, document=document)
         advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
         return Comment.from_doc(document)
@@ -427,6 +427,21 @@ class BucketsStore(ContainerStore):
         return sorted(_pages().distinct("discussion_id", {"comments.author.id": int(author_id)}))
 
     # --- Changing comments already stored ----------------------------------------------------
+
+    def _transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """One update_one on the bucket holding the comment while it meets `expect`
+        (`$elemMatch`), through the arrayFilter `c` on the same condition."""
+        condition = {"_id": comment.id, **expect}
+        result = _pages().update_one(
+            {"discussion_id": comment.discussion_id, "comments": {"$elemMatch": condition}},
+            {"$set": {f"comments.$[c].{path}": value for path, value in fields.items()}},
+            array_filters=[_in_array(condition)],
+        )
+        return result.matched_count == 1
+
+    def last_page(self, *, discussion_id: ObjectId) -> int:
+        last = _pages().find_one({"discussion_id": discussion_id}, {"page": 1}, sort=[("page", -1)])
+        return max(1, int(last["page"])) if last else 1
 
     def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
         """One `$inc` on the bucket holding the comment (the `comments._id` index), through
@@ -488,7 +503,7 @@ class BucketsStore(ContainerStore):
         went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
         _pages().delete_many({"discussion_id": discussion_id})
         _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
-        get_host().set_comment_pages(discussion_id, num_pages=1)
+        discussion_state.set_pages(discussion_id, num_pages=1)
         return went
 
 
@@ -534,7 +549,7 @@ def _append(discussion_id: ObjectId, comments: list[dict]) -> int:
              **_head(chunk), "ordered": True}
             for n, chunk in enumerate(chunks, start=1)
         ])
-    get_host().set_comment_pages(discussion_id, num_pages=max(page + len(chunks), 1))
+    discussion_state.set_pages(discussion_id, num_pages=max(page + len(chunks), 1))
     return len(comments)
 
 
