@@ -9,7 +9,9 @@ measures:
 - threaded page 1 and page 100 reached by cursor (`?after=`; the last page of a
   smaller discussion), requested through Django's test client with the comments cache
   off: what a cold reader's page costs;
-- the count of a reader's listing (`get_store().tally_listing`), what paging and summaries need;
+- the count of a reader's listing (`get_store().tally_listing`), a recount;
+- the counters (`counters.state`), what paging, summaries and the queue tabs read instead
+  (checked against the recount first);
 - a post: `services.post_comment` of a reply, with the post's summary refresh.
 
 For each: the median and p95 time, the time spent waiting for MongoDB (server time
@@ -50,7 +52,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import cursors, services  # noqa: E402
+from comments import counters, cursors, services  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
@@ -134,10 +136,14 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
         services.post_comment(post=post, text=f"A measured reply {next(replies)}.", parent_slug=parent.slug,
                               author=CommentAuthor(id=None, name="Bench", email="bench@example.com"))
 
+    counted = get_store().tally_listing(discussion_id=post.id, viewer=READERS)
+    kept = counters.state(post.id).counts
+    assert (kept.listed, kept.placeholders) == (counted.total, counted.placeholders), (kept, counted)
     return [
         ("threaded page 1", timed(page(client, base), meter, repeat)),
         (f"page {number} by cursor", timed(page(client, deep), meter, repeat)),
         ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
+        ("the counters", timed(lambda: counters.state(post.id), meter, repeat)),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
 

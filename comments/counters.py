@@ -71,6 +71,14 @@ def state(discussion_id: ObjectId) -> State:
                                    num_pages=store.last_page(discussion_id=discussion_id))
 
 
+def totals(*, discussion_id: ObjectId | None = None) -> Counts:
+    """The counters of one discussion, or summed over every discussion (each has a
+    state once it has a comment; `repair_summaries` makes those an upgrade lacks)."""
+    if discussion_id is not None:
+        return state(discussion_id).counts
+    return discussion_state.totals()
+
+
 def version(discussion_id: ObjectId) -> str:
     return state(discussion_id).version
 

@@ -148,6 +148,13 @@ def set_pages(discussion_id: ObjectId, *, num_pages: int) -> None:
     _states().update_one({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(num_pages))}})
 
 
+def totals() -> Counts:
+    """Every discussion's counters summed (one aggregation over the states)."""
+    keys = Counts().as_doc()
+    found = list(_states().aggregate([{"$group": {"_id": None, **{k: {"$sum": f"$counts.{k}"} for k in keys}}}]))
+    return Counts.from_doc(found[0] if found else None)
+
+
 def discussion_ids() -> Iterator[ObjectId]:
     for doc in _states().find({}, {"_id": 1}).sort("_id", 1):
         yield doc["_id"]

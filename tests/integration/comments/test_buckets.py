@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from comments import counters, slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
-from comments.stores import buckets, get_store
+from comments.stores import bucket_writes, buckets, get_store
 
 DOCUMENTS = get_store("documents")
 BUCKETS = get_store("buckets")
@@ -112,7 +112,7 @@ def test_a_page_rolls_over_after_100_and_num_pages_lives_in_the_discussion_state
     moves num_pages to 2; the 102nd opens page 2."""
     post = make_post()
     assert counters.state(post.id).num_pages == 1
-    for n in range(buckets.PAGE_SIZE):
+    for n in range(bucket_writes.PAGE_SIZE):
         insert(post.id, n)
     assert counters.state(post.id).num_pages == 1 and page_numbers(bucket_store, post.id) == [1]
     insert(post.id, 100)
@@ -130,12 +130,12 @@ def test_two_writers_past_a_full_page_advance_it_once(bucket_store, make_post):
     fill(post.id, 100)
     page_a = counters.state(post.id).num_pages
     page_b = counters.state(post.id).num_pages
-    a = buckets.push_comment(discussion_id=post.id, page=page_a, document=new_comment(post.id, 100))
-    b = buckets.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
+    a = bucket_writes.push_comment(discussion_id=post.id, page=page_a, document=new_comment(post.id, 100))
+    b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
     assert (a["count"], b["count"]) == (101, 102)
     advanced = [
-        buckets.advance_page(discussion_id=post.id, page=page_a, count=a["count"]),
-        buckets.advance_page(discussion_id=post.id, page=page_b, count=b["count"]),
+        bucket_writes.advance_page(discussion_id=post.id, page=page_a, count=a["count"]),
+        bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"]),
     ]
     assert advanced == [True, False]
     assert counters.state(post.id).num_pages == 2
@@ -150,10 +150,10 @@ def test_a_writer_late_on_a_page_another_advanced_only_overfills_it(bucket_store
     post = make_post()
     fill(post.id, 100)
     page_b = counters.state(post.id).num_pages
-    a = buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 100))
-    assert buckets.advance_page(discussion_id=post.id, page=1, count=a["count"])
-    b = buckets.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
-    assert not buckets.advance_page(discussion_id=post.id, page=page_b, count=b["count"])
+    a = bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 100))
+    assert bucket_writes.advance_page(discussion_id=post.id, page=1, count=a["count"])
+    b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
+    assert not bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"])
     assert counters.state(post.id).num_pages == 2 and b["count"] == 102
 
 
@@ -162,8 +162,8 @@ def test_two_writers_of_a_new_page_both_land_in_one_bucket(bucket_store, make_po
     the second finds it; the unique index keeps it one bucket per page."""
     post = make_post()
     fill(post.id, 100)
-    first = buckets.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 200))
-    second = buckets.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 201))
+    first = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 200))
+    second = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 201))
     assert (first["count"], second["count"]) == (1, 2)
     assert bucket_store.comment_pages.count_documents({"discussion_id": post.id, "page": 2}) == 1
 
@@ -215,9 +215,9 @@ def test_a_push_onto_a_page_holding_the_slug_is_taken(bucket_store, make_post):
     """push_comment refuses a slug its page has."""
     post = make_post()
     doc = new_comment(post.id, 1)
-    buckets.push_comment(discussion_id=post.id, page=1, document=doc)
+    bucket_writes.push_comment(discussion_id=post.id, page=1, document=doc)
     with pytest.raises(SlugTaken):
-        buckets.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
+        bucket_writes.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
 
 
 def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(bucket_store, make_post):
@@ -227,14 +227,14 @@ def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(b
     post = make_post()
     fill(post.id, 99)
     raced = new_comment(post.id, 7000)
-    assert buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
+    assert bucket_writes.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
     insert(post.id, 100)
     insert(post.id, 101)
     assert counters.state(post.id).num_pages == 2
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
     b = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
     with pytest.raises(SlugTaken):
-        buckets.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
+        bucket_writes.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
     assert bucket_store.comment_pages.find_one({"comments.slug": raced["slug"]})["page"] == 1
     assert [c["_id"] for c in bucket_store.comment_pages.find_one({"page": 1})["comments"]].count(b.id) == 1
     assert sum(d["slug"] == raced["slug"] for d in BUCKETS.iter_documents(discussion_id=post.id)) == 1
@@ -245,7 +245,7 @@ def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store
     again stores its comment in the claimed page, once."""
     post = make_post()
     raced = new_comment(post.id, 1)
-    buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
+    bucket_writes.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
     stored = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
     assert BUCKETS.find_by_slug(discussion_id=post.id, slug=raced["slug"]) == stored
@@ -256,9 +256,9 @@ def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store
 def test_a_claim_names_the_first_claimers_page_only(bucket_store, make_post):
     """The first claim of a slug keeps its page; later claims are told that page."""
     post = make_post()
-    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=3) == 3
-    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=4) == 3
-    assert buckets.claim_page(discussion_id=ObjectId(), slug="abcdefgh", page=4) == 4
+    assert bucket_writes.claim_page(discussion_id=post.id, slug="abcdefgh", page=3) == 3
+    assert bucket_writes.claim_page(discussion_id=post.id, slug="abcdefgh", page=4) == 3
+    assert bucket_writes.claim_page(discussion_id=ObjectId(), slug="abcdefgh", page=4) == 4
 
 
 # --- Reading -------------------------------------------------------------------------------
@@ -298,12 +298,12 @@ def test_comments_posted_in_order_keep_their_buckets_ordered(bucket_store, make_
     """Pushes in posting order across a rollover leave every bucket `ordered`, with
     `first` and `last` its oldest and newest comment."""
     post = make_post()
-    for n in range(buckets.PAGE_SIZE + 5):
+    for n in range(bucket_writes.PAGE_SIZE + 5):
         insert(post.id, n)
     found = heads(bucket_store, post.id)
     assert [h["page"] for h in found] == [1, 2] and buckets.in_posting_order(found)
-    assert found[1]["first"] == START + timedelta(seconds=buckets.PAGE_SIZE + 1)
-    assert found[1]["last"] == START + timedelta(seconds=buckets.PAGE_SIZE + 4)
+    assert found[1]["first"] == START + timedelta(seconds=bucket_writes.PAGE_SIZE + 1)
+    assert found[1]["last"] == START + timedelta(seconds=bucket_writes.PAGE_SIZE + 4)
 
 
 def test_comments_pushed_out_of_posting_order_are_kept_in_posting_order(bucket_store, make_post):
@@ -339,7 +339,7 @@ def test_a_late_comment_on_an_earlier_page_stops_the_walk(bucket_store, make_pos
     99 and 100, the aggregation puts it last."""
     post = make_post()
     fill(post.id, 150)
-    buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
+    bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
     assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["ordered"] is True
     assert not buckets.in_posting_order(heads(bucket_store, post.id))
     page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=98, limit=4)
