@@ -33,7 +33,7 @@ from comments.counting import Counts, Shape
 from comments.discussion_state import State
 from comments.records import APPROVED, Comment, Intent
 from comments.stores import get_store
-from comments.stores.base import Query
+from comments.stores.base import CommentStore, Query
 
 # Compare-and-set attempts of one apply or recount; each lost one means another
 # writer's went through.
@@ -57,7 +57,7 @@ class Contended(RuntimeError):
 # --- The state --------------------------------------------------------------------------
 
 
-def state(discussion_id: ObjectId) -> State:
+def state(discussion_id: ObjectId, *, store: CommentStore | None = None) -> State:
     """The discussion's state, made once from a recount of its stored comments when it
     has none (a discussion from before the counters, or a new one). Comments changed
     meanwhile carry intents no state has applied, so the recount counts them as they
@@ -65,7 +65,7 @@ def state(discussion_id: ObjectId) -> State:
     found = discussion_state.get(discussion_id)
     if found is not None:
         return found
-    store = get_store()
+    store = store or get_store()
     counts = counting.recount(store.iter_documents(discussion_id=discussion_id))
     return discussion_state.create(discussion_id, counts=counts,
                                    num_pages=store.last_page(discussion_id=discussion_id))
@@ -97,27 +97,29 @@ def _expect_shape(shape: Shape) -> dict[str, Any]:
             "placeholder": True if placeholder else {"$ne": True}, "intent": None}
 
 
-def _find(discussion_id: ObjectId, comment_id: ObjectId) -> Comment | None:
-    found = get_store().find(Query(discussion_id=discussion_id, ids=frozenset({comment_id}), limit=1))
+def _find(discussion_id: ObjectId, comment_id: ObjectId, store: CommentStore) -> Comment | None:
+    found = store.find(Query(discussion_id=discussion_id, ids=frozenset({comment_id}), limit=1))
     return found[0] if found else None
 
 
-def _reread(comment: Comment) -> Comment | None:
-    return _find(comment.discussion_id, comment.id)
+def _reread(comment: Comment, store: CommentStore) -> Comment | None:
+    return _find(comment.discussion_id, comment.id, store)
 
 
 def change(comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
-           fields: dict[str, Any] | None = None) -> Comment | None:
+           fields: dict[str, Any] | None = None, store: CommentStore | None = None) -> Comment | None:
     """Give one comment `status` and/or `placeholder` (and `fields` with them), moving
     its discussion's counters once; the comment as changed, or None when it is gone.
-    Read again and retried while another writer changes it first."""
+    Read again and retried while another writer changes it first. `store`: the one
+    the caller holds (default: the one in use)."""
+    store = store or get_store()
     current: Comment | None = comment
     for _ in range(ATTEMPTS):
         if current is None:
             return None
         if current.intent is not None:
-            finish(current)
-            current = _reread(current)
+            finish(current, store=store)
+            current = _reread(current, store)
             continue
         was = (current.status, current.placeholder)
         now = (status or current.status, current.placeholder if placeholder is None else bool(placeholder))
@@ -127,41 +129,59 @@ def change(comment: Comment, *, status: str | None = None, placeholder: bool | N
         intent = Intent(id=ObjectId(), was=was, now=now) if was != now else None
         update = {"status": now[0], "placeholder": now[1], **extra,
                   **({"intent": intent.as_doc()} if intent else {})}
-        if get_store().transition(comment=current, expect=_expect_shape(was), fields=update):
+        if store.transition(comment=current, expect=_expect_shape(was), fields=update):
+            changed = Comment.from_doc({**_as_doc(current), **update, "intent": None})
             if intent is None:
                 touch([current.discussion_id])
             else:
                 between_steps("changed")
-                finish_intent(current.discussion_id, comment_id=current.id, intent=intent)
-            return _reread(current)
-        current = _reread(current)
+                finish_intent(current.discussion_id, comment_id=current.id, intent=intent, store=store,
+                              carrier=changed)
+            return changed
+        current = _reread(current, store)
     raise Contended(CONTENDED.format(discussion_id=comment.discussion_id, attempts=ATTEMPTS))
 
 
-def finish(comment: Comment) -> None:
+def _as_doc(comment: Comment) -> dict[str, Any]:
+    """The stored fields a Comment record was read from (what Comment.from_doc takes)."""
+    author = comment.author
+    return {"_id": comment.id, "discussion_id": comment.discussion_id, "parent_id": comment.parent_id,
+            "slug": comment.slug, "full_slug": comment.full_slug, "thread": comment.thread,
+            "posted": comment.posted, "text": comment.text, "html": comment.html, "form_key": comment.form_key,
+            "status": comment.status, "placeholder": comment.placeholder, "ip": comment.ip,
+            "edited": comment.edited, "flag_count": comment.flag_count,
+            "author": {"id": author.id, "name": author.name, "email": author.email, "staff": author.staff},
+            "votes": {"up": comment.votes_up, "down": comment.votes_down}, "score": comment.score,
+            "rank": comment.rank, "picked": comment.picked}
+
+
+def finish(comment: Comment, *, store: CommentStore | None = None) -> None:
     """Complete the intent `comment` carries (if any), whoever wrote it."""
     if comment.intent is not None:
-        finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent)
+        finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store)
 
 
-def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent) -> None:
-    """Steps 1-3 of the module docstring for one intent; each is idempotent."""
-    _apply(discussion_id, comment_id=comment_id, intent=intent)
+def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent,
+                  store: CommentStore | None = None, carrier: Comment | None = None) -> None:
+    """Steps 2 and 3 of the module docstring for one intent; each is idempotent.
+    `carrier`: the comment as its writer knows it (else it is read)."""
+    store = store or get_store()
+    _apply(discussion_id, comment_id=comment_id, intent=intent, store=store)
     between_steps("applied")
-    found = _find(discussion_id, comment_id)
+    found = carrier or _find(discussion_id, comment_id, store)
     if found is not None:
-        get_store().transition(comment=found, expect={"intent.id": intent.id}, fields={"intent": None})
+        store.transition(comment=found, expect={"intent.id": intent.id}, fields={"intent": None})
     between_steps("cleared")
     discussion_state.forget(discussion_id, intent_ids=[intent.id])
 
 
-def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent) -> None:
+def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore) -> None:
     deltas = counting.deltas(intent.was, intent.now)
     for _ in range(ATTEMPTS):
-        current = state(discussion_id)
+        current = state(discussion_id, store=store)
         if intent.id in current.applied:
             return
-        found = _find(discussion_id, comment_id)
+        found = _find(discussion_id, comment_id, store)
         if found is None or found.intent is None or found.intent.id != intent.id:
             return  # Applied and cleared by another writer (or the comment is gone).
         if discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq):
@@ -170,7 +190,7 @@ def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent) -> 
 
 
 def set_status(comments: Iterable[Comment], *, status: str, blank: bool = False,
-               placeholder: bool | None = None) -> int:
+               placeholder: bool | None = None, store: CommentStore | None = None) -> int:
     """Give each comment `status` (with `blank`, empty its text; `placeholder`, set
     that too); how many changed."""
     fields = {"text": "", "html": ""} if blank else None
@@ -179,15 +199,15 @@ def set_status(comments: Iterable[Comment], *, status: str, blank: bool = False,
         if comment.status == status and (placeholder is None or comment.placeholder == placeholder) and not (
                 blank and comment.text) and comment.intent is None:
             continue
-        changed += change(comment, status=status, placeholder=placeholder, fields=fields) is not None
+        changed += change(comment, status=status, placeholder=placeholder, fields=fields, store=store) is not None
     return changed
 
 
-def set_placeholder(comments: Iterable[Comment], *, placeholder: bool) -> int:
+def set_placeholder(comments: Iterable[Comment], *, placeholder: bool, store: CommentStore | None = None) -> int:
     changed = 0
     for comment in comments:
         if comment.placeholder != placeholder or comment.intent is not None:
-            changed += change(comment, placeholder=placeholder) is not None
+            changed += change(comment, placeholder=placeholder, store=store) is not None
     return changed
 
 
@@ -244,9 +264,10 @@ def repair(discussion_id: ObjectId) -> bool:
 
 
 def recount(discussion_id: ObjectId) -> None:
-    """After comments were added outside `change` (imports, restores, migrations):
-    bring the counters up to them."""
-    repair(discussion_id)
+    """After comments were added outside `change` (imports, restores): bring the
+    counters up to them, and give the discussion's pages a new version."""
+    if not repair(discussion_id):
+        touch([discussion_id])
 
 
 def discussion_ids() -> list[ObjectId]:

@@ -558,12 +558,12 @@ class CommentStore(ABC):
         taking their words back). Returns how many changed."""
         from comments import counters
 
-        return counters.set_status(self.find_by_ids(ids=ids), status=status, blank=blank)
+        return counters.set_status(self.find_by_ids(ids=ids), status=status, blank=blank, store=self)
 
     def set_placeholder(self, *, ids: Iterable[ObjectId], placeholder: bool) -> int:
         from comments import counters
 
-        return counters.set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder)
+        return counters.set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder, store=self)
 
     def set_flag_count(self, *, ids: Iterable[ObjectId], flag_count: int) -> int:
         """Store how many readers flagged these comments (counted by comments.flags)."""
@@ -576,7 +576,7 @@ class CommentStore(ABC):
 
         found = self.find_by_id(comment_id)
         fields = {"text": text, "html": html, "edited": edited}
-        return None if found is None else counters.change(found, status=status, fields=fields)
+        return None if found is None else counters.change(found, status=status, fields=fields, store=self)
 
     def set_author_name(self, *, author_id: int, name: str) -> int:
         """Give every comment by this member `name`; how many changed. Only copies that

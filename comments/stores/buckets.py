@@ -275,7 +275,7 @@ class BucketsStore(ContainerStore):
             raise SlugTaken(slug)
         from comments import counters  # The state, made once from the stored comments (counters imports stores).
 
-        page = claim_page(discussion_id=discussion_id, slug=slug, page=counters.state(discussion_id).num_pages)
+        page = claim_page(discussion_id=discussion_id, slug=slug, page=counters.state(discussion_id, store=self).num_pages)
         bucket = push_comment(discussion_id=discussion_id, page=page, document=document)
         advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
         return Comment.from_doc(document)
