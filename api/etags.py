@@ -1,7 +1,7 @@
 """Entity tags for the API's reads, and the 304 that saves sending a page again.
 
 A page of comments changes only when its discussion's comments do, and every such
-change gives the post a fresh `comments_version` (what the HTML pages' cache keys are
+change raises its discussion's `seq` (comments/discussion_state.py; what the HTML pages' cache keys are
 made of, comments/fragments.py). So a tag made of that version, the request and the
 settings that shape the answer says whether a client's copy is still current without
 reading a single comment. Only answers that are the same for every reader are tagged:
@@ -17,7 +17,7 @@ import json
 from django.http import HttpResponse
 from django.utils.translation import get_language
 
-from comments import conf, fragments, listings, services
+from comments import conf, counters, fragments, listings, services
 from comments.host import Discussion
 from comments.records import Viewer
 
@@ -34,7 +34,7 @@ def etag_for(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, st
         return None
     current = conf.get()
     parts = {
-        "what": what, "query": query, "discussion": str(post.id), "version": post.comments_version,
+        "what": what, "query": query, "discussion": str(post.id), "version": counters.version(post.id),
         "slug": post.slug, "closed": services.comments_closed(post=post), "store": fragments.store_in_use(),
         "per_page": current.per_page, "indent": current.indent_limit, "max_depth": current.max_depth,
         "language": get_language(), "views": list(listings.VIEWS), "revision": REVISION,

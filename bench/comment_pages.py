@@ -12,7 +12,9 @@ measures:
   Every answer must be a 200 that draws exactly the comments (`data-slug`, in order)
   that the same page drew when it was read as one unbounded query, as before pages
   were read in windows (comments/page_windows.py, MAX_WINDOWS 0);
-- the count of a reader's listing (`get_store().tally_listing`), what paging and summaries need;
+- the count of a reader's listing (`get_store().tally_listing`), a recount;
+- the counters (`counters.state`), what paging, summaries and the queue tabs read instead
+  (checked against the recount first);
 - a post: `services.post_comment` of a reply, with the post's summary refresh.
 
 For each: the median and p95 time, the time spent waiting for MongoDB (server time
@@ -55,7 +57,7 @@ from pymongo import monitoring  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
-from comments import conf, cursors, page_windows, services, summaries  # noqa: E402
+from comments import conf, counters, cursors, page_windows, services, summaries  # noqa: E402
 from comments.benchmark import discussion_documents, insert_batches, insert_discussion  # noqa: E402
 from comments.records import READERS, CommentAuthor  # noqa: E402
 from comments.stores import get_store  # noqa: E402
@@ -174,9 +176,13 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
         services.post_comment(post=post, text=f"A measured reply {next(replies)}.", parent_slug=parent.slug,
                               author=CommentAuthor(id=None, name="Bench", email="bench@example.com"))
 
+    counted = get_store().tally_listing(discussion_id=post.id, viewer=READERS)
+    kept = counters.state(post.id).counts
+    assert (kept.listed, kept.placeholders) == (counted.total, counted.placeholders), (kept, counted)
     return [
         *pages,
         ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
+        ("the counters", timed(lambda: counters.state(post.id), meter, repeat)),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
 

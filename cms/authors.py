@@ -159,13 +159,13 @@ def sync_author(*, user) -> Repaired:
 
 def _rename_in_comments(*, author_id: int, name: str, post_ids: list | None = None) -> int:
     """Give this user's comments `name`; when any changed, give the posts they are on
-    (`post_ids`, looked up when not given) a new comments version, so that no cached
+    (`post_ids`, looked up when not given) a new version of their comments, so that no cached
     comment list shows the old name. Returns how many comments changed."""
     changed = comments_api.rename_author(author_id=author_id, name=name)
     if changed:
         if post_ids is None:
             post_ids = comments_api.discussions_commented_by(author_id=author_id)
-        posts.bump_comments_version(post_ids=post_ids)
+        comments_api.touch_discussions(post_ids)
     return changed
 
 
@@ -212,6 +212,7 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
             for post_id, latest in chunk
             if any(names.get((post_id, c.slug), c.author_name) != c.author_name for c in latest)
         ]
+    counters.touch(stale)  # A newer change number, so each post takes its summary.
     for post_id in stale:
         comments_api.refresh_summary(discussion_id=post_id)
     return len(stale)

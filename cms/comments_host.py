@@ -5,7 +5,7 @@ with an address whom `can_moderate` admits: the editors)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from bson import ObjectId
@@ -41,26 +41,9 @@ class BlogHost(BaseHost):
                               author=IMPORT_AUTHOR)
         return posts.create_post(title=title, slug=slug, content="", author=IMPORT_AUTHOR, status=posts.DRAFT)
 
-    def read_comments_version(self, discussion_id: ObjectId) -> str | None:
-        return posts.read_comments_version(post_id=discussion_id)
-
-    def set_comment_summary(self, discussion_id: ObjectId, *, if_version: str, count: int, listed: int,
-                            latest: list[LatestComment]) -> bool:
-        return posts.set_comment_summary(post_id=discussion_id, if_version=if_version, count=count,
-                                         listed=listed, latest=latest)
-
-    def comment_summaries(self, ids: list[ObjectId] | None = None
-                          ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
-        return posts.find_comment_summaries(post_ids=ids)
-
-    def comment_pages(self, discussion_id: ObjectId) -> int:
-        return posts.comment_pages(post_id=discussion_id)
-
-    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool:
-        return posts.advance_comment_pages(post_id=discussion_id, from_page=from_page)
-
-    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None:
-        posts.set_comment_pages(post_id=discussion_id, num_pages=num_pages)
+    def store_comment_summary(self, discussion_id: ObjectId, *, seq: int, count: int,
+                              latest: list[LatestComment]) -> bool:
+        return posts.store_comment_summary(post_id=discussion_id, seq=seq, count=count, latest=latest)
 
     def author_names(self) -> list[str]:
         """The display names of the authors of the site's posts."""

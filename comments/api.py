@@ -12,7 +12,8 @@ Public here:
   `latest_comments_by_author` (an author's page), `comments_by_keys` (the comments a
   list page's summaries name), `comments_by_ids`, `comment_by_id`, `subthread`;
 - authors: `discussions_commented_by`, `rename_author`, `member_authors`,
-  `refresh_summary` (after a rename changed a summary's names);
+  `refresh_summary` (after a rename changed a summary's names), `touch_discussions`
+  (a new version for their cached pages, after a change that moves no count);
 - moderation previews for an editors' dashboard: `preview_ban` and the ban kinds
   `BAN_USER`, `BAN_EMAIL`, `BAN_IP`;
 - background work: `finish_pending_changes` (moderation actions cut short);
@@ -33,7 +34,7 @@ from collections.abc import Iterable
 from bson import ObjectId
 from django.http import HttpRequest
 
-from comments import changes, importing, moderation, sections, summaries
+from comments import changes, counters, importing, moderation, sections, summaries
 from comments.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
 from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
@@ -48,7 +49,7 @@ __all__ = [
     "comment_posted", "comment_section", "comment_status_changed", "comments_by_ids", "comments_by_keys",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
     "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
-    "register_import_format", "rename_author", "subthread",
+    "register_import_format", "rename_author", "subthread", "touch_discussions",
 ]
 
 
@@ -108,6 +109,12 @@ def member_authors() -> list[CommentAuthor]:
 def refresh_summary(*, discussion_id: ObjectId) -> int:
     """Recount a discussion's comments and store its summary on the host; the count."""
     return summaries.refresh_summary(post_id=discussion_id)
+
+
+def touch_discussions(discussion_ids: Iterable[ObjectId]) -> None:
+    """Give these discussions' cached pages a new version (a change that moves no
+    count, such as a commenter's new name)."""
+    counters.touch(discussion_ids)
 
 
 def preview_ban(*, comment_id: ObjectId) -> moderation.BanPreview | None:

@@ -12,6 +12,7 @@ class CommentsConfig(AppConfig):
             blocklist,
             changes,
             checks,
+            discussion_state,
             flags,
             limits,
             outbox,
@@ -25,10 +26,11 @@ class CommentsConfig(AppConfig):
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked):
+                      ranked, discussion_state):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         # The notifications hear of comments through the app's signals (comments/signals.py).
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
         signals.comment_status_changed.connect(notify.on_status_changed,
                                                dispatch_uid="comments.notify.status")
+        sharding.register_shard_keys(discussion_state.shard_keys)

@@ -35,7 +35,7 @@ from typing import TextIO
 from bson import ObjectId, json_util
 from bson.errors import InvalidId
 
-from comments import commenters, summaries
+from comments import commenters, counters, summaries
 from infra.markup import render_comment
 from comments.stores import get_store
 
@@ -144,5 +144,6 @@ def import_comments(
             batch = []
     inserted += get_store().insert_documents(documents=batch)
     for discussion_id in discussions:
+        counters.recount(discussion_id)  # The restored comments, counted once per discussion.
         summaries.refresh_summary(post_id=discussion_id)
     return Imported(read=read, inserted=inserted, discussions=len(discussions))

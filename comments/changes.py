@@ -34,7 +34,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from comments import flags, signals, summaries
+from comments import counters, flags, signals, summaries
 from comments.errors import Refused
 from comments.records import APPROVED, DELETED, Comment
 from comments.stores import get_store
@@ -109,10 +109,11 @@ def record(*, action: str, status: str, comments: Iterable[Comment], editor: str
 def _apply_batch(doc: dict, batch: list[dict]) -> None:
     ids = [c["id"] for c in batch]
     status = doc["status"]
-    get_store().set_status(ids=ids, status=status)
-    if doc["action"] == "remove_thread":
-        # The whole sub-thread goes: nothing inside it stands as a placeholder.
-        get_store().set_placeholder(ids=ids, placeholder=False)
+    # One conditional change per comment, each moving its discussion's counters once
+    # (comments/counters.py); a rerun finds them changed and moves nothing.
+    # remove_thread: the whole sub-thread goes, nothing inside it stands as a placeholder.
+    counters.set_status(get_store().find_by_ids(ids=ids), status=status,
+                        placeholder=False if doc["action"] == "remove_thread" else None)
     if status == APPROVED:
         # An editor has judged them: readers' flags start counting again from none.
         flags.clear_flags(comment_ids=ids)
@@ -146,8 +147,8 @@ def run(doc: dict) -> Progress:
             summaries.settle(discussion_id=discussion_id, slugs=changed)
             collection.update_one({"_id": doc["_id"]}, {"$addToSet": {"settled": discussion_id}})
         collection.update_one({"_id": doc["_id"]}, {"$set": {"done": True}})
-    except PyMongoError as exc:
-        if not mongo.is_outage(exc):
+    except (PyMongoError, counters.Contended) as exc:
+        if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
             raise
         logger.warning("Moderation action %s stopped after %d of %d comments (%s); it will be finished.",
                        doc["_id"], applied, len(changes), exc.__class__.__name__)

@@ -4,12 +4,11 @@ A post page and a discussion page show a page of comments that is the same for
 every reader who sees what everyone sees. Its HTML is rendered once and kept in the
 default cache (CACHES; local memory by default, Redis when CACHE_URL names it) for
 COMMENTS_CACHE_SECONDS, under a key made of everything it depends on, the post's
-`comments_version` first. Every change to a discussion's comments (a comment, an
-edit, a delete, flags that hold one, moderation, a rename, an import) ends by giving
-the post a fresh version (the host's `set_comment_summary`),
-so a list cached before the change is never read again: a reader sees their own
-comment at once, and a hit costs no comment query at all (the post, read anyway,
-carries the version).
+version first: the `seq` of its discussion's state (comments/discussion_state.py).
+Every change to a discussion's comments (a comment, an edit, a delete, flags that
+hold one, moderation, a rename, a vote, an import) raises it, so a list cached before
+the change is never read again: a reader sees their own comment at once, and a hit
+costs one read of the state by `_id` and no comment query at all.
 
 What differs from reader to reader stays out: the fragment is rendered without the
 request (no CSRF token, no user), the comment form is rendered around it on every
@@ -34,11 +33,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from pymongo.errors import PyMongoError
 
-from comments import conf, listings, services, store_switch
+from comments import conf, counters, listings, services, store_switch
 from comments.confirmations import Confirmations
+from comments.discussion_state import State
 from comments.host import Discussion
 from comments.records import Tally, Viewer
+from infra import mongo
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
@@ -64,13 +66,14 @@ class Fragment:
 
 def fragment_key(
     *, post: Discussion, view: str, page: str | None = None, after: str | None = None,
-    before: str | None = None,
+    before: str | None = None, version: str | None = None,
 ) -> str:
-    """The cache key of one page of one discussion: everything the fragment depends on."""
+    """The cache key of one page of one discussion: everything the fragment depends on
+    (`version`: its state's, read when not given)."""
     current = conf.get()
     parts = {
         "discussion": str(post.id),
-        "version": post.comments_version,
+        "version": version if version is not None else counters.version(post.id),
         "slug": post.slug,
         "view": view,
         "page": page or "",
@@ -90,15 +93,13 @@ def fragment_key(
     return f"{KEY_PREFIX}{post.id}:{digest}"
 
 
-def readers_tally(post: Discussion) -> Tally | None:
-    """What a reader's listing of the whole discussion holds, as the post stores it
-    with its comment count (comments.summaries.refresh_summary, after every write): a
-    reader's page then costs one comment query, not two (plus one naming the parents
-    of replies that open the page, when they are on an earlier page). None if the
-    post predates it."""
-    if post.listed_comments is None:
-        return None
-    return Tally(total=post.listed_comments, placeholders=post.listed_comments - post.comment_count)
+def readers_tally(post: Discussion, state: State | None = None) -> Tally:
+    """What a reader's listing of the whole discussion holds, from its counters
+    (comments/counters.py): a reader's page then costs one comment query, not two
+    (plus one naming the parents of replies that open the page, when they are on an
+    earlier page)."""
+    counts = (state or counters.state(post.id)).counts
+    return Tally(total=counts.listed, placeholders=counts.placeholders)
 
 
 def store_in_use() -> str:
@@ -137,6 +138,17 @@ def render_listing(
     return mark_safe(render_to_string(TEMPLATE, context))
 
 
+def _state_if_available(post: Discussion) -> State | None:
+    """The discussion's state; None while MongoDB is unreachable (the listing then
+    says so, or raises, as `comments_fragment` is asked)."""
+    try:
+        return counters.state(post.id)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return None
+
+
 def comments_fragment(
     *, post: Discussion, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
     before: str | None = None, degrade: bool = False, confirmations: Confirmations | None = None,
@@ -149,13 +161,14 @@ def comments_fragment(
     seconds = conf.get().cache_seconds
     key = None
     beside = confirmations if confirmations is not None and confirmations.beside else None
-    if seconds and viewer.shared and beside is None:
-        key = fragment_key(post=post, view=view, page=page, after=after, before=before)
+    state = _state_if_available(post) if viewer.shared else None
+    if seconds and state is not None and beside is None:
+        key = fragment_key(post=post, view=view, page=page, after=after, before=before, version=state.version)
         kept = cache.get(key)
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
-    query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before,
-                                 viewer=viewer, tally=readers_tally(post) if viewer.shared else None)
+    query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
+                 tally=readers_tally(post, state) if state is not None else None)
     listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1

@@ -8,14 +8,16 @@ makes sense, a host overrides what differs); Slugline's blog is
 `cms.comments_host.BlogHost`, where each discussion is a post and its id is the
 post's `_id`. The comments app imports no module of its host's: it asks `get_host()`.
 
-The summary and the bucket counter live on the host's discussion documents, as
-`storage-patterns.md` lays them out (`comment_count`, `latest_comments`,
-`comments_version`, `num_pages` on the post), so the host stores them when asked.
+The comments app keeps its own per-discussion state (counters, the version of cached
+pages, the buckets store's page counter: comments/discussion_state.py). The host only
+stores what the subset pattern of `storage-patterns.md` embeds in its discussion
+documents, the comment count and the latest comments, when the app hands them over
+(`store_comment_summary`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -76,19 +78,16 @@ class Discussion(Protocol):
     @property
     def comments_closed(self) -> bool: ...
     @property
-    def comments_version(self) -> str: ...
-    @property
     def comment_count(self) -> int: ...
     @property
-    def listed_comments(self) -> int | None: ...
+    def latest_comments(self) -> Sequence[LatestComment]: ...
     def get_absolute_url(self) -> str: ...
 
 
 class BaseHost:
     """The interface a host implements, with a default for every method that can have
     one: a host subclasses it and overrides what differs (Slugline's blog:
-    cms/comments_host.py). Only `get` or `get_many`, and the comment summary's and
-    page counter's methods at the end, must be written; the system check
+    cms/comments_host.py). Only `get` or `get_many` must be written; the system check
     `comments.E006` names what a host lacks."""
 
     # --- Discussions --------------------------------------------------------------
@@ -149,37 +148,21 @@ class BaseHost:
         """Where moderators moderate (the digest mail links it); None: nowhere to link."""
         return None
 
-    # --- The comment summary and the buckets store's page counter ----------------
-    # Stored on each discussion: the host writes them when asked (no default).
+    # --- The comment summary (the subset pattern) --------------------------------
 
-    def read_comments_version(self, discussion_id: ObjectId) -> str | None:
-        raise NotImplementedError
-
-    def set_comment_summary(
-        self, discussion_id: ObjectId, *, if_version: str, count: int, listed: int,
-        latest: list[LatestComment],
+    def store_comment_summary(
+        self, discussion_id: ObjectId, *, seq: int, count: int, latest: list[LatestComment]
     ) -> bool:
-        raise NotImplementedError
-
-    def comment_summaries(
-        self, ids: list[ObjectId] | None = None
-    ) -> Iterator[tuple[ObjectId, tuple[LatestComment, ...]]]:
-        raise NotImplementedError
-
-    def comment_pages(self, discussion_id: ObjectId) -> int:
-        raise NotImplementedError
-
-    def advance_comment_pages(self, discussion_id: ObjectId, *, from_page: int) -> bool:
-        raise NotImplementedError
-
-    def set_comment_pages(self, discussion_id: ObjectId, *, num_pages: int) -> None:
-        raise NotImplementedError
+        """Keep a discussion's approved comment count and latest comments where its list
+        pages read them, only if `seq` (the comments app's change number they were read
+        at) is newer than the one stored with them; whether it was stored. By default
+        nothing is kept: a host whose pages show no summaries."""
+        return False
 
 
-# The methods a host must write itself (the others have defaults).
-REQUIRED = ("read_comments_version", "set_comment_summary", "comment_summaries", "comment_pages",
-            "advance_comment_pages", "set_comment_pages")
-# Of these, a host writes at least one (each has a default built on the other).
+# The methods a host must write itself: none alone (the others have defaults), but
+# one of these two (each has a default built on the other).
+REQUIRED: tuple[str, ...] = ()
 ONE_OF = ("get", "get_many")
 
 

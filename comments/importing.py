@@ -74,7 +74,7 @@ from datetime import UTC, datetime
 
 from bson import ObjectId
 
-from comments import commenters, conf, slugs, summaries
+from comments import commenters, conf, counters, slugs, summaries
 from comments.import_ledger import Placed, imported_id, ledger_key, look_up, record
 from comments.import_records import (
     TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, utc_time,
@@ -364,6 +364,7 @@ class Importer:
         finally:
             self.waiting.drop()
         for discussion_id in sorted(self.touched):
+            counters.recount(discussion_id)  # The imported comments, counted once per discussion.
             summaries.refresh_summary(post_id=discussion_id)
         self.report.posts = len(self.touched)
         return self.report

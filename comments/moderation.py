@@ -19,7 +19,7 @@ from bson import ObjectId
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, gettext_noop
 
-from comments import blocklist, changes, flags, records
+from comments import blocklist, changes, counters, flags, records
 from comments.host import get_host
 from comments.records import APPROVED, DELETED, SPAM, Comment, QueueFilter
 from comments.stores import get_store
@@ -64,8 +64,20 @@ class Banned:
 
 
 def tab_counts(*, filters: QueueFilter) -> dict[str, int]:
-    """How many comments each queue tab holds under these filters."""
-    return {tab: get_store().count_queue(tab=tab, filters=filters) for tab in records.QUEUE_TABS}
+    """How many comments each queue tab holds under these filters: the pending, spam
+    and recent tabs from the discussions' counters when no filter names a commenter
+    (comments/counters.py), the others counted."""
+    found = {tab: get_store().count_queue(tab=tab, filters=filters) for tab in records.QUEUE_TABS
+             if tab not in COUNTED_TABS or filters.name or filters.email or filters.ip}
+    if len(found) < len(records.QUEUE_TABS):
+        totals = counters.totals(discussion_id=filters.discussion_id)
+        found.update({"pending": totals.pending, "spam": totals.spam,
+                      "recent": totals.approved + totals.pending + totals.spam + totals.deleted})
+    return {tab: found[tab] for tab in records.QUEUE_TABS}
+
+
+# The tabs whose counts are the counters' (by status; "recent" is every comment).
+COUNTED_TABS = ("pending", "spam", "recent")
 
 
 def queue_page(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[QueueEntry]:

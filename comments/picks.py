@@ -8,7 +8,7 @@ from __future__ import annotations
 from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop
 
-from comments import conf, summaries
+from comments import conf, counters
 from comments.errors import Refused
 from comments.records import APPROVED, Comment
 from comments.stores import get_store
@@ -39,5 +39,5 @@ def feature(*, comment_id: ObjectId, picked: bool) -> Comment | None:
         if len(store.find_picks(discussion_id=comment.discussion_id)) >= limit:
             raise PickRefused(gettext(TOO_MANY_PICKS).format(count=limit), code="too_many_picks")
     if store.set_picked(comment=comment, picked=picked):
-        summaries.refresh_summary(post_id=comment.discussion_id)
+        counters.touch([comment.discussion_id])
     return store.find_by_id(comment_id)

@@ -7,14 +7,14 @@ pushed: gunicorn's sync workers serve one request at a time each, so a server-se
 events stream would hold a whole worker per open tab (four workers, four readers);
 a poll holds one for about a millisecond.
 
-It counts only what every reader sees: the post's approved comment count and its
-listed entries (comments and placeholders), as the post stores them after every
-change (comments.summaries.refresh_summary); a pending or spam comment changes
-neither, so neither the body nor the ETag tells a reader anything about it.
+It counts only what every reader sees: the discussion's approved comments and its
+listed entries (comments and placeholders), as its counters keep them after every
+change (comments/counters.py); a pending or spam comment changes neither, so
+neither the body nor the ETag tells a reader anything about it.
 
 Cost: the two numbers are kept in the cache (CACHES) for POLL_CACHE_SECONDS under
 the post's slug, so a poll is a cache hit, or once per slug and period one indexed
-read of the post (by slug); nothing reads the comments. The ETag is made of the
+read of the post (by slug) and one of its state (by `_id`); nothing reads the comments. The ETag is made of the
 numbers, `seen` and the language; a poll that sends it back in If-None-Match while
 nothing changed is answered 304 Not Modified with no body.
 """
@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.core.exceptions import BadRequest
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from comments import counters
 from comments.host import get_host
 
 # How long a discussion's numbers are reused: a new comment shows within this plus
@@ -58,14 +59,15 @@ def parse_seen(raw: str | None) -> int:
 
 
 def counts_of(slug: str) -> Counts:
-    """The discussion's counts, from the cache or one read of its post; Http404 for a
+    """The discussion's counts, from the cache or one read of its post and its state; Http404 for a
     slug that names no published post (never cached)."""
     key = KEY_PREFIX + hashlib.sha256(slug.encode()).hexdigest()[:32]
     kept = cache.get(key)
     if kept is not None:
         return Counts(*kept)
     post = get_host().published_or_404(slug)
-    counts = Counts(comments=post.comment_count, listed=post.listed_comments or post.comment_count)
+    kept = counters.state(post.id).counts
+    counts = Counts(comments=kept.approved, listed=kept.listed)
     cache.set(key, (counts.comments, counts.listed), POLL_CACHE_SECONDS)
     return counts
 

@@ -131,6 +131,28 @@ READERS = Viewer()
 
 
 @dataclass(frozen=True)
+class Intent:
+    """A change of one comment's (status, placeholder) stored on the comment with the
+    change itself, until the discussion's counters have moved by it (comments/counters.py).
+    `was` is None for a comment that was just inserted."""
+
+    id: ObjectId
+    was: tuple[str, bool] | None
+    now: tuple[str, bool]
+
+    def as_doc(self) -> dict[str, Any]:
+        return {"id": self.id, "was": list(self.was) if self.was else None, "now": list(self.now)}
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> Intent | None:
+        if not isinstance(doc, dict) or not isinstance(doc.get("id"), ObjectId):
+            return None
+        was, now = doc.get("was"), doc.get("now") or (APPROVED, False)
+        return cls(id=doc["id"], was=(str(was[0]), bool(was[1])) if was else None,
+                   now=(str(now[0]), bool(now[1])))
+
+
+@dataclass(frozen=True)
 class Comment:
     id: ObjectId
     discussion_id: ObjectId
@@ -159,6 +181,8 @@ class Comment:
     score: int = 0
     rank: float = 0.0
     picked: bool = False
+    # A change of status or placeholder whose counters are not yet moved (comments/counters.py).
+    intent: Intent | None = None
 
     @property
     def approved(self) -> bool:
@@ -217,6 +241,7 @@ class Comment:
             score=int(doc.get("score") or 0),
             rank=float(doc.get("rank") or 0.0),
             picked=bool(doc.get("picked")),
+            intent=Intent.from_doc(doc.get("intent")),
         )
 
 
@@ -238,9 +263,12 @@ STORED_FIELDS: dict[str, Callable[[Comment], Any]] = {
 def new_document(
     *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
     author: CommentAuthor, text: str, html: str, form_key: str | None, status: str, ip: str | None,
+    intent: Intent | None = None,
 ) -> dict:
-    """The stored fields of a new comment, the same in every store."""
+    """The stored fields of a new comment, the same in every store (with `intent`: the
+    counters' note that it is not counted yet, comments/counters.py)."""
     return {
+        **({"intent": intent.as_doc()} if intent else {}),
         "_id": ObjectId(),
         "discussion_id": discussion_id,
         "parent_id": parent.id if parent else None,

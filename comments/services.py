@@ -8,17 +8,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import antispam, blocklist, changes, conf, flags, recent_texts, records, signals, slugs
+from comments import antispam, blocklist, changes, conf, counters, flags, recent_texts, records, signals, slugs
 from comments.errors import Refused
 from comments.host import Discussion
-from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Viewer
+from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
 from comments.stores import get_store
 from comments.summaries import refresh_summary, settle
 from infra import mongo
@@ -148,8 +148,8 @@ def post_comment(
     html = render_comment(text)
     earlier, claimed = _claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
     if earlier is not None:
+        earlier = _summarise_stored(earlier, summarise=summarise)
         if summarise:
-            _summarise_stored(earlier)
             signals.comment_posted.send(sender=Comment, comment=earlier, discussion=post, duplicate=True)
         return Posted(comment=earlier, reattached=reattached, duplicate=True,
                       same_form=bool(form_key) and earlier.form_key == form_key)
@@ -163,9 +163,9 @@ def post_comment(
         if claimed:
             recent_texts.release(claimed)  # Nothing stored: the text may be sent again.
         raise
+    # Also after a duplicate: the first submit may have failed before this step.
+    comment = _summarise_stored(comment, summarise=summarise)
     if summarise:
-        # Also after a duplicate: the first submit may have failed before this step.
-        _summarise_stored(comment)
         signals.comment_posted.send(sender=Comment, comment=comment, discussion=post, duplicate=duplicate)
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate, same_form=duplicate)
 
@@ -185,8 +185,11 @@ def _insert(fields: dict, *, parent: Comment | None, form_key: str | None, at: d
             slug, full_slug = slugs.child_slugs(
                 parent_slug=parent.slug, parent_full_slug=parent.full_slug, posted=now, part=part
             )
+        # Inserted carrying its intent: not counted until counters.finish moves them.
+        intent = Intent(id=ObjectId(), was=None, now=(fields["status"], False))
         try:
-            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=to_millisecond(now), **fields), False
+            return get_store().insert_comment(slug=slug, full_slug=full_slug, posted=to_millisecond(now),
+                                              intent=intent, **fields), False
         except records.DiscussionFull as exc:
             # The operator's remedy (the exception's message) goes to the log.
             logger.error("%s", exc)
@@ -219,18 +222,23 @@ def _landed(exc: PyMongoError, *, discussion_id: ObjectId, slug: str) -> Comment
         return None
 
 
-def _summarise_stored(comment: Comment) -> None:
-    """Bring the post's summary up to date after `comment` was stored. The comment is
+def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
+    """Count `comment` (finish its intent: comments/counters.py), then bring the post's
+    summary up to date (unless not `summarise`); the comment as stored. The comment is
     stored whatever happens here, so the reader is never told it could not be: when
-    the database is too slow for the refresh (many commenters at once, or the
-    request's budget spent), the discussion is recorded to be settled later
-    (comments/changes.py) and the refresh is left to that."""
+    the database is too slow (many commenters at once, or the request's budget spent),
+    the discussion is recorded to be settled later (comments/changes.py), which
+    finishes the counting and the summary."""
     try:
-        refresh_summary(post_id=comment.discussion_id)
-    except PyMongoError as exc:
-        if not mongo.is_outage(exc):
+        counters.finish(comment)
+        if summarise:
+            refresh_summary(post_id=comment.discussion_id)
+    except (PyMongoError, counters.Contended) as exc:
+        if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
             raise
         changes.settle_later(comment=comment)
+        return comment
+    return replace(comment, intent=None)
 
 
 # How long a poster waits for the comment of another poster who claimed the same
@@ -328,7 +336,7 @@ def edit_comment(
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
-                               edited=to_millisecond(now))
+                                     edited=to_millisecond(now))
     if edited is None:  # Gone meanwhile (its discussion dropped): nothing to edit.
         raise CommentError(gettext(CANNOT_CHANGE), code="cannot_change")
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])

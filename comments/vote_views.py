@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from comments import ownership, slugs, store_switch, summaries, voters, votes, voting
+from comments import counters, ownership, slugs, store_switch, voters, votes, voting
 from comments.errors import Refused
 from comments.host import Discussion, get_host
 from comments.records import Comment
@@ -85,7 +85,7 @@ def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     else:
         if cast.changed:
-            summaries.refresh_summary(post_id=post.id)  # a fresh version: cached pages show the new counts
+            counters.touch([post.id])  # a fresh version: cached pages show the new counts
         message = gettext(voting.VOTED[cast.vote])
         if wants_json(request):
             response = JsonResponse({**counts(cast.comment, cast.vote), "message": message})

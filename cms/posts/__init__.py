@@ -18,14 +18,8 @@ not here, when a test must replace it for calls made inside the package.
 
 from cms.posts.author_copies import distinct_authors, set_author
 from cms.posts.comment_summary import (
-    advance_comment_pages,
-    bump_comments_version,
-    comment_pages,
     find_comment_summaries,
-    new_comments_version,
-    read_comments_version,
-    set_comment_pages,
-    set_comment_summary,
+    store_comment_summary,
 )
 from cms.posts.dashboard import contains, count_dashboard, dashboard_page
 from cms.posts.reading import (
@@ -81,14 +75,15 @@ from cms.posts.summaries import ELLIPSIS, SUMMARY_LENGTH, first_paragraph, plain
 __all__ = [
     "DRAFT", "ELLIPSIS", "EXCERPT_MAX_LENGTH", "INDEXES", "MAX_TAGS", "NEWEST_PUBLISHED", "PUBLISHED",
     "SCHEDULED", "SEARCH_VERSION", "SLUG_MAX_LENGTH", "STATES", "SUMMARY_LENGTH", "TAG_MAX_LENGTH",
-    "TAG_PUNCTUATION", "USING_SHOWN", "AuthorSummary", "Post", "PostLink", "advance_comment_pages",
-    "author_published_page", "backfill_search_text", "bump_comments_version", "comment_pages", "contains",
+    "TAG_PUNCTUATION", "USING_SHOWN", "AuthorSummary", "Post", "PostLink",
+    "author_published_page", "backfill_search_text", "contains",
     "count_author_published", "count_dashboard", "count_published", "count_search_published",
     "count_tag_published", "create_post", "dashboard_page", "distinct_authors", "ensure_indexes",
     "find_by_ids", "find_comment_summaries", "find_published_by_slugs", "first_paragraph", "get_by_id",
-    "get_by_slug", "get_published", "is_empty", "is_tag", "media_keys", "new_comments_version",
+    "store_comment_summary",
+    "get_by_slug", "get_published", "is_empty", "is_tag", "media_keys",
     "newest_published", "plain", "publish_due", "published_author_usernames", "published_filter",
-    "published_links", "published_page", "published_tags", "read_comments_version", "search_published_page",
-    "search_text", "set_author", "set_comment_pages", "set_comment_summary", "set_comments_closed", "shorten",
+    "published_links", "published_page", "published_tags", "search_published_page",
+    "search_text", "set_author", "set_comments_closed", "shorten",
     "summarise", "tag_published_page", "to_millisecond", "update_post", "using_media",
 ]

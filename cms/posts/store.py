@@ -19,7 +19,7 @@ from django.urls import reverse
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
-from cms.posts.comment_summary import _latest_comment, new_comments_version
+from cms.posts.comment_summary import _latest_comment
 from cms.posts.search import backfill_search_text, search_fields
 from cms.posts.summaries import summarise
 from comments.host import LatestComment
@@ -106,13 +106,6 @@ class Post:
     revision: int = 0
     # Closed by an editor: no new comments (see comments.services.comments_closed).
     comments_closed: bool = False
-    # A fresh token on every change to its comments: what cached comment lists are
-    # keyed by (comments/fragments.py); empty on a post stored before it existed.
-    comments_version: str = ""
-    # How many entries a reader's listing of its comments has: its approved comments
-    # plus the "[deleted]" placeholders that keep their replies in place. Stored with
-    # the count, so a reader's page needs no count query; None on a post stored before.
-    listed_comments: int | None = None
     # The author's own summary for lists; "" when they wrote none (and on older posts).
     excerpt: str = ""
     # The language it is written in (a code of settings.LANGUAGES): its `lang`.
@@ -158,8 +151,6 @@ class Post:
             updated=doc.get("updated"),
             revision=doc.get("revision", 0),
             comments_closed=bool(doc.get("comments_closed")),
-            comments_version=str(doc.get("comments_version") or ""),
-            listed_comments=doc.get("listed_comments"),
             excerpt=str(doc.get("excerpt") or ""),
             # Posts stored before posts had a language are in the site's.
             language=str(doc.get("language") or settings.LANGUAGE_CODE),
@@ -212,9 +203,7 @@ def create_post(
         "tags": list(tags),
         "author": author.as_doc(),
         "comment_count": 0,
-        "listed_comments": 0,
         "latest_comments": [],
-        "comments_version": new_comments_version(),
         "revision": 1,
     }
     doc["_id"] = get_db().posts.insert_one(doc).inserted_id

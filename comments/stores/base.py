@@ -42,6 +42,7 @@ from comments.records import (
     APPROVED,
     HIDDEN,
     NEWEST,
+    Intent,
     ORDERS,
     RANKED_ORDERS,
     READERS,
@@ -110,6 +111,12 @@ class CommentStore(ABC):
         values differ; how many changed. `majority`: a majority write concern."""
 
     @abstractmethod
+    def _transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """Set `fields` on this one comment only while its stored fields still meet
+        `expect` (MongoDB conditions on its own fields), in one atomic update; whether
+        it did (comments/counters.py moves the counters by it)."""
+
+    @abstractmethod
     def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
         """`$inc` one comment's vote tallies (`votes.up`, `votes.down`) and its net
         `score` by these amounts, in one atomic update; whether the comment was found."""
@@ -142,12 +149,12 @@ class CommentStore(ABC):
     def insert_comment(
         self, *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
         author: CommentAuthor, text: str, html: str, form_key: str | None = None, status: str = APPROVED,
-        ip: str | None = None,
+        ip: str | None = None, intent: Intent | None = None,
     ) -> Comment:
         """Insert one comment; SlugTaken if its slug is already used in the discussion."""
         document = new_document(
             discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted,
-            author=author, text=text, html=html, form_key=form_key, status=status, ip=ip,
+            author=author, text=text, html=html, form_key=form_key, status=status, ip=ip, intent=intent,
         )
         return self._insert(document=document, parent=parent)
 
@@ -157,6 +164,16 @@ class CommentStore(ABC):
         if query.is_empty():
             return 0
         return self._change(query, fields=fields, majority=majority)
+
+    @frozen_aware
+    def transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """Change one comment if it still meets `expect`; whether it did."""
+        return self._transition(comment=comment, expect=expect, fields=fields)
+
+    def last_page(self, *, discussion_id: ObjectId) -> int:
+        """The page new comments of a discussion go to, read from the stored comments
+        (only the buckets store has pages: 1 for the others)."""
+        return 1
 
     @frozen_aware
     def insert_documents(self, *, documents: list[dict]) -> int:
@@ -353,14 +370,20 @@ class CommentStore(ABC):
     def count_queue(self, *, tab: str, filters: QueueFilter) -> int:
         return self.tally(Query(tab=tab, filters=filters)).total
 
+    # Status, placeholder and text changes go through comments/counters.py, which moves
+    # the discussion's counters with them (imported here: it imports the stores).
+
     def set_status(self, *, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
         """Give these comments `status`; with `blank`, also empty their text (an author
         taking their words back). Returns how many changed."""
-        fields: dict[str, Any] = {"status": status, **({"text": "", "html": ""} if blank else {})}
-        return self.change(Query(ids=frozenset(ids)), fields=fields)
+        from comments import counters
+
+        return counters.set_status(self.find_by_ids(ids=ids), status=status, blank=blank, store=self)
 
     def set_placeholder(self, *, ids: Iterable[ObjectId], placeholder: bool) -> int:
-        return self.change(Query(ids=frozenset(ids)), fields={"placeholder": placeholder})
+        from comments import counters
+
+        return counters.set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder, store=self)
 
     def set_flag_count(self, *, ids: Iterable[ObjectId], flag_count: int) -> int:
         """Store how many readers flagged these comments (counted by comments.flags)."""
@@ -369,9 +392,11 @@ class CommentStore(ABC):
     def update_text(self, *, comment_id: ObjectId, text: str, html: str, status: str,
                     edited: datetime) -> Comment | None:
         """Store an author's edit (and the status its checks gave it); the comment after."""
-        fields = {"text": text, "html": html, "status": status, "edited": edited}
-        self.change(Query(ids=frozenset({comment_id})), fields=fields)
-        return self.find_by_id(comment_id)
+        from comments import counters
+
+        found = self.find_by_id(comment_id)
+        fields = {"text": text, "html": html, "edited": edited}
+        return None if found is None else counters.change(found, status=status, fields=fields, store=self)
 
     def set_author_name(self, *, author_id: int, name: str) -> int:
         """Give every comment by this member `name`; how many changed. Only copies that

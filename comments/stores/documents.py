@@ -235,6 +235,12 @@ class DocumentsStore(CommentStore):
         result = collection.update_many({"$and": [selected, differs]} if selected else differs, {"$set": fields})
         return result.modified_count
 
+    def _transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """One update_one on the comment's `_id` and `expect`."""
+        result = self._collection().update_one(
+            {"_id": comment.id, "discussion_id": comment.discussion_id, **expect}, {"$set": fields})
+        return result.matched_count == 1
+
     def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
         """One update_one `$inc` of the comment's tallies and score."""
         result = self._collection().update_one(

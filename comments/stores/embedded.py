@@ -417,6 +417,19 @@ class EmbeddedStore(ContainerStore):
                 return True
         return False
 
+    def _transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
+        """One update through the comment's chain (read from the document if it is not
+        where its slug says), checked by its `_id` and `expect`."""
+        for chain in (chain_of(comment.slug), None):
+            if chain is None:
+                discussion = self._load(comment.discussion_id, at_every_depth("slug"))
+                chain = _chain_in(discussion, comment.slug) if discussion else None
+                if chain is None:
+                    return False
+            if self._set(comment.discussion_id, chain, comment.id, fields, guard=expect).matched_count:
+                return True
+        return False
+
     def _change(self, query: Query, *, fields: dict[str, Any], majority: bool = False) -> int:
         """One update per selected comment whose stored values differ; the updates'
         modified_count (a value another writer set meanwhile is not counted)."""

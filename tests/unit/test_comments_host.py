@@ -123,14 +123,13 @@ class OnlyGet(BaseHost):
 
 
 class NoGet(BaseHost):
-    def read_comments_version(self, discussion_id):
-        return None
+    def store_comment_summary(self, discussion_id, *, seq, count, latest):
+        return True
 
 
 def test_missing_methods_names_the_required_ones_a_subclass_did_not_write():
-    assert missing_methods(OnlyGet) == list(REQUIRED)
-    written = "read_comments_version"
-    assert missing_methods(NoGet) == ["get or get_many", *[name for name in REQUIRED if name != written]]
+    assert missing_methods(OnlyGet) == list(REQUIRED) == []
+    assert missing_methods(NoGet) == ["get or get_many"]
 
 
 def test_a_class_that_does_not_subclass_base_host_needs_every_method():
@@ -143,12 +142,13 @@ def test_a_class_that_does_not_subclass_base_host_needs_every_method():
 
 
 def test_the_blog_host_is_whole_and_overrides_at_most_eight_methods():
-    """The blog writes the comment summary's methods (their own contract) and at most
-    eight of the others; BaseHost gives the rest."""
+    """The blog writes the comment summary's method (where the subset pattern's count
+    and latest comments go: its own contract) and at most eight of the others;
+    BaseHost gives the rest."""
     from cms.comments_host import BlogHost
 
     assert missing_methods(BlogHost) == []
     overridden = [name for name, value in vars(BlogHost).items()
-                  if inspect.isfunction(value) and name in vars(BaseHost) and name not in REQUIRED]
+                  if inspect.isfunction(value) and name in vars(BaseHost) and name != "store_comment_summary"]
     assert len(overridden) <= 8, overridden
     assert "get" not in overridden and "moderators" not in overridden

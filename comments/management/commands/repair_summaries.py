@@ -6,17 +6,20 @@ from django.core.management.base import BaseCommand, CommandError
 
 from comments import changes, summaries
 
-DRIFT_LINE = ("Post {post_id}: stored {stored[0]} comments ({stored[1]} listed), latest {stored[2]}; "
-              "counted {counted[0]} ({counted[1]} listed), latest {counted[2]}.")
+DRIFT_LINE = ("Post {post_id}: stored {stored[0]} comments, latest {stored[1]}; "
+              "counted {counted[0]}, latest {counted[1]}.")
+COUNTS_LINE = ("Post {post_id}: counters {stored}; counted {counted} "
+               "({unfinished} change{s} not yet counted).")
 DRIFT_FOUND = "{count} post comment summar{ies} drift from a recount; run repair_summaries without --check."
 
 
 class Command(BaseCommand):
     help = (
         "Finish every moderation action that was cut short (comments/changes.py), then "
-        "recompute every post's comment count and latest comments. Safe to run again, and "
-        "while the site runs; cron-safe. With --check: report every summary that drifts "
-        "from a recount, change nothing, and exit 1 if any does."
+        "finish every change not yet counted, fix every discussion's counters that drift "
+        "from a recount and hand every post its comment count and latest comments again. "
+        "Safe to run again, and while the site runs; cron-safe. With --check: report every "
+        "counter and summary that drifts from a recount, change nothing, and exit 1 if any does."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -26,7 +29,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--check", action="store_true",
-            help="Only compare every stored summary with a recount and report the drift; change nothing.",
+            help="Only compare every counter and stored summary with a recount and report the drift; change nothing.",
         )
 
     def handle(self, *args: Any, pending_only: bool = False, check: bool = False, **options: Any) -> None:
@@ -45,7 +48,13 @@ class Command(BaseCommand):
         drifted = 0
         for drift in summaries.find_drift():
             drifted += 1
-            self.stdout.write(DRIFT_LINE.format(post_id=drift.post_id, stored=drift.stored, counted=drift.counted))
+            if drift.counted_counts is not None:
+                self.stdout.write(COUNTS_LINE.format(post_id=drift.post_id, stored=drift.stored_counts,
+                                                     counted=drift.counted_counts, unfinished=drift.unfinished,
+                                                     s="s" if drift.unfinished != 1 else ""))
+            if drift.stored != drift.counted:
+                self.stdout.write(DRIFT_LINE.format(post_id=drift.post_id, stored=drift.stored,
+                                                    counted=drift.counted))
         if drifted:
             raise CommandError(DRIFT_FOUND.format(count=drifted, ies="ies" if drifted != 1 else "y"))
         self.stdout.write("Every post comment summary agrees with a recount.")

@@ -32,15 +32,16 @@ def test_home_costs_two_commands_whatever_the_number_of_posts(client, make_post,
 
 
 def test_post_page_costs_three_commands(client, make_post, make_comment, make_user, commands, settings):
-    """At most three: for a reader, the post (which carries the comment count) and its
-    first page of comments; for an editor, who also sees pending comments, their count too."""
+    """At most three: for a reader, the post (which carries the comment count), its
+    discussion's state (the counts pages need) and its first page of comments; for an
+    editor, who also sees pending comments, the post, the page and their count."""
     settings.COMMENTS_CACHE_SECONDS = 0
     post = make_post()
     for _ in range(4):
         make_comment(post)
     commands.reset()
     assert client.get(f"/posts/{post.slug}/").status_code == 200
-    assert sorted(commands.names) == ["find", "find"]
+    assert sorted(commands.names) == ["find", "find", "find"]
     client.force_login(make_user("eve", role="editor"))
     commands.reset()
     assert client.get(f"/posts/{post.slug}/").status_code == 200

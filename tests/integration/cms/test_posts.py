@@ -1,6 +1,5 @@
 """The posts collection: what readers can see, in what order."""
 
-import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -318,7 +317,7 @@ def test_get_by_slug_and_find_by_ids_see_posts_in_any_state(make_post):
     assert {p.id for p in found} == {draft.id, published.id}
 
 
-# --- The comment summary and the buckets store's page counter -----------------------------
+# --- The comment summary -------------------------------------------------------------------
 
 
 def latest(text: str) -> LatestComment:
@@ -326,53 +325,15 @@ def latest(text: str) -> LatestComment:
                          excerpt=text)
 
 
-def test_the_comment_summary_is_stored_only_over_the_version_it_was_counted_at(make_post):
-    """A summary counted before another was stored is refused; each stored one brings a new version."""
+def test_the_comment_summary_is_stored_only_when_its_seq_is_newer(make_post):
+    """A summary read at an older change number than the one the post holds is refused;
+    a post stored before summaries had one takes any."""
     post = make_post()
-    seen = posts.read_comments_version(post_id=post.id)
-    assert seen == post.comments_version != ""
-    summary = {"count": 2, "listed": 2, "latest": [latest("b")]}
-    assert posts.set_comment_summary(post_id=post.id, if_version=seen, **summary)
-    assert not posts.set_comment_summary(post_id=post.id, if_version=seen, count=1, listed=1, latest=[])
+    assert posts.store_comment_summary(post_id=post.id, seq=7, count=2, latest=[latest("b")])
+    assert not posts.store_comment_summary(post_id=post.id, seq=6, count=1, latest=[])
+    assert not posts.store_comment_summary(post_id=post.id, seq=7, count=1, latest=[])
     stored = posts.get_by_id(post.id)
     assert (stored.comment_count, stored.latest_comments) == (2, (latest("b"),))
-    assert stored.comments_version not in ("", seen)
-    assert posts.read_comments_version(post_id=ObjectId()) is None
-
-
-def test_a_post_stored_without_a_comments_version_takes_a_summary(make_post, mongo_db):
-    """Posts from before comments versions read as "" and compare equal to it."""
-    post = make_post()
-    mongo_db.posts.update_one({"_id": post.id}, {"$unset": {"comments_version": ""}})
-    assert posts.read_comments_version(post_id=post.id) == ""
-    assert posts.set_comment_summary(post_id=post.id, if_version="", count=1, listed=1, latest=[])
-    assert posts.get_by_id(post.id).comment_count == 1
-
-
-def test_comment_pages_advance_one_page_at_a_time_also_from_a_post_without_the_field(make_post):
-    """From page 1 (no field) to 2, then 2 to 3; a writer naming a page already left changes nothing."""
-    post = make_post()
-    assert posts.comment_pages(post_id=post.id) == 1
-    assert posts.advance_comment_pages(post_id=post.id, from_page=1)
-    assert not posts.advance_comment_pages(post_id=post.id, from_page=1)
-    assert posts.advance_comment_pages(post_id=post.id, from_page=2)
-    assert posts.comment_pages(post_id=post.id) == 3
-
-
-def test_of_writers_past_a_full_page_at_once_exactly_one_advances_it(make_post):
-    """Eight threads advance from the same page: one does, the page moves by one."""
-    post = make_post()
-    posts.set_comment_pages(post_id=post.id, num_pages=4)
-    barrier, results = threading.Barrier(8), []
-
-    def advance():
-        barrier.wait()
-        results.append(posts.advance_comment_pages(post_id=post.id, from_page=4))
-
-    threads = [threading.Thread(target=advance) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(results) == [False] * 7 + [True]
-    assert posts.comment_pages(post_id=post.id) == 5
+    assert posts.store_comment_summary(post_id=post.id, seq=8, count=3, latest=[])
+    assert posts.get_by_id(post.id).comment_count == 3
+    assert not posts.store_comment_summary(post_id=ObjectId(), seq=1, count=1, latest=[])

@@ -13,10 +13,9 @@ from bson import ObjectId
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cms import posts
-from comments import slugs
+from comments import counters, slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
-from comments.stores import buckets, get_store
+from comments.stores import bucket_writes, buckets, get_store
 
 DOCUMENTS = get_store("documents")
 BUCKETS = get_store("buckets")
@@ -108,20 +107,20 @@ def test_the_walk_takes_what_slicing_the_concatenated_buckets_takes(counts, skip
 # --- Posting: rollover, num_pages, two writers -------------------------------------------
 
 
-def test_a_page_rolls_over_after_100_and_num_pages_lives_on_the_post(bucket_store, make_post):
+def test_a_page_rolls_over_after_100_and_num_pages_lives_in_the_discussion_state(bucket_store, make_post):
     """The 101st comment still goes to page 1 (the push happens before the check) and
     moves num_pages to 2; the 102nd opens page 2."""
     post = make_post()
-    assert posts.comment_pages(post_id=post.id) == 1
-    for n in range(buckets.PAGE_SIZE):
+    assert counters.state(post.id).num_pages == 1
+    for n in range(bucket_writes.PAGE_SIZE):
         insert(post.id, n)
-    assert posts.comment_pages(post_id=post.id) == 1 and page_numbers(bucket_store, post.id) == [1]
+    assert counters.state(post.id).num_pages == 1 and page_numbers(bucket_store, post.id) == [1]
     insert(post.id, 100)
-    assert posts.comment_pages(post_id=post.id) == 2
+    assert counters.state(post.id).num_pages == 2
     assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["count"] == 101
     insert(post.id, 101)
     assert page_numbers(bucket_store, post.id) == [1, 2]
-    assert bucket_store.posts.find_one({"_id": post.id})["num_pages"] == 2
+    assert bucket_store.discussion_state.find_one({"_id": post.id})["num_pages"] == 2
 
 
 def test_two_writers_past_a_full_page_advance_it_once(bucket_store, make_post):
@@ -129,17 +128,17 @@ def test_two_writers_past_a_full_page_advance_it_once(bucket_store, make_post):
     one does, the next comment opens page 2, and no comment is lost."""
     post = make_post()
     fill(post.id, 100)
-    page_a = posts.comment_pages(post_id=post.id)
-    page_b = posts.comment_pages(post_id=post.id)
-    a = buckets.push_comment(discussion_id=post.id, page=page_a, document=new_comment(post.id, 100))
-    b = buckets.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
+    page_a = counters.state(post.id).num_pages
+    page_b = counters.state(post.id).num_pages
+    a = bucket_writes.push_comment(discussion_id=post.id, page=page_a, document=new_comment(post.id, 100))
+    b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
     assert (a["count"], b["count"]) == (101, 102)
     advanced = [
-        buckets.advance_page(discussion_id=post.id, page=page_a, count=a["count"]),
-        buckets.advance_page(discussion_id=post.id, page=page_b, count=b["count"]),
+        bucket_writes.advance_page(discussion_id=post.id, page=page_a, count=a["count"]),
+        bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"]),
     ]
     assert advanced == [True, False]
-    assert posts.comment_pages(post_id=post.id) == 2
+    assert counters.state(post.id).num_pages == 2
     insert(post.id, 102)
     assert page_numbers(bucket_store, post.id) == [1, 2]
     assert len(set(stored_ids(bucket_store, post.id))) == 103
@@ -150,12 +149,12 @@ def test_a_writer_late_on_a_page_another_advanced_only_overfills_it(bucket_store
     1 holds one more, B's advance does nothing, and page 3 is never skipped to."""
     post = make_post()
     fill(post.id, 100)
-    page_b = posts.comment_pages(post_id=post.id)
-    a = buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 100))
-    assert buckets.advance_page(discussion_id=post.id, page=1, count=a["count"])
-    b = buckets.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
-    assert not buckets.advance_page(discussion_id=post.id, page=page_b, count=b["count"])
-    assert posts.comment_pages(post_id=post.id) == 2 and b["count"] == 102
+    page_b = counters.state(post.id).num_pages
+    a = bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 100))
+    assert bucket_writes.advance_page(discussion_id=post.id, page=1, count=a["count"])
+    b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
+    assert not bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"])
+    assert counters.state(post.id).num_pages == 2 and b["count"] == 102
 
 
 def test_two_writers_of_a_new_page_both_land_in_one_bucket(bucket_store, make_post):
@@ -163,8 +162,8 @@ def test_two_writers_of_a_new_page_both_land_in_one_bucket(bucket_store, make_po
     the second finds it; the unique index keeps it one bucket per page."""
     post = make_post()
     fill(post.id, 100)
-    first = buckets.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 200))
-    second = buckets.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 201))
+    first = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 200))
+    second = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 201))
     assert (first["count"], second["count"]) == (1, 2)
     assert bucket_store.comment_pages.count_documents({"discussion_id": post.id, "page": 2}) == 1
 
@@ -196,7 +195,7 @@ def test_writers_in_threads_across_a_rollover_lose_nothing_and_skip_no_page(buck
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 2
     for bucket in bucket_store.comment_pages.find({"discussion_id": post.id}):
         assert bucket["count"] == len(bucket["comments"])
-    assert posts.comment_pages(post_id=post.id) == numbers[-1]
+    assert counters.state(post.id).num_pages == numbers[-1]
 
 
 def test_a_slug_used_on_an_earlier_page_is_taken(bucket_store, make_post):
@@ -216,9 +215,9 @@ def test_a_push_onto_a_page_holding_the_slug_is_taken(bucket_store, make_post):
     """push_comment refuses a slug its page has."""
     post = make_post()
     doc = new_comment(post.id, 1)
-    buckets.push_comment(discussion_id=post.id, page=1, document=doc)
+    bucket_writes.push_comment(discussion_id=post.id, page=1, document=doc)
     with pytest.raises(SlugTaken):
-        buckets.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
+        bucket_writes.push_comment(discussion_id=post.id, page=1, document={**doc, "_id": ObjectId()})
 
 
 def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(bucket_store, make_post):
@@ -228,14 +227,14 @@ def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(b
     post = make_post()
     fill(post.id, 99)
     raced = new_comment(post.id, 7000)
-    assert buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
+    assert bucket_writes.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
     insert(post.id, 100)
     insert(post.id, 101)
-    assert posts.comment_pages(post_id=post.id) == 2
+    assert counters.state(post.id).num_pages == 2
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
     b = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
     with pytest.raises(SlugTaken):
-        buckets.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
+        bucket_writes.push_comment(discussion_id=post.id, page=1, document=raced)  # writer A, late
     assert bucket_store.comment_pages.find_one({"comments.slug": raced["slug"]})["page"] == 1
     assert [c["_id"] for c in bucket_store.comment_pages.find_one({"page": 1})["comments"]].count(b.id) == 1
     assert sum(d["slug"] == raced["slug"] for d in BUCKETS.iter_documents(discussion_id=post.id)) == 1
@@ -246,7 +245,7 @@ def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store
     again stores its comment in the claimed page, once."""
     post = make_post()
     raced = new_comment(post.id, 1)
-    buckets.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
+    bucket_writes.claim_page(discussion_id=post.id, slug=raced["slug"], page=1)
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
     stored = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)
     assert BUCKETS.find_by_slug(discussion_id=post.id, slug=raced["slug"]) == stored
@@ -257,9 +256,9 @@ def test_a_claim_left_by_a_writer_that_died_does_not_block_the_form(bucket_store
 def test_a_claim_names_the_first_claimers_page_only(bucket_store, make_post):
     """The first claim of a slug keeps its page; later claims are told that page."""
     post = make_post()
-    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=3) == 3
-    assert buckets.claim_page(discussion_id=post.id, slug="abcdefgh", page=4) == 3
-    assert buckets.claim_page(discussion_id=ObjectId(), slug="abcdefgh", page=4) == 4
+    assert bucket_writes.claim_page(discussion_id=post.id, slug="abcdefgh", page=3) == 3
+    assert bucket_writes.claim_page(discussion_id=post.id, slug="abcdefgh", page=4) == 3
+    assert bucket_writes.claim_page(discussion_id=ObjectId(), slug="abcdefgh", page=4) == 4
 
 
 # --- Reading -------------------------------------------------------------------------------
@@ -299,12 +298,12 @@ def test_comments_posted_in_order_keep_their_buckets_ordered(bucket_store, make_
     """Pushes in posting order across a rollover leave every bucket `ordered`, with
     `first` and `last` its oldest and newest comment."""
     post = make_post()
-    for n in range(buckets.PAGE_SIZE + 5):
+    for n in range(bucket_writes.PAGE_SIZE + 5):
         insert(post.id, n)
     found = heads(bucket_store, post.id)
     assert [h["page"] for h in found] == [1, 2] and buckets.in_posting_order(found)
-    assert found[1]["first"] == START + timedelta(seconds=buckets.PAGE_SIZE + 1)
-    assert found[1]["last"] == START + timedelta(seconds=buckets.PAGE_SIZE + 4)
+    assert found[1]["first"] == START + timedelta(seconds=bucket_writes.PAGE_SIZE + 1)
+    assert found[1]["last"] == START + timedelta(seconds=bucket_writes.PAGE_SIZE + 4)
 
 
 def test_comments_pushed_out_of_posting_order_are_kept_in_posting_order(bucket_store, make_post):
@@ -340,7 +339,7 @@ def test_a_late_comment_on_an_earlier_page_stops_the_walk(bucket_store, make_pos
     99 and 100, the aggregation puts it last."""
     post = make_post()
     fill(post.id, 150)
-    buckets.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
+    bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 500))
     assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["ordered"] is True
     assert not buckets.in_posting_order(heads(bucket_store, post.id))
     page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=98, limit=4)
@@ -414,11 +413,11 @@ def test_an_export_imported_again_is_the_same_documents(bucket_store, make_post)
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 5
     assert BUCKETS.drop_discussion(discussion_id=post.id) == 205
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 0
-    assert BUCKETS.discussion_ids() == [] and posts.comment_pages(post_id=post.id) == 1
+    assert BUCKETS.discussion_ids() == [] and counters.state(post.id).num_pages == 1
     assert BUCKETS.insert_documents(documents=exported) == 205
     assert list(BUCKETS.iter_documents(discussion_id=post.id)) == exported
     assert page_numbers(bucket_store, post.id) == [1, 2, 3]
-    assert posts.comment_pages(post_id=post.id) == 3
+    assert counters.state(post.id).num_pages == 3
     assert BUCKETS.insert_documents(documents=exported) == 0
     insert(post.id, 999)
     assert len(stored_ids(bucket_store, post.id)) == 206 and page_numbers(bucket_store, post.id) == [1, 2, 3]
@@ -432,7 +431,7 @@ def test_documents_imported_into_a_discussion_with_comments_fill_its_last_page(b
     more = [new_comment(post.id, n) for n in range(50, 160)]  # 10 slugs it has, 100 new
     assert BUCKETS.insert_documents(documents=more) == 100
     counts = [b["count"] for b in bucket_store.comment_pages.find({"discussion_id": post.id}).sort("page", 1)]
-    assert counts == [100, 60] and posts.comment_pages(post_id=post.id) == 2
+    assert counts == [100, 60] and counters.state(post.id).num_pages == 2
 
 
 def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(

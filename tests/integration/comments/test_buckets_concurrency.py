@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pytest
 from bson import ObjectId
 
-from cms import posts
+from comments import counters
 from comments.records import PENDING, SPAM, CommentAuthor, SlugTaken
-from comments.stores import buckets, get_store
+from comments.stores import bucket_writes, get_store
 from tests.integration.comments.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
 from tests.threads import at_once
 
@@ -38,7 +38,7 @@ def assert_buckets_sound(mongo_db, discussion_id: ObjectId) -> None:
     all_slugs = [c["slug"] for b in found for c in b["comments"]]
     assert len(all_slugs) == len(set(all_slugs))
     last = max(found, key=lambda b: b["page"])
-    assert posts.comment_pages(post_id=discussion_id) == numbers[-1] + (last["count"] > buckets.PAGE_SIZE)
+    assert counters.state(discussion_id).num_pages == numbers[-1] + (last["count"] > bucket_writes.PAGE_SIZE)
 
 
 @pytest.mark.parametrize("before", [99, 100, 101])

@@ -85,13 +85,13 @@ def _post(**changes) -> posts.Post:
     base = posts.Post(
         id=ObjectId("65f000000000000000000001"), title="T", slug="t", content="", content_html="",
         created=datetime(2026, 1, 1, tzinfo=timezone.utc), published=datetime(2026, 1, 1, tzinfo=timezone.utc),
-        status=posts.PUBLISHED, author=posts.AuthorSummary(id=1, username="a", name="A"), comments_version="v1",
+        status=posts.PUBLISHED, author=posts.AuthorSummary(id=1, username="a", name="A"),
     )
     return replace(base, **changes)
 
 
 @pytest.mark.parametrize("change", [
-    {"post": {"comments_version": "v2"}}, {"post": {"id": ObjectId("65f000000000000000000002")}},
+    {"query": {"version": "v2"}}, {"post": {"id": ObjectId("65f000000000000000000002")}},
     {"post": {"slug": "renamed"}}, {"post": {"comments_closed": True}},
     {"query": {"view": "newest"}}, {"query": {"page": "2"}}, {"query": {"after": "c1"}},
     {"query": {"before": "c1"}},
@@ -101,7 +101,7 @@ def _post(**changes) -> posts.Post:
 ])
 def test_the_key_changes_with_everything_the_fragment_depends_on(change, settings):
     """Version, discussion, slug, closed, view, page or cursor, and the settings that shape a page."""
-    query = {"view": "threaded"}
+    query = {"view": "threaded", "version": "v1"}
     before = fragments.fragment_key(post=_post(), **query)
     if "setting" in change:
         setattr(settings, *change["setting"])
@@ -110,7 +110,8 @@ def test_the_key_changes_with_everything_the_fragment_depends_on(change, setting
 
 
 def test_the_key_is_the_same_for_the_same_page():
-    assert fragments.fragment_key(post=_post(), view="threaded") == fragments.fragment_key(post=_post(), view="threaded")
+    assert fragments.fragment_key(post=_post(), view="threaded", version="v1") == fragments.fragment_key(
+        post=_post(), view="threaded", version="v1")
 
 
 def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, settings):
@@ -129,16 +130,17 @@ def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, s
 
 
 def test_a_warm_post_page_costs_one_command_and_no_comment_query(client, make_post, make_comment, commands, backend):
-    """A miss: the post (with the count) and the page (two). A hit: the post alone."""
+    """A miss: the post, its discussion's state (the counts and the version) and the
+    page. A hit: the post and the state, both by key."""
     post = make_post()
     for _ in range(4):
         make_comment(post)
     commands.reset()
     cold = client.get(post_url(post))
-    assert sorted(commands.names) == ["find", "find"]
+    assert sorted(commands.names) == ["find", "find", "find"]
     commands.reset()
     warm = client.get(post_url(post))
-    assert commands.names == ["find"]
+    assert commands.names == ["find", "find"]
     assert page(warm).comments == page(cold).comments and len(page(warm).comments) == 4
 
 
@@ -311,4 +313,4 @@ def test_no_cache_at_zero_seconds(client, make_post, make_comment, commands, set
     client.get(post_url(post))
     commands.reset()
     client.get(post_url(post))
-    assert sorted(commands.names) == ["find", "find"]
+    assert sorted(commands.names) == ["find", "find", "find"]

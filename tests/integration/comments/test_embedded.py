@@ -145,14 +145,16 @@ def test_replies_are_pushed_under_their_parents_position(embedded_store, make_po
 
 
 def test_a_node_holds_the_fields_of_a_documents_store_comment(embedded_store, make_post, mongo_db):
-    """Every field records.new_document gives, except discussion_id, plus replies."""
+    """Every field records.new_document gives, except discussion_id, plus replies (and
+    `intent`, null once its insert is counted: comments/counters.py)."""
     post = make_post()
     services.post_comment(post=post, text="Hello", author=MEMBER, form_key="k" * 20, ip="10.0.0.1")
     [stored] = mongo_db.discussions.find_one({"_id": post.id})["replies"]
     assert set(stored) == {
         "_id", "parent_id", "slug", "full_slug", "thread", "posted", "author", "text", "html", "form_key", "status",
-        "ip", "votes", "score", "rank", "picked", "replies",
+        "ip", "votes", "score", "rank", "picked", "replies", "intent",
     }
+    assert stored["intent"] is None
     assert stored["author"] == {"id": 7, "name": "Ada", "email": "ada@example.com"}
 
 

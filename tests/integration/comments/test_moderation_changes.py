@@ -196,6 +196,8 @@ def test_repair_summaries_recomputes_every_post(make_post, make_comment, mongo_d
     and so is one of a post whose comments are all gone."""
     post, emptied = make_post(), make_post()
     make_comment(post, text="Counted")
+    make_comment(emptied, text="Gone")
+    get_store().drop_discussion(discussion_id=emptied.id)
     mongo_db.posts.update_many({"_id": {"$in": [post.id, emptied.id]}},
                                {"$set": {"comment_count": 317, "latest_comments": []}})
     call_command("repair_summaries")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from comments import ranked, scores, summaries, votes
+from comments import counters, ranked, scores, votes
 from comments.stores import get_store
 from tests.page_reading import discussion_url, page, post_url, query
 
@@ -14,12 +14,12 @@ pytestmark = pytest.mark.usefixtures("each_store")
 
 
 def vote(comment, ups: int, downs: int = 0, *, prefix: str = "v") -> None:
-    """Readers' votes, then the post's fresh comments version (as the vote view does)."""
+    """Readers' votes, then the discussion's fresh version (as the vote view does)."""
     for n in range(ups):
         votes.cast(comment=comment, voter=f"b:{prefix}{comment.slug}u{n}", vote="up")
     for n in range(downs):
         votes.cast(comment=comment, voter=f"b:{prefix}{comment.slug}d{n}", vote="down")
-    summaries.refresh_summary(post_id=comment.discussion_id)
+    counters.touch([comment.discussion_id])
 
 
 def test_best_ranks_threads_by_the_wilson_bound_with_replies_under_each(make_post, make_comment):

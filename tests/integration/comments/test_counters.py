@@ -1,0 +1,167 @@
+"""Every change moves a discussion's counters exactly once (comments/counters.py), in
+every store: posting (also pending by the rules), edits, an author's delete, flags
+that hold a comment, moderation (one comment, a batch, a sub-thread, a ban),
+placeholders, imports; a crash between a comment's change and its counter's is put
+right by the next change or by repair_summaries; --check reports drift."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from cms import posts
+from comments import counters, counting, discussion_state, moderation, services, summaries
+from comments.counting import Counts
+from comments.records import CommentAuthor, Viewer
+from comments.stores import get_store
+
+pytestmark = pytest.mark.usefixtures("each_store")
+
+READER = CommentAuthor(id=None, name="Reader", email="reader@example.com")
+
+
+class Crash(Exception):
+    """The process dies here (the fault injected between two steps of a change)."""
+
+
+def recounted(discussion_id) -> Counts:
+    return counting.recount(get_store().iter_documents(discussion_id=discussion_id))
+
+
+def assert_exact(discussion_id) -> Counts:
+    stored = counters.state(discussion_id).counts
+    assert stored == recounted(discussion_id)
+    tally = get_store().tally_listing(discussion_id=discussion_id)
+    assert (stored.listed, stored.placeholders) == (tally.total, tally.placeholders)
+    assert posts.get_by_id(discussion_id).comment_count == stored.approved
+    return stored
+
+
+def test_every_kind_of_change_moves_the_counters_once(make_post, make_comment, settings):
+    settings.COMMENTS_FLAGS_TO_HOLD = 1
+    post = make_post()
+    root = make_comment(post, text="Root")
+    reply = make_comment(post, text="Reply", parent_slug=root.slug)
+    other = make_comment(post, text="Other")
+    assert assert_exact(post.id) == Counts(approved=3)
+    moderation.moderate(action="delete", comment_ids=[root.id])  # with an approved reply: a placeholder
+    assert assert_exact(post.id) == Counts(approved=2, deleted=1, placeholders=1)
+    services.flag_comment(comment=get_store().find_by_id(other.id), flagger="ip:1", reason="spam")
+    assert assert_exact(post.id) == Counts(approved=1, pending=1, deleted=1, placeholders=1)
+    moderation.moderate(action="spam", comment_ids=[other.id, reply.id])
+    assert assert_exact(post.id) == Counts(spam=2, deleted=1)  # no approved reply: no placeholder
+    moderation.moderate(action="approve", comment_ids=[other.id, reply.id, root.id])
+    assert assert_exact(post.id) == Counts(approved=3)
+    mine = services.post_comment(post=post, text="Mine", author=READER).comment
+    services.edit_comment(post=post, comment=mine, viewer=Viewer(own=frozenset({mine.id})), text="Mine, edited")
+    services.delete_own_comment(comment=get_store().find_by_id(mine.id), viewer=Viewer(own=frozenset({mine.id})))
+    assert assert_exact(post.id) == Counts(approved=3, deleted=1)
+    moderation.remove_subthread(comment_id=root.id)
+    assert assert_exact(post.id) == Counts(approved=1, deleted=3)
+
+
+def test_a_change_that_moves_no_counter_still_gives_the_pages_a_new_version(make_post, make_comment):
+    post = make_post()
+    comment = make_comment(post, text="Before")
+    before = counters.version(post.id)
+    services.edit_comment(post=post, comment=comment, viewer=Viewer(own=frozenset({comment.id})), text="After")
+    assert counters.version(post.id) != before and assert_exact(post.id) == Counts(approved=1)
+
+
+def test_a_ban_across_posts_counts_every_post_once(make_post, make_comment):
+    many = [make_post() for _ in range(4)]
+    theirs = [make_comment(post, text=f"Spam on {post.slug}", ip="203.0.113.9") for post in many]
+    for post in many[:2]:
+        make_comment(post, text="Kept", ip="198.51.100.1")
+    moderation.ban_commenter(comment_id=theirs[0].id, editor="edith")
+    for post in many:
+        counts = assert_exact(post.id)
+        assert counts.spam == 1 and counts.approved == (1 if post in many[:2] else 0)
+
+
+@pytest.mark.parametrize("step", ["changed", "applied", "cleared"])
+def test_a_crash_between_a_change_and_its_count_is_put_right_by_the_next_change(make_post, make_comment,
+                                                                                monkeypatch, step):
+    """The process dies after the comment's change (or after the counters moved, or
+    after the intent was cleared): the next writer to meet the comment finishes it."""
+    post = make_post()
+    comment = make_comment(post)
+
+    def crash(at: str) -> None:
+        if at == step:
+            raise Crash(at)
+
+    monkeypatch.setattr(counters, "between_steps", crash)
+    with pytest.raises(Crash):
+        get_store().set_status(ids=[comment.id], status="spam")
+    monkeypatch.setattr(counters, "between_steps", lambda at: None)
+    moderation.moderate(action="approve", comment_ids=[comment.id])
+    assert assert_exact(post.id) == Counts(approved=1)
+    # After "cleared" the state still lists the intent (harmless: no comment carries
+    # it); the repair drops it.
+    counters.repair(post.id)
+    assert discussion_state.get(post.id).applied == frozenset()
+
+
+@pytest.mark.parametrize("step", ["changed", "applied"])
+def test_a_crash_is_put_right_by_repair_summaries_and_check_reports_it_first(make_post, make_comment, monkeypatch,
+                                                                            step):
+    post = make_post()
+    comment = make_comment(post)
+    make_comment(post)
+
+    def crash(at: str) -> None:
+        if at == step:
+            raise Crash(at)
+
+    monkeypatch.setattr(counters, "between_steps", crash)
+    with pytest.raises(Crash):
+        get_store().set_status(ids=[comment.id], status="spam")
+    monkeypatch.setattr(counters, "between_steps", lambda at: None)
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("repair_summaries", "--check", stdout=out)
+    assert f"Post {post.id}" in out.getvalue()
+    call_command("repair_summaries", stdout=StringIO())
+    assert assert_exact(post.id) == Counts(approved=1, spam=1)
+    call_command("repair_summaries", "--check", stdout=StringIO())
+
+
+def test_check_reports_counters_written_wrong_and_repair_fixes_them(make_post, make_comment, mongo_db):
+    post = make_post()
+    make_comment(post)
+    counters.state(post.id)
+    mongo_db.discussion_state.update_one({"_id": post.id}, {"$set": {"counts.approved": 40}})
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("repair_summaries", "--check", stdout=out)
+    assert "counters Counts(approved=40" in out.getvalue()
+    assert discussion_state.get(post.id).counts.approved == 40
+    call_command("repair_summaries", stdout=StringIO())
+    assert assert_exact(post.id) == Counts(approved=1)
+
+
+def test_a_discussion_from_before_the_counters_is_counted_once_from_its_comments(make_post, make_comment, mongo_db):
+    """An upgrade: no state yet; the first read makes it from a recount (and the
+    buckets store's page from its highest page)."""
+    post = make_post()
+    make_comment(post)
+    get_store().set_status(ids=[make_comment(post).id], status="pending")
+    mongo_db.discussion_state.delete_one({"_id": post.id})
+    assert counters.state(post.id).counts == Counts(approved=1, pending=1)
+    make_comment(post)
+    assert assert_exact(post.id) == Counts(approved=2, pending=1)
+
+
+def test_the_post_summary_comes_from_the_counters_without_a_recount(make_post, make_comment, commands):
+    post = make_post()
+    for _ in range(3):
+        make_comment(post)
+    commands.reset()
+    assert summaries.refresh_summary(post_id=post.id) == 3
+    # The state by key, the newest few (a find, or one aggregation in the buckets
+    # store), the host's update: the same three commands at any size.
+    assert len(commands.names) == 3 and commands.names[0] == "find" and commands.names[-1] == "update"
