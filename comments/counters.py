@@ -33,7 +33,8 @@ from comments.counting import Counts, Shape
 from comments.discussion_state import State
 from comments.records import APPROVED, Comment, Intent
 from comments.stores import get_store
-from comments.stores.base import CommentStore, Query
+from comments.stores.base import CommentStore
+from comments.stores.queries import Query
 
 # Compare-and-set attempts of one apply or recount; each lost one means another
 # writer's went through.

@@ -13,7 +13,7 @@ from bson import ObjectId
 from comments import counters, discussion_state, slugs
 from comments.counting import Counts
 from comments.host import Discussion, LatestComment, get_host
-from comments.records import HIDDEN
+from comments.records import HIDDEN, Comment
 from comments.stores import get_store
 
 LATEST_COUNT = 3
@@ -36,8 +36,8 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     found = store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted))
     for comment in found:
         counters.finish(comment)
-    on: list[ObjectId] = []
-    off: list[ObjectId] = []
+    on: list[Comment] = []
+    off: list[Comment] = []
     for comment in found:
         should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
         if should != comment.placeholder:
