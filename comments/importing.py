@@ -239,7 +239,7 @@ class Importer:
         given go to the top level when their parent is nowhere. Stored a batch at a
         time; the replies waiting for what was placed follow once the queue is empty."""
         queue, documents, placed = deque(comments), [], []
-        here: dict[str, _Placed] = {}
+        here: dict[str, Placed] = {}
         while queue:
             comment = queue.popleft()
             parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
