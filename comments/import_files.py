@@ -8,7 +8,7 @@ import os
 import xml.parsers.expat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 from xml.etree.ElementTree import Element, TreeBuilder
 
 from tqdm import tqdm
@@ -20,15 +20,16 @@ ENTITY_REFUSED = "entity declarations are refused (entity {name!r}); nothing was
 EXTERNAL_REFUSED = "external DTDs and entities are refused ({what}); nothing was fetched"
 
 
-def _refuse_entity(name, *args):
+def _refuse_entity(name: str, *args: object) -> NoReturn:
     raise ValueError(ENTITY_REFUSED.format(name=name))
 
 
-def _refuse_external(*args):
+def _refuse_external(*args: object) -> NoReturn:
     raise ValueError(EXTERNAL_REFUSED.format(what="an external entity"))
 
 
-def _refuse_external_dtd(name, system_id, public_id, has_internal_subset):
+def _refuse_external_dtd(name: str, system_id: str | None, public_id: str | None,
+                         has_internal_subset: bool) -> None:
     if system_id or public_id:
         raise ValueError(EXTERNAL_REFUSED.format(what=f"DTD {system_id or public_id!r}"))
 
@@ -60,7 +61,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
     builder: TreeBuilder | None = None
     depth = start_line = 0
 
-    def start(name, attributes):
+    def start(name: str, attributes: dict[str, str]) -> None:
         nonlocal builder, depth, start_line
         if builder is None:
             if local(name) not in wanted:
@@ -69,7 +70,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
         depth += 1
         builder.start(_name(name), {_name(k): v for k, v in attributes.items()})
 
-    def end(name):
+    def end(name: str) -> None:
         nonlocal builder, depth
         if builder is None:
             return
@@ -79,7 +80,7 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
             done.append((start_line, builder.close()))
             builder = None
 
-    def text(data):
+    def text(data: str) -> None:
         if builder is not None:
             builder.data(data)
 

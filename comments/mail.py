@@ -144,9 +144,11 @@ def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
     entries = _entries(items, status=records.PENDING if kind == notify.QUEUE else records.APPROVED)
     if not entries:
         return None
+    # A host may have no moderation page to link (BaseHost's moderation_url): no link then.
+    moderation = get_host().moderation_url()
     return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
                     context={"entries": entries, "queue": kind == notify.QUEUE,
-                             "queue_url": absolute(get_host().moderation_url())})
+                             "queue_url": absolute(moderation) if moderation else ""})
 
 
 def _manage_url(email: str) -> str:

@@ -27,7 +27,7 @@ from django.utils import translation
 from pymongo.errors import PyMongoError
 
 from comments import addresses, antispam, conf, limits, outbox, records, subscriptions
-from comments.host import get_host
+from comments.host import Discussion, get_host
 from comments.records import Comment
 from comments.stores import get_store
 from comments.subscriptions import DISCUSSION, REPLIES
@@ -180,12 +180,12 @@ def after_posting(comment: Comment, *, post_author_id: int | None) -> None:
 # --- Connected to the app's signals in CommentsConfig.ready() (comments/signals.py) ------
 
 
-def on_comment_posted(sender, *, comment: Comment, discussion, **kwargs) -> None:
+def on_comment_posted(sender: object, *, comment: Comment, discussion: Discussion, **kwargs: object) -> None:
     """A comment posted: its notices (`after_posting`)."""
     after_posting(comment, post_author_id=discussion.author.id)
 
 
-def on_status_changed(sender, *, comment_ids: Iterable, status: str, **kwargs) -> None:
+def on_status_changed(sender: object, *, comment_ids: Iterable, status: str, **kwargs: object) -> None:
     """Comments an editor's action approved: what each one tells now that readers see it."""
     if status == records.APPROVED:
         approved(comment_ids=comment_ids)

@@ -21,8 +21,10 @@ renderer (infra/markup.py) needs them:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from bs4 import BeautifulSoup, Comment, Tag
+from bs4.element import NavigableString
 from markdownify import ATX, BACKSLASH, MarkdownConverter
 
 from infra.markup import NESTING_LIMIT
@@ -63,8 +65,16 @@ def _title(title: str | None) -> str:
     return ' "%s"' % title.replace("\\", "\\\\").replace('"', '\\"') if title else ""
 
 
-def _inline_tag(name: str):
-    def convert(self, el, text, parent_tags):
+def _attribute(el: Tag, name: str) -> str:
+    """An attribute's value ("" if absent); one bs4 reads as a list, joined by spaces."""
+    value = el.get(name)
+    if isinstance(value, list):
+        return " ".join(value)
+    return value or ""
+
+
+def _inline_tag(name: str) -> Callable[[MarkdownConverter, Tag, str, set[str]], str]:
+    def convert(self: MarkdownConverter, el: Tag, text: str, parent_tags: set[str]) -> str:
         if "_noformat" in parent_tags or not text.strip():
             return text
         return f"<{name}>{text}</{name}>"
@@ -73,7 +83,8 @@ def _inline_tag(name: str):
 
 
 class _Converter(MarkdownConverter):
-    class Options(MarkdownConverter.DefaultOptions):
+    # Over markdownify's DefaultOptions (which its constructor applies first).
+    class Options:
         heading_style = ATX
         bullets = "-"
         escape_misc = True
@@ -81,33 +92,34 @@ class _Converter(MarkdownConverter):
         newline_style = BACKSLASH
         autolinks = False
 
-    def process_tag(self, node, parent_tags=None):
+    # markdownify's type stub leaves out process_tag and the convert_* methods it has.
+    def process_tag(self, node: Tag, parent_tags: set[str] | None = None) -> str:
         if node.name in DROPPED:
             return ""
         if node.name in RAW_BLOCKS and "_inline" not in (parent_tags or ()):
             return "\n\n" + _BLANK_LINES.sub("\n", _raw(node)).strip() + "\n\n"
-        return super().process_tag(node, parent_tags)
+        return super().process_tag(node, parent_tags)  # type: ignore[misc]
 
-    def convert_br(self, el, text, parent_tags):
+    def convert_br(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         if _at_block_edge(el, "previous_sibling") or _at_block_edge(el, "next_sibling"):
             return text
-        return super().convert_br(el, text, parent_tags)
+        return super().convert_br(el, text, parent_tags)  # type: ignore[misc]
 
-    def convert_a(self, el, text, parent_tags):
-        href = (el.get("href") or "").strip()
+    def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        href = _attribute(el, "href").strip()
         if "_noformat" in parent_tags or not href or not text.strip():
             return text
         lead, trail, text = _chomp(text)
-        return f"{lead}[{text}]({_destination(href)}{_title(el.get('title'))}){trail}"
+        return f"{lead}[{text}]({_destination(href)}{_title(_attribute(el, 'title'))}){trail}"
 
-    def convert_img(self, el, text, parent_tags):
-        src = (el.get("src") or "").strip()
-        alt = _ALT_SPECIAL.sub(r"\\\1", " ".join((el.get("alt") or "").split()))
+    def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        src = _attribute(el, "src").strip()
+        alt = _ALT_SPECIAL.sub(r"\\\1", " ".join(_attribute(el, "alt").split()))
         if "_inline" in parent_tags:
             return alt
-        return f"![{alt}]({_destination(src)}{_title(el.get('title'))})" if src else ""
+        return f"![{alt}]({_destination(src)}{_title(_attribute(el, 'title'))})" if src else ""
 
-    def convert_pre(self, el, text, parent_tags):
+    def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         code = text.strip("\n")
         if not code.strip():
             return ""

@@ -4,13 +4,14 @@ window, readers flagging one for the editors."""
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from comments import confirmations, in_place, ownership, listings, records, services, store_switch
 from comments.forms import EditCommentForm, FlagForm
-from comments.host import get_host
+from comments.host import Discussion, get_host
+from comments.records import Comment, Viewer
 from comments.rendering import render
 from comments.stores import get_store
 from comments.views.common import (
@@ -38,7 +39,8 @@ FLAGGED_BEFORE = gettext_noop("You have flagged this comment already; the editor
 # --- Authors editing and deleting their own comments -----------------------------------
 
 
-def _edit_page(request, post, comment, form, *, status=200):
+def _edit_page(request: HttpRequest, post: Discussion, comment: Comment, form: EditCommentForm, *,
+               status: int = 200) -> HttpResponse:
     context = {"post": post, "comment": comment, "form": form, "editing": True,
                "minutes": int(services.edit_window().total_seconds() // 60)}
     # The page's script, sending the edit form, gets the form alone (comments/in_place.py).
@@ -47,7 +49,7 @@ def _edit_page(request, post, comment, form, *, status=200):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit(request, post_slug, comment_path):
+def edit(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """An author changes their own comment within the edit window."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -84,7 +86,7 @@ def edit(request, post_slug, comment_path):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def delete(request, post_slug, comment_path):
+def delete(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """An author deletes their own comment within the edit window, after confirming:
     GET (or a POST without `confirm`, as the edit page's older forms send) asks first."""
     post = get_host().published_or_404(post_slug)
@@ -105,7 +107,7 @@ def delete(request, post_slug, comment_path):
     return see_other(post.get_absolute_url() + "#comments")
 
 
-def _delete_page(request, post, comment, *, viewer):
+def _delete_page(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer) -> HttpResponse:
     """What will be deleted and what becomes of its replies, with Delete and Keep it."""
     replies = get_store().tally_listing(discussion_id=post.id, below=comment, viewer=viewer)
     context = {"post": post, "focus": listings.present(comment, viewer), "comment": comment,
@@ -118,7 +120,7 @@ def _delete_page(request, post, comment, *, viewer):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def flag(request, post_slug, comment_path):
+def flag(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """A reader reports a comment to the editors, with a reason."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -147,6 +149,7 @@ def flag(request, post_slug, comment_path):
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)
 
 
-def _flag_page(request, post, comment, form, *, viewer, status=200):
+def _flag_page(request: HttpRequest, post: Discussion, comment: Comment, form: FlagForm, *, viewer: Viewer,
+               status: int = 200) -> HttpResponse:
     context = {"post": post, "focus": listings.present(comment, viewer), "form": form}
     return render(request, "comments/flag.html", context, status=status)

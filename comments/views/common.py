@@ -2,11 +2,13 @@
 address, the rate limit's refusal page and the 404 of a comment a reader may not see."""
 
 from django import forms
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 
 from comments import antispam, in_place, listings, services
+from comments.host import Discussion
+from comments.records import Comment, Viewer
 from comments.rendering import render
 from infra import clients
 
@@ -17,11 +19,11 @@ MOVING_RETRY_SECONDS = 60
 STATUS_OF = services.REFUSAL_STATUS
 
 
-def permalink_url(post_slug: str, comment) -> str:
+def permalink_url(post_slug: str, comment: Comment) -> str:
     return reverse("comments:permalink", args=[post_slug, comment.slug])
 
 
-def location_url(post, comment, viewer) -> str:
+def location_url(post: Discussion, comment: Comment, viewer: Viewer) -> str:
     """The page that draws `comment` for `viewer`, at its anchor: the post's own page
     (the article and its threaded discussion) at the comment's page, or below the
     indent limit, its thread's permalink page."""
@@ -33,14 +35,14 @@ def location_url(post, comment, viewer) -> str:
     return url + (f"?page={where.page}" if where.page > 1 else "") + "#" + comment.anchor
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """The address rate limits, flags and bans count against and moderators see (never
     readers): the login throttle's, which trusts the proxy's X-Forwarded-For only with
     BEHIND_PROXY (behind nginx every REMOTE_ADDR would be the proxy's)."""
     return clients.client_ip(request)
 
 
-def rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | None:
+def rate_limited(request: HttpRequest, *, action: str, viewer: Viewer) -> antispam.RateLimited | None:
     """Count this write against the client's limits (editors are exempt); the refusal if over."""
     try:
         antispam.check_writer_rate(action=action, ip=client_ip(request), viewer=viewer)
@@ -49,7 +51,7 @@ def rate_limited(request, *, action: str, viewer) -> antispam.RateLimited | None
     return None
 
 
-def too_many(request, context: dict, refusal: antispam.RateLimited):
+def too_many(request: HttpRequest, context: dict, refusal: antispam.RateLimited) -> HttpResponse:
     """429 in the site's layout, with the reader's text in a form to send again later;
     nothing was read from or written to the comments."""
     if in_place.wanted(request) and "editing" in context:
@@ -65,7 +67,7 @@ def too_many(request, context: dict, refusal: antispam.RateLimited):
     return response
 
 
-def visible_comment(request, post, comment_path: str, viewer):
+def visible_comment(request: HttpRequest, post: Discussion, comment_path: str, viewer: Viewer) -> Comment:
     """The comment at this path if `viewer` may see it; 404 otherwise (also before
     any query, for a path that is not a slug path)."""
     comment = listings.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)

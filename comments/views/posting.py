@@ -6,6 +6,7 @@ from dataclasses import replace
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
@@ -21,9 +22,9 @@ from comments import (
     slugs,
     store_switch,
 )
-from comments.forms import comment_form
-from comments.host import get_host
-from comments.records import CommentAuthor
+from comments.forms import CommentForm, comment_form
+from comments.host import Discussion, get_host
+from comments.records import CommentAuthor, Viewer
 from comments.stores import get_store
 from comments.views import reading
 from comments.views.common import (
@@ -63,7 +64,7 @@ RENEW_TOKEN = ("expired", "tampered")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def discussion(request, post_slug):
+def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
     """GET: a page of comments in the chosen view (comments/views/reading.py). POST: a
     new comment or reply."""
     if request.method != "POST":
@@ -72,7 +73,7 @@ def discussion(request, post_slug):
     return _post_comment(request, post)
 
 
-def _post_comment(request, post):
+def _post_comment(request: HttpRequest, post: Discussion) -> HttpResponse:
     if request.POST.get("action") == previews.PREVIEW:
         return _preview(request, post)
     viewer = ownership.viewer_for(request)
@@ -134,7 +135,7 @@ def _post_comment(request, post):
 PREVIEW_KEEPS = ("text", "parent", "name", "email")
 
 
-def _preview(request, post):
+def _preview(request: HttpRequest, post: Discussion) -> HttpResponse:
     """The form again, unstored, with the text rendered above its buttons: on the
     discussion's page (a reply's: its parent's permalink page), or alone for the page's
     script. The form keeps its token, so posting after a preview is still posting it once."""
@@ -156,7 +157,8 @@ def _preview(request, post):
     return reading.render_discussion(request, post, form=form, status=200)
 
 
-def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_browser: bool) -> None:
+def _notify(request: HttpRequest, post: Discussion, posted: services.Posted, *, form: CommentForm,
+            author: CommentAuthor, from_this_browser: bool) -> None:
     """Enqueue the mail this comment causes and record its author's opt-ins (only for
     a comment this request or this browser's form stored); mail is sent later, by
     `send_notifications`, never in the request. The notices every posted comment
@@ -180,7 +182,8 @@ def _notify(request, post, posted, *, form, author: CommentAuthor, from_this_bro
                       extra_tags=confirmations.tag(posted.comment.anchor))
 
 
-def _posted(request, post, posted, *, viewer, author: CommentAuthor, from_this_browser: bool):
+def _posted(request: HttpRequest, post: Discussion, posted: services.Posted, *, viewer: Viewer,
+            author: CommentAuthor, from_this_browser: bool) -> HttpResponse:
     """To the page of the discussion that draws the new comment, at its anchor (the
     stylesheet highlights it: `:target`), with a confirmation; the browser remembers
     the comment as its own and, for an anonymous reader, the name and e-mail.

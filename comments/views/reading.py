@@ -1,18 +1,19 @@
 """Reading a discussion: its pages of comments, how many are new, and permalinks."""
 
-from django.http import HttpResponseNotModified, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from comments import confirmations, ownership, listings, polling, sections, services
-from comments.forms import comment_form
-from comments.host import get_host
+from comments.forms import CommentForm, comment_form
+from comments.host import Discussion, get_host
+from comments.records import Comment, Viewer
 from comments.rendering import render
 from comments.views.common import location_url, visible_comment
 
 
 @require_http_methods(["GET", "HEAD"])
-def discussion(request, post_slug):
+def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
     """A page of comments in the chosen view (a POST to this address posts a comment:
     comments/views/posting.py)."""
     post = get_host().published_or_404(post_slug)
@@ -23,7 +24,8 @@ def discussion(request, post_slug):
     return _discussion_page(request, section)
 
 
-def render_discussion(request, post, *, form, status: int):
+def render_discussion(request: HttpRequest, post: Discussion, *, form: CommentForm,
+                      status: int) -> HttpResponse:
     """The discussion's page with a comment form as the reader sent it (refused, or
     previewed): its errors, their text kept. The first page of the default view, or
     while MongoDB is unreachable, a notice in its place."""
@@ -31,13 +33,13 @@ def render_discussion(request, post, *, form, status: int):
     return _discussion_page(request, section, status=status)
 
 
-def _discussion_page(request, section: sections.Section, *, status: int = 200):
+def _discussion_page(request: HttpRequest, section: sections.Section, *, status: int = 200) -> HttpResponse:
     context = {"post": section.discussion, "page_number": section.number, "messages": section.messages}
     return render(request, "comments/discussion.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD"])
-def latest(request, post_slug):
+def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
     """How many comments the discussion has now, and how many are new to a page that
     showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
     seen = polling.parse_seen(request.GET.get("seen"))
@@ -54,7 +56,7 @@ def latest(request, post_slug):
 
 
 @require_http_methods(["GET", "HEAD"])
-def permalink(request, post_slug, comment_path):
+def permalink(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """One comment with its ancestors for context and its replies, paginated."""
     post = get_host().published_or_404(post_slug)
     viewer = ownership.viewer_for(request)
@@ -62,7 +64,8 @@ def permalink(request, post_slug, comment_path):
     return render_permalink(request, post, comment, viewer=viewer)
 
 
-def render_permalink(request, post, comment, *, viewer, form=None, status=200):
+def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer,
+                     form: CommentForm | None = None, status: int = 200) -> HttpResponse:
     replies = listings.list_comments(
         discussion_id=post.id,
         view="threaded",

@@ -18,6 +18,7 @@ from comments.forms import TOO_LONG
 from comments.host import CANNOT_CREATE, BaseHost, get_host
 from comments.records import APPROVED, DELETED, PENDING, CommentAuthor, Viewer
 from comments.services import CLOSED
+from tests import smtp
 from tests.page_reading import Page, discussion_url, page, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -250,3 +251,41 @@ def test_an_import_that_needs_a_draft_from_a_host_that_makes_none_stops_with_a_c
     with pytest.raises(CommandError, match=re.escape(message)):
         call_command("import_comments", "--format", "disqus", "--no-progress", "--create-missing",
                      str(export))
+
+
+smtp_server = smtp.smtp_server  # the fixture
+
+
+class HostWithoutModerationPage(BlogHost):
+    """The blog, but a host with nowhere to link moderators (BaseHost's moderation_url)."""
+
+    moderation_url = BaseHost.moderation_url
+
+
+def test_a_host_without_a_moderation_page_still_gets_its_queue_digest_without_a_link(
+    make_post, make_user, settings, smtp_server,
+):
+    """The editors' digest of comments waiting for moderation says how many wait, in
+    both parts, with no link (and no "None") when the host has no moderation page."""
+    from datetime import UTC, datetime, timedelta
+
+    from comments import sender
+
+    text_of, html_of = smtp.text_of, smtp.html_of
+
+    settings.SITE_URL = "http://blog.example.test"
+    settings.NOTIFICATIONS_BATCH_SECONDS, settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES = 0, 1
+    settings.COMMENTS_HOST = f"{__name__}.HostWithoutModerationPage"
+    settings.COMMENTS_MODERATION = ["all"]
+    editor = make_user("edith", role="editor")
+    editor.email = "edith@example.com"
+    editor.save()
+    post = make_post()
+    comment = services.post_comment(post=post, text="Waiting", author=CommentAuthor(None, "Otto", "o@example.com"))
+    notify.after_posting(comment.comment, post_author_id=post.author.id)
+    assert sender.deliver_due(now=datetime.now(UTC) + timedelta(seconds=61)).sent == 1
+    [mail] = smtp_server.inbox.messages
+    text, html = text_of(mail), html_of(mail)
+    assert mail["To"] == "edith@example.com" and "Waiting" in text and "Waiting" in html
+    assert "1 comment waits for moderation." in text and "1 comment waits for moderation." in html
+    assert "None" not in text and "None" not in html and "<a href=\"\"" not in html
