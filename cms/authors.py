@@ -212,7 +212,7 @@ def repair_comment_summaries(*, post_ids: list | None = None) -> int:
             for post_id, latest in chunk
             if any(names.get((post_id, c.slug), c.author_name) != c.author_name for c in latest)
         ]
-    counters.touch(stale)  # A newer change number, so each post takes its summary.
+    comments_api.touch_discussions(stale)  # A newer change number, so each post takes its summary.
     for post_id in stale:
         comments_api.refresh_summary(discussion_id=post_id)
     return len(stale)

@@ -22,13 +22,15 @@ class CommentsConfig(AppConfig):
             subscriptions,
             votes,
         )
-        from comments import notify, signals
+        from comments import counters, notify, signals
+        from comments.stores.base import use_counting
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
                       ranked, discussion_state):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
+        use_counting(counters)  # Every change the stores make moves the counters.
         # The notifications hear of comments through the app's signals (comments/signals.py).
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
         signals.comment_status_changed.connect(notify.on_status_changed,

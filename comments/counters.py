@@ -72,6 +72,11 @@ def state(discussion_id: ObjectId, *, store: CommentStore | None = None) -> Stat
                                    num_pages=store.last_page(discussion_id=discussion_id))
 
 
+def num_pages(discussion_id: ObjectId, *, store: CommentStore | None = None) -> int:
+    """The bucket page new comments of the discussion go to (the buckets store)."""
+    return state(discussion_id, store=store).num_pages
+
+
 def totals(*, discussion_id: ObjectId | None = None) -> Counts:
     """The counters of one discussion, or summed over every discussion (each has a
     state once it has a comment; `repair_summaries` makes those an upgrade lacks)."""

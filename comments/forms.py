@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bson import ObjectId
 from django import forms
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext, gettext_noop
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from comments import addresses, conf, flags, names, ownership, slugs, tokens
@@ -15,7 +17,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpRequest
 
-    from comments.previews import Preview
 
 EMPTY_TEXT = gettext_noop("Write something before posting.")
 TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
@@ -35,6 +36,15 @@ BAD_ADDRESS_CHARACTERS = gettext_noop("An e-mail address cannot hold line breaks
 # The honeypot: a field people never see (hidden by the stylesheet, skipped by the
 # keyboard and by screen readers) that form-filling robots do fill in.
 HONEYPOT_FIELD = "website"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A comment's text as the Preview button shows it (comments/previews.py): the
+    rendered text, or why it cannot be posted as it is."""
+
+    html: SafeString = mark_safe("")
+    errors: list[str] = field(default_factory=list)
 
 
 class AddressField(forms.EmailField):
@@ -84,7 +94,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     # Signed by the site for this discussion; its key makes posting the same form twice
     # store one comment (see comments/tokens.py).
     token = forms.CharField(required=False, widget=forms.HiddenInput)
-    # The Preview button's rendering (comments.previews.Preview), drawn above the buttons.
+    # The Preview button's rendering (comments/previews.py), drawn above the buttons.
     preview: Preview | None = None
     data: Any  # what was sent (a QueryDict), copied when changed
 

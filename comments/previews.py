@@ -6,23 +6,13 @@ in time and size) as posting, and nothing stored. Plain functions; no request.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from django.utils.safestring import mark_safe
 
-from django.utils.safestring import SafeString, mark_safe
-
-from comments.forms import EditCommentForm
+from comments.forms import EditCommentForm, Preview
 from infra.markup import render_comment
 
 # The value of the comment form's second submit button (`name="action"`).
 PREVIEW = "preview"
-
-
-@dataclass(frozen=True)
-class Preview:
-    """The rendered text, or why it cannot be posted as it is."""
-
-    html: SafeString = mark_safe("")
-    errors: list[str] = field(default_factory=list)
 
 
 def preview(text: str) -> Preview:

@@ -15,7 +15,6 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-from cms import posts
 from cms.posts import MAX_TAGS, SLUG_MAX_LENGTH, TAG_MAX_LENGTH, TAG_PUNCTUATION, is_tag
 from cms.slugs import FALLBACK as FALLBACK_SLUG
 from cms.slugs import slug_from_title

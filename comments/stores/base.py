@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, ClassVar, ParamSpec, TypeVar
+from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
 
 from bson import ObjectId
 from pymongo.database import Database
@@ -58,6 +58,39 @@ from comments.records import (
 )
 from comments.stores.queries import NOT_DUPLICATES, Duplicate, Order, Query
 from infra.sharding import ShardKey
+
+class Counting(Protocol):
+    """What moves a discussion's counters with each change of a comment's status,
+    placeholder or text (comments/counters.py, handed to the stores by the app's
+    `ready()` through `use_counting`: the counters read the stores, so the stores do
+    not import them)."""
+
+    def change(self, comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
+               fields: dict[str, Any] | None = None, store: CommentStore | None = None) -> Comment | None: ...
+
+    def set_status(self, comments: Iterable[Comment], *, status: str, blank: bool = False,
+                   placeholder: bool | None = None, store: CommentStore | None = None) -> int: ...
+
+    def set_placeholder(self, comments: Iterable[Comment], *, placeholder: bool,
+                        store: CommentStore | None = None) -> int: ...
+
+    def num_pages(self, discussion_id: ObjectId, *, store: CommentStore | None = None) -> int: ...
+
+
+_counting: list[Counting] = []
+NO_COUNTING = "No counters for the comment stores: comments.counters is handed over in CommentsConfig.ready()."
+
+
+def use_counting(counting: Counting) -> None:
+    """Make `counting` what moves the counters with every change the stores make."""
+    _counting[:] = [counting]
+
+
+def counting() -> Counting:
+    if not _counting:
+        raise RuntimeError(NO_COUNTING)
+    return _counting[0]
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -370,20 +403,16 @@ class CommentStore(ABC):
     def count_queue(self, *, tab: str, filters: QueueFilter) -> int:
         return self.tally(Query(tab=tab, filters=filters)).total
 
-    # Status, placeholder and text changes go through comments/counters.py, which moves
-    # the discussion's counters with them (imported here: it imports the stores).
+    # Status, placeholder and text changes go through the counters (`counting()`, which
+    # is comments/counters.py), which move the discussion's counters with them.
 
     def set_status(self, *, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
         """Give these comments `status`; with `blank`, also empty their text (an author
         taking their words back). Returns how many changed."""
-        from comments import counters
-
-        return counters.set_status(self.find_by_ids(ids=ids), status=status, blank=blank, store=self)
+        return counting().set_status(self.find_by_ids(ids=ids), status=status, blank=blank, store=self)
 
     def set_placeholder(self, *, ids: Iterable[ObjectId], placeholder: bool) -> int:
-        from comments import counters
-
-        return counters.set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder, store=self)
+        return counting().set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder, store=self)
 
     def set_flag_count(self, *, ids: Iterable[ObjectId], flag_count: int) -> int:
         """Store how many readers flagged these comments (counted by comments.flags)."""
@@ -392,11 +421,9 @@ class CommentStore(ABC):
     def update_text(self, *, comment_id: ObjectId, text: str, html: str, status: str,
                     edited: datetime) -> Comment | None:
         """Store an author's edit (and the status its checks gave it); the comment after."""
-        from comments import counters
-
         found = self.find_by_id(comment_id)
         fields = {"text": text, "html": html, "edited": edited}
-        return None if found is None else counters.change(found, status=status, fields=fields, store=self)
+        return None if found is None else counting().change(found, status=status, fields=fields, store=self)
 
     def set_author_name(self, *, author_id: int, name: str) -> int:
         """Give every comment by this member `name`; how many changed. Only copies that

@@ -66,9 +66,9 @@ from comments import discussion_state, slugs
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores import bucket_writes
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
+from comments.stores.base import counting
 from comments.stores.containers import ContainerStore, counted_fields
 from comments.stores.queries import MEMBERS, Query, differing
-from infra.mongo import get_db
 from infra.sharding import ShardKey
 
 INDEXES = [
@@ -273,9 +273,8 @@ class BucketsStore(ContainerStore):
         discussion_id, slug = document["discussion_id"], document["slug"]
         if slug_in_use(discussion_id=discussion_id, slug=slug):
             raise SlugTaken(slug)
-        from comments import counters  # The state, made once from the stored comments (counters imports stores).
-
-        page = claim_page(discussion_id=discussion_id, slug=slug, page=counters.state(discussion_id, store=self).num_pages)
+        page = claim_page(discussion_id=discussion_id, slug=slug,
+                          page=counting().num_pages(discussion_id, store=self))
         bucket = push_comment(discussion_id=discussion_id, page=page, document=document)
         advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
         return Comment.from_doc(document)
