@@ -68,7 +68,6 @@ from comments.stores import bucket_writes
 from comments.stores.base import Query
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
 from comments.stores.containers import ContainerStore, counted_fields
-from infra.mongo import get_db
 from infra.sharding import ShardKey
 
 INDEXES = [
