@@ -40,7 +40,7 @@ from comments.confirmations import Confirmations
 from comments.discussion_state import State
 from comments.host import Discussion
 from comments.records import Tally, Viewer
-from infra import mongo
+from infra import mongo, stale
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
@@ -139,10 +139,11 @@ def render_listing(
 
 
 def _state_if_available(post: Discussion) -> State | None:
-    """The discussion's state; None while MongoDB is unreachable (the listing then
-    says so, or raises, as `comments_fragment` is asked)."""
+    """The discussion's state, or during an outage the last one read (so a page
+    cached under its version is still served); None while MongoDB is unreachable and
+    no copy is kept (the listing then says so, or raises, as `comments_fragment` is asked)."""
     try:
-        return counters.state(post.id)
+        return stale.remembered(f"discussion_state:{post.id}", lambda: counters.state(post.id))
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise

@@ -4,7 +4,6 @@ request in sight."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -18,8 +17,6 @@ from comments.stores import get_store
 
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
-
-logger = logging.getLogger(__name__)
 
 
 def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:

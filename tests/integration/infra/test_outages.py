@@ -30,8 +30,9 @@ def test_a_post_read_before_still_shows_with_a_notice(client, make_post, make_co
 def test_a_post_read_before_shows_its_cached_comments_during_an_outage(
     client, make_post, make_comment, mongodb_outage
 ):
-    """The post's last copy carries the comments version its cached comments were
-    rendered under: readers still see them while MongoDB is unreachable."""
+    """The last copies of the post and of its discussion's state (which carries the
+    version its cached comments were rendered under): readers still see them while
+    MongoDB is unreachable."""
     post = make_post(title="Still readable")
     make_comment(post, text="Kept in the cache")
     assert client.get(post_url(post)).status_code == 200
