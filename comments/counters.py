@@ -113,9 +113,11 @@ def _reread(comment: Comment, store: CommentStore) -> Comment | None:
 
 
 def change(comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
-           fields: dict[str, Any] | None = None, store: CommentStore | None = None) -> Comment | None:
+           fields: dict[str, Any] | None = None, store: CommentStore | None = None,
+           only_from: str | None = None) -> Comment | None:
     """Give one comment `status` and/or `placeholder` (and `fields` with them), moving
-    its discussion's counters once; the comment as changed, or None when it is gone.
+    its discussion's counters once; the comment as changed, or None when it is gone
+    (or, with `only_from`, no longer has that status: an edit read before a delete).
     Read again and retried while another writer changes it first. `store`: the one
     the caller holds (default: the one in use)."""
     store = store or get_store()
@@ -127,6 +129,8 @@ def change(comment: Comment, *, status: str | None = None, placeholder: bool | N
             finish(current, store=store)
             current = _reread(current, store)
             continue
+        if only_from is not None and current.status != only_from:
+            return None
         was = (current.status, current.placeholder)
         now = (status or current.status, current.placeholder if placeholder is None else bool(placeholder))
         extra = dict(fields or {})

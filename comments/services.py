@@ -336,8 +336,8 @@ def edit_comment(
     )
     status = PENDING if comment.status == PENDING else verdict.status
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
-                                     edited=to_millisecond(now))
-    if edited is None:  # Gone meanwhile (its discussion dropped): nothing to edit.
+                                     edited=to_millisecond(now), was=comment.status)
+    if edited is None:  # Gone, deleted or held meanwhile: nothing to edit.
         raise CommentError(gettext(CANNOT_CHANGE), code="cannot_change")
     settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
     if edited.status != comment.status:

@@ -66,7 +66,8 @@ class Counting(Protocol):
     not import them)."""
 
     def change(self, comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
-               fields: dict[str, Any] | None = None, store: CommentStore | None = None) -> Comment | None: ...
+               fields: dict[str, Any] | None = None, store: CommentStore | None = None,
+               only_from: str | None = None) -> Comment | None: ...
 
     def set_status(self, comments: Iterable[Comment], *, status: str, blank: bool = False,
                    placeholder: bool | None = None, store: CommentStore | None = None) -> int: ...
@@ -419,11 +420,15 @@ class CommentStore(ABC):
         return self.change(Query(ids=frozenset(ids)), fields={"flag_count": flag_count})
 
     def update_text(self, *, comment_id: ObjectId, text: str, html: str, status: str,
-                    edited: datetime) -> Comment | None:
-        """Store an author's edit (and the status its checks gave it); the comment after."""
+                    edited: datetime, was: str | None = None) -> Comment | None:
+        """Store an author's edit (and the status its checks gave it); the comment after,
+        or None when it is gone or, given `was`, no longer has the status the author
+        saw (deleted or held meanwhile: an edit never brings a comment back)."""
         found = self.find_by_id(comment_id)
         fields = {"text": text, "html": html, "edited": edited}
-        return None if found is None else counting().change(found, status=status, fields=fields, store=self)
+        if found is None:
+            return None
+        return counting().change(found, status=status, fields=fields, store=self, only_from=was)
 
     def set_author_name(self, *, author_id: int, name: str) -> int:
         """Give every comment by this member `name`; how many changed. Only copies that

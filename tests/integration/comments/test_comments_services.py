@@ -257,6 +257,19 @@ def test_an_edit_of_a_comment_gone_meanwhile_is_refused(make_post):
     assert get_store().find_by_id(comment.id) is None
 
 
+def test_an_edit_read_before_its_comment_was_deleted_does_not_bring_it_back(make_post):
+    """The author deletes the comment in another tab, then saves the edit they had
+    open: CANNOT_CHANGE, and the comment stays deleted and uncounted."""
+    post = make_post()
+    comment = post_as(post).comment
+    services.delete_own_comment(comment=comment, viewer=owner_of(comment))
+    with pytest.raises(CommentError, match=re.escape(CANNOT_CHANGE)):
+        services.edit_comment(post=post, comment=comment, viewer=owner_of(comment), text="Back again")
+    stored = get_store().find_by_id(comment.id)
+    assert stored.status == DELETED and stored.text == ""
+    assert counters.state(post.id).counts.approved == 0
+
+
 def test_an_edit_passes_the_same_checks_as_a_new_comment(make_post, settings):
     """A link edited in later under COMMENTS_MODERATION=links sends the comment to pending."""
     settings.COMMENTS_MODERATION = ["links"]
