@@ -31,6 +31,7 @@ class CommentsConfig(AppConfig):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         use_counting(counters)  # Every change the stores make moves the counters.
+        mongo.register_indexes(counters.ensure_states)  # after every owner's indexes
         # The notifications hear of comments through the app's signals (comments/signals.py).
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
         signals.comment_status_changed.connect(notify.on_status_changed,

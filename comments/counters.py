@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bson import ObjectId
+from pymongo.database import Database
 
 from comments import counting, discussion_state
 from comments.counting import Counts, Shape
@@ -36,6 +37,8 @@ from comments.stores import get_store
 from comments.stores.base import CommentStore
 from comments.stores.queries import Query
 
+# States made per `ensure_states` run at most (each is one recount of a discussion).
+STATE_BACKFILL = 20_000
 # Compare-and-set attempts of one apply or recount; each lost one means another
 # writer's went through.
 ATTEMPTS = 200
@@ -77,9 +80,20 @@ def num_pages(discussion_id: ObjectId, *, store: CommentStore | None = None) -> 
     return state(discussion_id, store=store).num_pages
 
 
+def ensure_states(db: Database) -> list[str]:
+    """After the indexes (the release step and `make run` run `ensure_indexes`): a
+    state for each discussion whose comments have none (a deployment upgraded from
+    before the counters), at most STATE_BACKFILL a run, so the site-wide queue totals
+    count every discussion from the first release on. Creates no index."""
+    missing = set(get_store().discussion_ids()) - set(discussion_state.discussion_ids())
+    for discussion_id in sorted(missing)[:STATE_BACKFILL]:
+        state(discussion_id)
+    return []
+
+
 def totals(*, discussion_id: ObjectId | None = None) -> Counts:
     """The counters of one discussion, or summed over every discussion (each has a
-    state once it has a comment; `repair_summaries` makes those an upgrade lacks)."""
+    state once it has a comment; `ensure_states` makes those an upgrade lacks)."""
     if discussion_id is not None:
         return state(discussion_id).counts
     return discussion_state.totals()

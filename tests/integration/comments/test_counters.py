@@ -156,6 +156,21 @@ def test_a_discussion_from_before_the_counters_is_counted_once_from_its_comments
     assert assert_exact(post.id) == Counts(approved=2, pending=1)
 
 
+def test_ensure_indexes_gives_an_upgraded_deployment_a_state_for_every_discussion(
+        make_post, make_comment, mongo_db):
+    """The release step's ensure_indexes makes the states an upgrade lacks, so the
+    site-wide totals (the moderation queue's tabs) count every discussion at once."""
+    first, second = make_post(), make_post()
+    make_comment(first)
+    get_store().set_status(ids=[make_comment(second).id], status="pending")
+    mongo_db.discussion_state.delete_many({})
+    call_command("ensure_indexes", stdout=StringIO())
+    assert set(discussion_state.discussion_ids()) >= {first.id, second.id}
+    assert counters.totals().approved >= 1 and counters.totals().pending >= 1
+    assert discussion_state.get(first.id).counts == Counts(approved=1)
+    assert discussion_state.get(second.id).counts == Counts(pending=1)
+
+
 def test_the_post_summary_comes_from_the_counters_without_a_recount(make_post, make_comment, commands):
     post = make_post()
     for _ in range(3):
