@@ -49,6 +49,7 @@ sharding on `{discussion_id: "hashed"}`):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bson import ObjectId
@@ -59,7 +60,9 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from comments import page_windows
-from comments.records import NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer
+from comments.records import (
+    HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer,
+)
 from comments.stores.base import CommentStore, reverse
 from comments.stores.queries import MEMBERS, Query
 from infra.mongo import get_db
@@ -113,6 +116,8 @@ ORDER_INDEXES |= {tuple(RANKED_ORDERS["best"]): "discussion_best", tuple(RANKED_
 BY_AUTHOR = "author_id"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
 DUPLICATE_KEY = 11000
+# The first window of `find_latest`: comments posted since this long ago (or later).
+LATEST_RECENT = timedelta(hours=1)
 
 
 class DocumentsStore(CommentStore):
@@ -201,6 +206,20 @@ class DocumentsStore(CommentStore):
             hint=page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint),
         )
         return found[::-1] if before is not None else found
+
+    def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
+        """The newest approved comments, newest first (what a post's summary reads after
+        every change), read in windows of `posted` (comments/page_windows.py): first
+        those of the last LATEST_RECENT (and any stamped later: an import, a clock
+        ahead), then back in time, so it costs the same at 100 and at 100,000 comments
+        on DocumentDB too; the same comments as one query."""
+        if limit <= 0:
+            return []
+        query = Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST), limit=limit)
+        field, direction = NEWEST[0]
+        recent = page_windows.PageHint(end=datetime.now(timezone.utc) - LATEST_RECENT)
+        return page_windows.read(field=field, direction=direction, wanted=limit, hint=recent,
+                                 fetch=lambda condition, count: self._find_within(query, condition, count))
 
     def _find_within(self, query: Query, condition: dict[str, Any], limit: int) -> list[Comment]:
         """`query` (a page of one discussion's order) with `condition` on its sort's

@@ -186,3 +186,28 @@ def test_an_editor_s_page_one_leaves_the_readers_hint_as_it_is(awkward):
     editors = DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT, viewer=EDITORS)
     assert editors[-1].full_slug != readers[-1].full_slug  # the data makes the two differ
     assert page_windows.get_hint(discussion_id=awkward, order="threaded").end == learnt.end
+
+
+@pytest.mark.parametrize("limit", [1, 3, 7, 60])
+def test_the_newest_comments_read_in_windows_are_those_of_one_query(awkward, limit):
+    """A post's summary reads its newest approved comments in windows of `posted`, the
+    last hour (and anything stamped later) first: exactly what the one unbounded query
+    gives, in its order, even with years of silence, comments dated years ahead and
+    hidden comments in between."""
+    windowed = DOCUMENTS.find_latest(discussion_id=awkward, limit=limit)
+    assert [c.id for c in windowed] == [c.id for c in CommentStore.find_latest(DOCUMENTS, discussion_id=awkward,
+                                                                                limit=limit)]
+    assert len(windowed) == limit
+
+
+def test_the_newest_comments_are_read_through_a_bounded_range(awkward, commands):
+    """The first query holds the last hour and later; each further one is a range of
+    `posted` bounded on both sides (but a last open one if the windows run out), not
+    every comment of the discussion sorted to keep the newest."""
+    commands.reset()
+    DOCUMENTS.find_latest(discussion_id=awkward, limit=60)
+    ranges = [set(c["filter"].get("posted", {})) for c in commands.sent if "find" in c]
+    assert len(ranges) >= 3, ranges
+    assert ranges[0] == {"$gte"}
+    assert all(r & {"$lt", "$lte"} and r & {"$gt", "$gte"} for r in ranges[1:-1]), ranges
+    assert ranges[-1] & {"$lt", "$lte"}, ranges
