@@ -23,7 +23,7 @@ class CommentsConfig(AppConfig):
             votes,
         )
         from comments import counters, notify, signals
-        from comments.stores.base import use_counting
+        from comments.stores.counting_hook import use_counting
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,

@@ -6,7 +6,6 @@ functions; no request in sight."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -15,7 +14,9 @@ from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import antispam, blocklist, changes, conf, counters, flags, recent_texts, records, signals, slugs
+from comments import (
+    antispam, blocklist, changes, conf, counters, flags, recent_texts, records, same_text, signals, slugs,
+)
 from comments.errors import Refused
 from comments.host import Discussion
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
@@ -146,7 +147,7 @@ def post_comment(
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
     screening = _screen(author=author, ip=ip)
     html = render_comment(text)
-    earlier, claimed = _claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+    earlier, claimed = same_text.claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
     if earlier is not None:
         earlier = _summarise_stored(earlier, summarise=summarise)
         if summarise:
@@ -239,55 +240,6 @@ def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
         changes.settle_later(comment=comment)
         return comment
     return replace(comment, intent=None)
-
-
-# How long a poster waits for the comment of another poster who claimed the same
-# text a moment before (it is being stored), checking every CLAIM_POLL seconds.
-CLAIM_WAIT, CLAIM_POLL = 2.0, 0.05
-
-
-def _claim_text(
-    *, post: Discussion, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
-    at: datetime | None,
-) -> tuple[Comment | None, str | None]:
-    """(the earlier comment to give back, None) when this text was posted here by this
-    author within COMMENTS_DUPLICATE_WINDOW seconds, or is being posted by another
-    request right now; else (None, the claim this poster now holds on the text, to
-    release if storing fails). Backdated comments (`at`: demo content, imports) are
-    not claimed."""
-    earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
-    window = conf.get().duplicate_window
-    if earlier is not None or window <= 0 or at is not None:
-        return earlier, None
-    now = datetime.now(timezone.utc)
-    claim_key = recent_texts.key(discussion_id=post.id, parent_id=parent.id if parent else None, author=author,
-                                 ip=ip or None, text=text)
-    if recent_texts.claim(claim_key, now=now, window=timedelta(seconds=window)):
-        return None, claim_key
-    deadline = time.monotonic() + CLAIM_WAIT
-    while time.monotonic() < deadline:
-        time.sleep(CLAIM_POLL)
-        earlier = _recent_duplicate(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
-        if earlier is not None:
-            return earlier, None
-    # The other poster's comment never appeared (it failed): store this one.
-    return None, None
-
-
-def _recent_duplicate(
-    *, post: Discussion, parent: Comment | None, author: CommentAuthor, ip: str | None, text: str,
-    at: datetime | None,
-) -> Comment | None:
-    """The same text by the same author under the same parent, posted within
-    COMMENTS_DUPLICATE_WINDOW seconds (0: no such check)."""
-    window = conf.get().duplicate_window
-    if window <= 0:
-        return None
-    since = (at or datetime.now(timezone.utc)) - timedelta(seconds=window)
-    return get_store().find_duplicate(
-        discussion_id=post.id, parent_id=parent.id if parent else None, author=author, ip=ip or None,
-        text=text, since=since,
-    )
 
 
 # --- Authors changing their own comments ---------------------------------------------

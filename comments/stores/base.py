@@ -19,24 +19,25 @@ What a `Query` selects, and how, is comments/stores/queries.py's: one MongoDB fi
 which the documents and buckets stores send and the embedded store evaluates in Python
 (infra/matching.py).
 
-Writes wait out a migration's last pass: the write primitives are `@frozen_aware`,
-which refuses them (store_switch.Moving) on a store that takes no writes now (frozen
-for a migration's last pass, or switched away from: store_switch.check_writable).
+Writes wait out a migration's last pass: the write primitives are `@frozen_aware`
+(comments/stores/frozen.py), which refuses them (store_switch.Moving) on a store that
+takes no writes now (frozen for a migration's last pass, or switched away from:
+store_switch.check_writable). Status, placeholder and text changes move the
+counters through `counting()` (comments/stores/counting_hook.py).
 """
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, ClassVar, ParamSpec, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from bson import ObjectId
 from pymongo.database import Database
 
-from comments import keyset, scores, slugs, store_switch
+from comments import keyset, scores, slugs
 from infra.ids import parse_id
 from comments.records import (
     APPROVED,
@@ -56,59 +57,10 @@ from comments.records import (
     new_document,
     queue_order,
 )
+from comments.stores.counting_hook import counting
+from comments.stores.frozen import frozen_aware
 from comments.stores.queries import NOT_DUPLICATES, Duplicate, Order, Query
 from infra.sharding import ShardKey
-
-class Counting(Protocol):
-    """What moves a discussion's counters with each change of a comment's status,
-    placeholder or text (comments/counters.py, handed to the stores by the app's
-    `ready()` through `use_counting`: the counters read the stores, so the stores do
-    not import them)."""
-
-    def change(self, comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
-               fields: dict[str, Any] | None = None, store: CommentStore | None = None,
-               only_from: str | None = None) -> Comment | None: ...
-
-    def set_status(self, comments: Iterable[Comment], *, status: str, blank: bool = False,
-                   placeholder: bool | None = None, store: CommentStore | None = None) -> int: ...
-
-    def set_placeholder(self, comments: Iterable[Comment], *, placeholder: bool,
-                        store: CommentStore | None = None) -> int: ...
-
-    def num_pages(self, discussion_id: ObjectId, *, store: CommentStore | None = None) -> int: ...
-
-
-_counting: list[Counting] = []
-NO_COUNTING = "No counters for the comment stores: comments.counters is handed over in CommentsConfig.ready()."
-
-
-def use_counting(counting: Counting) -> None:
-    """Make `counting` what moves the counters with every change the stores make."""
-    _counting[:] = [counting]
-
-
-def counting() -> Counting:
-    if not _counting:
-        raise RuntimeError(NO_COUNTING)
-    return _counting[0]
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def frozen_aware(write: Callable[P, R]) -> Callable[P, R]:
-    """A write primitive: refused with store_switch.Moving while this store takes no
-    writes (store_switch.check_writable; a migration's target takes its copies)."""
-
-    @functools.wraps(write)
-    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
-        store = args[0]
-        assert isinstance(store, CommentStore)
-        store_switch.check_writable(store.name)
-        return write(*args, **kwargs)
-
-    return checked
 
 
 class CommentStore(ABC):

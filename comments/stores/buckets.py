@@ -66,7 +66,7 @@ from comments import discussion_state, slugs
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores import bucket_writes
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
-from comments.stores.base import counting
+from comments.stores.counting_hook import counting
 from comments.stores.containers import ContainerStore, counted_fields
 from comments.stores.queries import MEMBERS, Query, differing
 from infra.sharding import ShardKey

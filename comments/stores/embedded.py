@@ -1,6 +1,7 @@
 """The `discussions` collection: every comment of a discussion embedded in one
 document (pattern 2 of `storage-patterns.md`, threaded form). The only module that
-touches it.
+touches it; the pure tree helpers it walks and writes with (chains, update paths,
+any-depth queries, packing nodes) are comments/stores/embedded_tree.py's.
 
 One document per discussion, `_id` the discussion id:
 
@@ -76,21 +77,34 @@ from pymongo.errors import DuplicateKeyError
 from pymongo.results import UpdateResult
 from pymongo.write_concern import WriteConcern
 
-from comments import conf, slugs
+from comments import conf
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
 from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
+from comments.stores.embedded_tree import (
+    REPLIES,
+    Chain,
+    added_bytes,
+    any_depth,
+    at_every_depth,
+    chain_exists,
+    chain_field,
+    chain_filters,
+    chain_of,
+    flatten,
+    graft,
+    to_comment,
+    to_document,
+    to_node,
+    unpack,
+)
 from infra import matching
 from infra.mongo import get_db, max_document_bytes
 from infra.sharding import ShardKey
 
-REPLIES = "replies"
 # Room left under the server's document limit when COMMENTS_EMBEDDED_MAX_BYTES is 0:
 # the limit counts the stored document, and an update needs some headroom.
 SAFETY_MARGIN = 512 * 1024
-# What one pushed node adds besides its own BSON: the element's type byte and its
-# array index as a key (up to 7 digits and a NUL), rounded up.
-ELEMENT_BYTES = 16
 DISCUSSION_FULL = (
     "Discussion {discussion_id} is full in the embedded comment store: with this comment it would "
     "take {size} bytes, over its limit of {limit} (COMMENTS_EMBEDDED_MAX_BYTES). An operator can "
@@ -101,127 +115,6 @@ PARENT_MISSING = "Comment {slug} is not in discussion {discussion_id} of the emb
 # How often a write starts over after a refusal that a fresh read does not explain
 # (the document created by another writer, a parent found elsewhere).
 RETRIES = 5
-# The slugs from the root down to a comment ((): the discussion's own array).
-Chain = tuple[str, ...]
-
-
-# --- Pure helpers: chains, update paths, filters, the tree -------------------------------
-
-
-def chain_of(slug: str) -> Chain:
-    """Where a comment sits when it sits where its slug says: its ancestors' slugs
-    and its own, root first ('a/b' gives ('a', 'a/b'))."""
-    return (*slugs.ancestor_slugs(slug), slug)
-
-
-def chain_field(chain: Chain, name: str) -> str:
-    """The update path of the field `name` of the comment at the end of `chain`,
-    one arrayFilters identifier per depth: ('a', 'a/b') and 'status' give
-    'replies.$[c0].replies.$[c1].status'; the empty chain names the discussion's own
-    field."""
-    return "".join(f"{REPLIES}.$[c{depth}]." for depth in range(len(chain))) + name
-
-
-def chain_filters(chain: Chain) -> list[dict] | None:
-    """The arrayFilters of chain_field: each identifier picks its slug."""
-    return [{f"c{depth}.slug": slug} for depth, slug in enumerate(chain)] or None
-
-
-def chain_exists(chain: Chain, **condition: Any) -> dict:
-    """A query matching a discussion where `chain` exists, each node in its parent's
-    `replies`, and its last node also meets `condition` (fields of that node)."""
-    if not chain:
-        return {}
-    wanted: dict[str, Any] = {"slug": chain[-1], **condition}
-    for slug in reversed(chain[:-1]):
-        wanted = {"slug": slug, REPLIES: {"$elemMatch": wanted}}
-    return {REPLIES: {"$elemMatch": wanted}}
-
-
-def flatten(replies: list[dict], chain: Chain = ()) -> Iterator[tuple[Chain, dict]]:
-    """Every comment node of a tree with its chain, depth first (a node before its
-    replies, each level in array order)."""
-    for node in replies:
-        here = (*chain, str(node.get("slug")))
-        yield here, node
-        yield from flatten(node.get(REPLIES) or [], here)
-
-
-def any_depth(field: str, condition: Any, *, depth: int = slugs.DEPTH_CEILING) -> dict:
-    """A query matching discussions with a comment, at any depth up to `depth`
-    levels, whose `field` meets `condition`: one dotted path per depth, since a path
-    through nested arrays names exactly one depth."""
-    return {"$or": [{".".join([REPLIES] * level + [field]): condition} for level in range(1, depth + 1)]}
-
-
-def at_every_depth(*fields: str) -> dict:
-    """A projection of these node fields at every depth (and the `replies` arrays
-    that hold them)."""
-    return {".".join([REPLIES] * level + [field]): 1 for level in range(1, slugs.DEPTH_CEILING + 1)
-            for field in fields}
-
-
-def unpack(discussion: dict | None) -> list[Comment]:
-    """The comments of a discussion document, depth first."""
-    if not discussion:
-        return []
-    return [to_comment(node, discussion["_id"]) for _, node in flatten(discussion.get(REPLIES) or [])]
-
-
-def to_comment(node: dict, discussion_id: ObjectId) -> Comment:
-    """A node as a Comment; on a projected node the fields left out get their defaults
-    (`text` empty)."""
-    return Comment.from_doc({"text": "", **node, "discussion_id": discussion_id})
-
-
-def to_node(document: dict) -> dict:
-    """A flat comment document (the documents store's) as a node with no replies yet."""
-    node = {key: value for key, value in document.items() if key not in ("discussion_id", REPLIES)}
-    node[REPLIES] = []
-    return node
-
-
-def to_document(node: dict, discussion_id: ObjectId) -> dict:
-    """A node as the documents store's flat document: `discussion_id` after `_id`,
-    no `replies`."""
-    rest = {key: value for key, value in node.items() if key not in ("_id", REPLIES)}
-    return {"_id": node["_id"], "discussion_id": discussion_id, **rest}
-
-
-def added_bytes(nodes: Iterable[dict]) -> int:
-    """How much pushing these nodes (with their replies) adds to a document, at most."""
-    return sum(len(bson.encode(node)) + ELEMENT_BYTES for node in nodes)
-
-
-def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, list[dict]], int]:
-    """Plan adding flat comment documents to a tree: which new subtrees go under which
-    existing comment (by its chain; the empty chain: top level), and how many
-    comments they hold.
-
-    Parents go before children (by depth, then posting order) and a new reply is
-    nested in its new parent, so each subtree is one `$push`. A document whose slug
-    or `_id` the tree (or an earlier document) has is skipped. One whose parent is
-    nowhere goes to the top level: it keeps its slugs, so it still sorts in place,
-    and is not lost.
-    """
-    existing = {node["slug"]: chain for chain, node in flatten(replies)}
-    ids = {node["_id"] for _, node in flatten(replies)}
-    new: dict[str, dict] = {}
-    grafts: dict[Chain, list[dict]] = {}
-    ordered = sorted(documents, key=lambda d: (slugs.depth(d["slug"]), d["posted"], str(d["_id"])))
-    for document in ordered:
-        slug = document["slug"]
-        if slug in existing or slug in new or document["_id"] in ids:
-            continue
-        node = to_node(document)
-        parent = slugs.parent_slug(slug)
-        if parent in new:
-            new[parent][REPLIES].append(node)
-        else:
-            grafts.setdefault(existing.get(parent, ()) if parent else (), []).append(node)
-        new[slug] = node
-        ids.add(node["_id"])
-    return grafts, len(new)
 
 
 # --- The store ----------------------------------------------------------------------------

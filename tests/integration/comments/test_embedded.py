@@ -1,4 +1,5 @@
-"""The embedded comment store (comments/stores/embedded.py): the comment tree inside one
+"""The embedded comment store (comments/stores/embedded.py, its pure helpers in
+embedded_tree.py): the comment tree inside one
 `discussions` document per post. Its own edge cases: positions and dotted paths,
 where a reply is pushed, slug uniqueness, the document size limit (through the
 service and the view, the reader's text kept), the guards of its updates, and
@@ -28,7 +29,7 @@ from comments.records import (
     QueueFilter,
     SlugTaken,
 )
-from comments.stores import embedded, get_store
+from comments.stores import embedded, embedded_tree, get_store
 from tests.page_reading import page, post_url, submit
 from tests.threads import at_once
 
@@ -53,8 +54,8 @@ def node(slug: str, *replies: dict) -> dict:
 
 
 def test_a_chain_is_the_slugs_from_the_root():
-    assert embedded.chain_of("aaaaaaaa") == ("aaaaaaaa",)
-    assert embedded.chain_of("aaaaaaaa/bbbbbbbb/cccccccc") == (
+    assert embedded_tree.chain_of("aaaaaaaa") == ("aaaaaaaa",)
+    assert embedded_tree.chain_of("aaaaaaaa/bbbbbbbb/cccccccc") == (
         "aaaaaaaa", "aaaaaaaa/bbbbbbbb", "aaaaaaaa/bbbbbbbb/cccccccc",
     )
 
@@ -62,17 +63,17 @@ def test_a_chain_is_the_slugs_from_the_root():
 def test_a_chain_names_one_array_filter_per_depth():
     """The empty chain is the discussion's own field; each depth has its identifier
     and the filter that picks its slug."""
-    assert embedded.chain_field((), "replies") == "replies"
-    assert embedded.chain_field(("a",), "status") == "replies.$[c0].status"
-    assert embedded.chain_field(("a", "a/b"), "replies") == "replies.$[c0].replies.$[c1].replies"
-    assert embedded.chain_filters(()) is None
-    assert embedded.chain_filters(("a", "a/b")) == [{"c0.slug": "a"}, {"c1.slug": "a/b"}]
+    assert embedded_tree.chain_field((), "replies") == "replies"
+    assert embedded_tree.chain_field(("a",), "status") == "replies.$[c0].status"
+    assert embedded_tree.chain_field(("a", "a/b"), "replies") == "replies.$[c0].replies.$[c1].replies"
+    assert embedded_tree.chain_filters(()) is None
+    assert embedded_tree.chain_filters(("a", "a/b")) == [{"c0.slug": "a"}, {"c1.slug": "a/b"}]
 
 
 def test_a_chain_exists_as_nested_elem_matches():
     """Each node inside its parent's replies; the condition applies to the last one."""
-    assert embedded.chain_exists(()) == {}
-    assert embedded.chain_exists(("a", "a/b"), _id=5) == {
+    assert embedded_tree.chain_exists(()) == {}
+    assert embedded_tree.chain_exists(("a", "a/b"), _id=5) == {
         "replies": {"$elemMatch": {"slug": "a", "replies": {"$elemMatch": {"slug": "a/b", "_id": 5}}}}
     }
 
@@ -80,7 +81,7 @@ def test_a_chain_exists_as_nested_elem_matches():
 def test_flatten_walks_the_tree_depth_first_with_chains():
     """Each comment comes before its replies, each level in array order."""
     tree = [node("a", node("a/b", node("a/b/c")), node("a/d")), node("e")]
-    walked = [(chain, n["slug"]) for chain, n in embedded.flatten(tree)]
+    walked = [(chain, n["slug"]) for chain, n in embedded_tree.flatten(tree)]
     assert walked == [
         (("a",), "a"), (("a", "a/b"), "a/b"), (("a", "a/b", "a/b/c"), "a/b/c"), (("a", "a/d"), "a/d"),
         (("e",), "e"),
@@ -88,7 +89,7 @@ def test_flatten_walks_the_tree_depth_first_with_chains():
 
 
 def test_a_query_at_any_depth_names_each_depth():
-    query = embedded.any_depth("_id", 5, depth=3)
+    query = embedded_tree.any_depth("_id", 5, depth=3)
     assert query == {
         "$or": [{"replies._id": 5}, {"replies.replies._id": 5}, {"replies.replies.replies._id": 5}]
     }
@@ -104,7 +105,7 @@ def test_graft_nests_new_replies_in_their_new_parents_and_skips_known_slugs():
     skipped; a reply to a comment already there is one subtree under its position."""
     tree = [node("a", node("a/b"))]
     docs = [flat("c/d", 3), flat("c", 2), flat("a", 1), flat("a/b/x", 4), flat("c/d/e", 5)]
-    grafts, added = embedded.graft(tree, docs)
+    grafts, added = embedded_tree.graft(tree, docs)
     assert added == 4
     assert set(grafts) == {(), ("a", "a/b")}
     [c] = grafts[()]
@@ -118,7 +119,7 @@ def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
     tree = [node("a")]
     known = flat("z", 1)
     known["_id"] = tree[0]["_id"]
-    grafts, added = embedded.graft(tree, [flat("q/r", 2), known])
+    grafts, added = embedded_tree.graft(tree, [flat("q/r", 2), known])
     assert added == 1
     assert [n["slug"] for n in grafts[()]] == ["q/r"]
 
@@ -140,7 +141,7 @@ def test_replies_are_pushed_under_their_parents_position(embedded_store, make_po
     placed = stored["replies"][1]["replies"][0]["replies"][0]
     assert placed["_id"] == deeper.id and placed["slug"] == deeper.slug and placed["replies"] == []
     assert placed["parent_id"] == reply.id
-    assert all("discussion_id" not in n for _, n in embedded.flatten(stored["replies"]))
+    assert all("discussion_id" not in n for _, n in embedded_tree.flatten(stored["replies"]))
     assert mongo_db.comments.count_documents({}) == 0
 
 
@@ -178,7 +179,7 @@ def test_a_slug_the_discussion_has_is_refused_at_the_top_and_below(embedded_stor
         insert(post, "aaaaaaaa/bbbbbbbb", parent=root, at=BASE + timedelta(seconds=1))
     assert insert(post, "aaaaaaaa/bbbbbbbb/aaaaaaaa", parent=reply).depth == 2
     stored = mongo_db.discussions.find_one({"_id": post.id})
-    assert [n["slug"] for _, n in embedded.flatten(stored["replies"])] == [
+    assert [n["slug"] for _, n in embedded_tree.flatten(stored["replies"])] == [
         "aaaaaaaa", "aaaaaaaa/bbbbbbbb", "aaaaaaaa/bbbbbbbb/aaaaaaaa",
     ]
 

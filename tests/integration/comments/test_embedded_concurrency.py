@@ -13,7 +13,7 @@ import bson
 import pytest
 
 from comments.records import PENDING, CommentAuthor, DiscussionFull, SlugTaken
-from comments.stores import embedded, get_store
+from comments.stores import embedded, embedded_tree, get_store
 from tests import threads
 from tests.threads import split
 
@@ -36,7 +36,7 @@ def at_once(work: Callable[[int], object], times: int = THREADS) -> tuple[list, 
 
 def stored_nodes(mongo_db, post) -> list[dict]:
     discussion = mongo_db.discussions.find_one({"_id": post.id}) or {}
-    return [node for _, node in embedded.flatten(discussion.get("replies") or [])]
+    return [node for _, node in embedded_tree.flatten(discussion.get("replies") or [])]
 
 
 def insert(post, slug: str, *, parent=None, form_key=None, text="", minutes=0):
@@ -98,7 +98,7 @@ def test_eight_different_replies_at_once_all_land_under_their_parents(make_post,
     for reply in results:
         assert by_id[reply.id]["parent_id"] == reply.parent_id
     tree = mongo_db.discussions.find_one({"_id": post.id})["replies"]
-    for _, node in embedded.flatten(tree):
+    for _, node in embedded_tree.flatten(tree):
         assert None not in node["replies"]
         assert all(r["parent_id"] == node["_id"] for r in node["replies"])
 
