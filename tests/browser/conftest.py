@@ -308,10 +308,12 @@ def discussion(post_by, make_comment) -> Discussion:
 
 
 @pytest.fixture
-def pending(post_by, make_comment, mongo_db):
+def pending(post_by, make_comment):
     """Three comments awaiting moderation on a new post, oldest first, each from an
-    address of its own (a commenter the queue can ban)."""
+    address of its own (a commenter the queue can ban); held through the store, so the
+    discussion's counters (what the queue's tabs count) hold them too."""
     from comments.records import CommentAuthor
+    from comments.stores import get_store
 
     post = post_by(title="Held back", slug="held-back")
     made = [
@@ -319,5 +321,5 @@ def pending(post_by, make_comment, mongo_db):
                      ip=f"198.51.100.{n}")
         for n in (1, 2, 3)
     ]
-    mongo_db.comments.update_many({"_id": {"$in": [c.id for c in made]}}, {"$set": {"status": "pending"}})
+    get_store().set_status(ids=[c.id for c in made], status="pending")
     return post, made
