@@ -38,7 +38,7 @@ from bson import ObjectId
 from django.conf import settings
 from pymongo import monitoring
 
-from comments import conf, listings, slugs, store_switch
+from comments import conf, counters, listings, slugs, store_switch
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, get_store
 from infra import mongo
@@ -109,8 +109,13 @@ def insert_discussion(store: CommentStore, *, discussion_id: ObjectId, count: in
     batches of 1,000 (the documents every store imports); how many went in.
     On DocumentDB each insert's check of the unique `{discussion_id, slug}` index
     grows with the discussion, and no order, batch or primitive that keeps that index
-    avoids it (docs/performance.md, "Loading a big discussion")."""
-    return insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng, start=start))
+    avoids it (docs/performance.md, "Loading a big discussion"). Counted once at the
+    end, as an import is (`counters.recount`), when `store` is the one in use."""
+    inserted = insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng,
+                                                          start=start))
+    if store.name == get_store().name:
+        counters.recount(discussion_id)
+    return inserted
 
 
 def insert_batches(store: CommentStore, docs: list[dict], size: int = 1000) -> int:
