@@ -258,6 +258,7 @@ vars().update(_given({
     "COMMENTS_DEFAULT_VIEW": env.str,
     "COMMENTS_FOLD_SCORE": env.int,
     "COMMENTS_MAX_PICKS": env.int,
+    "COMMENTS_BASE_TEMPLATE": env.str,
     "NOTIFICATIONS_BATCH_SECONDS": env.int,
     "NOTIFICATIONS_AUTHOR_DIGEST_MINUTES": env.int,
     "NOTIFICATIONS_QUEUE_DIGEST_MINUTES": env.int,

@@ -123,6 +123,7 @@ GIVEN = {
     "COMMENTS_MODERATION": ("first,links", ["first", "links"]),
     "COMMENTS_DEFAULT_VIEW": ("newest", "newest"),
     "COMMENTS_STORE_RECHECK_SECONDS": ("2.5", 2.5),
+    "COMMENTS_BASE_TEMPLATE": ("site/base.html", "site/base.html"),
 }
 
 
