@@ -32,7 +32,7 @@ from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.collection import Collection
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError, OperationFailure
+from pymongo.errors import DuplicateKeyError
 
 from comments.counting import Counts
 from infra.mongo import get_db
@@ -89,31 +89,18 @@ def get_many(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, State]:
     return {doc["_id"]: State.from_doc(doc) for doc in _states().find({"_id": {"$in": ids}})} if ids else {}
 
 
-# Tries of `create` that another writer's insert of the same state can cost.
-CREATE_ATTEMPTS = 20
-NOT_CREATED = "The state of discussion {discussion_id} could be neither inserted nor read."
-
-
 def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int) -> State:
     """Store a first state (counted from the stored comments); the one stored first
     wins, whoever else creates it at once."""
     doc = {"_id": discussion_id, "counts": counts.as_doc(), "seq": first_seq(), "applied": [],
            "num_pages": max(1, int(num_pages))}
-    for _ in range(CREATE_ATTEMPTS):
-        try:
-            _states().insert_one(doc)
-            return State.from_doc(doc)
-        except DuplicateKeyError:
-            pass
-        except OperationFailure as exc:
-            # FerretDB v2 may abort one of several concurrent inserts of one `_id` as a
-            # PostgreSQL deadlock (code 1) instead of a duplicate key: read, or go again.
-            if exc.code != 1 or "deadlock" not in str(exc):
-                raise
+    try:
+        _states().insert_one(doc)
+    except DuplicateKeyError:
         found = get(discussion_id)
-        if found is not None:
-            return found
-    raise RuntimeError(NOT_CREATED.format(discussion_id=discussion_id))
+        assert found is not None
+        return found
+    return State.from_doc(doc)
 
 
 def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int], if_seq: int) -> State | None:
