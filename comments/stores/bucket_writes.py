@@ -1,20 +1,18 @@
 """Putting comments into the buckets of `comment_pages` (comments/stores/buckets.py,
 whose module docstring describes the bucket): posting one comment (the slug's page
-claim in `comment_claims`, the pattern's conditional upsert, the discussion's
+claim in `comment_claims`, the pattern's conditional push, the discussion's
 `num_pages` advance) and appending many in whole pages (migrations, restores).
 Single-document writes only; the store reads, counts and changes what is stored.
 """
 
 from __future__ import annotations
 
-import random
-import time
 from typing import Any
 
 from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.collection import Collection
-from pymongo.errors import DuplicateKeyError, OperationFailure
+from pymongo.errors import DuplicateKeyError
 
 from comments import discussion_state
 from comments.records import ORDERS, SlugTaken
@@ -23,20 +21,13 @@ from infra.mongo import get_db
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
-# How often a push goes again after losing to another writer of its page. Each loss
-# means another writer's push or page creation went through, but a busy page's other
-# writers can win many times in a row, so a push waits a little longer (with jitter)
-# after each loss: the bound is time, well inside a request's MongoDB budget.
-PUSH_ATTEMPTS = 60
-PUSH_BACKOFF_SECONDS = 0.002
+# A push matches nothing at most once (its page did not exist yet) unless the
+# discussion's pages are removed meanwhile (its comments deleted for good).
+PUSH_ATTEMPTS = 3
 NO_PAGE = "Could not add a comment to page {page} of discussion {discussion_id}."
 
 # How a bucket keeps its comments: the chronological view's order.
 POSTING_ORDER = dict(ORDERS["chronological"])
-# FerretDB v2.7 answers a findAndModify that breaks a unique index with this
-# InternalError (code 1) instead of MongoDB's DuplicateKeyError (code 11000).
-EXCLUSION_CONFLICT = "conflicting key value violates exclusion constraint"
-DEADLOCK = "deadlock detected"
 
 
 def _pages() -> Collection:
@@ -70,22 +61,17 @@ def claim_page(*, discussion_id: ObjectId, slug: str, page: int) -> int:
         return found["page"] if found else page
 
 
-def lost_to_another_writer(exc: OperationFailure) -> bool:
-    """Whether an upsert failed, writing nothing, because another writer of its page
-    got there first: MongoDB's DuplicateKeyError on the unique `{discussion_id, page}`
-    index. FerretDB v2.7 answers a findAndModify that breaks that index with
-    InternalError (code 1) EXCLUSION_CONFLICT instead, and now and then aborts one of
-    several concurrent upserts of a page as a PostgreSQL DEADLOCK; both roll the
-    command back, so they are read the same way."""
-    if isinstance(exc, DuplicateKeyError):
-        return True
-    return exc.code == 1 and any(reason in str(exc) for reason in (EXCLUSION_CONFLICT, DEADLOCK))
+def bucket_id(discussion_id: ObjectId, page: int) -> str:
+    """The `_id` of a discussion's page: buckets are created with it, so two writers
+    creating one page collide on `_id` (see `_create_page`)."""
+    return f"{discussion_id}/{page}"
 
 
 def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> Any:
-    """One try of the pattern's upsert, conditional on the page not holding the slug;
-    the bucket's count after. `$sort` keeps the bucket in posting order whatever order
-    concurrent writers arrive in, so it stays `ordered` (set when the push creates it)."""
+    """One try of the pattern's update, conditional on the page not holding the slug;
+    the bucket's count after, or None when no page matched (none yet, or it holds the
+    slug). `$sort` keeps the bucket in posting order whatever order concurrent writers
+    arrive in, so it stays `ordered`."""
     return _pages().find_one_and_update(
         {"discussion_id": discussion_id, "page": page, "comments.slug": {"$ne": comment["slug"]}},
         {
@@ -93,10 +79,27 @@ def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> Any:
             "$push": {"comments": {"$each": [comment], "$sort": POSTING_ORDER}},
             "$min": {"first": comment["posted"]},
             "$max": {"last": comment["posted"]},
-            "$setOnInsert": {"ordered": True},
         },
-        projection={"count": 1}, upsert=True, return_document=ReturnDocument.AFTER,
+        projection={"count": 1}, return_document=ReturnDocument.AFTER,
     )
+
+
+def _create_page(*, discussion_id: ObjectId, page: int) -> bool:
+    """Insert the page's empty bucket; whether this writer created it (False: it exists).
+
+    The pattern creates a page with its push's upsert. FerretDB v2 checks the unique
+    `{discussion_id, page}` index as a PostgreSQL exclusion constraint, and racing
+    inserts into one abort each other as deadlocks (about 1 s each; under load, chains
+    of them held writers past a minute), while an upsert that races on `_id` can lose
+    its increment. A plain insert keyed by `bucket_id` races on the primary key
+    instead: the later writer waits for the first and gets DuplicateKeyError, as on
+    MongoDB. A page left empty by a writer that died here is filled by the next push."""
+    try:
+        _pages().insert_one({"_id": bucket_id(discussion_id, page), "discussion_id": discussion_id,
+                             "page": page, "count": 0, "comments": [], "ordered": True})
+        return True
+    except DuplicateKeyError:
+        return False
 
 
 def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
@@ -104,22 +107,20 @@ def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
     need be; the bucket's count after (`{"count": n}`). SlugTaken if the page holds
     the slug.
 
-    Each try is one atomic single-document update whose filter requires the page not
-    to hold the slug. When its upsert collides with the page's existing bucket, either
-    the bucket holds the slug (SlugTaken) or another writer has just created it (the
-    push goes again).
+    The push is one atomic single-document update whose filter requires the page not
+    to hold the slug. When it matches nothing, either the page holds the slug
+    (SlugTaken) or the page does not exist yet: this writer creates it (or another
+    one just did) and pushes again.
     """
     comment = {k: v for k, v in document.items() if k != "discussion_id"}
     holding = {"discussion_id": discussion_id, "page": page, "comments.slug": comment["slug"]}
-    for attempt in range(PUSH_ATTEMPTS):
-        try:
-            return _push(discussion_id=discussion_id, page=page, comment=comment)
-        except OperationFailure as exc:
-            if not lost_to_another_writer(exc):
-                raise
+    for _ in range(PUSH_ATTEMPTS):
+        pushed = _push(discussion_id=discussion_id, page=page, comment=comment)
+        if pushed is not None:
+            return pushed
         if _pages().find_one(holding, {"_id": 1}) is not None:
             raise SlugTaken(comment["slug"])
-        time.sleep(random.uniform(0, PUSH_BACKOFF_SECONDS * min(attempt + 1, 25)))
+        _create_page(discussion_id=discussion_id, page=page)
     raise RuntimeError(NO_PAGE.format(page=page, discussion_id=discussion_id))
 
 
@@ -173,7 +174,8 @@ def append(discussion_id: ObjectId, comments: list[dict]) -> int:
     chunks = [rest[i:i + PAGE_SIZE] for i in range(0, len(rest), PAGE_SIZE)]
     if chunks:
         _pages().insert_many([
-            {"discussion_id": discussion_id, "page": page + n, "count": len(chunk), "comments": chunk,
+            {"_id": bucket_id(discussion_id, page + n), "discussion_id": discussion_id,
+             "page": page + n, "count": len(chunk), "comments": chunk,
              **_head(chunk), "ordered": True}
             for n, chunk in enumerate(chunks, start=1)
         ])

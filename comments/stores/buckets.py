@@ -13,16 +13,18 @@ html, form_key, status, ip, votes{up, down}, score, rank, picked; later placehol
 flag_count) without
 `discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
 in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
-`ordered: true`, set when a push creates the bucket, says the bucket has always been
+`ordered: true`, set when the bucket is created, says the bucket has always been
 kept so (older buckets lack it). `first` and `last` are its earliest and latest
 `posted` (`$min`/`$max` on every push). The discussion's state keeps
 `num_pages`, the page new comments go to (comments/discussion_state.py). Putting
 comments into buckets (posting, appending whole pages) is comments/stores/bucket_writes.py.
 
-Posting (`insert_comment`) is the pattern's upsert into page `num_pages`,
+Posting (`insert_comment`) is the pattern's push into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
-upsert=True, return_document=AFTER)` (the push with `$each: [c]` and that `$sort`),
-then the conditional `num_pages` advance once the count passes PAGE_SIZE. A slug,
+return_document=AFTER)` (the push with `$each: [c]` and that `$sort`), then the
+conditional `num_pages` advance once the count passes PAGE_SIZE. Where the pattern
+upserts, a page is created by a plain insert of its empty bucket under `_id`
+"<discussion_id>/<page>" (bucket_writes.py says why). A slug,
 and so a form (its key fixes the slug), is stored once per discussion by two atomic
 single-document writes (see `BucketsStore._insert`): no lease, no transaction.
 
@@ -203,7 +205,9 @@ def walk(*, counts: Sequence[int], skip: int, limit: int) -> list[tuple[int, int
 def in_posting_order(heads: Sequence[dict]) -> bool:
     """Whether buckets (their heads, in page order) hold the discussion's comments in
     posting order: each is `ordered` (kept sorted since it was created) and its last
-    comment was posted strictly before the next bucket's first."""
+    comment was posted strictly before the next bucket's first. An empty bucket (a
+    page created a moment before its first push) holds nothing out of order."""
+    heads = [h for h in heads if h.get("count")]
     if not all(h.get("ordered") is True and "first" in h and "last" in h for h in heads):
         return False
     return all(a["last"] < b["first"] for a, b in itertools.pairwise(heads))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from comments import counters, slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
 from comments.stores import bucket_writes, buckets, get_store
+from tests.threads import at_once, split
 
 DOCUMENTS = get_store("documents")
 BUCKETS = get_store("buckets")
@@ -158,14 +159,60 @@ def test_a_writer_late_on_a_page_another_advanced_only_overfills_it(bucket_store
 
 
 def test_two_writers_of_a_new_page_both_land_in_one_bucket(bucket_store, make_post):
-    """Both push to page 2, which does not exist yet: the first upsert creates it,
-    the second finds it; the unique index keeps it one bucket per page."""
+    """Both push to page 2, which does not exist yet: the first creates its bucket
+    under the page's own `_id`, the second finds it; one bucket per page."""
     post = make_post()
     fill(post.id, 100)
     first = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 200))
     second = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 201))
     assert (first["count"], second["count"]) == (1, 2)
-    assert bucket_store.comment_pages.count_documents({"discussion_id": post.id, "page": 2}) == 1
+    stored = list(bucket_store.comment_pages.find({"discussion_id": post.id, "page": 2}))
+    assert [b["_id"] for b in stored] == [f"{post.id}/2"]
+
+
+def test_sixteen_writers_creating_one_page_at_once_all_land_in_it(bucket_store, make_post):
+    """Sixteen threads released together push to a page no one has created: they meet
+    on the bucket's `_id` (one insert wins, the others wait for it and push), so every
+    comment lands once in the one bucket and its count is its length."""
+    post = make_post()
+    results, errors = split(at_once([
+        lambda n=n: bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, n))
+        for n in range(16)
+    ]))
+    assert errors == []
+    assert sorted(r["count"] for r in results) == list(range(1, 17))
+    (bucket,) = bucket_store.comment_pages.find({"discussion_id": post.id})
+    assert bucket["count"] == len(bucket["comments"]) == 16 and buckets.in_posting_order([bucket])
+
+
+def test_a_page_created_before_pages_had_their_own_id_still_takes_pushes(bucket_store, make_post):
+    """A bucket stored by the pattern's upsert has an ObjectId `_id`: pushes find it
+    by `{discussion_id, page}` and never make a second bucket for the page."""
+    post = make_post()
+    first = new_comment(post.id, 1)
+    bucket_store.comment_pages.insert_one({
+        "discussion_id": post.id, "page": 1, "count": 1, "ordered": True, "first": first["posted"],
+        "last": first["posted"], "comments": [{k: v for k, v in first.items() if k != "discussion_id"}],
+    })
+    pushed = bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 2))
+    assert pushed["count"] == 2
+    assert bucket_store.comment_pages.count_documents({"discussion_id": post.id}) == 1
+    with pytest.raises(SlugTaken):
+        bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 2))
+
+
+def test_an_empty_page_left_by_a_writer_that_died_is_filled_and_walked(bucket_store, make_post):
+    """A writer that created page 2 and died before pushing leaves an empty bucket: the
+    discussion is still walked in posting order, and the next push fills the page."""
+    post = make_post()
+    fill(post.id, 3)
+    bucket_store.comment_pages.insert_one({"_id": f"{post.id}/2", "discussion_id": post.id, "page": 2,
+                                           "count": 0, "comments": [], "ordered": True})
+    assert buckets.in_posting_order(heads(bucket_store, post.id))
+    pushed = bucket_writes.push_comment(discussion_id=post.id, page=2, document=new_comment(post.id, 50))
+    assert pushed["count"] == 1 and buckets.in_posting_order(heads(bucket_store, post.id))
+    page = BUCKETS.find_page(discussion_id=post.id, order="chronological", skip=2, limit=5)
+    assert [c.text for c in page] == ["Comment 2", "Comment 50"]
 
 
 def test_writers_in_threads_across_a_rollover_lose_nothing_and_skip_no_page(bucket_store, make_post):
