@@ -31,6 +31,7 @@ from pymongo.errors import DuplicateKeyError
 from comments import addresses
 from infra.ids import parse_id
 from infra.mongo import get_db
+from infra.racing_inserts import insert_one_racing
 
 WORD, DOMAIN = "word", "domain"
 BAN_USER, BAN_EMAIL, BAN_IP = "user", "email", "ip"
@@ -89,7 +90,7 @@ def add_entry(*, kind: str, value: str, added_by: str = "") -> bool:
     doc = {"kind": kind, "value": normalise(kind, value), "added": datetime.now(timezone.utc),
            "added_by": str(added_by)}
     try:
-        get_db().comment_blocklist.insert_one(doc)
+        insert_one_racing(get_db().comment_blocklist, doc)
     except DuplicateKeyError:
         return False
     return True

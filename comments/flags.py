@@ -24,6 +24,7 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from infra.mongo import get_db
+from infra.racing_inserts import insert_one_racing
 
 REASONS = {
     "spam": _("Spam or advertising"),
@@ -60,7 +61,7 @@ def add_flag(*, comment_id: ObjectId, discussion_id: ObjectId, flagger: str, rea
     doc = {"comment_id": comment_id, "discussion_id": discussion_id, "flagger": str(flagger),
            "reason": str(reason), "note": str(note), "at": at}
     try:
-        get_db().comment_flags.insert_one(doc)
+        insert_one_racing(get_db().comment_flags, doc)
     except DuplicateKeyError:
         return False
     return True

@@ -66,6 +66,7 @@ from comments.records import (
 from comments.stores.base import CommentStore, reverse
 from comments.stores.queries import MEMBERS, Query
 from infra.mongo import get_db
+from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey
 
 INDEXES = [
@@ -136,7 +137,7 @@ class DocumentsStore(CommentStore):
 
     def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
         try:
-            self._collection().insert_one(document)
+            insert_one_racing(self._collection(), document)
         except DuplicateKeyError as exc:
             raise SlugTaken(document["slug"]) from exc
         return Comment.from_doc(document)

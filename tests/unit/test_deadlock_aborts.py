@@ -1,0 +1,13 @@
+"""Which server answers infra/racing_inserts.py reads as a deadlock abort (pure)."""
+
+from pymongo.errors import DuplicateKeyError, OperationFailure, WriteError
+
+from infra.racing_inserts import aborted_as_deadlock
+
+
+def test_only_a_deadlock_is_read_as_an_abort():
+    """FerretDB's words decide, whatever the code; a duplicate key or a bad value is not one."""
+    assert aborted_as_deadlock(WriteError("deadlock detected", 16908292, {"errmsg": "deadlock detected"}))
+    assert aborted_as_deadlock(OperationFailure("ERROR: deadlock detected (SQLSTATE 40P01)", 1))
+    assert not aborted_as_deadlock(DuplicateKeyError("E11000 duplicate key error", 11000))
+    assert not aborted_as_deadlock(OperationFailure("unknown operator: $where", 2))
