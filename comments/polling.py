@@ -12,6 +12,13 @@ listed entries (comments and placeholders), as its counters keep them after ever
 change (comments/counters.py); a pending or spam comment changes neither, so
 neither the body nor the ETag tells a reader anything about it.
 
+Each answer says when its numbers were read from the database (`read_at`), and the
+script ignores an answer read before one it has applied: with a cache per process
+(the default LocMemCache under several gunicorn workers), one worker may still hold
+numbers from before a comment that another has already announced, and the "1 new
+comment" button would come and go between polls. A version that every change
+advances would order them too, but would tell readers when a comment was held back.
+
 Cost: the two numbers are kept in the cache (CACHES) for POLL_CACHE_SECONDS under
 the post's slug, so a poll is a cache hit, or once per slug and period one indexed
 read of the post (by slug) and one of its state (by `_id`); nothing reads the comments. The ETag is made of the
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -45,10 +53,12 @@ DIGITS = re.compile(r"[0-9]{1,10}")
 @dataclass(frozen=True)
 class Counts:
     """What every reader of a discussion sees: its approved comments, and its listed
-    entries (comments and placeholders: a delete with replies changes only the first)."""
+    entries (comments and placeholders: a delete with replies changes only the first),
+    and when they were read from the database (milliseconds since the epoch)."""
 
     comments: int
     listed: int
+    read_at: int = 0
 
 
 def parse_seen(raw: str | None) -> int:
@@ -67,22 +77,25 @@ def counts_of(slug: str) -> Counts:
         return Counts(*kept)
     post = get_host().published_or_404(slug)
     kept = counters.state(post.id).counts
-    counts = Counts(comments=kept.approved, listed=kept.listed)
-    cache.set(key, (counts.comments, counts.listed), POLL_CACHE_SECONDS)
+    counts = Counts(comments=kept.approved, listed=kept.listed, read_at=time.time_ns() // 1_000_000)
+    cache.set(key, (counts.comments, counts.listed, counts.read_at), POLL_CACHE_SECONDS)
     return counts
 
 
 def etag(counts: Counts, *, seen: int, language: str) -> str:
-    """The answer's entity tag: the same exactly when the answer's body is."""
+    """The answer's entity tag: the same exactly when the answer says the same
+    (when its numbers were read is not part of what it says)."""
     digest = hashlib.sha256(f"{counts.comments}:{counts.listed}:{seen}:{language}".encode()).hexdigest()[:20]
     return f'"{digest}"'
 
 
 def answer(counts: Counts, *, seen: int) -> dict:
-    """The JSON body: the count now, how many are new, and the words for both."""
+    """The JSON body: the count now, how many are new, the words for both, and when
+    the numbers were read."""
     new = max(0, counts.comments - seen)
     return {
         "comments": counts.comments,
+        "read_at": counts.read_at,
         "new": new,
         "label": ngettext("%(count)s new comment — show", "%(count)s new comments — show", new)
         % {"count": new},

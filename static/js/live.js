@@ -20,6 +20,9 @@
   var delay = EVERY;
   var timer = null;
   var latest = null;
+  // When the numbers of the last answer applied were read: an older answer (a server
+  // process whose cached numbers predate it) is ignored, so the button never flickers.
+  var readAt = 0;
   var bar = null;
 
   function schedule(ms) {
@@ -50,6 +53,10 @@
   }
 
   function update(data) {
+    if (typeof data.read_at === "number") {
+      if (data.read_at < readAt) return;
+      readAt = data.read_at;
+    }
     latest = data;
     if (!bar) {
       if (data.new < 1) return;

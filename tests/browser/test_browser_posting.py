@@ -5,6 +5,7 @@ the comment with its confirmation beside it, and Preview is a round trip."""
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -297,6 +298,35 @@ def test_polling_stops_while_the_tab_is_hidden(open_page, short):
     reader.clock.run_for(2_000)
     reader.wait_for_timeout(500)
     assert len(polls) == 2
+
+
+def test_an_answer_read_before_the_one_applied_never_hides_the_new_comments_button(open_page, short):
+    """Each server process caches the numbers it read: a poll served by one whose numbers
+    predate the comment another process announced must not take the button away; a
+    later reading that says nothing is new does."""
+    def said(new: int, read_at: int) -> dict:
+        label = f"{new} new comment — show" if new == 1 else f"{new} new comments — show"
+        return {"comments": 2 + new, "new": new, "label": label, "shown": "", "read_at": read_at}
+
+    answers, served = [said(1, 2_000), said(0, 1_000), said(0, 3_000)], []
+    reader = open_page(width=1280)
+    reader.clock.install()
+    reader.route("**/comments/latest/**", lambda route: (
+        served.append(1),
+        route.fulfill(status=200, content_type="application/json", headers={"ETag": f'"{len(served)}"'},
+                      body=json.dumps(answers[min(len(served), len(answers)) - 1])),
+    ))
+    reader.goto(f"/posts/{short.slug}/")
+    button = reader.get_by_role("button", name="1 new comment — show")
+    for polls, visible in ((1, True), (2, True), (3, False)):
+        reader.clock.run_for(16_000)
+        for _ in range(50):
+            if len(served) >= polls:
+                break
+            reader.wait_for_timeout(100)
+        reader.wait_for_timeout(300)  # the answer is applied
+        assert len(served) == polls
+        expect(button).to_be_visible() if visible else expect(button).to_be_hidden()
 
 
 def test_an_edit_happens_in_place(open_page, short, width):

@@ -23,13 +23,14 @@ def test_seen_reads_whole_numbers(raw, seen):
     assert polling.parse_seen(raw) == seen
 
 
-@given(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**6))
-def test_the_answer_never_counts_below_zero_and_its_tag_follows_its_inputs(comments, listed, seen):
-    counts = Counts(comments=comments, listed=listed)
+@given(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 2**50))
+def test_the_answer_never_counts_below_zero_and_its_tag_follows_its_inputs(comments, listed, seen, read_at):
+    counts = Counts(comments=comments, listed=listed, read_at=read_at)
     body = polling.answer(counts, seen=seen)
     assert body["new"] == max(0, comments - seen) and body["comments"] == comments
+    assert body["read_at"] == read_at
     tag = polling.etag(counts, seen=seen, language="en")
-    assert tag == polling.etag(Counts(comments, listed), seen=seen, language="en")
+    assert tag == polling.etag(Counts(comments, listed, read_at + 5000), seen=seen, language="en")
     assert tag != polling.etag(Counts(comments + 1, listed), seen=seen, language="en")
     assert tag != polling.etag(counts, seen=seen + 1, language="en")
     assert tag != polling.etag(counts, seen=seen, language="vi")

@@ -4,6 +4,8 @@ counts a comment other readers cannot see."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.cache import cache
 from pymongo import monitoring
@@ -51,8 +53,9 @@ def test_a_poll_says_how_many_comments_are_new_and_answers_304_while_nothing_cha
     make_comment(post)
     first = poll(client, post, seen=0)
     assert first.status_code == 200
-    assert first.json() == {"comments": 1, "new": 1, "label": "1 new comment — show",
-                            "shown": "1 new comment shown"}
+    body = first.json()
+    assert body.pop("read_at") / 1000 == pytest.approx(time.time(), abs=60)
+    assert body == {"comments": 1, "new": 1, "label": "1 new comment — show", "shown": "1 new comment shown"}
     assert first["Cache-Control"] == "private, no-cache" and first["ETag"].startswith('"')
     again = poll(client, post, seen=0, etag=first["ETag"])
     assert again.status_code == 304 and again.content == b"" and again["ETag"] == first["ETag"]
