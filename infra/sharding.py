@@ -47,7 +47,7 @@ Collections already sharded on their key are left as they are, so a rerun does n
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
