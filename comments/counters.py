@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
@@ -70,9 +71,14 @@ def state(discussion_id: ObjectId, *, store: CommentStore | None = None) -> Stat
     if found is not None:
         return found
     store = store or get_store()
-    counts = counting.recount(store.iter_documents(discussion_id=discussion_id))
-    return discussion_state.create(discussion_id, counts=counts,
+    docs = list(store.iter_documents(discussion_id=discussion_id))
+    return discussion_state.create(discussion_id, counts=counting.recount(docs), opens=earliest(docs),
                                    num_pages=store.last_page(discussion_id=discussion_id))
+
+
+def earliest(docs: Iterable[dict[str, Any]]) -> datetime | None:
+    """The earliest `posted` among stored comments (None: none)."""
+    return min((d["posted"] for d in docs if d.get("posted") is not None), default=None)
 
 
 def num_pages(discussion_id: ObjectId, *, store: CommentStore | None = None) -> int:
@@ -208,7 +214,8 @@ def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, sto
         found = _find(discussion_id, comment_id, store)
         if found is None or found.intent is None or found.intent.id != intent.id:
             return  # Applied and cleared by another writer (or the comment is gone).
-        if discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq):
+        if discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq,
+                                  posted=found.posted):
             return
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
@@ -279,6 +286,9 @@ def repair(discussion_id: ObjectId) -> bool:
         carried = {i.id for i in (Intent.from_doc(d.get("intent")) for d in docs) if i is not None}
         discussion_state.forget(discussion_id, intent_ids=current.applied - carried)
         counted = counting.recount(docs, applied=current.applied)
+        opens = earliest(docs)
+        if opens is not None and (current.opens is None or opens < current.opens):
+            discussion_state.note_opens(discussion_id, opens=opens)
         if counted == current.counts:
             return False
         if discussion_state.set_counts(discussion_id, counts=counted, if_seq=current.seq):

@@ -2,7 +2,7 @@
 document each, `_id` the discussion's id. The only module that touches it.
 
     {_id, counts: {approved, pending, spam, deleted, placeholders}, seq, applied: [intent ids],
-     num_pages}
+     num_pages, opens}
 
 - `counts`: the discussion's comments by status and its placeholders (comments/counting.py),
   moved by comments/counters.py exactly once per change;
@@ -15,7 +15,10 @@ document each, `_id` the discussion's id. The only module that touches it.
   still carry them (comments/counters.py);
 - `num_pages`: the buckets store's page counter (the page new comments go to;
   storage-patterns.md keeps it on the discussion document), advanced by the
-  conditional `{_id, num_pages: <page used>}` update of the pattern.
+  conditional `{_id, num_pages: <page used>}` update of the pattern;
+- `opens`: no later than the earliest `posted` of the discussion's comments (`$min`
+  of every counted comment's, and a recount's), where a page 1 read in windows starts
+  when no hint is cached (comments/page_windows.py). Absent until a comment is counted.
 
 Every write is a single-document update: counters move only by `apply`, a
 compare-and-set on `seq`, so two writers cannot both apply one change.
@@ -26,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
@@ -63,6 +67,7 @@ class State:
     seq: int
     applied: frozenset[ObjectId]
     num_pages: int
+    opens: datetime | None = None
 
     @property
     def version(self) -> str:
@@ -72,7 +77,8 @@ class State:
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> State:
         return cls(discussion_id=doc["_id"], counts=Counts.from_doc(doc.get("counts")), seq=int(doc.get("seq") or 0),
-                   applied=frozenset(doc.get("applied") or ()), num_pages=max(1, int(doc.get("num_pages") or 1)))
+                   applied=frozenset(doc.get("applied") or ()), num_pages=max(1, int(doc.get("num_pages") or 1)),
+                   opens=doc.get("opens"))
 
 
 def first_seq() -> int:
@@ -89,11 +95,11 @@ def get_many(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, State]:
     return {doc["_id"]: State.from_doc(doc) for doc in _states().find({"_id": {"$in": ids}})} if ids else {}
 
 
-def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int) -> State:
+def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: datetime | None = None) -> State:
     """Store a first state (counted from the stored comments); the one stored first
     wins, whoever else creates it at once."""
     doc = {"_id": discussion_id, "counts": counts.as_doc(), "seq": first_seq(), "applied": [],
-           "num_pages": max(1, int(num_pages))}
+           "num_pages": max(1, int(num_pages)), **({"opens": opens} if opens is not None else {})}
     try:
         _states().insert_one(doc)
     except DuplicateKeyError:
@@ -103,14 +109,22 @@ def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int) -> State:
     return State.from_doc(doc)
 
 
-def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int], if_seq: int) -> State | None:
+def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int], if_seq: int,
+          posted: datetime) -> State | None:
     """Move the counters by `deltas` and note `intent_id` as applied, if the state is
-    still at `if_seq` and has not applied it; the state after, or None."""
+    still at `if_seq` and has not applied it, and keep `opens` no later than the
+    comment's `posted`; the state after, or None."""
     return _after(_states().find_one_and_update(
         {"_id": discussion_id, "seq": if_seq, "applied": {"$ne": intent_id}},
-        {"$inc": {"seq": 1, **{f"counts.{key}": n for key, n in deltas.items()}}, "$push": {"applied": intent_id}},
+        {"$inc": {"seq": 1, **{f"counts.{key}": n for key, n in deltas.items()}}, "$push": {"applied": intent_id},
+         "$min": {"opens": posted}},
         return_document=ReturnDocument.AFTER,
     ))
+
+
+def note_opens(discussion_id: ObjectId, *, opens: datetime) -> None:
+    """Keep `opens` no later than `opens` (a recount's earliest `posted`)."""
+    _states().update_one({"_id": discussion_id}, {"$min": {"opens": opens}})
 
 
 def set_counts(discussion_id: ObjectId, *, counts: Counts, if_seq: int) -> State | None:

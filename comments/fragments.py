@@ -169,7 +169,8 @@ def comments_fragment(
         if kept is not None:
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
     query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
-                 tally=readers_tally(post, state) if state is not None else None)
+                 tally=readers_tally(post, state) if state is not None else None,
+                 opens=state.opens if state is not None else None)
     listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1

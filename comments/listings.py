@@ -222,6 +222,7 @@ def list_comments(
     below: Comment | None = None,
     viewer: Viewer = READERS,
     tally: Tally | None = None,
+    opens: datetime | None = None,
 ) -> Listing:
     """One page of a discussion's comments (or of the replies below one comment) as
     `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
@@ -238,6 +239,9 @@ def list_comments(
     discussion's, or the replies of the permalink page of the comment at the limit
     above it, which applies the same limit again (`location_of`).
 
+    `opens`: no later than the discussion's earliest comment (its state's), where
+    page 1 may start reading when the store has no hint of where it ends.
+
     BadRequest for a malformed page number or a tampered cursor, Http404 for a page
     past the end. The ranked views (best, top) are listed by comments/ranked.py, which
     builds on this module and registers itself (`register_lister`).
@@ -252,7 +256,7 @@ def list_comments(
     total = tally.total
     num_pages = max(1, -(-total // per_page))
     query: dict[str, Any] = dict(discussion_id=discussion_id, order=view, limit=per_page, below=below,
-                                 viewer=viewer)
+                                 viewer=viewer, opens=opens)
 
     if after or before:
         try:

@@ -7,7 +7,9 @@ page 1 of a 100,000-comment discussion sorts 100,000 comments. A range bounded f
 both sides costs what it holds. So a page is read in windows of its order's leading
 field (`full_slug`, `posted` or `thread`), each a range that ends at a time boundary:
 the first window starts at the cursor's key (or, for page 1, is bounded by where
-page 1 ended the last time it was read: `PageHint`), and each further window starts
+page 1 ended the last time it was read: `PageHint`; with no hint, by a span past the
+discussion's `opens` in an order that runs forward in time, or a span before now in
+one that runs back), and each further window starts
 where the last one ended and reaches further in time, as far as the density seen so
 far says the rest of the page needs. The windows partition the leading field in the
 order's direction and every one carries the page's whole filter, so what they return,
@@ -131,12 +133,15 @@ def beyond(field: str, direction: int, start: Boundary, span: timedelta) -> Boun
 
 def read(
     *, field: str, direction: int, wanted: int, key_value: Any = None, hint: PageHint = PageHint(),
-    fetch: Callable[[dict, int], list[Comment]],
+    opens: datetime | None = None, fetch: Callable[[dict, int], list[Comment]],
+    now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
 ) -> list[Comment]:
     """The first `wanted` comments of a page, window by window. `key_value`: the
     leading value of the cursor's key (None: page 1, whose first window ends at
-    `hint.end` when known). `fetch(condition, limit)` runs the page's query with
-    `condition` on `field` added, in the page's order."""
+    `hint.end` when known; else `hint.span` past `opens`, no later than the
+    discussion's first comment, going forward in time, or `hint.span` before `now`
+    going back). `fetch(condition, limit)` runs the page's query with `condition` on
+    `field` added, in the page's order."""
     start: Boundary | None = None
     stop: Boundary | None = None
     span = max(MIN_SPAN, hint.span)
@@ -145,6 +150,8 @@ def read(
         stop = beyond(field, direction, start, span)
     elif key_value is None and hint.end is not None and (moment := leading_time(field, hint.end)) is not None:
         stop = Boundary(value=hint.end, moment=moment, closes_earlier=True)
+    elif key_value is None and hint.end is None:
+        stop = first_stop(field, direction, span=span, opens=opens, now=now())
     got: list[Comment] = []
     for _ in range(MAX_WINDOWS):
         if stop is None:
@@ -158,6 +165,19 @@ def read(
         span = widen(span, found=len(found), missing=wanted - len(got))
         start, stop = stop, beyond(field, direction, stop, span)
     return got + fetch(window_condition(field, direction, start, None), wanted - len(got))
+
+
+def first_stop(field: str, direction: int, *, span: timedelta, opens: datetime | None,
+               now: datetime) -> Boundary | None:
+    """Where page 1's first window ends when no read left a hint: `span` past `opens`
+    going forward in time (None when `opens` is unknown: one open query), `span`
+    before `now` going back."""
+    try:
+        if direction > 0:
+            return time_boundary(field, opens + span) if opens is not None else None
+        return time_boundary(field, now - span)
+    except OverflowError:
+        return None
 
 
 def observed(field: str, comments: Sequence[Comment], order: str, *, wanted: int, first_page: bool,

@@ -252,14 +252,16 @@ class CommentStore(ABC):
     def find_page(
         self, *, discussion_id: ObjectId, order: str, limit: int | None, skip: int = 0,
         after: tuple | None = None, before: tuple | None = None, below: Comment | None = None,
-        viewer: Viewer = READERS, reach: int | None = None,
+        viewer: Viewer = READERS, reach: int | None = None, opens: datetime | None = None,
     ) -> list[Comment]:
         """A page of a discussion (or of the replies below one comment) in `order`, as
         `viewer` sees it: by position (`skip`), after the key of the previous page's last
         comment, or before the key of the next page's first (read backwards, flipped).
         `limit` None: every comment from there on; 0: none. `reach`: about how many
         comments lie from the start (or the key) on in the page's direction, when the
-        caller knows (a store may read a short rest in one query); None: unknown."""
+        caller knows (a store may read a short rest in one query); None: unknown.
+        `opens`: no later than the discussion's earliest comment, when known (its
+        state's), where a store may start reading page 1."""
         sort = tuple(ORDERS[order])
         if before is not None:
             query = Query(discussion_id=discussion_id, below=below, viewer=viewer, order=reverse(sort),

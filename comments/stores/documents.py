@@ -177,7 +177,7 @@ class DocumentsStore(CommentStore):
     def find_page(
         self, *, discussion_id: ObjectId, order: str, limit: int | None, skip: int = 0,
         after: tuple | None = None, before: tuple | None = None, below: Comment | None = None,
-        viewer: Viewer = READERS, reach: int | None = None,
+        viewer: Viewer = READERS, reach: int | None = None, opens: datetime | None = None,
     ) -> list[Comment]:
         """A discussion's page 1 or cursor page read in windows of its order's leading
         field (comments/page_windows.py), so that it costs the same at 100 and at
@@ -197,7 +197,7 @@ class DocumentsStore(CommentStore):
         hint = page_windows.get_hint(discussion_id=discussion_id, order=order)
         found = page_windows.read(
             field=field, direction=direction, wanted=limit, key_value=key[0] if key is not None else None,
-            hint=hint, fetch=lambda condition, count: self._find_within(query, condition, count),
+            hint=hint, opens=opens, fetch=lambda condition, count: self._find_within(query, condition, count),
         )
         # Where page 1 ends is learnt from what every reader sees (an editor's page 1,
         # holding more, ends earlier: it would move the hint back and forth).

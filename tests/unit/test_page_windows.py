@@ -99,12 +99,31 @@ def test_a_boundary_beyond_the_calendar_leaves_the_window_open():
     assert page_windows.beyond("posted", 1, end, timedelta(days=1)) is None
 
 
-def test_page_one_without_a_hint_is_one_open_query():
+def test_page_one_forward_in_time_without_a_hint_or_an_opening_is_one_open_query():
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
     calls: list = []
     got = page_windows.read(field="posted", direction=1, wanted=51,
                             fetch=reader(items, field="posted", direction=1, key=None, calls=calls))
     assert got == items[:51] and calls == [{}]
+
+
+def test_page_one_forward_in_time_without_a_hint_starts_a_span_past_the_opening():
+    """No hint cached (a restart, a first reader): the first window ends an hour past
+    the discussion's `opens`, and holds page 1 here."""
+    items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
+    calls: list = []
+    got = page_windows.read(field="posted", direction=1, wanted=51, opens=START,
+                            fetch=reader(items, field="posted", direction=1, key=None, calls=calls))
+    assert got == items[:51] and calls == [{"posted": {"$lt": START + timedelta(hours=1)}}]
+
+
+def test_page_one_back_in_time_without_a_hint_starts_with_the_last_hour():
+    items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
+    now = START + timedelta(minutes=200)
+    calls: list = []
+    got = page_windows.read(field="posted", direction=-1, wanted=51, now=lambda: now,
+                            fetch=reader(items, field="posted", direction=-1, key=None, calls=calls))
+    assert got == items[::-1][:51] and calls == [{"posted": {"$gt": now - timedelta(hours=1)}}]
 
 
 def test_a_hint_bounds_page_one_from_both_sides():
@@ -140,11 +159,14 @@ values = st.integers(min_value=0, max_value=400)
     hint_at=st.one_of(st.none(), st.integers(min_value=-50, max_value=500)),
     span_seconds=st.integers(min_value=0, max_value=10_000),
     field=st.sampled_from(["posted", "full_slug"]),
+    opens_at=st.one_of(st.none(), st.integers(min_value=-50, max_value=500)),
+    now_at=st.integers(min_value=-50, max_value=500),
 )
 def test_windows_return_exactly_what_one_query_returns(offsets, direction, wanted, key_at, hint_at, span_seconds,
-                                                       field):
-    """Any data (ties, gaps, bursts), any key, any hint, stale or absurd, any span: the
-    first `wanted` comments after the key, in order, as one unbounded query gives them."""
+                                                       field, opens_at, now_at):
+    """Any data (ties, gaps, bursts), any key, any hint, opening or clock, stale or
+    absurd, any span: the first `wanted` comments after the key, in order, as one
+    unbounded query gives them."""
 
     def value(offset: int, n: int) -> Any:
         moment = START + timedelta(seconds=offset * 7)
@@ -162,6 +184,8 @@ def test_windows_return_exactly_what_one_query_returns(offsets, direction, wante
     got = page_windows.read(
         field=field, direction=direction, wanted=wanted, key_value=key.value if key is not None else None,
         hint=hint if key is None else PageHint(span=hint.span),
+        opens=START + timedelta(seconds=opens_at * 7) if opens_at is not None else None,
+        now=lambda: START + timedelta(seconds=now_at * 7),
         fetch=reader(items, field=field, direction=direction, key=key),
     )
     assert got == expected[:wanted]

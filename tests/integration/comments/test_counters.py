@@ -6,6 +6,7 @@ right by the next change or by repair_summaries; --check reports drift."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
@@ -15,7 +16,7 @@ from django.core.management.base import CommandError
 from cms import posts
 from comments import counters, counting, discussion_state, moderation, services, summaries
 from comments.counting import Counts
-from comments.records import CommentAuthor, Viewer
+from comments.records import CommentAuthor, Viewer, new_document
 from comments.stores import get_store
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -154,6 +155,25 @@ def test_a_discussion_from_before_the_counters_is_counted_once_from_its_comments
     assert counters.state(post.id).counts == Counts(approved=1, pending=1)
     make_comment(post)
     assert assert_exact(post.id) == Counts(approved=2, pending=1)
+
+
+def test_the_state_opens_no_later_than_the_discussion_s_first_comment(make_post, make_comment, mongo_db):
+    """A post's first comment opens its discussion; comments imported from before it
+    open it earlier once they are counted (a recount), and a state made from a
+    recount opens at the earliest stored comment."""
+    post = make_post()
+    first = make_comment(post)
+    make_comment(post)
+    assert counters.state(post.id).opens == first.posted
+    older = first.posted - timedelta(days=400)
+    imported = new_document(discussion_id=post.id, parent=None, slug="imported", full_slug="imported",
+                            posted=older, author=READER, text="From the old site.", html="<p>From the old site.</p>",
+                            form_key=None, status="approved", ip=None)
+    assert get_store().insert_documents(documents=[imported]) == 1
+    counters.recount(post.id)
+    assert counters.state(post.id).opens == older
+    mongo_db.discussion_state.delete_one({"_id": post.id})
+    assert counters.state(post.id).opens == older
 
 
 def test_ensure_indexes_gives_an_upgraded_deployment_a_state_for_every_discussion(

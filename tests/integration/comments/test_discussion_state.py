@@ -4,11 +4,16 @@ store's page counter, the change number, the compare-and-set that moves the coun
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime, timedelta
 
 from bson import ObjectId
 
 from comments import discussion_state
 from comments.counting import Counts
+
+
+EARLY = datetime(2026, 1, 1, tzinfo=UTC)
+LATE = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def made(num_pages: int = 1) -> ObjectId:
@@ -49,10 +54,13 @@ def test_an_intent_is_applied_once_and_only_at_the_seq_it_was_read_at():
     discussion_id = made()
     seq = discussion_state.get(discussion_id).seq
     intent = ObjectId()
-    moved = discussion_state.apply(discussion_id, intent_id=intent, deltas={"approved": 1}, if_seq=seq)
+    moved = discussion_state.apply(discussion_id, intent_id=intent, deltas={"approved": 1}, if_seq=seq, posted=LATE)
     assert moved is not None and moved.counts == Counts(approved=1) and moved.seq == seq + 1
-    assert discussion_state.apply(discussion_id, intent_id=ObjectId(), deltas={"approved": 1}, if_seq=seq) is None
-    assert discussion_state.apply(discussion_id, intent_id=intent, deltas={"approved": 1}, if_seq=seq + 1) is None
+    assert discussion_state.apply(discussion_id, intent_id=ObjectId(), deltas={"approved": 1}, if_seq=seq,
+                                  posted=EARLY) is None
+    assert discussion_state.apply(discussion_id, intent_id=intent, deltas={"approved": 1}, if_seq=seq + 1,
+                                  posted=EARLY) is None
+    assert discussion_state.get(discussion_id).opens == LATE
     discussion_state.forget(discussion_id, intent_ids=[intent])
     assert discussion_state.get(discussion_id).applied == frozenset()
 
@@ -76,3 +84,17 @@ def test_a_state_made_again_after_a_drop_numbers_its_changes_above_the_old_ones(
 
 def made_again(discussion_id: ObjectId) -> discussion_state.State:
     return discussion_state.create(discussion_id, counts=Counts(), num_pages=1)
+
+
+def test_opens_only_ever_moves_earlier():
+    """Each counted comment's `posted` and each recount's earliest can only bring
+    `opens` back in time: it stays no later than the discussion's first comment."""
+    discussion_id = made()
+    for posted in (LATE, EARLY + timedelta(days=1), LATE + timedelta(days=9)):
+        seq = discussion_state.get(discussion_id).seq
+        discussion_state.apply(discussion_id, intent_id=ObjectId(), deltas={"approved": 1}, if_seq=seq, posted=posted)
+    assert discussion_state.get(discussion_id).opens == EARLY + timedelta(days=1)
+    discussion_state.note_opens(discussion_id, opens=LATE)
+    assert discussion_state.get(discussion_id).opens == EARLY + timedelta(days=1)
+    discussion_state.note_opens(discussion_id, opens=EARLY)
+    assert discussion_state.get(discussion_id).opens == EARLY

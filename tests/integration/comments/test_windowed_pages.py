@@ -172,6 +172,36 @@ def test_a_hinted_page_one_reads_a_bounded_range_of_the_index(awkward, commands)
     assert finds and "$lte" in str(finds[0]["filter"].get("full_slug", finds[0]["filter"])), finds[0]
 
 
+OPENINGS = {
+    "at the first comment": START,
+    "years before it": START - timedelta(days=3650),
+    "years after it (stale)": START + timedelta(days=3650),
+}
+
+
+@pytest.mark.parametrize("opening", sorted(OPENINGS))
+@pytest.mark.parametrize("view", VIEWS)
+def test_page_one_with_no_hint_is_the_one_query_s_page_whatever_the_opening(awkward, view, opening):
+    """No hint cached (a restart, the first reader): page 1 starts from the
+    discussion's `opens` (or the last hour, newest first) and is still exactly the
+    one query's page, for readers and editors, even when `opens` is wrong."""
+    for viewer in (Viewer(), EDITORS):
+        cache.clear()
+        page = dict(discussion_id=awkward, order=view, limit=LIMIT, viewer=viewer)
+        assert _ids(DOCUMENTS.find_page(**page, opens=OPENINGS[opening])) == _ids(_one_query(**page)), viewer
+
+
+def test_page_one_with_no_hint_reads_a_range_bounded_past_the_opening(awkward, commands):
+    """The first read of page 1 asks for the comments of the discussion's first hour
+    (here, page 1 lies in it), not for every comment of the discussion."""
+    cache.clear()
+    commands.reset()
+    DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT, opens=START)
+    finds = [c for c in commands.sent if "find" in c]
+    bound = page_windows.time_boundary("full_slug", START + page_windows.DEFAULT_SPAN).value
+    assert len(finds) == 1 and finds[0]["filter"]["full_slug"] == {"$lt": bound}, finds
+
+
 def test_the_store_is_the_documents_store():
     assert isinstance(DOCUMENTS, DocumentsStore)
 
