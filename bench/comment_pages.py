@@ -166,9 +166,8 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
         first, cursor = page(client, base), page(client, deep)
         pages += [(f"{view} page 1", timed(first, meter, repeat)),
                   (f"{view} page {number} by cursor", timed(cursor, meter, repeat))]
-        if view == "threaded":
-            # What the first read after the hints are lost costs (a new cache).
-            pages.append(("threaded page 1, no hints", timed(lambda: (cache.clear(), first()), meter, repeat)))
+        # What the first read after the hints are lost costs (a new cache, a new worker).
+        pages.append((f"{view} page 1, no hints", timed(lambda first=first: (cache.clear(), first()), meter, repeat)))
     parent = get_store().find_page(discussion_id=post.id, order="threaded", limit=1)[0]
     replies = iter(range(10**6))
 
