@@ -127,6 +127,12 @@ class Site:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def failures(self, size: int = 4000) -> str:
+        """The log from its last traceback on (what a failed request raised), else its end."""
+        log = self.log()
+        start = log.rfind("Traceback (most recent call last)")
+        return log[start:start + size] if start >= 0 else log[-size:]
+
 
 class _FormParser(HTMLParser):
     """The hidden inputs of the comment form (CSRF token, form token, parent)."""

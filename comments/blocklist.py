@@ -90,7 +90,7 @@ def add_entry(*, kind: str, value: str, added_by: str = "") -> bool:
     doc = {"kind": kind, "value": normalise(kind, value), "added": datetime.now(timezone.utc),
            "added_by": str(added_by)}
     try:
-        insert_one_racing(get_db().comment_blocklist, doc)
+        insert_one_racing(get_db().comment_blocklist, doc, key={"kind": kind, "value": doc["value"]})
     except DuplicateKeyError:
         return False
     return True

@@ -61,7 +61,7 @@ def add_flag(*, comment_id: ObjectId, discussion_id: ObjectId, flagger: str, rea
     doc = {"comment_id": comment_id, "discussion_id": discussion_id, "flagger": str(flagger),
            "reason": str(reason), "note": str(note), "at": at}
     try:
-        insert_one_racing(get_db().comment_flags, doc)
+        insert_one_racing(get_db().comment_flags, doc, key={"comment_id": comment_id, "flagger": doc["flagger"]})
     except DuplicateKeyError:
         return False
     return True

@@ -5,12 +5,14 @@ flag).
 On MongoDB the later writer gets DuplicateKeyError. FerretDB v2 checks a unique
 secondary index as a PostgreSQL exclusion constraint, and racing inserts of one key
 can abort each other as a deadlock instead (a WriteError "deadlock detected", code
-16908292, after PostgreSQL's deadlock_timeout, 1 s by default); the aborted insert
-was rolled back whole. `insert_one_racing` inserts again after such an abort: by then
-the writer it lost to has stored its document, so the retry answers DuplicateKeyError,
-as MongoDB would have. Documents that writers race to create by design (rate slots,
-votes, slug claims, bucket pages) are keyed by `_id` instead, where the later writer
-waits and gets DuplicateKeyError directly (docs/dev-database.md).
+16908292, after PostgreSQL's deadlock_timeout, 1 s by default); the aborted insert was
+rolled back whole. `insert_one_racing` then looks for the key: stored by the writer it
+lost to, it raises DuplicateKeyError, as MongoDB would have; not stored yet (that
+writer still waits on another racer), it waits a little longer each time and inserts
+again. Racers that went again at once would only deadlock again. Documents that
+writers race to create by design (rate slots, votes, slug claims, bucket pages) are
+keyed by `_id` instead, where the later writer waits and gets DuplicateKeyError
+directly (docs/dev-database.md).
 """
 
 from __future__ import annotations
@@ -21,14 +23,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from pymongo.collection import Collection
-from pymongo.errors import OperationFailure
+from pymongo.errors import DuplicateKeyError, OperationFailure
 from pymongo.results import InsertOneResult
 
 DEADLOCK = "deadlock detected"
-# Each abort settles one pair of racers, so a handful of tries covers a burst.
-ATTEMPTS = 5
-# A short random pause before the next try, so that two aborted racers do not meet again.
-PAUSE_SECONDS = 0.02
+DUPLICATE_KEY = 11000
+# Tries in all; the pauses between them grow from FIRST_PAUSE to LONGEST_PAUSE (about
+# 5 s of pauses in all), past the server's deadlock checks of the racers still waiting.
+ATTEMPTS = 9
+FIRST_PAUSE_SECONDS = 0.05
+LONGEST_PAUSE_SECONDS = 1.0
+TAKEN = "E11000 duplicate key: {key} was stored by a concurrent writer (found after a deadlock abort)"
 
 
 def aborted_as_deadlock(exc: OperationFailure) -> bool:
@@ -39,14 +44,24 @@ def aborted_as_deadlock(exc: OperationFailure) -> bool:
     return DEADLOCK in str(details.get("errmsg") or exc).lower()
 
 
-def insert_one_racing(collection: Collection, document: Mapping[str, Any]) -> InsertOneResult:
-    """`collection.insert_one(document)`, inserted again after a deadlock abort; any
-    other failure (DuplicateKeyError included) is raised as it came."""
+def pause(attempt: int) -> float:
+    """How long to wait after the `attempt`-th abort (from 1): doubling, with jitter."""
+    longest = min(LONGEST_PAUSE_SECONDS, FIRST_PAUSE_SECONDS * 2 ** (attempt - 1))
+    return random.uniform(longest / 2, longest)
+
+
+def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
+                      key: Mapping[str, Any]) -> InsertOneResult:
+    """`collection.insert_one(document)`, where `key` selects what the unique index
+    guards (say `{discussion_id, slug}`). DuplicateKeyError when that is taken, also
+    when a deadlock abort hid it; any other failure is raised as it came."""
     for attempt in range(1, ATTEMPTS + 1):
         try:
             return collection.insert_one(document)
         except OperationFailure as exc:
             if attempt == ATTEMPTS or not aborted_as_deadlock(exc):
                 raise
-        time.sleep(random.uniform(0, PAUSE_SECONDS * attempt))
+        if collection.find_one(dict(key), {"_id": 1}) is not None:
+            raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY)
+        time.sleep(pause(attempt))
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

@@ -18,6 +18,7 @@ from comments import discussion_state
 from comments.records import ORDERS, SlugTaken
 from comments.stores.containers import sorted_by_posting
 from infra.mongo import get_db
+from infra.racing_inserts import insert_one_racing
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
@@ -93,10 +94,12 @@ def _create_page(*, discussion_id: ObjectId, page: int) -> bool:
     of them held writers past a minute), while an upsert that races on `_id` can lose
     its increment. A plain insert keyed by `bucket_id` races on the primary key
     instead: the later writer waits for the first and gets DuplicateKeyError, as on
-    MongoDB. A page left empty by a writer that died here is filled by the next push."""
+    MongoDB (`insert_one_racing` still covers an abort, should one happen). A page
+    left empty by a writer that died here is filled by the next push."""
     try:
-        _pages().insert_one({"_id": bucket_id(discussion_id, page), "discussion_id": discussion_id,
-                             "page": page, "count": 0, "comments": [], "ordered": True})
+        insert_one_racing(_pages(), {"_id": bucket_id(discussion_id, page), "discussion_id": discussion_id,
+                                     "page": page, "count": 0, "comments": [], "ordered": True},
+                          key={"discussion_id": discussion_id, "page": page})
         return True
     except DuplicateKeyError:
         return False

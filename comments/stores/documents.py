@@ -137,7 +137,8 @@ class DocumentsStore(CommentStore):
 
     def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
         try:
-            insert_one_racing(self._collection(), document)
+            insert_one_racing(self._collection(), document,
+                              key={"discussion_id": document["discussion_id"], "slug": document["slug"]})
         except DuplicateKeyError as exc:
             raise SlugTaken(document["slug"]) from exc
         return Comment.from_doc(document)
