@@ -8,8 +8,7 @@ both sides costs what it holds. So a page is read in windows of its order's lead
 field (`full_slug`, `posted` or `thread`), each a range that ends at a time boundary:
 the first window starts at the cursor's key (or, for page 1, is bounded by where
 page 1 ended the last time it was read: `PageHint`; with no hint, by a span past the
-discussion's `opens` in an order that runs forward in time, or a span before now in
-one that runs back), and each further window starts
+discussion's `opens` in an order that runs forward in time), and each further window starts
 where the last one ended and reaches further in time, as far as the density seen so
 far says the rest of the page needs. The windows partition the leading field in the
 order's direction and every one carries the page's whole filter, so what they return,
@@ -134,13 +133,11 @@ def beyond(field: str, direction: int, start: Boundary, span: timedelta) -> Boun
 def read(
     *, field: str, direction: int, wanted: int, key_value: Any = None, hint: PageHint = PageHint(),
     opens: datetime | None = None, fetch: Callable[[dict, int], list[Comment]],
-    now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
 ) -> list[Comment]:
     """The first `wanted` comments of a page, window by window. `key_value`: the
     leading value of the cursor's key (None: page 1, whose first window ends at
-    `hint.end` when known; else `hint.span` past `opens`, no later than the
-    discussion's first comment, going forward in time, or `hint.span` before `now`
-    going back). `fetch(condition, limit)` runs the page's query with `condition` on
+    `hint.end` when known; else, going forward in time, `hint.span` past `opens`, no
+    later than the discussion's first comment). `fetch(condition, limit)` runs the page's query with `condition` on
     `field` added, in the page's order."""
     start: Boundary | None = None
     stop: Boundary | None = None
@@ -151,7 +148,7 @@ def read(
     elif key_value is None and hint.end is not None and (moment := leading_time(field, hint.end)) is not None:
         stop = Boundary(value=hint.end, moment=moment, closes_earlier=True)
     elif key_value is None and hint.end is None:
-        stop = first_stop(field, direction, span=span, opens=opens, now=now())
+        stop = first_stop(field, direction, span=span, opens=opens)
     got: list[Comment] = []
     for _ in range(MAX_WINDOWS):
         if stop is None:
@@ -167,15 +164,16 @@ def read(
     return got + fetch(window_condition(field, direction, start, None), wanted - len(got))
 
 
-def first_stop(field: str, direction: int, *, span: timedelta, opens: datetime | None,
-               now: datetime) -> Boundary | None:
+def first_stop(field: str, direction: int, *, span: timedelta, opens: datetime | None) -> Boundary | None:
     """Where page 1's first window ends when no read left a hint: `span` past `opens`
-    going forward in time (None when `opens` is unknown: one open query), `span`
-    before `now` going back."""
+    going forward in time. None (one open query) going back in time, where the last
+    hour can be empty for years and the growing windows that follow cost more than
+    the one sort (bench/comment_pages.py, "newest page 1, no hints"), or when `opens`
+    is unknown."""
+    if direction < 0 or opens is None:
+        return None
     try:
-        if direction > 0:
-            return time_boundary(field, opens + span) if opens is not None else None
-        return time_boundary(field, now - span)
+        return time_boundary(field, opens + span)
     except OverflowError:
         return None
 

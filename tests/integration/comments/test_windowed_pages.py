@@ -183,8 +183,8 @@ OPENINGS = {
 @pytest.mark.parametrize("view", VIEWS)
 def test_page_one_with_no_hint_is_the_one_query_s_page_whatever_the_opening(awkward, view, opening):
     """No hint cached (a restart, the first reader): page 1 starts from the
-    discussion's `opens` (or the last hour, newest first) and is still exactly the
-    one query's page, for readers and editors, even when `opens` is wrong."""
+    discussion's `opens` (newest first: one open query) and is still exactly the one
+    query's page, for readers and editors, even when `opens` is wrong."""
     for viewer in (Viewer(), EDITORS):
         cache.clear()
         page = dict(discussion_id=awkward, order=view, limit=LIMIT, viewer=viewer)
