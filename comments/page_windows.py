@@ -8,8 +8,8 @@ both sides costs what it holds. So a page is read in windows of its order's lead
 field (`full_slug`, `posted` or `thread`), each a range that ends at a time boundary:
 the first window starts at the cursor's key (or, for page 1, is bounded by where
 page 1 ended the last time it was read: `PageHint`; with no hint, by a span past the
-discussion's `opens` in an order that runs forward in time), and each further window starts
-where the last one ended and reaches further in time, as far as the density seen so
+discussion's `opens` in an order that runs forward in time), and each further window
+starts where the last one ended and reaches further in time, as far as the density seen so
 far says the rest of the page needs. The windows partition the leading field in the
 order's direction and every one carries the page's whole filter, so what they return,
 concatenated, is exactly what the unbounded query returns: the same comments in the
@@ -137,8 +137,8 @@ def read(
     """The first `wanted` comments of a page, window by window. `key_value`: the
     leading value of the cursor's key (None: page 1, whose first window ends at
     `hint.end` when known; else, going forward in time, `hint.span` past `opens`, no
-    later than the discussion's first comment). `fetch(condition, limit)` runs the page's query with `condition` on
-    `field` added, in the page's order."""
+    later than the discussion's first comment). `fetch(condition, limit)` runs the
+    page's query with `condition` on `field` added, in the page's order."""
     start: Boundary | None = None
     stop: Boundary | None = None
     span = max(MIN_SPAN, hint.span)

@@ -18,7 +18,6 @@ from comments import discussion_state
 from comments.records import ORDERS, SlugTaken
 from comments.stores.containers import sorted_by_posting
 from infra.mongo import get_db
-from infra.racing_inserts import insert_one_racing
 
 # A page takes new comments until its count passes this (it may end a few over).
 PAGE_SIZE = 100
@@ -85,8 +84,8 @@ def _push(*, discussion_id: ObjectId, page: int, comment: dict) -> Any:
     )
 
 
-def _create_page(*, discussion_id: ObjectId, page: int) -> bool:
-    """Insert the page's empty bucket; whether this writer created it (False: it exists).
+def _create_page(*, discussion_id: ObjectId, page: int) -> None:
+    """Insert the page's empty bucket, unless another writer has.
 
     The pattern creates a page with its push's upsert. FerretDB v2 checks the unique
     `{discussion_id, page}` index as a PostgreSQL exclusion constraint, and racing
@@ -94,15 +93,12 @@ def _create_page(*, discussion_id: ObjectId, page: int) -> bool:
     of them held writers past a minute), while an upsert that races on `_id` can lose
     its increment. A plain insert keyed by `bucket_id` races on the primary key
     instead: the later writer waits for the first and gets DuplicateKeyError, as on
-    MongoDB (`insert_one_racing` still covers an abort, should one happen). A page
-    left empty by a writer that died here is filled by the next push."""
+    MongoDB. A page left empty by a writer that died here is filled by the next push."""
     try:
-        insert_one_racing(_pages(), {"_id": bucket_id(discussion_id, page), "discussion_id": discussion_id,
-                                     "page": page, "count": 0, "comments": [], "ordered": True},
-                          key={"discussion_id": discussion_id, "page": page})
-        return True
+        _pages().insert_one({"_id": bucket_id(discussion_id, page), "discussion_id": discussion_id,
+                             "page": page, "count": 0, "comments": [], "ordered": True})
     except DuplicateKeyError:
-        return False
+        pass
 
 
 def push_comment(*, discussion_id: ObjectId, page: int, document: dict) -> dict:
