@@ -118,7 +118,7 @@ def test_posters_moderators_and_a_ban_at_once_leave_every_counter_exact(using, m
     errors = [o for o in outcomes if isinstance(o, BaseException)]
     assert errors == [], errors
     flat = [a for o in outcomes for a in (o if isinstance(o, list) else [o])]
-    assert {a.status for a in flat} <= {303, 302}, (sorted({a.status for a in flat}), using.failures())
+    assert {a.status for a in flat} <= {303, 302}, f"{sorted({a.status for a in flat})}\n{using.failures()}"
     assert len(list(get_store().iter_documents(discussion_id=post.id))) == SEEDED + POSTERS
     cut_short = [line for line in using.log().splitlines() if "WARNING" in line or "ERROR" in line]
     # What a request's time budget cut short is finished by the background loop (make run).
