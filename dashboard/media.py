@@ -46,10 +46,12 @@ def _library_page(request, upload_form: UploadForm, *, status: int = 200):
 @require_http_methods(["GET", "HEAD", "POST"])
 def media_library(request):
     """The library: the upload form, then the images, newest first (searchable).
-    A refused upload comes back as the form with its error; nothing is stored."""
+    A refused upload comes back as the form with its error (400; 503 with Retry-After
+    while this process decodes another picture); nothing is stored."""
     if request.method != "POST":
         return _library_page(request, UploadForm())
     form = UploadForm(request.POST, request.FILES)
+    busy = False
     if form.is_valid():
         upload = form.cleaned_data["file"]
         try:
@@ -60,10 +62,15 @@ def media_library(request):
             )
         except images.ImageRefused as exc:
             form.add_error("file", ValidationError(gettext(exc.message), code=exc.code, params=exc.params))
+            busy = isinstance(exc, services.Busy)
         else:
             messages.success(request, gettext(UPLOADED))
             return see_other(reverse("dashboard:media_image", args=[image.key]))
-    return _library_page(request, form, status=400)
+    if not busy:
+        return _library_page(request, form, status=400)
+    response = _library_page(request, form, status=503)
+    response["Retry-After"] = str(services.RETRY_AFTER_SECONDS)
+    return response
 
 
 def _image_or_404(key: str) -> library.Image:

@@ -4,22 +4,34 @@ bytes out, no database and no request.
 Only JPEG, PNG, WebP and GIF (its first frame) are opened: Pillow is told so, so an
 SVG, a PDF or a file that only claims to be a picture is refused before any decoder
 runs. The header's size is checked against our limits before a pixel is decoded
-(Pillow's own bomb guard is a higher, last line). Nothing of the upload is stored as
-sent: every rendition is encoded anew from the pixels, after the EXIF orientation
-is applied, so no EXIF (GPS position, camera serial), XMP, ICC-borne comment or
-bytes appended to the file (a polyglot's payload) reach readers.
+(Pillow's own bomb guard is a higher, last line), and so is the memory decoding it
+would take (`memory_needed`): a small file of huge dimensions is refused before it
+costs anything. What is decoded is reduced at once: a JPEG by its decoder (`draft`),
+any other picture band by band (`Image.reduce`), so a worker holds the decoded frame
+and a copy a few times smaller, never several full-size copies.
+
+Nothing of the upload is stored as sent: every rendition is encoded anew from pixels
+in a new image that carries no metadata, after the EXIF orientation is applied and
+the colours are converted to sRGB through the upload's ICC profile (lcms, Pillow's
+ImageCms), so no EXIF (GPS position, camera serial), XMP, ICC profile, JPEG comment,
+PNG text chunk (tEXt, zTXt, iTXt) or bytes appended to the file (a polyglot's
+payload) reach readers.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import io
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ContextManager
 
 from django.utils.translation import gettext_noop
-from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageCms, UnidentifiedImageError
 
 from media.formats import CONTENT_TYPES
 
@@ -51,6 +63,25 @@ TOO_SMALL = gettext_noop(
     "This picture is %(width)d × %(height)d pixels; both sides must be at least %(limit)d pixels."
 )
 EMPTY_FILE = gettext_noop("This file is empty.")
+TOO_MUCH_MEMORY = gettext_noop(
+    "This picture is %(width)d × %(height)d pixels: opening it would take %(needed)s MB of memory, "
+    "more than the %(limit)s MB a picture may take. Upload a version with fewer pixels."
+)
+
+# What Pillow keeps per pixel of a decoded frame (its Storage.c): one byte in modes 1,
+# L and P, two in I;16, four in every other mode (RGB included).
+PIXEL_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2}
+# What libwebp holds beside the frame, in bytes per pixel: canvases of its own (RGBA)
+# and the copy Pillow reads the frame from.
+WEBP_DECODER_BYTES = 12
+# A progressive JPEG keeps every DCT coefficient (two bytes each) of the whole picture,
+# whatever the scale it is decoded at, until its last scan.
+COEFFICIENT_BYTES = 2
+# Rows of the decoded frame made sRGB and reduced at a time (times the reduction).
+BAND_ROWS = 32
+# The work at the largest rendition's size (a resized copy, the encoders' buffers), in
+# bytes per pixel of that rendition.
+RENDITION_BYTES = 8
 
 
 class ImageRefused(ValueError):
@@ -67,6 +98,7 @@ class Limits:
     max_pixels: int
     max_side: int
     min_side: int
+    max_decode_bytes: int
 
 
 @dataclass(frozen=True)
@@ -109,19 +141,29 @@ def scaled_height(*, width: int, height: int, to_width: int) -> int:
     return max(1, round(height * to_width / width))
 
 
-def process(data: bytes, *, limits: Limits) -> Processed:
+def process(data: bytes, *, limits: Limits,
+            decoding: Callable[[], ContextManager[object]] = contextlib.nullcontext) -> Processed:
     """Check an upload against `limits` and make its renditions; ImageRefused
-    says why when it cannot be."""
+    says why when it cannot be. The pixels are decoded and encoded inside
+    `decoding()` (the caller's one-at-a-time rule), entered once the header passed."""
     check_size(len(data), limits=limits)
     picture = _open(data, limits=limits)
     fallback = "png" if picture.format in ("PNG", "GIF") or _has_alpha(picture) else "jpg"
-    pixels = _decoded(picture)
-    width, height = pixels.size
-    renditions = []
-    for target in sorted(rendition_widths(width), reverse=True):
-        size = (target, scaled_height(width=width, height=height, to_width=target))
-        pixels = pixels if pixels.size == size else pixels.resize(size, Image.Resampling.LANCZOS)
-        renditions += [_encode(pixels, "webp"), _encode(pixels, fallback)]
+    plan = _plan(picture)
+    needed = memory_needed(picture, plan)
+    if needed > limits.max_decode_bytes:
+        raise ImageRefused(TOO_MUCH_MEMORY, "too_much_memory", {
+            "width": plan.header[0], "height": plan.header[1],
+            "needed": _megabytes(needed), "limit": _megabytes(limits.max_decode_bytes),
+        })
+    with decoding():
+        pixels = _decoded(picture, plan)
+        width, height = pixels.size
+        renditions = []
+        for target in sorted(rendition_widths(width), reverse=True):
+            size = (target, scaled_height(width=width, height=height, to_width=target))
+            pixels = pixels if pixels.size == size else pixels.resize(size, Image.Resampling.LANCZOS)
+            renditions += [_encode(pixels, "webp"), _encode(pixels, fallback)]
     top = renditions[0]
     return Processed(
         key=content_key(data), width=top.width, height=top.height, fallback=fallback,
@@ -173,32 +215,138 @@ def _has_alpha(picture: Image.Image) -> bool:
     return picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
 
 
-def _decoded(picture: Image.Image) -> Image.Image:
-    """The first frame's pixels, upright (EXIF orientation applied), in RGB or RGBA,
-    no wider than the largest rendition. A JPEG is decoded at a reduced scale when
-    it is much larger (`draft`): a 40-megapixel photo never needs its full pixels."""
+# EXIF orientations and how each is made upright (as ImageOps.exif_transpose does).
+UPRIGHT = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+TURNED = (5, 6, 7, 8)  # the orientations that swap width and height
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How a picture is decoded: its size in the header, its size once reduced and
+    upright (as far as the header tells its orientation), the integer factor its
+    frame is reduced by as it is made sRGB, and the mode it is reduced in (RGB, RGBA,
+    or RGBa: RGBA premultiplied, which Pillow's reduce and resize would otherwise
+    make a full-size copy for)."""
+
+    header: tuple[int, int]
+    size: tuple[int, int]
+    factor: int
+    mode: str
+
+
+def _orientation(picture: Image.Image) -> int:
+    """Its EXIF orientation (1 when it has none we know), from what has been read of
+    the file so far: a PNG's getexif() would decode every pixel to look past them."""
+    raw = picture.info.get("exif")
+    if not raw:
+        return 1
+    exif = Image.Exif()
+    try:
+        exif.load(raw)
+    except (OSError, ValueError, SyntaxError, EOFError, KeyError, TypeError):
+        raise ImageRefused(DAMAGED, "damaged") from None
+    orientation = exif.get(ExifTags.Base.Orientation, 1)
+    return orientation if orientation in UPRIGHT else 1
+
+
+def _upright_size(size: tuple[int, int], orientation: int) -> tuple[int, int]:
+    """A stored size once upright and no wider than the largest rendition."""
+    width, height = size[::-1] if orientation in TURNED else size
+    if width <= WIDTHS[-1]:
+        return width, height
+    return WIDTHS[-1], scaled_height(width=width, height=height, to_width=WIDTHS[-1])
+
+
+def _plan(picture: Image.Image) -> _Plan:
+    """The plan for `picture`, its header read; a JPEG larger than the largest
+    rendition is set to decode at a reduced scale (`draft`: a 40-megapixel photo
+    never needs its full pixels), so that `picture.size` is then the reduced one."""
+    header, orientation = picture.size, _orientation(picture)
+    size = _upright_size(header, orientation)
+    scale = size[0] / (header[1] if orientation in TURNED else header[0])
+    if picture.format == "JPEG" and scale < 1:
+        picture.draft("RGB", (math.ceil(header[0] * scale), math.ceil(header[1] * scale)))
+    stored = size[::-1] if orientation in TURNED else size
+    factor = max(1, int(picture.size[0] / stored[0] / 2))  # as Pillow's resize(reducing_gap=2)
+    mode = "RGB"
+    if _has_alpha(picture):  # premultiplied while it shrinks, as Pillow's reduce and resize want it
+        mode = "RGBa" if stored != picture.size else "RGBA"
+    return _Plan(header=header, size=size, factor=factor, mode=mode)
+
+
+def memory_needed(picture: Image.Image, plan: _Plan) -> int:
+    """The bytes that decoding `picture` as planned takes at most: its frame as Pillow
+    holds it, what the decoder holds beside it, the reduced copy, a band on its way,
+    and the work at the largest rendition's size."""
+    width, height = picture.size
+    pixel = PIXEL_BYTES.get(picture.mode, 4)
+    frame = width * height * pixel
+    if picture.format == "WEBP":
+        frame += width * height * WEBP_DECODER_BYTES
+    if picture.format == "JPEG" and picture.info.get("progressive"):
+        sampling = [h * v for _, h, v, _ in picture.layer]  # type: ignore[attr-defined]
+        coefficients = plan.header[0] * plan.header[1] * sum(sampling) / max(sampling)
+        frame += math.ceil(coefficients) * COEFFICIENT_BYTES
+    reduced = math.ceil(width / plan.factor) * math.ceil(height / plan.factor) * 4
+    band = width * BAND_ROWS * plan.factor * (pixel + 8)
+    return frame + reduced + band + plan.size[0] * plan.size[1] * RENDITION_BYTES
+
+
+def _decoded(picture: Image.Image, plan: _Plan) -> Image.Image:
+    """The first frame's pixels as planned: sRGB, upright, in RGB or RGBA, in a new
+    image that carries none of the upload's metadata."""
     try:
         picture.seek(0)
-        transposed = picture.getexif().get(ExifTags.Base.Orientation, 1) in (5, 6, 7, 8)
-        width, height = picture.size
-        final_width = height if transposed else width
-        if picture.format == "JPEG" and final_width > WIDTHS[-1]:
-            scale = WIDTHS[-1] / final_width
-            picture.draft("RGB", (math.ceil(width * scale), math.ceil(height * scale)))
         picture.load()
-        upright = ImageOps.exif_transpose(picture)
-        mode = "RGBA" if _has_alpha(picture) else "RGB"
-        pixels = upright.convert(mode)
+        orientation = _orientation(picture)  # a PNG's EXIF may follow its pixels
+        to_srgb = _to_srgb(picture, "RGBA" if plan.mode == "RGBa" else plan.mode)
+        width, height = picture.size
+        factor, rows = plan.factor, BAND_ROWS * plan.factor
+        reduced = Image.new(plan.mode, (math.ceil(width / factor), math.ceil(height / factor)))
+        for top in range(0, height, rows):
+            band = to_srgb(picture.crop((0, top, width, min(height, top + rows)))).convert(plan.mode)
+            reduced.paste(band.reduce(factor) if factor > 1 else band, (0, top // factor))
     except (OSError, ValueError, SyntaxError, EOFError):
         raise ImageRefused(DAMAGED, "damaged") from None
-    if pixels.width > WIDTHS[-1]:
-        size = (WIDTHS[-1], scaled_height(width=pixels.width, height=pixels.height, to_width=WIDTHS[-1]))
-        pixels = pixels.resize(size, Image.Resampling.LANCZOS)
-    return pixels
+    finally:
+        picture.close()  # the decoded frame's memory goes now, not when the caller lets go
+    upright = _upright_size(picture.size, orientation)
+    stored = upright[::-1] if orientation in TURNED else upright
+    pixels = reduced if reduced.size == stored else reduced.resize(stored, Image.Resampling.LANCZOS)
+    pixels = pixels.convert("RGBA") if pixels.mode == "RGBa" else pixels
+    return pixels.transpose(UPRIGHT[orientation]) if orientation != 1 else pixels
+
+
+@functools.cache
+def _srgb() -> ImageCms.ImageCmsProfile:
+    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+
+
+def _to_srgb(picture: Image.Image, mode: str) -> Callable[[Image.Image], Image.Image]:
+    """What makes a piece of `picture` sRGB pixels in `mode`: a transform from its
+    embedded ICC profile, else (no profile, or one lcms cannot use: unreadable, or for
+    another colour space than the pixels') Pillow's conversion."""
+    icc = picture.info.get("icc_profile")
+    source = picture.mode if picture.mode in ("RGB", "CMYK", "L") and mode == "RGB" else mode
+    transform = None
+    if icc:
+        try:
+            profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            transform = ImageCms.buildTransform(profile, _srgb(), source, mode)
+        except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+            pass
+    if transform is None:
+        return lambda piece: piece.convert(mode)
+    return lambda piece: ImageCms.applyTransform(piece.convert(source), transform)
 
 
 def _encode(pixels: Image.Image, ext: str) -> Rendition:
-    """One rendition, with no metadata at all (nothing is passed to the encoder)."""
+    """One rendition, with no metadata at all: `pixels` carry none and nothing is
+    passed to the encoder (no profile: sRGB is what browsers assume)."""
     out = io.BytesIO()
     if ext == "webp":
         pixels.save(out, "WEBP", quality=WEBP_QUALITY, method=4)

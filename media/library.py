@@ -1,19 +1,27 @@
 """The media library's storage: the `media_images` collection (one document per
-image: its key, name, alt text, caption, size and renditions) and the GridFS bucket
+image: its key, name, alt text, caption, size and renditions), the GridFS bucket
 `media` (`media.files`, `media.chunks`) holding the renditions' bytes, each named
-`<key>/<width>.<ext>`. This is the only module that touches them.
+`<key>/<width>.<ext>`, and `media_pending`, the files that an upload or a deletion
+under way may leave behind. This is the only module that touches them.
 
-    media_images: {_id, key, name, alt, decorative, caption, width, height, fallback,
-                   renditions: [{width, height, ext, bytes, file_id}], uploaded,
-                   uploaded_by, search}
+    media_images:  {_id, key, name, alt, decorative, caption, width, height, fallback,
+                    renditions: [{width, height, ext, bytes, file_id}], uploaded,
+                    uploaded_by}
+    media_pending: {_id, key, files: [file_id], since}
 
-Without transactions, an upload stores its renditions first and the image document
-last: until that insert, nothing lists or serves the image, and when anything fails
-the files already written are deleted. A process killed between the two leaves
-unreferenced files named after no image (harmless: nothing links to them). Deleting goes the other
-way: the document first (the image is gone for everyone), then its files, then the
-copies of them this process's cache keeps (other processes' copies expire within
-MEDIA_CACHE_SECONDS; a shared cache, CACHE_URL=redis://…, forgets them at once).
+Without transactions, an upload is all or nothing for readers because the image
+document is the only way to its files: renditions are served through the document
+that names their file ids, never by file name, so files no document names are never
+served. An upload first records the ids its files will have (`media_pending`), then
+writes the files, then the image document (the one write that makes the image
+public), then forgets the record. Deleting records the image's files, deletes the
+document (the image is gone for everyone), then its files, then the copies this
+process's cache keeps (other processes' copies expire within MEDIA_CACHE_SECONDS; a
+shared cache, CACHE_URL=redis://…, forgets them at once), then forgets the record.
+A process killed on the way leaves a record: `clean_interrupted` (run before every
+upload and by `manage.py clean_media`) deletes, once the record is older than
+MEDIA_PENDING_SECONDS, the files it names that no image document holds, chunks
+of a half-written file included.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 import gridfs
@@ -30,7 +38,7 @@ from django.conf import settings
 from django.core.cache import cache
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import DuplicateKeyError, PyMongoError
 
 from infra.mongo import get_db
 from infra.sharding import ShardKey
@@ -44,6 +52,7 @@ INDEXES = [
     IndexModel([("key", ASCENDING)], unique=True, name="key_unique"),
     IndexModel([("uploaded", DESCENDING), ("_id", DESCENDING)], name="uploaded"),
 ]
+PENDING_INDEXES = [IndexModel([("since", ASCENDING)], name="since")]
 # GridFS's own indexes on its two collections (pymongo creates them on a bucket's first
 # write; declared here too so `ensure_indexes` makes them before any upload): files by
 # name (serving), chunks by file and number (reading, and the shard key's prefix).
@@ -69,6 +78,7 @@ def shard_keys() -> tuple[ShardKey, ...]:
 def ensure_indexes(db: Database) -> list[str]:
     return (
         db.media_images.create_indexes(INDEXES)
+        + db.media_pending.create_indexes(PENDING_INDEXES)
         + db[f"{BUCKET}.files"].create_indexes(FILES_INDEXES)
         + db[f"{BUCKET}.chunks"].create_indexes(CHUNKS_INDEXES)
     )
@@ -143,19 +153,22 @@ class AlreadyStored(Exception):
 def add_image(*, processed: Processed, name: str, alt: str, decorative: bool, caption: str,
               uploaded_by: str) -> Image:
     """Store an image's renditions, then its document; AlreadyStored when its content
-    is in the library. On any failure, the files written so far are deleted."""
+    is in the library. On any failure, the files written so far are deleted (or, if
+    the database is gone, left to `clean_interrupted`)."""
     existing = get_by_key(processed.key)
     if existing is not None:
         raise AlreadyStored(existing)
-    bucket, written = _bucket(), []
+    clean_interrupted()
+    bucket = _bucket()
+    file_ids = [ObjectId() for _ in processed.renditions]
+    pending = _pending(processed.key, file_ids)
     try:
         renditions = []
-        for rendition in processed.renditions:
-            file_id = bucket.upload_from_stream(
-                file_name(processed.key, rendition.width, rendition.ext), rendition.data,
+        for file_id, rendition in zip(file_ids, processed.renditions):
+            bucket.upload_from_stream_with_id(
+                file_id, file_name(processed.key, rendition.width, rendition.ext), rendition.data,
                 metadata={"key": processed.key, "contentType": rendition.content_type},
             )
-            written.append(file_id)
             renditions.append({"width": rendition.width, "height": rendition.height, "ext": rendition.ext,
                                "bytes": len(rendition.data), "file_id": file_id})
         doc = {
@@ -165,17 +178,53 @@ def add_image(*, processed: Processed, name: str, alt: str, decorative: bool, ca
             "uploaded": _now(), "uploaded_by": uploaded_by,
         }
         doc["_id"] = get_db().media_images.insert_one(doc).inserted_id
-        return Image.from_doc(doc)
     except BaseException as exc:
-        _delete_files(bucket, written)
+        _settle(bucket, pending, file_ids)
         if isinstance(exc, DuplicateKeyError):
             raced = get_by_key(processed.key)
             if raced is not None:
                 raise AlreadyStored(raced) from None
         raise
+    _settle(bucket, pending, [])
+    return Image.from_doc(doc)
+
+
+def _pending(key: str, file_ids: list[ObjectId]) -> ObjectId:
+    """Record that the files `file_ids` of `key` may soon be named by no image."""
+    return get_db().media_pending.insert_one({"key": key, "files": file_ids, "since": _now()}).inserted_id
+
+
+def _settle(bucket: gridfs.GridFSBucket, pending: ObjectId, unwanted: list[ObjectId]) -> None:
+    """Delete the files `unwanted`, then the record `pending`; with the database gone,
+    the record stays for `clean_interrupted`."""
+    try:
+        _delete_files(bucket, unwanted)
+        get_db().media_pending.delete_one({"_id": pending})
+    except PyMongoError:
+        pass
+
+
+def clean_interrupted(*, older_than: timedelta | None = None, limit: int = 20) -> int:
+    """Finish what uploads and deletions interrupted more than `older_than` ago
+    (MEDIA_PENDING_SECONDS) left, up to `limit` of them: delete the files their
+    record names that no image document holds, then the record. How many records
+    were finished."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.MEDIA_PENDING_SECONDS)
+    db, bucket, finished = get_db(), _bucket(), 0
+    interrupted = db.media_pending.find({"since": {"$lte": _now() - older_than}})
+    for record in interrupted.sort("since", ASCENDING).limit(limit):
+        image = db.media_images.find_one({"key": record["key"]}, {"renditions.file_id": True})
+        kept = {rendition["file_id"] for rendition in image["renditions"]} if image else set()
+        _delete_files(bucket, [file_id for file_id in record["files"] if file_id not in kept])
+        db.media_pending.delete_one({"_id": record["_id"]})
+        finished += 1
+    return finished
 
 
 def _delete_files(bucket: gridfs.GridFSBucket, file_ids: Iterable[ObjectId]) -> None:
+    """Delete each file, its chunks included (also those of a file whose writing
+    stopped before its `media.files` document)."""
     for file_id in file_ids:
         try:
             bucket.delete(file_id)
@@ -231,11 +280,18 @@ def update_text(*, key: str, alt: str, decorative: bool, caption: str) -> bool:
 
 def delete_image(*, key: str) -> bool:
     """Delete the image's document, then its files; whether there was one."""
-    doc = get_db().media_images.find_one_and_delete({"key": str(key)})
+    db = get_db()
+    doc = db.media_images.find_one({"key": str(key)})
     if doc is None:
         return False
-    _delete_files(_bucket(), [r["file_id"] for r in doc["renditions"]])
+    file_ids = [rendition["file_id"] for rendition in doc["renditions"]]
+    pending = _pending(doc["key"], file_ids)
+    if not db.media_images.delete_one({"_id": doc["_id"]}).deleted_count:
+        _settle(_bucket(), pending, [])
+        return False
+    _delete_files(_bucket(), file_ids)
     cache.delete_many([_cache_key(file_name(doc["key"], r["width"], r["ext"])) for r in doc["renditions"]])
+    _settle(_bucket(), pending, [])
     return True
 
 
@@ -250,8 +306,9 @@ def _cache_key(name: str) -> str:
 
 
 def read_rendition(*, key: str, width: int, ext: str) -> ServedFile | None:
-    """A rendition's bytes, or None when no such file is stored. Renditions never
-    change under their name, so one read is kept in Django's cache for
+    """A rendition's bytes, or None when no image document names such a file (files
+    no image names, left by an interrupted upload, are never served). Renditions
+    never change under their name, so one read is kept in Django's cache for
     MEDIA_CACHE_SECONDS (up to MEDIA_CACHE_MAX_BYTES each): a warm rendition costs no
     database query."""
     if ext not in CONTENT_TYPES or not KEY_PATTERN.match(key):
@@ -259,8 +316,13 @@ def read_rendition(*, key: str, width: int, ext: str) -> ServedFile | None:
     name = file_name(key, width, ext)
     data = cache.get(_cache_key(name))
     if data is None:
+        doc = get_db().media_images.find_one({"key": key}, {"renditions": True})
+        file_id = next((r["file_id"] for r in (doc or {}).get("renditions", ())
+                        if r["width"] == width and r["ext"] == ext), None)
+        if file_id is None:
+            return None
         try:
-            stream = _bucket().open_download_stream_by_name(name)
+            stream = _bucket().open_download_stream(file_id)
         except gridfs.errors.NoFile:
             return None
         with stream:
@@ -268,4 +330,3 @@ def read_rendition(*, key: str, width: int, ext: str) -> ServedFile | None:
         if len(data) <= settings.MEDIA_CACHE_MAX_BYTES:
             cache.set(_cache_key(name), data, settings.MEDIA_CACHE_SECONDS)
     return ServedFile(data=data, content_type=CONTENT_TYPES[ext])
-

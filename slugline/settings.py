@@ -183,8 +183,16 @@ MEDIA_UPLOAD_MAX_BYTES = env.int("MEDIA_UPLOAD_MAX_BYTES", default=10 * 1024 * 1
 MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=50_000_000)
 MEDIA_MAX_SIDE = env.int("MEDIA_MAX_SIDE", default=12_000)
 MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
+# The memory one upload's decoding may take (bytes; reckoned from the header, before
+# decoding): each worker decodes one picture at a time, so WEB_CONCURRENCY times this
+# is what uploads can take of the machine.
+MEDIA_DECODE_MAX_BYTES = env.int("MEDIA_DECODE_MAX_BYTES", default=128_000_000)
 # What storing an upload's renditions may take (its own budget, not the request's).
 MEDIA_STORE_SECONDS = env.float("MEDIA_STORE_SECONDS", default=30.0)
+# An upload or deletion of a picture not finished after this long was interrupted:
+# the files it left that no picture names are deleted (before the next upload, and by
+# `manage.py clean_media`). Far longer than MEDIA_STORE_SECONDS.
+MEDIA_PENDING_SECONDS = env.int("MEDIA_PENDING_SECONDS", default=3600)
 MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
 # Renditions read from GridFS are kept in Django's cache (they never change).
 MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)

@@ -12,7 +12,8 @@ from cms.sharing import json_for_script
 from media import images, references
 from tests.pictures import phone_photo, picture
 
-LIMITS = images.Limits(max_bytes=10 * 1024 * 1024, max_pixels=50_000_000, max_side=12_000, min_side=16)
+LIMITS = images.Limits(max_bytes=10 * 1024 * 1024, max_pixels=50_000_000, max_side=12_000, min_side=16,
+                       max_decode_bytes=128_000_000)
 
 
 def test_widths_are_never_upscaled_and_capped_at_the_largest():

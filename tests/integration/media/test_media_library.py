@@ -259,23 +259,24 @@ def test_a_picture_over_our_pixel_limit_but_under_pillows_is_refused(author_clie
     assert stored_files(mongo_db) == 0
 
 
-def test_the_same_picture_uploaded_at_once_is_stored_once_and_leaves_no_stray_files(mongo_db):
-    """Three editors send the same file at the same moment: the unique key decides; the
-    others are told it is in the library, and the renditions they wrote are deleted."""
+def test_the_same_picture_stored_at_once_is_stored_once_and_leaves_no_stray_files(mongo_db):
+    """Three editors' uploads of the same file reach the library at the same moment (from
+    three workers: one process decodes one upload at a time): the unique key decides;
+    the others are told it is in the library, and the renditions they wrote are deleted."""
     from media import services
     from tests.threads import at_once, split
 
-    data = picture(1200, 800)
+    processed = images.process(picture(1200, 800), limits=services.limits())
     stored, errors = split(at_once([
-        lambda: services.upload_image(data=data, name=f"copy-{n}.jpg", alt="Same", decorative=False,
-                                      uploaded_by="ada")
+        lambda: library.add_image(processed=processed, name=f"copy-{n}.jpg", alt="Same", decorative=False,
+                                  caption="", uploaded_by="ada")
         for n in range(3)
     ]))
     assert len(stored) == 1 and len(errors) == 2
-    assert {error.code for error in errors} == {"duplicate"}
-    assert all(isinstance(error, images.ImageRefused) for error in errors)
+    assert all(isinstance(error, library.AlreadyStored) for error in errors)
     assert library.count_images() == 1
     assert mongo_db["media.files"].count_documents({}) == len(stored[0].renditions) == 8
+    assert mongo_db.media_pending.count_documents({}) == 0
 
 
 def test_a_rendition_answers_head_and_refuses_other_methods(author_client):
