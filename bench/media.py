@@ -1,8 +1,11 @@
 """Media figures: serving a warm rendition from GridFS against WhiteNoise serving a
 static file of the same size, in one run on one gunicorn site; and the peak memory of
-processing a 40-megapixel upload.
+processing uploads (a 40-megapixel photo, baseline and progressive; a 49-megapixel
+PNG of about 200 kB, under the default MEDIA_DECODE_MAX_BYTES and with the bound
+lifted), each in a fresh process.
 
     MONGODB_URI=mongodb://127.0.0.1:59333/ .venv/bin/python -m bench.media [--requests 400]
+    .venv/bin/python -m bench.media --memory-only   # no database: the memory figures only
 
 Every answer is checked: status 200, the right Content-Type, and the very bytes the
 library stored (or the static file's). The site and its database are removed after.
@@ -25,31 +28,34 @@ from pathlib import Path
 
 from bench.harness import PYTHON, REPO, Site, percentile
 
-PROCESS_40MP = r"""
+PROCESS = r"""
 import json, sys, time
-from media import images
+from media import images, services
 
 
 def high_water_kb():
     # VmHWM, not getrusage's ru_maxrss: that one survives execve, so a child would
-    # report the parent's peak (the parent made the 40-megapixel photo).
+    # report the parent's peak (the parent made the pictures).
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
 
 
-before = high_water_kb()
 data = open(sys.argv[1], "rb").read()
-limits = images.Limits(max_bytes=100 * 2**20, max_pixels=50_000_000, max_side=12_000, min_side=16)
+limits = services.limits()  # from the environment: MEDIA_UPLOAD_MAX_BYTES, MEDIA_DECODE_MAX_BYTES
+before = high_water_kb()
 started = time.perf_counter()
-processed = images.process(data, limits=limits)
-print(json.dumps({"seconds": time.perf_counter() - started, "bytes": len(data),
-                  "rss_before_kb": before, "peak_rss_kb": high_water_kb(),
-                  "renditions": len(processed.renditions), "width": processed.width}))
+try:
+    processed = images.process(data, limits=limits)
+    outcome = f"{len(processed.renditions)} renditions, {processed.width} px wide"
+except images.ImageRefused as refused:
+    outcome = f"refused ({refused.code})"
+print(json.dumps({"seconds": time.perf_counter() - started, "bytes": len(data), "outcome": outcome,
+                  "rss_before_kb": before, "peak_rss_kb": high_water_kb()}))
 """
 
 
-def photo_like(width: int, height: int) -> bytes:
+def photo_like(width: int, height: int, **save) -> bytes:
     """A JPEG with gradients and noise (compresses like a photo, not like a flat colour)."""
     from PIL import Image
 
@@ -57,7 +63,16 @@ def photo_like(width: int, height: int) -> bytes:
     noise = Image.effect_noise((width, height), 40)
     picture = Image.merge("RGB", (base, noise, base.transpose(Image.Transpose.FLIP_LEFT_RIGHT)))
     out = io.BytesIO()
-    picture.save(out, "JPEG", quality=80)
+    picture.save(out, "JPEG", quality=80, **save)
+    return out.getvalue()
+
+
+def flat_png(width: int, height: int) -> bytes:
+    """A see-through PNG of one colour: a few hundred kB for tens of megapixels."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGBA", (width, height), (200, 60, 40, 128)).save(out, "PNG")
     return out.getvalue()
 
 
@@ -142,30 +157,43 @@ def serving(args) -> None:
         shutil.rmtree(site.workdir, ignore_errors=True)
 
 
+# What each memory figure decodes, and the settings it runs under (beside a 100 MB
+# upload limit, which the 16.7 MB photos need).
+UPLOADS = [
+    ("40-megapixel JPEG, baseline (7728x5176)", lambda: photo_like(7728, 5176), {}),
+    ("40-megapixel JPEG, progressive", lambda: photo_like(7728, 5176, progressive=True), {}),
+    ("49-megapixel PNG, RGBA (7000x7000)", lambda: flat_png(7000, 7000), {}),
+    ("the same PNG, bound lifted to 300 MB", lambda: flat_png(7000, 7000), {"MEDIA_DECODE_MAX_BYTES": "300000000"}),
+]
+
+
 def memory() -> None:
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(scratch) / "40mp.jpg"
-        path.write_bytes(photo_like(7728, 5176))
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "slugline.settings"}
-        code = "import django; django.setup()\n" + PROCESS_40MP
-        done = subprocess.run([PYTHON, "-c", code, str(path)], cwd=REPO, env=env, capture_output=True,
-                              text=True, timeout=600)
-        if done.returncode:
-            raise SystemExit(done.stderr[-800:])
-        figures = json.loads(done.stdout.strip().splitlines()[-1])
-        assert figures["renditions"] == 8 and figures["width"] == 1600, figures
-        print(f"40-megapixel JPEG (7728x5176, {figures['bytes'] / 1e6:.1f} MB): processed in "
-              f"{figures['seconds']:.2f} s into {figures['renditions']} renditions; peak RSS "
-              f"{figures['peak_rss_kb'] / 1024:.0f} MB (process before: {figures['rss_before_kb'] / 1024:.0f} MB; "
-              f"the full decoded pixels alone would be {7728 * 5176 * 3 / 2**20:.0f} MB)")
+        for label, make, extra in UPLOADS:
+            path = Path(scratch) / "upload"
+            path.write_bytes(make())
+            env = {**os.environ, "DJANGO_SETTINGS_MODULE": "slugline.settings",
+                   "MEDIA_UPLOAD_MAX_BYTES": str(100 * 2**20), **extra}
+            code = "import django; django.setup()\n" + PROCESS
+            done = subprocess.run([PYTHON, "-c", code, str(path)], cwd=REPO, env=env, capture_output=True,
+                                  text=True, timeout=600)
+            if done.returncode:
+                raise SystemExit(done.stderr[-800:])
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            grown = (figures["peak_rss_kb"] - figures["rss_before_kb"]) / 1024
+            print(f"{label} ({figures['bytes'] / 1e6:.2f} MB file): {figures['outcome']} in "
+                  f"{figures['seconds']:.2f} s; peak RSS {figures['peak_rss_kb'] / 1024:.0f} MB, "
+                  f"{grown:.0f} MB over the process before")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--memory-only", action="store_true", help="only the memory figures (no database)")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores")
-    serving(args)
+    if not args.memory_only:
+        serving(args)
     memory()
 
 

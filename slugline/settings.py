@@ -186,7 +186,7 @@ MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
 # The memory one upload's decoding may take (bytes; reckoned from the header, before
 # decoding): each worker decodes one picture at a time, so WEB_CONCURRENCY times this
 # is what uploads can take of the machine.
-MEDIA_DECODE_MAX_BYTES = env.int("MEDIA_DECODE_MAX_BYTES", default=128_000_000)
+MEDIA_DECODE_MAX_BYTES = env.int("MEDIA_DECODE_MAX_BYTES", default=200_000_000)
 # What storing an upload's renditions may take (its own budget, not the request's).
 MEDIA_STORE_SECONDS = env.float("MEDIA_STORE_SECONDS", default=30.0)
 # An upload or deletion of a picture not finished after this long was interrupted:

@@ -62,8 +62,8 @@ def flat_png(width: int, height: int) -> bytes:
 
 def test_a_small_file_of_huge_dimensions_is_refused_by_its_header_before_it_takes_memory(tmp_path):
     """49 megapixels (under MEDIA_MAX_PIXELS) in about 200 kB: 196 MB of pixels once
-    decoded, more than the default bound, so refused; the process grows by nothing
-    like that (before the bound it grew by about 600 MB)."""
+    decoded, more than the default bound (200 MB with the work around it), so refused; the process grows by nothing
+    like that (before the bound it grew by about 800 MB)."""
     upload = flat_png(7000, 7000)
     assert len(upload) < 400_000
     measured = decode_in_a_fresh_process(tmp_path, upload)
