@@ -11,7 +11,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
@@ -19,32 +18,13 @@ from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, FakePayload, encode_multipart
 
 from media import images, library, services
+from tests.integration.media.test_media_library import (  # noqa: F401 - fixtures
+    author_client, editor_client, stored_files, upload,
+)
 from tests.pictures import noisy, picture
 
 ROOT = Path(__file__).resolve().parents[3]
 WIDTHS = (320, 640, 1024, 1600)
-
-
-@pytest.fixture
-def author_client(make_user) -> Client:
-    client = Client()
-    client.force_login(make_user("ada"))
-    return client
-
-
-@pytest.fixture
-def editor_client(make_user) -> Client:
-    client = Client()
-    client.force_login(make_user("bruno", role="editor"))
-    return client
-
-
-def upload(client, data: bytes, *, name="photo.png", alt="A picture"):
-    return client.post("/dashboard/media/", {"file": SimpleUploadedFile(name, data), "alt": alt})
-
-
-def stored_files(mongo_db) -> int:
-    return mongo_db["media.files"].count_documents({}) + mongo_db["media.chunks"].count_documents({})
 
 
 def test_a_second_upload_while_one_is_decoded_is_refused_with_503_and_retry_after(author_client, mongo_db):
