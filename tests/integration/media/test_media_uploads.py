@@ -19,12 +19,22 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, FakePayload, encode_
 
 from media import images, library, services
 from tests.integration.media.test_media_library import (  # noqa: F401 - fixtures
-    author_client, editor_client, stored_files, upload,
+    author_client, editor_client, refused, stored_files, upload,
 )
 from tests.pictures import noisy, picture
 
 ROOT = Path(__file__).resolve().parents[3]
 WIDTHS = (320, 640, 1024, 1600)
+
+
+def test_a_picture_that_would_take_too_much_memory_is_refused_in_the_form(author_client, settings, mongo_db):
+    """Its header says what decoding it would take; past MEDIA_DECODE_MAX_BYTES the form
+    says so, and nothing was decoded or stored."""
+    settings.MEDIA_DECODE_MAX_BYTES = 50_000_000
+    response = upload(author_client, picture(5000, 4000, "PNG", color=(0, 0, 0)), name="huge.png")
+    refused(response, images.TOO_MUCH_MEMORY.split(":")[0] % {"width": 5000, "height": 4000})
+    assert "more than the 50 MB a picture may take" in response.content.decode()
+    assert stored_files(mongo_db) == 0
 
 
 def test_a_second_upload_while_one_is_decoded_is_refused_with_503_and_retry_after(author_client, mongo_db):
