@@ -12,7 +12,7 @@ MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
 .PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages \
-	devdb-cluster devdb-cluster-stop test-cluster
+	devdb-cluster devdb-cluster-stop test-cluster html-check
 
 run: $(STAMP) $(MO)
 	@$(PY) -m devdb run -- $(PY) -m slugline.serve
@@ -25,6 +25,12 @@ test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
 	@$(PY) -m devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+
+# The Nu HTML Checker over every page type (tools/html_check.py, docs/testing.md):
+# Java 17+ and vnu.jar (npm ci in tools/html-check/). Not part of `make test`.
+html-check: $(STAMP) $(MO)
+	@cd tools/html-check && npm ci --silent --no-audit --no-fund
+	@$(PY) -m devdb run -- $(PY) tools/html_check.py
 
 devdb: $(STAMP)
 	@$(PY) -m devdb start

@@ -17,7 +17,7 @@ from dashboard.rendering import render_page
 from dashboard.permissions import is_editor, staff_required
 from infra.http import see_other
 from infra.pagination import get_page
-from media import images, library, services
+from media import images, library, pending, services
 
 NO_SUCH_IMAGE = gettext_noop("There is no image with this key in the library.")
 UPLOADED = gettext_noop("Picture added to the library.")
@@ -47,30 +47,60 @@ def _library_page(request, upload_form: UploadForm, *, status: int = 200):
 def media_library(request):
     """The library: the upload form, then the images, newest first (searchable).
     A refused upload comes back as the form with its error (400; 503 with Retry-After
-    while this process decodes another picture); nothing is stored."""
+    while this process decodes another picture) and nothing is stored in the library;
+    a file refused for another field (no alt text) is kept for the next try, so it is
+    not chosen again (media/pending.py)."""
     if request.method != "POST":
         return _library_page(request, UploadForm())
-    form = UploadForm(request.POST, request.FILES)
-    busy = False
-    if form.is_valid():
-        upload = form.cleaned_data["file"]
-        try:
-            image = services.upload_image(
-                data=upload.read(), name=upload.name or "", alt=form.cleaned_data["alt"],
-                decorative=form.cleaned_data["decorative"], caption=form.cleaned_data["caption"],
-                uploaded_by=request.user.get_username(),
-            )
-        except images.ImageRefused as exc:
-            form.add_error("file", ValidationError(gettext(exc.message), code=exc.code, params=exc.params))
-            busy = isinstance(exc, services.Busy)
-        else:
-            messages.success(request, gettext(UPLOADED))
-            return see_other(reverse("dashboard:media_image", args=[image.key]))
-    if not busy:
+    user = request.user.get_username()
+    kept = pending.find(token=request.POST.get("kept", ""), user=user)
+    form = UploadForm(request.POST, request.FILES, kept=kept)
+    if not form.is_valid():
+        form.show_kept(_kept_for_another_try(form, user=user))
         return _library_page(request, form, status=400)
-    response = _library_page(request, form, status=503)
-    response["Retry-After"] = str(services.RETRY_AFTER_SECONDS)
-    return response
+    data, name = form.picture()
+    try:
+        image = services.upload_image(
+            data=data, name=name, alt=form.cleaned_data["alt"], decorative=form.cleaned_data["decorative"],
+            caption=form.cleaned_data["caption"], uploaded_by=user,
+        )
+    except services.Busy as exc:
+        # Busy is not the file's fault: keep it for the next try.
+        form.add_error("file", ValidationError(gettext(exc.message), code=exc.code, params=exc.params))
+        form.show_kept(form.kept or _keep(data=data, name=name, user=user))
+        response = _library_page(request, form, status=503)
+        response["Retry-After"] = str(services.RETRY_AFTER_SECONDS)
+        return response
+    except images.ImageRefused as exc:
+        form.add_error("file", ValidationError(gettext(exc.message), code=exc.code, params=exc.params))
+        _forget(form.kept)
+        form.show_kept(None)
+        return _library_page(request, form, status=400)
+    _forget(form.kept)
+    messages.success(request, gettext(UPLOADED))
+    return see_other(reverse("dashboard:media_image", args=[image.key]))
+
+
+def _kept_for_another_try(form: UploadForm, *, user: str) -> pending.Pending | None:
+    """The picture a form refused for another field comes back with it: the file
+    sent (kept now, media/pending.py), else the one kept before. A refused file is not."""
+    if "file" in form.errors:
+        _forget(form.kept)
+        return None
+    upload = form.cleaned_data.get("file")
+    if not upload:
+        return form.kept
+    return _keep(data=upload.read(), name=upload.name or "", user=user)
+
+
+def _keep(*, data: bytes, name: str, user: str) -> pending.Pending | None:
+    token = pending.keep(user=user, name=name, data=data)
+    return pending.Pending(token=token, name=name, data=data) if token else None
+
+
+def _forget(kept: pending.Pending | None) -> None:
+    if kept is not None:
+        pending.forget(token=kept.token)
 
 
 def _image_or_404(key: str) -> library.Image:

@@ -78,16 +78,22 @@ def register_post_html_hook(hook: Callable[[str], str]) -> None:
 
 def render_post(text: str) -> str:
     """An author's Markdown as sanitised HTML, then through the registered hooks."""
-    html = _bounded_html(
-        text, options=0, extensions=_POST_EXTENSIONS, raw_tag_limit=POST_RAW_TAG_LIMIT
-    )
-    html = nh3.clean(
-        html, tags=_POST_TAGS, attributes=ALLOWED_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
-        link_rel="noopener",
-    )
+    html = sanitised_post_html(text)
     for hook in _POST_HTML_HOOKS:
         html = hook(html)
     return html
+
+
+def sanitised_post_html(text: str) -> str:
+    """An author's Markdown as sanitised HTML, before the hooks: every address the
+    post shows or links, as a browser reads it (media/references.py counts pictures)."""
+    html = _bounded_html(
+        text, options=0, extensions=_POST_EXTENSIONS, raw_tag_limit=POST_RAW_TAG_LIMIT
+    )
+    return nh3.clean(
+        html, tags=_POST_TAGS, attributes=ALLOWED_ATTRIBUTES, set_tag_attribute_values=_SET_ATTRIBUTES,
+        link_rel="noopener",
+    )
 
 
 def render_comment(text: str) -> str:

@@ -181,6 +181,12 @@ def check_size(size: int, *, limits: Limits) -> None:
         )
 
 
+def check_header(data: bytes, *, limits: Limits) -> None:
+    """What `process` refuses before decoding a pixel (format, dimensions): so a form
+    refused for another field says so too, and keeps only a picture it can take."""
+    _open(data, limits=limits).close()
+
+
 def _megabytes(size: int) -> str:
     return f"{size / 1_000_000:.1f}".removesuffix(".0")
 

@@ -15,9 +15,10 @@ FOREVER = "public, max-age=31536000, immutable"
 
 @require_http_methods(["GET", "HEAD"])
 def rendition(request, key: str, width: int, ext: str):
-    """One rendition's bytes; 304 when the browser has them (its ETag)."""
+    """One rendition's bytes; 304 when the browser has them (its ETag) and the image
+    still has that rendition (an ETag sent for a width or format it has none of is a 404)."""
     etag = f'"{key}-{width}-{ext}"'
-    if etag in parse_etags(request.headers.get("If-None-Match", "")) and library.get_by_key(key):
+    if etag in parse_etags(request.headers.get("If-None-Match", "")) and _has_rendition(key, width, ext):
         response = HttpResponseNotModified()
     else:
         found = library.read_rendition(key=key, width=width, ext=ext)
@@ -27,6 +28,11 @@ def rendition(request, key: str, width: int, ext: str):
     response["ETag"] = etag
     response["Cache-Control"] = FOREVER
     return response
+
+
+def _has_rendition(key: str, width: int, ext: str) -> bool:
+    found = library.get_by_key(key)
+    return found is not None and any(r.width == width and r.ext == ext for r in found.renditions)
 
 
 @require_http_methods(["GET", "HEAD"])

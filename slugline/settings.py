@@ -107,6 +107,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise (static files come compressed already), above every middleware
+    # that reads or writes a body: text responses go out gzipped (BREACH: the module).
+    "slugline.compression.TextGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Vary: Cookie wherever LocaleMiddleware says Vary: Accept-Language (the cookie chooses too).
     "slugline.language_vary.LanguageCookieVaryMiddleware",

@@ -4,6 +4,8 @@
   fields keep, and the writes of a post's own fields;
 - summaries: what lists show of a post (pure functions of its HTML);
 - search: the folded copy of a post's text search matches, and its backfill;
+- pictures: the library pictures a post shows (`media`), and their backfill;
+- backfill: rewriting what a post stores about its text when its making changes;
 - reading: what readers see (every query through the one published filter);
 - dashboard: the editors' lists of posts in any state;
 - author_copies: the author summary every post embeds, rewritten on renames;
@@ -41,6 +43,7 @@ from cms.posts.reading import (
     search_published_page,
     tag_published_page,
 )
+from cms.posts.pictures import MEDIA_VERSION, backfill_media, media_keys
 from cms.posts.search import SEARCH_VERSION, backfill_search_text, search_text
 from cms.posts.store import (
     DRAFT,
@@ -63,7 +66,6 @@ from cms.posts.store import (
     get_by_slug,
     is_empty,
     is_tag,
-    media_keys,
     publish_due,
     set_comments_closed,
     to_millisecond,
@@ -74,9 +76,9 @@ from cms.posts.summaries import ELLIPSIS, SUMMARY_LENGTH, first_paragraph, plain
 
 __all__ = [
     "DRAFT", "ELLIPSIS", "EXCERPT_MAX_LENGTH", "INDEXES", "MAX_TAGS", "NEWEST_PUBLISHED", "PUBLISHED",
-    "SCHEDULED", "SEARCH_VERSION", "SLUG_MAX_LENGTH", "STATES", "SUMMARY_LENGTH", "TAG_MAX_LENGTH",
+    "MEDIA_VERSION", "SCHEDULED", "SEARCH_VERSION", "SLUG_MAX_LENGTH", "STATES", "SUMMARY_LENGTH", "TAG_MAX_LENGTH",
     "TAG_PUNCTUATION", "USING_SHOWN", "AuthorSummary", "Post", "PostLink",
-    "author_published_page", "backfill_search_text", "contains",
+    "author_published_page", "backfill_media", "backfill_search_text", "contains",
     "count_author_published", "count_dashboard", "count_published", "count_search_published",
     "count_tag_published", "create_post", "dashboard_page", "distinct_authors", "ensure_indexes",
     "find_by_ids", "find_comment_summaries", "find_published_by_slugs", "first_paragraph", "get_by_id",

@@ -4,9 +4,9 @@ search query itself is in reading.py."""
 
 from __future__ import annotations
 
-from pymongo import UpdateOne
 from pymongo.database import Database
 
+from cms.posts.backfill import rewrite_stale
 from infra.folding import fold_for_search
 from infra.html_text import html_text
 
@@ -35,18 +35,10 @@ def backfill_search_text(db: Database, *, limit: int = BACKFILL_LIMIT) -> int:
     """Fold the text of up to `limit` posts whose `search_text` is missing or older
     than SEARCH_VERSION; how many were written. Safe to rerun: a folded post no
     longer matches, and an edit meanwhile (which writes its own) is not overwritten."""
-    stale = {"search_version": {"$ne": SEARCH_VERSION}}
-    fields = {"title": 1, "excerpt": 1, "content_html": 1, "revision": 1}
-    written, batch = 0, []
-    for doc in db.posts.find(stale, fields).limit(limit):
-        folded = search_fields(
+    return rewrite_stale(
+        db, stale={"search_version": {"$ne": SEARCH_VERSION}}, read={"title": 1, "excerpt": 1, "content_html": 1},
+        make=lambda doc: search_fields(
             title=doc.get("title", ""), excerpt=doc.get("excerpt") or "", content_html=doc.get("content_html", "")
-        )
-        unchanged = {"_id": doc["_id"], "revision": doc.get("revision", {"$exists": False}), **stale}
-        batch.append(UpdateOne(unchanged, {"$set": folded}))
-        if len(batch) == BACKFILL_BATCH:
-            written += db.posts.bulk_write(batch, ordered=False).modified_count
-            batch = []
-    if batch:
-        written += db.posts.bulk_write(batch, ordered=False).modified_count
-    return written
+        ),
+        limit=limit, batch_size=BACKFILL_BATCH,
+    )

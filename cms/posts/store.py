@@ -20,6 +20,7 @@ from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.database import Database
 
 from cms.posts.comment_summary import _latest_comment
+from cms.posts.pictures import backfill_media, media_fields
 from cms.posts.search import backfill_search_text, search_fields
 from cms.posts.summaries import summarise
 from comments.host import LatestComment
@@ -27,7 +28,6 @@ from infra.ids import parse_id
 from infra.times import to_millisecond
 from infra.markup import render_post
 from infra.mongo import get_db
-from media.references import keys_in
 
 DRAFT, PUBLISHED = "draft", "published"
 SCHEDULED = "scheduled"
@@ -48,9 +48,11 @@ INDEXES = [
 
 def ensure_indexes(db: Database) -> list[str]:
     """Create the indexes, then fold the text of posts stored without (or with an
-    older) `search_text` (`backfill_search_text`): the release step runs this."""
+    older) `search_text` (`backfill_search_text`) and recount their pictures
+    (`backfill_media`): the release step runs this."""
     names = db.posts.create_indexes(INDEXES)
     backfill_search_text(db)
+    backfill_media(db)
     return names
 
 
@@ -163,11 +165,6 @@ class Post:
 POST_FIELDS = {"search_text": 0}
 
 
-def media_keys(*, content: str, cover: str) -> list[str]:
-    """The library images a post shows (`media`): those its Markdown names, and its cover."""
-    return list(dict.fromkeys(keys_in(content) + ([cover] if cover else [])))
-
-
 def create_post(
     *,
     title: str,
@@ -195,7 +192,7 @@ def create_post(
         "excerpt": str(excerpt),
         "language": str(language or settings.LANGUAGE_CODE),
         "cover": str(cover),
-        "media": media_keys(content=content, cover=str(cover)),
+        **media_fields(content=content, cover=str(cover)),
         **search_fields(title=title, excerpt=str(excerpt), content_html=content_html),
         "created": to_millisecond(created or now),
         "published": to_millisecond(published) if published else None,
@@ -289,7 +286,7 @@ def update_post(
     changes = {
         "title": title, "slug": slug, "content": content, "content_html": content_html,
         "excerpt": str(excerpt), "tags": list(tags), "status": status,
-        "cover": str(cover), "media": media_keys(content=content, cover=str(cover)),
+        "cover": str(cover), **media_fields(content=content, cover=str(cover)),
         "published": to_millisecond(published) if published else None,
         "updated": to_millisecond(now or datetime.now(timezone.utc)),
         **search_fields(title=title, excerpt=str(excerpt), content_html=content_html),

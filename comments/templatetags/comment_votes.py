@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 from django.template import Context
+from django.urls import reverse
 
 from comments import voters, votes
 from comments.records import Comment
@@ -17,9 +18,10 @@ register = template.Library()
 def vote_form(context: Context) -> dict[str, Any]:
     """The hidden form vote buttons submit (`form="vote-form"`), with the CSRF token and
     the page to come back to."""
-    request = context.get("request")
+    request, post = context.get("request"), context.get("post")
     return {"request": request, "csrf_token": context.get("csrf_token"),
-            "next": request.get_full_path() if request is not None else ""}
+            "next": request.get_full_path() if request is not None else "",
+            "action": reverse("comments:my_votes", args=[post.slug]) if post is not None else ""}
 
 
 @register.simple_tag(takes_context=True)

@@ -45,7 +45,8 @@ def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
     seen = polling.parse_seen(request.GET.get("seen"))
     counts = polling.counts_of(post_slug)
     tag = polling.etag(counts, seen=seen, language=get_language())
-    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    # Compared weakly: a gzipped answer's ETag went out weak (W/"…"), sent back so.
+    if tag in {t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")}:
         response = HttpResponseNotModified()
     else:
         response = JsonResponse(polling.answer(counts, seen=seen))

@@ -37,7 +37,7 @@ def test_editor_uploads_a_picture_inserts_it_and_readers_get_the_right_size(open
     page.locator(".image-picker summary").click()
     page.locator(".image-picker").get_by_role("button", name=re.compile("^Insert")).first.click()
     expect(page.get_by_label("Content")).to_have_value(
-        re.compile(r'^We walked down before sunrise\.\n\n!\[Fishing boats moored in the harbour\]\(/media/[0-9a-f]{32}/ "The harbour at dawn"\)$')
+        re.compile(r'^We walked down before sunrise\.\n\n!\[Fishing boats moored in the harbour\]\(/media/[0-9a-f]{32}/ "The harbour at dawn"\)\n\n$')
     )
     page.get_by_role("button", name="Preview").click()
     expect(page.locator(".preview figcaption")).to_have_text("The harbour at dawn")
