@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from cms import authors
+from cms.posts import AuthorSummary
 from tests.page_reading import page, post_url, submit
 
 
@@ -88,3 +89,33 @@ def test_a_name_is_stored_without_direction_controls_and_shown_isolated(client, 
     comment = mongo_db.comments.find_one({"author.name": "Im p X"})
     permalink = client.get(f"{post_url(post)}comments/{comment['slug']}/").content.decode()
     assert "Comment by <bdi>Im p X</bdi>" in permalink
+
+
+@pytest.mark.parametrize("typed", [
+    "ВRUNO ОKAFOR",  # Cyrillic capitals В and О, whose lower-case forms read otherwise
+    "ΒRUNO OΚAFOR",  # Greek capitals Β and Κ
+    "BRUΝO ΟKAFOR",  # Greek capitals Ν and Ο
+    "Вruno Okafor",
+    "Okafor, Bruno",  # the words reordered
+    "OKAFOR BRUNO (editor)",
+    "ОKAFOR, ВRUNO",
+])
+def test_any_authors_name_in_look_alike_capitals_or_reordered_is_refused(client, make_post, mongo_db, typed):
+    """Bruno Okafor writes for the site beside Ada Lindqvist (not its editor): his name is
+    his in capitals that only look Latin, and with its words in another order."""
+    make_post()
+    post = make_post(author=AuthorSummary(id=2, username="bruno", name="Bruno Okafor"))
+    refused = submit(client, post_url(post), name=typed, text="Official statement.")
+    assert refused.status_code == 400
+    shown = page(refused)
+    assert any("name of one of this site's authors" in e for e in shown.text_of("field-error"))
+    assert shown.textareas["text"] == "Official statement."
+    assert mongo_db.comments.count_documents({}) == 0
+
+
+def test_names_that_only_share_a_word_or_a_capitals_look_are_fine(client, make_post, mongo_db):
+    make_post(author=AuthorSummary(id=2, username="bruno", name="Bruno Okafor"))
+    post = make_post(author=AuthorSummary(id=3, username="hot", name="Hot Ember"))
+    for n, name in enumerate(["Bruno", "Okafor Adebayo", "Not Ember", "ВЕРА"]):
+        assert submit(client, post_url(post), name=name, text=f"Hello {n}").status_code == 303, name
+    assert mongo_db.comments.count_documents({}) == 4
