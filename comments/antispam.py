@@ -8,6 +8,7 @@ in comments/forms.py and comments/tokens.py.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -24,6 +25,7 @@ from comments.blocklist import Screening
 from comments.records import APPROVED, PENDING, CommentAuthor, Viewer
 from comments.stores import get_store
 from infra import mongo
+from infra.html_text import html_text
 
 RATE_LIMITED = gettext_noop(
     "You are posting too often. Please wait a few minutes, then send it again: "
@@ -104,28 +106,48 @@ def has_links(text: str, html: str) -> bool:
     return "<a " in html or bool(LINK_RE.search(text))
 
 
-def blocked_word(text: str, words: Iterable[str]) -> str | None:
+def blocked_word(text: str, words: Iterable[str], *, html: str = "") -> str | None:
     """The first blocked word or phrase the text contains as whole words, however
     spelled: both are compared by their look-alike keys (comments/unicode_text.py:
     case, full-width letters, invisible characters, look-alike letters of other
-    scripts: "ｃａｓｉｎｏ", "cas\u200bino", "cаsino" with a Cyrillic а, "CASİNO")."""
+    scripts: "ｃａｓｉｎｏ", "cas\u200bino", "cаsino" with a Cyrillic а, "CASİNO",
+    "ЅРАМ" in Cyrillic capitals), the text in each reading, each word in every case.
+    With `html` (the text as rendered), also in what readers see of it
+    (infra/html_text.py): markup inside a word ("sp**a**m", "sp<b>a</b>m",
+    "sp&#97;m") hides it from the source, not from them."""
+    by_key, pattern = _finder(tuple(words))
+    if pattern is None:
+        return None
+    keys = unicode_text.text_keys(text)
+    seen = html_text(html) if html else ""
+    if seen and seen != " ".join(text.split()):  # else readers see the source's words
+        keys |= unicode_text.text_keys(seen)
+    for keyed in sorted(keys):
+        start = 0
+        while (found := pattern.search(keyed, start)) is not None:
+            if found.start() == 0 or not _WORD_CHARACTER.match(keyed, found.start() - 1):
+                return by_key[found.group(0)]
+            start = found.start() + 1
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _finder(words: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern | None]:
+    """The blocked words by each of their keys, and the pattern that finds any of
+    them (None for no words): made once for the blocklist each post reads."""
     by_key: dict[str, str] = {}
     for word in words:
-        by_key.setdefault(unicode_text.text_key(word), word)
+        for key in sorted(unicode_text.text_keys(word, every_case=True)):
+            by_key.setdefault(key, word)
     by_key.pop("", None)
     if not by_key:
-        return None
-    # One pass over the text for every word (longest first, so a phrase wins over its
-    # first word). The pattern starts with the words themselves, so the engine skips to
-    # where one could start; a match inside a longer word is tried again one further on.
+        return by_key, None
+    # One pass over each key of the text for every word (longest first, so a phrase wins
+    # over its first word). The pattern starts with the words themselves, so the engine
+    # skips to where one could start; a match inside a longer word is tried again one
+    # further on.
     alternatives = "|".join(re.escape(key) for key in sorted(by_key, key=len, reverse=True))
-    pattern = re.compile(r"(?:" + alternatives + r")(?!\w)")
-    keyed, start = unicode_text.text_key(text), 0
-    while (found := pattern.search(keyed, start)) is not None:
-        if found.start() == 0 or not _WORD_CHARACTER.match(keyed, found.start() - 1):
-            return by_key[found.group(0)]
-        start = found.start() + 1
-    return None
+    return by_key, re.compile(r"(?:" + alternatives + r")(?!\w)")
 
 
 def blocked_domain(email: str, domains: Iterable[str]) -> str | None:
@@ -173,7 +195,7 @@ def judge(*, author: CommentAuthor, text: str, html: str, screening: Screening, 
     browser wrote (see `is_known`)."""
     if trusted:
         return Verdict(APPROVED)
-    if blocked_word(text, screening.words):
+    if blocked_word(text, screening.words, html=html):
         return Verdict(PENDING, "blocked word")
     if blocked_domain(author.email, screening.domains):
         return Verdict(PENDING, "blocked e-mail domain")

@@ -62,6 +62,9 @@ class SourceComment:
     # The source says one of its own authors wrote it under their name (WordPress's
     # comment_user_id): that name is let through though it is one of the site's authors'.
     by_source_author: bool = False
+    # That author's account here (a user id), when the import found or made it: the
+    # comment is stored as theirs.
+    author_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,7 @@ class Importer:
             slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
                                                 posted=posted, part=part)
         text = comment_text(comment.html)
-        author = CommentAuthor(id=None, name=comment.author_name.strip() or ANONYMOUS,
+        author = CommentAuthor(id=comment.author_id, name=comment.author_name.strip() or ANONYMOUS,
                                email=comment.author_email.strip())
         document = new_document(
             discussion_id=discussion_id, parent=None, slug=slug, full_slug=full_slug,

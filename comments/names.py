@@ -8,7 +8,10 @@ posted asks.
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.utils.translation import gettext_noop
@@ -19,7 +22,7 @@ from comments.host import get_host
 from infra import mongo
 
 NAMES_SECONDS = 60
-_KEY = "comments:author-names:words"
+_KEY = "comments:author-names:readings"
 TAKEN = gettext_noop(
     "“{name}” is the name of one of this site's authors. Please choose another name, "
     "or log in if it is yours."
@@ -47,14 +50,10 @@ def clean(name: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def words(name: str) -> tuple[str, ...]:
-    """A name as a reader would read it, word by word, for comparing: look-alike
-    letters as the letters they imitate, without case, Latin diacritics, invisible
-    characters or punctuation ("Brunо  Okafor!" with a Cyrillic о is ("bruno",
-    "okafor")). Letters, digits and the marks of scripts whose marks are part of
-    their letters (Devanagari) stay, so two different Hindi names stay different."""
+def _split(key: str) -> tuple[str, ...]:
+    """A look-alike key's words: runs of letters, digits and marks."""
     found, word = [], []
-    for ch in unicode_text.lookalike_key(name):
+    for ch in key:
         if unicodedata.category(ch)[0] in "LNM":
             word.append(ch)
         elif word:
@@ -65,25 +64,82 @@ def words(name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def words(name: str) -> tuple[str, ...]:
+    """A name as a reader would read it, word by word, for comparing: look-alike
+    letters as the letters they imitate, without case, Latin diacritics, invisible
+    characters or punctuation ("Brunо  Okafor!" with a Cyrillic о is ("bruno",
+    "okafor")). Letters, digits and the marks of scripts whose marks are part of
+    their letters (Devanagari) stay, so two different Hindi names stay different.
+    This is the name read in lower case; `readings` gives every reading."""
+    return _split(unicode_text.lookalike_key(name))
+
+
+def readings(name: str, *, every_case: bool = False) -> frozenset[tuple[str, ...]]:
+    """`words` of the name in each way a reader may read it (unicode_text's
+    `lookalike_keys`: in lower case, and as written with its look-alike capitals read
+    as the capitals they imitate, so "ВRUNО ОKAFOR" is ("bruno", "okafor")); with
+    `every_case`, of the name in every case it may be written in (`spelling_keys`)."""
+    keys = unicode_text.spelling_keys(name) if every_case else unicode_text.lookalike_keys(name)
+    return frozenset(filter(None, (_split(key) for key in keys)))
+
+
 def run_together(name: str) -> str:
     """A name's words run together, as `is_taken` compares a name typed without spaces:
     "Ada Lindqvist.", "ａｄａ lindqvist" and "ADA-LINDQVIST" are all "adalindqvist"."""
     return "".join(words(name))
 
 
-def reserved() -> frozenset[tuple[str, ...]]:
-    """The display names (as `words`) of the authors of the site's posts (not their
-    usernames: "chen" is many people's name, "Chen Mei" one author's). Empty while
-    MongoDB is unreachable: the comment then cannot be stored either, and the form
-    comes back with the reader's text and the outage's message."""
+# An author's words run together are compared in every order up to this many words.
+ORDERED_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """Names no one else may take, as `taken_by` compares them: each name's readings
+    in every case (sets of words), and their words run together in any order."""
+
+    names: frozenset[tuple[str, ...]] = frozenset()
+    run_together: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> Reserved:
+        found = frozenset(reading for name in names for reading in readings(name, every_case=True))
+        joined = frozenset(
+            "".join(order)
+            for reading in found
+            for order in (itertools.permutations(reading) if len(reading) <= ORDERED_WORDS else (reading,))
+        )
+        return cls(names=found, run_together=joined)
+
+    def taken_by(self, name: str) -> bool:
+        """Whether `name` would pass for one of these names: its words, in any order and
+        with words around them ("BRUNO OKAFOR (editor)", "Okafor, Bruno"), or run
+        together ("adalindqvist"), in any reading of either."""
+        seen = readings(name)
+        typed = frozenset(word for reading in seen for word in reading)
+        if not typed:
+            return False
+        joined = {"".join(reading) for reading in seen}
+        return (
+            not typed.isdisjoint(self.run_together)
+            or not self.run_together.isdisjoint(joined)
+            or any(typed.issuperset(reserved) for reserved in self.names)
+        )
+
+
+def reserved() -> Reserved:
+    """The display names of the authors of the site's posts (not their usernames:
+    "chen" is many people's name, "Chen Mei" one author's). No names while MongoDB
+    is unreachable: the comment then cannot be stored either, and the form comes
+    back with the reader's text and the outage's message."""
     names = cache.get(_KEY)
     if names is None:
         try:
-            names = frozenset(filter(None, (words(name) for name in get_host().author_names())))
+            names = Reserved.of(get_host().author_names())
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise
-            return frozenset()
+            return Reserved()
         cache.set(_KEY, names, NAMES_SECONDS)
     return names
 
@@ -94,17 +150,8 @@ def forget() -> None:
     cache.delete(_KEY)
 
 
-def _contains(typed: tuple[str, ...], name: tuple[str, ...]) -> bool:
-    """Whether the words of `name` occur in `typed`, in a row."""
-    return any(typed[i:i + len(name)] == name for i in range(len(typed) - len(name) + 1))
-
-
 def is_taken(name: str) -> bool:
     """Whether an anonymous commenter's `name` would pass for an author's: the same
-    name however spelled, run together ("adalindqvist"), or with words around it
-    ("BRUNO OKAFOR (editor)")."""
-    typed = words(name)
-    if not typed:
-        return False
-    joined = "".join(typed)
-    return any(joined == "".join(author) or _contains(typed, author) for author in reserved())
+    name however spelled, its words in any order, run together ("adalindqvist"), or
+    with words around it ("BRUNO OKAFOR (editor)")."""
+    return reserved().taken_by(name)

@@ -6,6 +6,18 @@ no I/O; the only module that imports ICU.
 `lookalike_key` is what a reader would take for the same text: "Brunо" with a
 Cyrillic о, "ｃａｓｉｎｏ", "cas\u200bino" and "CASİNO" all have the key of their plain
 Latin spelling. Keys are for comparing, never for showing.
+
+Case and look-alikes do not commute: a capital may imitate a letter its lower-case
+form does not (Cyrillic "В" looks like "B", "в" like a small capital; Greek "Η" like
+"H", "η" like "n"), so a key made in lower case alone misses the capitals, and the
+skeleton of the text as written is not case-blind ("I" is "l", "i" is "i"). A text
+is therefore compared in each reading (`lookalike_keys`): in lower case, and as
+written with each capital read as the Latin capital it looks like (`capital_reading`),
+then folded; the text it is compared with is taken in every case it may be written in
+(`spelling_keys`: as stored, upper case, each word capitalised). Two texts are the
+same when some key of one is some key of the other: UTS #39's case-insensitive
+comparison, without merging lower-case letters that only their capitals confuse (a
+"hot" and a "not" stay apart).
 """
 
 from __future__ import annotations
@@ -64,6 +76,45 @@ def lookalike_key(text: str) -> str:
     return folding.fold_for_search(skeleton(folding.fold_for_search(drop_invisible(text))))
 
 
+@functools.cache
+def _capitals() -> tuple[dict[int, str], re.Pattern]:
+    """Each capital (not ASCII) whose confusable skeleton is an ASCII capital's: the
+    ASCII capital it reads as ("В" Cyrillic and "Β" Greek are "B", "Ι" and "І" are
+    "I", whose skeleton is "l"). Capitals that decompose are left to NFKD. With a
+    pattern that finds one."""
+    ascii_capitals: dict[str, str] = {}
+    for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        ascii_capitals.setdefault(skeleton(letter), letter)
+    table: dict[int, str] = {}
+    for start, end in icu.UnicodeSet("[[:Lu:][:Lt:]-[A-Z]]").ranges():
+        for code in range(ord(start), ord(end) + 1):
+            ch = chr(code)
+            if unicodedata.normalize("NFKD", ch) == ch and skeleton(ch) in ascii_capitals:
+                table[code] = ascii_capitals[skeleton(ch)]
+    return table, re.compile("[" + "".join(map(chr, table)) + "]")
+
+
+def capital_reading(text: str) -> str:
+    """`text` in NFKD with each look-alike capital as the ASCII capital it reads as
+    ("ВRUNО" with Cyrillic В and О is "BRUNO"); `text` itself when it has none."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    table, capital = _capitals()
+    return decomposed.translate(table) if capital.search(decomposed) else text
+
+
+def lookalike_keys(text: str) -> frozenset[str]:
+    """The keys of `text` as a reader may read it: in lower case (`lookalike_key`) and
+    as written, its look-alike capitals read as the capitals they imitate."""
+    return frozenset((lookalike_key(text), lookalike_key(capital_reading(text))))
+
+
+def spelling_keys(text: str) -> frozenset[str]:
+    """`lookalike_keys` of `text` in every case it may be written in: as given, in
+    upper case, and each word capitalised (an author's "Вера" written "ВЕРА" or
+    "BEPA", a blocked "вино" written "Вино")."""
+    return frozenset().union(*(lookalike_keys(form) for form in (text, text.upper(), text.title())))
+
+
 # Combining marks after a Latin letter (once decomposed): "é" is "e", "İ" is "i".
 _LATIN_MARKS = re.compile("(?<=[a-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
@@ -84,6 +135,15 @@ def text_key(text: str) -> str:
     the same steps with the Latin marks removed by one regular expression rather than
     letter by letter. Compare a text's key only with keys made by this function."""
     return unicodedata.normalize("NFC", _fast_fold(skeleton(_fast_fold(drop_invisible(text)))))
+
+
+def text_keys(text: str, *, every_case: bool = False) -> frozenset[str]:
+    """`lookalike_keys` made by `text_key` (for a whole comment: its capitals read only
+    when it has look-alike ones); with `every_case`, `spelling_keys` (for a blocked
+    word or phrase)."""
+    forms = (text, text.upper(), text.title()) if every_case else (text,)
+    readings = {read for form in forms for read in (form, capital_reading(form))}
+    return frozenset(text_key(read) for read in readings)
 
 
 @functools.cache

@@ -4,6 +4,7 @@ package's docstring for what is imported, and why)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from cms.comments_host import IMPORT_AUTHOR
 from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH
 from cms.wxr.content import autop, html_to_markdown, post_slug, post_tags
 from cms.wxr.parse import Channel, WxrComment, WxrItem, iter_items
-from comments import import_files, import_records, importing, names
+from comments import addresses, import_files, import_records, importing, names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from infra.html_text import html_text
 
@@ -133,13 +134,14 @@ def _offset(offset: timedelta) -> str:
 
 def source_comment(
     comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Outcome,
-    author_ids: dict[str, str] | None = None,
+    channel: Channel | None = None, accounts: dict[str, posts.AuthorSummary] | None = None,
 ) -> import_records.SourceComment | import_records.Refusal | str:
     """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
     the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
-    `author_ids`: the export's authors (WordPress user id -> display name); a comment
-    one of them wrote under their own name keeps it (an author's name is refused
-    otherwise: comments/commenters.py)."""
+    `channel`: the export's authors; a comment one of them wrote under their own name
+    keeps it (`export_author`; an author's name is refused otherwise:
+    comments/commenters.py), and is theirs here when `accounts` (login -> the author
+    this run found or made) has them."""
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
@@ -159,6 +161,7 @@ def source_comment(
         return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
+    login = export_author(comment, channel) if channel is not None else None
     return import_records.SourceComment(
         source=source,
         id=comment.id,
@@ -174,14 +177,30 @@ def source_comment(
         author_url=comment.author_url,
         ip=comment.ip,
         line=item.line,
-        by_source_author=_by_export_author(comment, author_ids or {}),
+        by_source_author=login is not None,
+        author_id=(account.id or None) if (account := (accounts or {}).get(login or "")) else None,
     )
 
 
-def _by_export_author(comment: WxrComment, author_ids: dict[str, str]) -> bool:
-    """Whether one of the export's authors wrote `comment` under their own name."""
-    name = author_ids.get(comment.user_id) if comment.user_id not in ("", "0") else None
-    return name is not None and names.words(comment.author_name) == names.words(name)
+def export_author(comment: WxrComment, channel: Channel) -> str | None:
+    """The login of the export's author who wrote `comment` under their own name, or
+    None. Who wrote it: the author its WordPress user id names; for a visitor's (0) or
+    a user id the export does not list, the author whose e-mail address it carries
+    (an author's replies sent while logged out, or through an app). Under their own
+    name: its name reads as their display name or login (comments/names.py: in any
+    spelling, its words in any order)."""
+    if comment.user_id in channel.author_ids:
+        login: str | None = channel.author_ids[comment.user_id]
+    else:
+        login = channel.author_emails.get(addresses.normalise(comment.author_email))
+    if login is None or not _own_names(channel.authors.get(login, login), login).taken_by(comment.author_name):
+        return None
+    return login
+
+
+@functools.lru_cache(maxsize=64)
+def _own_names(name: str, login: str) -> names.Reserved:
+    return names.Reserved.of([name, login])
 
 
 class WordPressImport:
@@ -261,7 +280,7 @@ class WordPressImport:
         engine.add_thread(thread, post_id=post.id if post else None, created=created)
         for comment in item.comments:
             handed = source_comment(comment, item, source=engine.source, thread=thread.key, outcome=outcome,
-                                    author_ids=self.channel.author_ids)
+                                    channel=self.channel, accounts=self.authors)
             if isinstance(handed, str):
                 engine.skip(handed)
             else:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import BinaryIO
 from xml.etree.ElementTree import Element
 
-from comments import import_files
+from comments import addresses, import_files
 
 # What the export writes for a time it does not have (drafts, some old comments).
 ZERO_DATE = "0000-00-00 00:00:00"
@@ -81,7 +81,8 @@ class Channel:
 
     site: str = ""
     authors: dict[str, str] = field(default_factory=dict)  # login -> display name
-    author_ids: dict[str, str] = field(default_factory=dict)  # WordPress user id -> display name
+    author_ids: dict[str, str] = field(default_factory=dict)  # WordPress user id -> login
+    author_emails: dict[str, str] = field(default_factory=dict)  # e-mail address (normalised) -> login
 
 
 def parse_date(value: str) -> datetime | None:
@@ -137,7 +138,9 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
             if login:
                 channel.authors[login] = found.get("wp:author_display_name", "").strip() or login
                 if found.get("wp:author_id", "").strip():
-                    channel.author_ids[found["wp:author_id"].strip()] = channel.authors[login]
+                    channel.author_ids[found["wp:author_id"].strip()] = login
+                if email := addresses.normalise(found.get("wp:author_email", "")):
+                    channel.author_emails.setdefault(email, login)
         elif key == "item":
             yield _item(line, element, channel.authors)
         element.clear()

@@ -7,13 +7,18 @@ import pytest
 from django.test import Client
 
 from cms import authors
+from cms.posts import AuthorSummary
 from tests.page_reading import page, post_url, submit
 
 
 @pytest.mark.parametrize("typed", ["Ada Lindqvist", "ada lindqvist", "Ádá  Lindqvist", "ADA-LINDQVIST"])
 def test_an_anonymous_commenter_cannot_take_an_authors_name(client, make_post, mongo_db, typed):
     """The test posts are Ada Lindqvist's (username ada): her name is hers, however typed."""
-    post = make_post()
+    assert_name_refused(client, make_post(), typed, mongo_db)
+
+
+def assert_name_refused(client, post, typed: str, mongo_db) -> None:
+    """The form comes back refusing the name as an author's, with the reader's text."""
     refused = submit(client, post_url(post), name=typed, text="Trust me, I wrote this post.")
     assert refused.status_code == 400
     shown = page(refused)
@@ -88,3 +93,28 @@ def test_a_name_is_stored_without_direction_controls_and_shown_isolated(client, 
     comment = mongo_db.comments.find_one({"author.name": "Im p X"})
     permalink = client.get(f"{post_url(post)}comments/{comment['slug']}/").content.decode()
     assert "Comment by <bdi>Im p X</bdi>" in permalink
+
+
+@pytest.mark.parametrize("typed", [
+    "ВRUNO ОKAFOR",  # Cyrillic capitals В and О, whose lower-case forms read otherwise
+    "ΒRUNO OΚAFOR",  # Greek capitals Β and Κ
+    "BRUΝO ΟKAFOR",  # Greek capitals Ν and Ο
+    "Вruno Okafor",
+    "Okafor, Bruno",  # the words reordered
+    "OKAFOR BRUNO (editor)",
+    "ОKAFOR, ВRUNO",
+])
+def test_any_authors_name_in_look_alike_capitals_or_reordered_is_refused(client, make_post, mongo_db, typed):
+    """Bruno Okafor writes for the site beside Ada Lindqvist (not its editor): his name is
+    his in capitals that only look Latin, and with its words in another order."""
+    make_post()
+    post = make_post(author=AuthorSummary(id=2, username="bruno", name="Bruno Okafor"))
+    assert_name_refused(client, post, typed, mongo_db)
+
+
+def test_names_that_only_share_a_word_or_a_capitals_look_are_fine(client, make_post, mongo_db):
+    make_post(author=AuthorSummary(id=2, username="bruno", name="Bruno Okafor"))
+    post = make_post(author=AuthorSummary(id=3, username="hot", name="Hot Ember"))
+    for n, name in enumerate(["Bruno", "Okafor Adebayo", "Not Ember", "ВЕРА"]):
+        assert submit(client, post_url(post), name=name, text=f"Hello {n}").status_code == 303, name
+    assert mongo_db.comments.count_documents({}) == 4
