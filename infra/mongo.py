@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import pymongo
+from pymongo import _csot
 from django.conf import settings
 from pymongo import MongoClient
 from pymongo.database import Database
@@ -145,6 +146,13 @@ def outside_request_budget(work: Callable[[], T], seconds: float = GRACE_SECONDS
             return work()
 
     return contextvars.Context().run(bounded)
+
+
+def budget_left() -> float | None:
+    """Seconds left of the time budget the calling code runs under (`pymongo.timeout`:
+    a request's, slugline.middleware), None without one. pymongo keeps it in
+    `_csot`, the module its own `timeout()` is built on."""
+    return _csot.remaining()
 
 
 def ping(*, timeout_ms: int) -> None:
