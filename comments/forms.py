@@ -129,7 +129,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     data: Any  # what was sent (a QueryDict), copied when changed
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,
-                 discussion_id: ObjectId, browser: str = "", damaged: frozenset[str] = frozenset(),
+                 discussion_id: ObjectId | None, browser: str = "", damaged: frozenset[str] = frozenset(),
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user, self.discussion_id, self.browser = user, discussion_id, browser
@@ -222,10 +222,12 @@ class CommentForm(CommentTextMixin, forms.Form):
         return parent
 
 
-def comment_form(request: HttpRequest, discussion_id: ObjectId, data: Any = None,
+def comment_form(request: HttpRequest, discussion_id: ObjectId | None, data: Any = None,
                  **initial: Any) -> CommentForm:
     """The comment form for this request's reader: a fresh one (an anonymous reader's
-    name and e-mail as they last gave them), or the one they sent (`data`)."""
+    name and e-mail as they last gave them), or the one they sent (`data`).
+    `discussion_id` is None only for a form drawn again while the discussion cannot
+    be read (an outage): it keeps the token it was sent with."""
     if data is None and not request.user.is_authenticated:
         initial = {**ownership.remembered_author(request), **initial}
     return CommentForm(data, initial=initial, user=request.user, discussion_id=discussion_id,
