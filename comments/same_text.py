@@ -22,6 +22,9 @@ from infra import mongo
 # text a moment before (it is being stored), checking every CLAIM_POLL seconds, when
 # no request budget bounds the storing (else: the budget's time).
 CLAIM_WAIT, CLAIM_POLL = 2.0, 0.05
+# Spent claims a poster takes over before it stores without one (each taken over
+# first by another poster, whose comment it then waits for).
+TAKEOVERS = 3
 
 
 def claim_text(
@@ -49,16 +52,20 @@ def claim_text(
                                  ip=ip or None, text=text)
     held = recent_texts.claim(claim_key, comment_id=comment_id, now=datetime.now(timezone.utc), window=span)
     give_up = time.monotonic() + _waitable()
-    while held is not None:
+    for _ in range(TAKEOVERS):
+        if held is None:
+            return None, claim_key
         spent = _spent(held, until=give_up)
         found = earlier()
         if found is not None:
             return found, None
         if not spent:
-            return None, None  # Still being stored, past this request's patience: store this one.
+            break
         held = recent_texts.take_over(claim_key, held=held, comment_id=comment_id, now=datetime.now(timezone.utc),
                                       window=span)
-    return None, claim_key
+    # Still being stored past this request's patience, or taken over by others again
+    # and again: store this one.
+    return (None, claim_key) if held is None else (None, None)
 
 
 def _spent(held: recent_texts.Held, *, until: float) -> bool:
