@@ -12,7 +12,7 @@ from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pymongo.errors import PyMongoError
 
-from api import auth, conf, etags, problems, reading, schemas, writing
+from api import auth, conf, etags, parsing, problems, reading, schemas, writing
 from api.problems import Refused
 from comments import conf as comments_conf
 from comments import listings, store_switch
@@ -35,6 +35,7 @@ api = NinjaAPI(
     description="Read and write Slugline's comments as JSON (docs/api.md).",
     urls_namespace="api",
     docs_url=None,
+    parser=parsing.JsonParser(),
 )
 
 ERRORS = {400: schemas.ProblemOut, 401: schemas.ProblemOut, 404: schemas.ProblemOut, 429: schemas.ProblemOut,
@@ -218,6 +219,8 @@ def _unauthenticated(request, exc):
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc):
+    if isinstance(exc.__cause__, Refused):  # A body the parser refused (api/parsing.py), in its words.
+        return _refused(request, exc.__cause__)
     return problems.problem(exc.status_code, str(exc), code="http_error")
 
 

@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any
 from bson import ObjectId
 from django import forms
 from django.core.validators import MaxLengthValidator
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from comments import addresses, conf, flags, names, ownership, slugs, tokens
+from infra.http import undecodable_fields
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 
 
 EMPTY_TEXT = gettext_noop("Write something before posting.")
-TOO_LONG = gettext_noop("Comments can be at most %(limit_value)d characters; this one has %(show_value)d.")
+TOO_LONG = gettext_noop("Comments can be at most %(limit_value)s characters; this one has %(show_value)s.")
 NAME_REQUIRED = gettext_noop("Tell us your name, so readers know who wrote this.")
 BAD_PARENT = gettext_noop("The comment you replied to does not exist on this post.")
 HONEYPOT = gettext_noop(
@@ -33,6 +35,10 @@ NO_ACCOUNT_EMAIL = gettext_noop("Your account has no e-mail address, so no mail 
 NAME_MAX_LENGTH = 80
 NOTE_MAX_LENGTH = 500
 BAD_ADDRESS_CHARACTERS = gettext_noop("An e-mail address cannot hold line breaks or other control characters.")
+NOT_UTF8 = gettext_noop(
+    "This arrived damaged: some of its bytes were not UTF-8 text (each is shown as �). Check it, then "
+    "send it again."
+)
 # The honeypot: a field people never see (hidden by the stylesheet, skipped by the
 # keyboard and by screen readers) that form-filling robots do fill in.
 HONEYPOT_FIELD = "website"
@@ -60,17 +66,41 @@ class AddressField(forms.EmailField):
         return addresses.normalise(value) if value else value
 
 
+def grouped(number: int) -> str:
+    """A number as the active language groups its digits ("10,000"; "10.000" in Vietnamese)."""
+    return number_format(number, force_grouping=True)
+
+
+class TextLengthValidator(MaxLengthValidator):
+    """MaxLengthValidator whose message writes its numbers as the reader's language does."""
+
+    def __call__(self, value: Any) -> None:
+        length = self.clean(value)
+        if self.compare(length, self.limit_value):
+            raise forms.ValidationError(self.message, code=self.code,
+                                        params={"limit_value": grouped(self.limit_value), "show_value": grouped(length)})
+
+
 class CommentTextMixin:
-    """The comment's text, validated the same way for new comments and edits."""
+    """The comment's text, validated the same way for new comments and edits. The
+    server judges the length (no `maxlength`, which would cut a long paste without a
+    word): the form comes back with the whole text and TOO_LONG; the page's script
+    counts as the reader types (static/js/text-count.js, from `data-limit`)."""
 
     fields: dict[str, Any]  # the form's (forms.Form sets them)
 
     def _set_up_text(self) -> None:
         limit = conf.get().max_length
         text = self.fields["text"]
-        text.validators.append(MaxLengthValidator(limit, message=gettext(TOO_LONG)))
+        text.validators.append(TextLengthValidator(limit, message=gettext(TOO_LONG)))
         text.error_messages["required"] = gettext(EMPTY_TEXT)
-        text.widget.attrs["maxlength"] = str(limit)
+        text.widget.attrs["data-limit"] = str(limit)
+        text.widget.attrs["aria-describedby"] = f"{self['text'].auto_id}-count"  # type: ignore[index]
+
+    @property
+    def text_limit(self) -> str:
+        """COMMENTS_MAX_LENGTH as the form's note says it ("At most 10,000 characters")."""
+        return grouped(conf.get().max_length)
 
 
 class CommentForm(CommentTextMixin, forms.Form):
@@ -99,9 +129,12 @@ class CommentForm(CommentTextMixin, forms.Form):
     data: Any  # what was sent (a QueryDict), copied when changed
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,
-                 discussion_id: ObjectId, browser: str = "", **kwargs: Any) -> None:
+                 discussion_id: ObjectId | None, browser: str = "", damaged: frozenset[str] = frozenset(),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user, self.discussion_id, self.browser = user, discussion_id, browser
+        # The fields whose bytes were not UTF-8 (infra.http.undecodable_fields).
+        self.damaged = damaged
         if not self.is_bound:
             self.initial["token"] = tokens.issue(discussion_id=discussion_id, browser=browser)
         self._set_up_text()
@@ -122,6 +155,8 @@ class CommentForm(CommentTextMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in sorted(self.damaged & {field.name for field in self.writing_fields}):
+            self.add_error(name, forms.ValidationError(gettext(NOT_UTF8), code="not_utf8"))
         if data.get(HONEYPOT_FIELD):
             raise forms.ValidationError(gettext(HONEYPOT), code="honeypot")
         token = data.get("token") or ""
@@ -187,14 +222,17 @@ class CommentForm(CommentTextMixin, forms.Form):
         return parent
 
 
-def comment_form(request: HttpRequest, discussion_id: ObjectId, data: Any = None,
+def comment_form(request: HttpRequest, discussion_id: ObjectId | None, data: Any = None,
                  **initial: Any) -> CommentForm:
     """The comment form for this request's reader: a fresh one (an anonymous reader's
-    name and e-mail as they last gave them), or the one they sent (`data`)."""
+    name and e-mail as they last gave them), or the one they sent (`data`).
+    `discussion_id` is None only for a form drawn again while the discussion cannot
+    be read (an outage): it keeps the token it was sent with."""
     if data is None and not request.user.is_authenticated:
         initial = {**ownership.remembered_author(request), **initial}
     return CommentForm(data, initial=initial, user=request.user, discussion_id=discussion_id,
-                       browser=tokens.browser_key(request))
+                       browser=tokens.browser_key(request),
+                       damaged=undecodable_fields(request) if data is not None else frozenset())
 
 
 class EditCommentForm(CommentTextMixin, forms.Form):

@@ -1,20 +1,24 @@
 """The `comment_recent_texts` collection: who is posting which text where, for
 COMMENTS_DUPLICATE_WINDOW seconds. The only module that touches it.
 
-    {_id: <sha256 of discussion, parent, author and text>, expires: <datetime>}
+    {_id: <sha256 of discussion, parent, author and text>, expires: <datetime>,
+     comment: <the _id its comment is stored under>, claimed: <datetime>}
 
 The duplicate check ("the same text by the same author in the same place moments
 ago gives back the earlier comment") reads the comments; two forms carrying the same
 text sent at the same moment both read before either writes, and both would store.
 So before storing, a poster claims the text here: `_id` is unique, so of posters
 racing with the same text exactly one claims it; the others wait for its comment and
-give that back. A TTL index removes claims after they expire; an expired claim
-still lying there is taken over.
+give that back. The claim names the comment's `_id` (chosen before it is stored), so
+a waiter tells a comment being stored from one deleted or removed since, whose text
+is free again (`take_over`). A TTL index removes claims after they expire; an
+expired claim still lying there is taken over.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bson import ObjectId
@@ -43,23 +47,47 @@ def key(*, discussion_id: ObjectId, parent_id: ObjectId | None, author: CommentA
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-def claim(claim_key: str, *, now: datetime, window: timedelta) -> bool:
-    """Claim `claim_key` until `now + window`; False if someone holds it still."""
+@dataclass(frozen=True)
+class Held:
+    """Another poster's claim on a text: the comment it is stored as, and when it was
+    claimed (None for either: not known, a claim from before they were recorded)."""
+
+    comment_id: ObjectId | None
+    claimed: datetime | None
+
+
+def claim(claim_key: str, *, comment_id: ObjectId, now: datetime, window: timedelta) -> Held | None:
+    """Claim `claim_key` until `now + window` for the comment to be stored as
+    `comment_id`: None once this poster holds it, else the claim someone holds still."""
     claims = get_db().comment_recent_texts
+    fields = {"expires": now + window, "comment": comment_id, "claimed": now}
     for _ in range(ATTEMPTS):
         try:
-            claims.insert_one({"_id": claim_key, "expires": now + window})
-            return True
+            claims.insert_one({"_id": claim_key, **fields})
+            return None
         except DuplicateKeyError:
             # Expired but not yet removed (the TTL monitor runs about once a minute):
             # take it over, unless another poster does so first.
-            taken = claims.update_one({"_id": claim_key, "expires": {"$lte": now}},
-                                      {"$set": {"expires": now + window}})
+            taken = claims.update_one({"_id": claim_key, "expires": {"$lte": now}}, {"$set": fields})
             if taken.modified_count == 1:
-                return True
-            if claims.find_one({"_id": claim_key}, {"_id": 1}) is not None:
-                return False
-    return False
+                return None
+            held = claims.find_one({"_id": claim_key}, {"comment": 1, "claimed": 1})
+            if held is not None:
+                return Held(comment_id=held.get("comment"), claimed=held.get("claimed"))
+    return Held(comment_id=None, claimed=None)
+
+
+def take_over(claim_key: str, *, held: Held, comment_id: ObjectId, now: datetime,
+              window: timedelta) -> Held | None:
+    """Claim a text whose claim `held` is spent (its comment deleted or removed since,
+    or never stored): None once this poster holds it, else the claim of the poster who
+    took it over first."""
+    fields = {"expires": now + window, "comment": comment_id, "claimed": now}
+    taken = get_db().comment_recent_texts.update_one({"_id": claim_key, "comment": held.comment_id},
+                                                     {"$set": fields})
+    if taken.modified_count == 1:
+        return None
+    return claim(claim_key, comment_id=comment_id, now=now, window=window)
 
 
 def release(claim_key: str) -> None:

@@ -263,13 +263,14 @@ STORED_FIELDS: dict[str, Callable[[Comment], Any]] = {
 def new_document(
     *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
     author: CommentAuthor, text: str, html: str, form_key: str | None, status: str, ip: str | None,
-    intent: Intent | None = None,
+    intent: Intent | None = None, comment_id: ObjectId | None = None,
 ) -> dict:
     """The stored fields of a new comment, the same in every store (with `intent`: the
-    counters' note that it is not counted yet, comments/counters.py)."""
+    counters' note that it is not counted yet, comments/counters.py; `comment_id`: the
+    id chosen for it beforehand, else a new one)."""
     return {
         **({"intent": intent.as_doc()} if intent else {}),
-        "_id": ObjectId(),
+        "_id": comment_id or ObjectId(),
         "discussion_id": discussion_id,
         "parent_id": parent.id if parent else None,
         "slug": slug,

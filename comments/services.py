@@ -147,7 +147,9 @@ def post_comment(
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
     screening = _screen(author=author, ip=ip)
     html = render_comment(text)
-    earlier, claimed = same_text.claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at)
+    comment_id = ObjectId()  # Named in the claim on its text, before it is stored.
+    earlier, claimed = same_text.claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at,
+                                            comment_id=comment_id)
     if earlier is not None:
         earlier = _summarise_stored(earlier, summarise=summarise)
         if summarise:
@@ -156,7 +158,8 @@ def post_comment(
                       same_form=bool(form_key) and earlier.form_key == form_key)
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted,
                              vouching=vouching, confirmed=confirmed)
-    fields = {"discussion_id": post.id, "parent": parent, "author": author, "text": text, "html": html,
+    fields = {"comment_id": comment_id, "discussion_id": post.id, "parent": parent, "author": author, "text": text,
+              "html": html,
               "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
         comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import pymongo
+from pymongo import _csot
 from django.conf import settings
 from pymongo import MongoClient
 from pymongo.database import Database
@@ -83,7 +84,39 @@ def is_outage(exc: BaseException) -> bool:
     """Whether `exc` means the database is unreachable or over its time budget,
     as opposed to a bug or a refused write (those must surface)."""
     return (isinstance(exc, ConnectionFailure) or (isinstance(exc, PyMongoError) and exc.timeout)
-            or backend_down(exc))
+            or backend_down(exc) or cut_short(exc))
+
+
+def _sqlstate(code: str) -> int:
+    """A PostgreSQL SQLSTATE as DocumentDB numbers it in its error codes (PostgreSQL's
+    MAKE_SQLSTATE: six bits a character, the first lowest)."""
+    return sum(((ord(char) - ord("0")) & 0x3F) << (6 * place) for place, char in enumerate(code))
+
+
+# FerretDB answers an update cut short by its time limit (the maxTimeMS pymongo sends:
+# what is left of the request's budget) with PostgreSQL's query_canceled, "canceling
+# statement due to statement timeout", as a write error coded SQLSTATE 57014
+# (67371461), not MaxTimeMSExpired (50), so pymongo's `timeout` is False for it (seen
+# for update_one, update_many, replace_one, upserts and bulk updates; finds and deletes
+# answer 50).
+QUERY_CANCELED = _sqlstate("57014")
+
+
+def cut_short(exc: BaseException) -> bool:
+    """Whether `exc` is FerretDB saying a write ran out of its time limit (a write
+    error coded QUERY_CANCELED), which is the request's budget spent, not a bug."""
+    return any(code == QUERY_CANCELED for code, _message in _answers(exc))
+
+
+def _answers(exc: BaseException) -> list[tuple[object, object]]:
+    """(code, message) of each error the server answered in `exc` (one for a
+    command, one a failed write of a bulk write); none for other exceptions."""
+    if not isinstance(exc, OperationFailure):
+        return []
+    details = exc.details or {}
+    if isinstance(exc, BulkWriteError):
+        return [(error.get("code"), error.get("errmsg")) for error in details.get("writeErrors", [])]
+    return [(exc.code, details.get("errmsg") or str(exc))]
 
 
 # FerretDB answers while its PostgreSQL is gone, with an InternalError (code 1) that
@@ -118,16 +151,9 @@ def backend_down(exc: BaseException) -> bool:
     InternalError naming a lost or refused backend connection. Any other failure (a
     bad query's BadValue, a duplicate key, an InternalError about something else)
     is not an outage."""
-    if not isinstance(exc, OperationFailure):
-        return False
-    details = exc.details or {}
-    if isinstance(exc, BulkWriteError):
-        answers = [(error.get("code"), error.get("errmsg")) for error in details.get("writeErrors", [])]
-    else:
-        answers = [(exc.code, details.get("errmsg") or str(exc))]
     return any(
         code == INTERNAL_ERROR and any(mark in str(message).lower() for mark in BACKEND_DOWN)
-        for code, message in answers
+        for code, message in _answers(exc)
     )
 
 
@@ -145,6 +171,13 @@ def outside_request_budget(work: Callable[[], T], seconds: float = GRACE_SECONDS
             return work()
 
     return contextvars.Context().run(bounded)
+
+
+def budget_left() -> float | None:
+    """Seconds left of the time budget the calling code runs under (`pymongo.timeout`:
+    a request's, slugline.middleware), None without one. pymongo keeps it in
+    `_csot`, the module its own `timeout()` is built on."""
+    return _csot.remaining()
 
 
 def ping(*, timeout_ms: int) -> None:

@@ -135,12 +135,14 @@ class CommentStore(ABC):
     def insert_comment(
         self, *, discussion_id: ObjectId, parent: Comment | None, slug: str, full_slug: str, posted: datetime,
         author: CommentAuthor, text: str, html: str, form_key: str | None = None, status: str = APPROVED,
-        ip: str | None = None, intent: Intent | None = None,
+        ip: str | None = None, intent: Intent | None = None, comment_id: ObjectId | None = None,
     ) -> Comment:
-        """Insert one comment; SlugTaken if its slug is already used in the discussion."""
+        """Insert one comment (as `comment_id`, or a new id); SlugTaken if its slug is
+        already used in the discussion."""
         document = new_document(
             discussion_id=discussion_id, parent=parent, slug=slug, full_slug=full_slug, posted=posted,
             author=author, text=text, html=html, form_key=form_key, status=status, ip=ip, intent=intent,
+            comment_id=comment_id,
         )
         return self._insert(document=document, parent=parent)
 

@@ -3,6 +3,7 @@ app's own page, with the reader's text kept), and the page that draws the new co
 
 from dataclasses import replace
 
+from bson import ObjectId
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -25,6 +26,7 @@ from comments import (
 from comments.forms import CommentForm, comment_form
 from comments.host import Discussion, get_host
 from comments.records import CommentAuthor, Viewer
+from comments.rendering import render
 from comments.stores import get_store
 from comments.views import reading
 from comments.views.common import (
@@ -43,6 +45,11 @@ CANNOT_POST_NOW = gettext_noop(
     "Comments cannot be saved right now: the database is not answering. Your text is "
     "kept below; please post it again in a minute."
 )
+# The form's heading on the page that keeps it during an outage (comments/unavailable.html).
+YOUR_COMMENT = gettext_noop("Your comment")
+YOUR_COMMENT_ON = gettext_noop("Your comment on “{title}”")
+# As the site's own 503 page says (slugline.middleware).
+OUTAGE_RETRY_SECONDS = 30
 REATTACHED = gettext_noop(
     "Replies nest at most {depth} levels deep, so yours was added beside the comment "
     "you answered, at the deepest level."
@@ -69,8 +76,30 @@ def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
     new comment or reply."""
     if request.method != "POST":
         return reading.discussion(request, post_slug)
-    post = get_host().published_or_404(post_slug)
-    return _post_comment(request, post)
+    post = None
+    try:
+        post = get_host().published_or_404(post_slug)
+        return _post_comment(request, post)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        # The post's page cannot be drawn (no copy of it in this process: a worker
+        # started since it was read), or a step before storing failed: not the
+        # generic 503 page, which would lose what the reader wrote.
+        return _kept_in_outage(request, post_slug, post=post)
+
+
+def _kept_in_outage(request: HttpRequest, post_slug: str, *, post: Discussion | None) -> HttpResponse:
+    """503 in the site's layout with the reader's form as they sent it (text, name,
+    e-mail, token: sent again, it still stores one comment), posting back to this
+    address, and why; the form's heading names the post when it is known."""
+    form = _kept_form(request, post.id if post else None)
+    heading = gettext(YOUR_COMMENT_ON).format(title=post.title) if post else gettext(YOUR_COMMENT)
+    context = {"post": post or {"slug": post_slug}, "form": form, "heading": heading,
+               "refusal": gettext(CANNOT_POST_NOW)}
+    response = render(request, "comments/unavailable.html", context, status=503)
+    response["Retry-After"] = str(OUTAGE_RETRY_SECONDS)
+    return response
 
 
 def _post_comment(request: HttpRequest, post: Discussion) -> HttpResponse:
@@ -135,21 +164,28 @@ def _post_comment(request: HttpRequest, post: Discussion) -> HttpResponse:
 PREVIEW_KEEPS = ("text", "parent", "name", "email")
 
 
+def _kept_form(request: HttpRequest, discussion_id: ObjectId | None) -> CommentForm:
+    """The form again, unbound, filled in with what the reader sent (PREVIEW_KEEPS and
+    the boxes) and keeping its token, so posting it later is still posting it once."""
+    data = request.POST
+    kept = {name: data.get(name, "") for name in PREVIEW_KEEPS}
+    kept.update({name: bool(data.get(name)) for name in ("notify_replies", "follow_discussion")})
+    form = comment_form(request, discussion_id, **kept)
+    if data.get("token"):
+        form.initial["token"] = data["token"]
+    return form
+
+
 def _preview(request: HttpRequest, post: Discussion) -> HttpResponse:
     """The form again, unstored, with the text rendered above its buttons: on the
     discussion's page (a reply's: its parent's permalink page), or alone for the page's
     script. The form keeps its token, so posting after a preview is still posting it once."""
-    data = request.POST
-    kept = {name: data.get(name, "") for name in PREVIEW_KEEPS}
-    kept.update({name: bool(data.get(name)) for name in ("notify_replies", "follow_discussion")})
-    form = comment_form(request, post.id, **kept)
-    if data.get("token"):
-        form.initial["token"] = data["token"]
-    form.preview = previews.preview(kept["text"])
+    form = _kept_form(request, post.id)
+    form.preview = previews.preview(form.initial["text"])
     if in_place.wanted(request):
         return in_place.form_answer(request, post, form, status=200)
     viewer = ownership.viewer_for(request)
-    parent_slug = kept["parent"].strip()
+    parent_slug = form.initial["parent"].strip()
     if parent_slug and slugs.is_slug_path(parent_slug):
         parent = get_store().find_by_slug(discussion_id=post.id, slug=parent_slug)
         if parent is not None and viewer.sees(parent):

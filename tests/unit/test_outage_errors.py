@@ -61,3 +61,18 @@ def test_bad_queries_and_refused_writes_are_not_outages(error):
 @pytest.mark.parametrize("error", [AutoReconnect("gone"), NetworkTimeout("slow")])
 def test_connection_failures_and_timeouts_still_are(error):
     assert is_outage(error)
+
+
+CANCELED = "canceling statement due to statement timeout"
+
+
+@pytest.mark.parametrize("error", [
+    WriteError(CANCELED, 67371461, {"index": 0, "code": 67371461, "errmsg": CANCELED}),
+    BulkWriteError({"writeErrors": [{"index": 0, "code": 67371461, "errmsg": CANCELED}], "nInserted": 0}),
+])
+def test_a_write_ferretdb_cut_short_at_its_time_limit_is_an_outage(error):
+    """The request's budget spent on an update: FerretDB's write error carries
+    PostgreSQL's query_canceled (SQLSTATE 57014, 67371461), which pymongo does not
+    count as a timeout; the site answers its 503, not a 500 (a flaky CI failure)."""
+    assert not error.timeout
+    assert is_outage(error)

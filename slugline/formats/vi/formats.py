@@ -4,3 +4,7 @@ The rest of Django's Vietnamese formats stand (FORMAT_MODULE_PATH in settings.py
 
 DATE_FORMAT = r"j \t\há\n\g n \nă\m Y"
 DATETIME_FORMAT = r"H:i, \n\gà\y j \t\há\n\g n \nă\m Y"
+
+# Django's Vietnamese formats group no digits (NUMBER_GROUPING 0), so "10,000" in a
+# message would read "10000"; Vietnamese writes "10.000" (THOUSAND_SEPARATOR is Django's ".").
+NUMBER_GROUPING = 3

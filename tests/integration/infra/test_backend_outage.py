@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from pymongo import MongoClient
 from pymongo.errors import OperationFailure
 
@@ -142,3 +143,34 @@ def test_a_bad_query_is_still_a_bug_not_an_outage(mongo_db):
     with pytest.raises(OperationFailure) as failure:
         mongo_db.things.find_one({"$where_not": 1})
     assert not mongo.is_outage(failure.value)
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_a_fresh_worker_keeps_the_comment_text_in_an_outage(client, make_post, site_on_private, in_place):
+    """A worker started after the page was read (its cache empty: no last good copy of
+    the post) answers a comment sent during the outage with 503 in the site's layout:
+    a form posting back to the same address with the reader's text, name and token,
+    and a message to send it again, in the reader's language (8 of 8 readers lost
+    their text to the generic 503 page). Sent again once PostgreSQL is back, the same
+    form stores the comment."""
+    post = make_post(title="Read by another worker")
+    shown = page(client.get(post_url(post)))
+    sent = {**shown.inputs, "text": "Keep every word of this", "name": "Rosa", "email": "rosa@example.com"}
+    kill_postgres(site_on_private)
+    cache.clear()  # A fresh worker: nothing of this post is kept in its process.
+    headers = {"HTTP_SLUGLINE_IN_PLACE": "1"} if in_place else {}
+    response = client.post(shown.form_action, sent, HTTP_ACCEPT_LANGUAGE="vi", **headers)
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    answer = page(response)
+    assert b'class="site-header"' in response.content
+    assert answer.form_action.split("#")[0] == shown.form_action.split("#")[0]
+    assert answer.textareas["text"] == "Keep every word of this"
+    assert (answer.inputs["name"], answer.inputs["email"]) == ("Rosa", "rosa@example.com")
+    assert answer.inputs["token"] == sent["token"]
+    assert CANNOT_SAVE in response.content.decode()
+
+    site_on_private.start()
+    again = client.post(answer.form_action, {**answer.inputs, **answer.textareas})
+    assert again.status_code == 303, again.content.decode()[-800:]
+    assert [c["text"] for c in get_store().iter_documents(discussion_id=post.id)] == ["Keep every word of this"]
