@@ -13,22 +13,15 @@ from django.test import Client
 from api import tokens
 from comments import flags, services
 from comments.changes import DISMISS_FLAGS
-from comments.records import APPROVED, PENDING, CommentAuthor
+from comments.records import APPROVED, PENDING
 from comments.stores import get_store
 from dashboard import moderation as views
-from tests.integration.dashboard.test_dashboard_moderation import QUEUE, act, counts, rows
+from tests.integration.dashboard.test_dashboard_moderation import (  # noqa: F401 (a fixture)
+    QUEUE, ROSA, act, counts, editor_client, rows,
+)
 from tests.page_reading import page
 
 pytestmark = pytest.mark.usefixtures("each_store")
-
-ROSA = CommentAuthor(id=None, name="Rosa Diaz", email="rosa@example.org")
-
-
-@pytest.fixture
-def editor_client(make_user) -> Client:
-    client = Client()
-    client.force_login(make_user("bruno", role="editor"))
-    return client
 
 
 def flag(comment, *flaggers: str) -> None:
