@@ -22,7 +22,10 @@
   it when it stops (`make run` sets 15; unset, publish from cron instead).
 - SLUGLINE_NOTIFY_EVERY=<seconds>: likewise `manage.py send_notifications --loop
   --every <seconds>`, notification mail from the outbox (`make run` sets 5; unset,
-  run it from cron or as a process of its own).
+  run it from cron or as a process of its own: the Procfile's `mail:`).
+- A graceful reload (SIGHUP) restarts the loops too (on the new code and settings);
+  the loops are kept on the master's arbiter, not in this module, which gunicorn
+  reads again on reload, so a stop after any number of reloads stops every loop.
 """
 
 import multiprocessing
@@ -82,28 +85,59 @@ logger_class = EscapingLogger
 # The loops the master runs beside its workers: each command, while its setting
 # gives the seconds between rounds.
 _LOOPS = {"SLUGLINE_PUBLISH_EVERY": "publish_scheduled", "SLUGLINE_NOTIFY_EVERY": "send_notifications"}
-_loops: list[subprocess.Popen] = []
+# Where the master keeps them: on its arbiter, which outlives a reload (this module is
+# run again on SIGHUP, and a list here would start empty, forgetting the running loops).
+_LOOPS_KEPT = "slugline_loops"
 
 
-def when_ready(server):
-    """Start the publishing and mail loops asked for; print `make run`'s banner."""
+def _loops_of(server) -> list:
+    if not hasattr(server, _LOOPS_KEPT):
+        setattr(server, _LOOPS_KEPT, [])
+    return getattr(server, _LOOPS_KEPT)
+
+
+def _start_loops(server) -> None:
     manage = Path(__file__).resolve().with_name("manage.py")
     for setting, command in _LOOPS.items():
         every = os.environ.get(setting)
         if every:
             # Its own process, not a worker: gunicorn reaps it like one but ignores it.
-            _loops.append(subprocess.Popen([sys.executable, str(manage), command, "--loop", "--every", every],
-                                           stdin=subprocess.DEVNULL))
+            _loops_of(server).append(subprocess.Popen(
+                [sys.executable, str(manage), command, "--loop", "--every", every], stdin=subprocess.DEVNULL))
+
+
+def _stop_loops(server, *, wait: bool) -> None:
+    """Ask every running loop to stop (each ends after its round in progress); with
+    `wait`, until it has (killed after 10 s). The ones that ended are forgotten."""
+    loops = _loops_of(server)
+    for loop in loops:
+        if loop.poll() is None:
+            loop.terminate()
+    for loop in loops if wait else []:
+        try:
+            loop.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            loop.kill()
+            loop.wait()
+    loops[:] = [loop for loop in loops if loop.poll() is None]
+
+
+def when_ready(server):
+    """Start the publishing and mail loops asked for; print `make run`'s banner."""
+    _start_loops(server)
     if os.environ.get("SLUGLINE_BANNER"):
         print(os.environ["SLUGLINE_BANNER"], flush=True)
 
 
+def on_reload(server):
+    """A graceful reload: the loops start again beside the new workers. The old ones
+    are not waited for (the master keeps reloading); running one beside its
+    successor for a round is harmless: publishing and sending claim their work."""
+    _stop_loops(server, wait=False)
+    _start_loops(server)
+
+
 def on_exit(server):
-    """Stop the publishing and mail loops (Ctrl-C reached them too; SIGTERM to the master did not)."""
-    for loop in _loops:
-        if loop.poll() is None:
-            loop.terminate()
-            try:
-                loop.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                loop.kill()
+    """Stop the publishing and mail loops, those of earlier reloads too (Ctrl-C reached
+    them too; SIGTERM to the master did not)."""
+    _stop_loops(server, wait=True)

@@ -56,7 +56,8 @@ class QueueOut(Schema):
 
 
 class ChangedOut(Schema):
-    changed: int = Field(description="Comments this action changes.")
+    changed: int = Field(description="Comments this action changes (their status, or their flags).")
+    dismissed: int = Field(description="Of those, approved comments whose readers' flags approving dismissed.")
     done: bool = Field(description="False: the rest is being finished in the background.")
 
 
@@ -106,9 +107,10 @@ def ban(request, comment_id: str):
 @router.post("/comments/{comment_id}/{action}", response={200: ChangedOut, **ERRORS}, url_name="moderation_action",
              summary="Approve, mark as spam or delete a comment")
 def act(request, comment_id: str, action: str):
-    """`action`: approve, spam or delete (as the queue's buttons)."""
+    """`action`: approve, spam or delete (as the queue's buttons). Approving a flagged
+    comment that is approved already dismisses its flags."""
     if action not in ACTIONS:
         raise Http404(gettext(GONE))
     progress = moderation.moderate(action=action, comment_ids=[_comment_id(comment_id)],
                                    editor=request.auth.get_username())
-    return {"changed": progress.total, "done": progress.done}
+    return {"changed": progress.total + progress.dismissed, "dismissed": progress.dismissed, "done": progress.done}

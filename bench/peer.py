@@ -46,7 +46,7 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from importlib.metadata import version
 from pathlib import Path
@@ -74,6 +74,8 @@ PEER_VAR = REPO / "var" / "peer"
 LOGS = PEER_VAR / "logs"
 XTD_SITE = REPO / "bench" / "peer" / "xtd_site"
 GUNICORN_CONF = REPO / "gunicorn.conf.py"
+# The comments app's setting slugline-cold and slugline-warm differ by.
+CACHE_SETTING = "COMMENTS_CACHE_SECONDS"
 SLUG = "benchmark-post"
 # One rendered comment: Slugline's <article class="comment" ... data-slug="..."> (its slug
 # captured; a "[deleted]" placeholder's class is "comment placeholder"), xtd's
@@ -601,7 +603,7 @@ def contenders_for(
     contenders = []
     for name, seconds in (("slugline-cold", "0"), ("slugline-warm", "300")):
         if name in plan.servers:
-            env = {**slugline_env, "COMMENTS_CACHE_SECONDS": seconds}
+            env = {**slugline_env, CACHE_SETTING: seconds}
             note = "" if has_cache or name == "slugline-cold" else "warm = cold (no cache yet)"
             contenders.append(
                 Contender(Server(name, size, slugline, env, REPO), page, SLUGLINE_COMMENT, note)
@@ -717,7 +719,7 @@ def print_report(rows: list[Row], *, has_cache: bool) -> None:
         print(f"{size:>7,}  {ratio(cold, peer):>16}{ratio(warm, peer):>16}{ratio(cold, limit):>16}"
               f"{ratio(warm, limit):>16}")
     if not has_cache:
-        print("warm = cold (no cache yet): Slugline's settings have no COMMENTS_CACHE_SECONDS, "
+        print(f"warm = cold (no cache yet): the comments app's settings have no {CACHE_SETTING}, "
               "so both Slugline runs serve the page the same way.")
     print_targets(by)
 
@@ -750,7 +752,23 @@ def cpu_model() -> str:
     return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
 
 
-def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, own: bool) -> None:
+def comments_cache_default() -> int | None:
+    """The default of CACHE_SETTING, None if the comments app has no such setting. Its
+    settings and their defaults live in comments/conf.py: Django's settings hold one
+    only when the environment sets it."""
+    return next((spec.default for spec in fields(conf.CommentsSettings)
+                 if spec.metadata["name"] == CACHE_SETTING), None)  # fmt: skip
+
+
+def cache_fact() -> str:
+    default = comments_cache_default()
+    if default is None:
+        return f"cache: {CACHE_SETTING} does not exist yet in the comments app's settings"
+    return (f"cache: {CACHE_SETTING} exists in the comments app's settings (comments/conf.py, "
+            f"default {default} s); slugline-cold sets it to 0, slugline-warm to 300")
+
+
+def print_facts(uri: str, plan: Plan, peer: dict[str, str], *, own: bool) -> None:
     info = mongo.get_client().server_info()
     ferret = (info.get("ferretdb") or {}).get("version") or ("?" if "ferretdb" in str(info).lower() else "")
     g = gunicorn_env()
@@ -775,7 +793,7 @@ def print_facts(uri: str, plan: Plan, peer: dict[str, str], has_cache: bool, *, 
     print(f"load: {plan.threads} client threads, closed loop, {plan.seconds:g} s or {plan.requests} requests "
           f"per server and size in {plan.rounds} interleaved round(s), after {plan.warmup:g} s of warm-up; "
           f"loopback only")
-    print(f"cache: COMMENTS_CACHE_SECONDS {'exists' if has_cache else 'does not exist yet'} in Slugline's settings")
+    print(cache_fact())
 
 
 # --- Main -------------------------------------------------------------------------
@@ -824,9 +842,9 @@ def main() -> int:
                 servers, db_pids)  # fmt: skip
     own = database if args.own_db else None
     settings.MONGODB_URI = uri
-    has_cache = hasattr(settings, "COMMENTS_CACHE_SECONDS")
+    has_cache = comments_cache_default() is not None
     peer = ensure_peer_venv() if "peer-xtd" in servers else {}
-    print_facts(uri, plan, peer, has_cache, own=bool(own))
+    print_facts(uri, plan, peer, own=bool(own))
     workdir = Path(tempfile.mkdtemp(prefix="slugline-peer-"))
     LOGS.mkdir(parents=True, exist_ok=True)
     for old in LOGS.glob("*.log"):

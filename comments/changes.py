@@ -3,11 +3,12 @@ collection. The only module that touches it.
 
     {_id, action, editor, at, status,
      changes: [{id, discussion_id, slug, was}],   # every comment it changes, and its status before
+                                                  # (dismiss_flags: also `flags`, how many it had)
      applied: <how many of `changes` are applied>, settled: [<discussion ids settled>],
      done: bool, keys: [[kind, value]] (a ban's blocklist entries), restored: bool}
 
-An action (approve, spam, delete, remove a thread, ban, restore what a ban changed)
-is first recorded whole, then applied in batches of BATCH comments, then each
+An action (approve, spam, delete, remove a thread, ban, restore what a ban changed,
+dismiss the flags of approved comments) is first recorded whole, then applied in batches of BATCH comments, then each
 discussion it touched is settled (placeholders, then the post's count and latest
 comments: `summaries.settle`). Progress is written back after every step and every
 step is idempotent, so whatever stops an action half-way (a request out of its time
@@ -23,7 +24,7 @@ write-ahead log.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -50,6 +51,8 @@ TOO_MANY = gettext_noop("This would change {count} comments at once; the most on
 STALE_AFTER = timedelta(seconds=60)
 
 INDEXES = [IndexModel([("done", ASCENDING), ("at", ASCENDING)], name="done_at")]
+# The action that clears readers' flags from comments an editor approves as they are.
+DISMISS_FLAGS = "dismiss_flags"
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,8 @@ class Progress:
 
     total: int
     done: bool
+    # Approving: of the comments chosen, the approved ones whose flags it dismissed.
+    dismissed: int = 0
 
 
 NOTHING = Progress(total=0, done=True)
@@ -89,11 +94,15 @@ def check_size(count: int) -> None:
 
 
 def record(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
-           keys: Iterable[tuple[str, str]] = ()) -> dict | None:
+           keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None) -> dict | None:
     """Record an action that gives `comments` `status` (those that have it already are
     left out); the record, or None when there is nothing to change. TooMany when it
-    would change more than MAX_CHANGES comments (then nothing is recorded)."""
-    changes = [_entry(c) for c in comments if c.status != status]
+    would change more than MAX_CHANGES comments (then nothing is recorded).
+    `dismissed`: for DISMISS_FLAGS, the flags each comment has (every one is recorded)."""
+    if dismissed is None:
+        changes = [_entry(c) for c in comments if c.status != status]
+    else:
+        changes = [{**_entry(c), "flags": dismissed[c.id]} for c in comments]
     check_size(len(changes))
     if not changes:
         return None
@@ -106,18 +115,25 @@ def record(*, action: str, status: str, comments: Iterable[Comment], editor: str
     return doc
 
 
+def _forget_flags(ids: list[ObjectId]) -> None:
+    """An editor has judged these comments: readers' flags start counting again from none."""
+    flags.clear_flags(comment_ids=ids)
+    get_store().set_flag_count(ids=ids, flag_count=0)
+
+
 def _apply_batch(doc: dict, batch: list[dict]) -> None:
     ids = [c["id"] for c in batch]
     status = doc["status"]
+    if doc["action"] == DISMISS_FLAGS:
+        _forget_flags(ids)  # Their status stays: nothing a reader sees changes.
+        return
     # One conditional change per comment, each moving its discussion's counters once
     # (comments/counters.py); a rerun finds them changed and moves nothing.
     # remove_thread: the whole sub-thread goes, nothing inside it stands as a placeholder.
     counters.set_status(get_store().find_by_ids(ids=ids), status=status,
                         placeholder=False if doc["action"] == "remove_thread" else None)
     if status == APPROVED:
-        # An editor has judged them: readers' flags start counting again from none.
-        flags.clear_flags(comment_ids=ids)
-        get_store().set_flag_count(ids=ids, flag_count=0)
+        _forget_flags(ids)
     # Approved ones are now visible to readers: their subscribers hear of them
     # (comments/notify.py). Keyed by (subscription, comment) in the outbox, so a batch
     # run again enqueues nothing twice.
@@ -157,15 +173,28 @@ def run(doc: dict) -> Progress:
 
 
 def apply(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
-          keys: Iterable[tuple[str, str]] = ()) -> Progress:
-    """Record an action, then run it (as far as this request's budget goes). Actions cut
-    short before it are finished first: an editor who tries again after a timeout
-    finishes the job, even when their action has nothing left to change."""
+          keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None) -> Progress:
+    """Record an action (`record`), then run it (as far as this request's budget goes).
+    Actions cut short before it are finished first: an editor who tries again after a
+    timeout finishes the job, even when their action has nothing left to change."""
     comments = list(comments)
     # Including ones still running in another request: running a step twice is harmless.
     finish_pending(older_than=timedelta(0))
-    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys)
+    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys, dismissed=dismissed)
     return NOTHING if doc is None else run(doc)
+
+
+def dismiss_flags(*, comments: Iterable[Comment], editor: str = "") -> Progress:
+    """Record that `editor` dismissed the readers' flags of these approved comments
+    (with how many each has), then clear them: their flag counts are back to none and
+    the queue's flagged tab leaves them. Comments with no flag are left out."""
+    comments = [c for c in comments if c.status == APPROVED]
+    counted = flags.flag_counts(comment_ids=[c.id for c in comments])
+    dismissed = {c.id: max(c.flag_count, counted.get(c.id, 0)) for c in comments}
+    flagged = [c for c in comments if dismissed[c.id]]
+    if not flagged:
+        return NOTHING
+    return apply(action=DISMISS_FLAGS, status=APPROVED, comments=flagged, editor=editor, dismissed=dismissed)
 
 
 def settle_later(*, comment: Comment) -> None:

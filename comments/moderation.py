@@ -13,7 +13,7 @@ each function says what it changes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bson import ObjectId
 from django.contrib.auth import get_user_model
@@ -93,7 +93,8 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") 
     rest is being finished in the background).
 
     Approving also clears their flags: an editor has judged them, and readers'
-    flags start counting again from none. Deleting keeps the text in the database
+    flags start counting again from none. Approving a flagged comment that is approved
+    already dismisses its flags (`dismissed` counts those; a record of its own). Deleting keeps the text in the database
     (an editor can approve a mistaken delete back) but readers never see it; a
     comment its own author deleted (its text emptied) is never approved back.
     Recorded first and applied as far as the request's time allows; the rest is
@@ -101,9 +102,13 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") 
     """
     status = STATUS_OF_ACTION[action]
     chosen = get_store().find_by_ids(ids=comment_ids)
-    if action == "approve":
-        chosen = [c for c in chosen if not changes.deleted_by_author(c)]
-    return changes.apply(action=action, status=status, comments=chosen, editor=editor)
+    if action != "approve":
+        return changes.apply(action=action, status=status, comments=chosen, editor=editor)
+    chosen = [c for c in chosen if not changes.deleted_by_author(c)]
+    approved = changes.apply(action=action, status=status, comments=chosen, editor=editor)
+    # `chosen` as they were: the ones approved before this action.
+    dismissed = changes.dismiss_flags(comments=chosen, editor=editor)
+    return replace(approved, done=approved.done and dismissed.done, dismissed=dismissed.total)
 
 
 def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> changes.Progress:

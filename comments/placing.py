@@ -2,13 +2,17 @@
 answer, so that the page's script holds no rule of its own (see static/js/posting.js).
 
 The script sends the address of the page it shows. From it come the view the reader
-reads (the post page and a discussion page without `?view=` are threaded; a permalink
-page lists the replies below its comment, threaded) and the page number (1 unless
-`?page=` says otherwise). The comment's page in that view is counted (one indexed
-count) and drawn (one page of comments, as any reader's page is); the answer names
-the comment it follows there (for a comment that opens its page, the last one drawn on
-the page before: one more page read), so the script inserts it right after that one,
-if the reader's page shows that one. Plain functions over the store; no request in sight.
+reads (the post page without `?page=` and a discussion page without `?view=` open on
+COMMENTS_DEFAULT_VIEW; the post page with `?page=` is threaded; a permalink page lists
+the replies below its comment, threaded) and the page number (1 unless `?page=` says
+otherwise). The comment's page in that view is counted (one indexed count) and drawn
+(one page of comments, as any reader's page is); the answer names the comment it
+follows there (for a comment that opens its page, the last one drawn on the page
+before: one more page read), so the script inserts it right after that one, if the
+reader's page shows that one. The ranked views (best, top) number no pages: there the
+comment is looked for on the first page, and a reply whose thread that page does not
+show follows the comment before it in its thread (on whichever page shows the thread).
+Plain functions over the store; no request in sight.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from django.urls import reverse
 
 from comments import conf, listings, slugs
 from comments.host import Discussion
-from comments.records import Comment, Viewer
+from comments.records import RANKED_ORDERS, Comment, Viewer
 from comments.stores import get_store
 
 
@@ -66,9 +70,10 @@ def reading_of(*, post: Discussion, address: str) -> Reading | None:
     number = _page_number(query)
     discussion = reverse("comments:discussion", args=[post.slug])
     if parts.path == post.get_absolute_url():
-        return Reading(view="threaded", page=number)
+        # As comments/sections.py draws the post page: `?page=N` is of the threaded view.
+        return Reading(view="threaded" if "page" in query else listings.default_view(), page=number)
     if parts.path == discussion:
-        view = (query.get("view") or ["threaded"])[0]
+        view = (query.get("view") or [listings.default_view()])[0]
         return Reading(view=view, page=number) if view in listings.VIEWS else None
     if parts.path.startswith(discussion):
         path = parts.path[len(discussion):].strip("/")
@@ -90,6 +95,8 @@ def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:
     """Where `comment` is drawn for `viewer` in the view `reading` names."""
     if reading.below is not None and not comment.slug.startswith(reading.below.slug + slugs.SEPARATOR):
         return Placement(item=None, after="", page=1, first_in_view=False)
+    if reading.below is None and reading.view in RANKED_ORDERS:
+        return _place_ranked(comment=comment, viewer=viewer, view=reading.view)
     earlier = get_store().count_before(
         discussion_id=comment.discussion_id, order=reading.view, key=comment.key(reading.view),
         below=reading.below, viewer=viewer,
@@ -102,14 +109,40 @@ def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:
         )
     except (BadRequest, Http404):
         return Placement(item=None, after="", page=number, first_in_view=False)
-    for index, item in enumerate(listing.shown):
+    found = _after_in(listing.shown, comment)
+    if found is None:
+        return Placement(item=None, after="", page=number, first_in_view=False)
+    item, after = found
+    if not after:
+        after = _last_drawn(comment=comment, viewer=viewer, reading=reading, page=number - 1)
+    return Placement(item=item, after=after, page=number, first_in_view=earlier == 0)
+
+
+def _place_ranked(*, comment: Comment, viewer: Viewer, view: str) -> Placement:
+    """Where a ranked view (comments/ranked.py, paged by cursor only) draws `comment`:
+    on its first page, or for a reply in a thread that page does not show, after the
+    comment before it in its thread (drawn as the ranked pages draw a thread)."""
+    shown = listings.list_comments(discussion_id=comment.discussion_id, view=view, viewer=viewer).shown
+    found = _after_in(shown, comment)
+    if found is not None:
+        return Placement(item=found[0], after=found[1], page=1, first_in_view=not found[1])
+    if comment.parent_id is None or any(item.comment.thread == comment.thread for item in shown):
+        return Placement(item=None, after="", page=1, first_in_view=False)
+    thread = get_store().find_threads(discussion_id=comment.discussion_id, threads={comment.thread},
+                                      viewer=viewer, limit=conf.get().per_page * 2)
+    drawn = listings.place(sorted(thread, key=lambda c: c.full_slug), view="threaded", viewer=viewer)
+    found = _after_in(drawn, comment)
+    if found is None or not found[1]:
+        return Placement(item=None, after="", page=1, first_in_view=False)
+    return Placement(item=found[0], after=found[1], page=1, first_in_view=False)
+
+
+def _after_in(shown: list[listings.Shown], comment: Comment) -> tuple[listings.Shown, str] | None:
+    """`comment` as `shown` draws it and the anchor of the one drawn before it ("": none)."""
+    for index, item in enumerate(shown):
         if item.comment.id == comment.id:
-            if index:
-                after = listing.shown[index - 1].comment.anchor
-            else:
-                after = _last_drawn(comment=comment, viewer=viewer, reading=reading, page=number - 1)
-            return Placement(item=item, after=after, page=number, first_in_view=earlier == 0)
-    return Placement(item=None, after="", page=number, first_in_view=False)
+            return item, shown[index - 1].comment.anchor if index else ""
+    return None
 
 
 def _last_drawn(*, comment: Comment, viewer: Viewer, reading: Reading, page: int) -> str:

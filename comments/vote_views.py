@@ -66,7 +66,7 @@ def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
     token = voters.token_of(request)
     fresh = None
     if not request.user.is_authenticated and token is None:
-        token = fresh = voters.new_token()
+        token = fresh = voters.first_token(request)
     voter = voters.key_for(user_id=request.user.pk if request.user.is_authenticated else None, token=token)
     try:
         # The rules first, then the limits: a refused vote takes no slot of them.

@@ -7,6 +7,12 @@ anyone vote as someone else. A forged or altered cookie fails its signature and 
 browser simply gets a fresh token: a new voter, as a browser whose cookies were
 cleared is, and both are bounded by the per-address limits (comments/vote_views.py).
 A copied cookie only ever changes that one voter's own votes.
+
+A browser's first token is not drawn at random: its first vote may leave from several
+tabs at once, none of which has the cookie yet, and each would be a voter of its own.
+So it is a keyed hash of what all its tabs send alike, the secret of its CSRF cookie
+(which every vote, a POST, carries): the tabs' first votes are one voter's, and the
+cookie each answer sets names that voter.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from django.utils.crypto import salted_hmac
 
 COOKIE = "comments_voter"
 SALT = "comments.voter"
+# Of a browser's first token, derived from its CSRF secret.
+FIRST_SALT = "comments.voter.first"
 # Two years: a vote stays the reader's to change as long as their browser keeps it.
 MAX_AGE = 2 * 365 * 24 * 3600
 
@@ -52,6 +60,15 @@ def voter_of(request: HttpRequest) -> str | None:
 
 def new_token() -> str:
     return secrets.token_hex(16)
+
+
+def first_token(request: HttpRequest) -> str:
+    """The token of a browser that has none yet: the same for every request it sends
+    with its CSRF cookie (module docstring); a random one for a request without."""
+    secret = request.META.get("CSRF_COOKIE")
+    if not isinstance(secret, str) or not secret:
+        return new_token()
+    return salted_hmac(FIRST_SALT, secret).hexdigest()[:32]
 
 
 def remember(response: HttpResponse, token: str, *, secure: bool) -> None:

@@ -41,6 +41,9 @@ MODERATED = {
         "Removed the thread: {count} comment.", "Removed the thread: {count} comments.", "count"
     ),
 }
+FLAGS_DISMISSED = ngettext_lazy(
+    "Dismissed the flags on {count} comment.", "Dismissed the flags on {count} comments.", "count"
+)
 BANNED = ngettext_lazy(
     "Banned {who} and marked {count} comment as spam.",
     "Banned {who} and marked {count} comments as spam.",
@@ -176,7 +179,10 @@ def _apply(request, *, action: str, ids: list) -> bool:
         progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
     else:
         progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
-    messages.success(request, MODERATED[action].format(count=progress.total))
+    if progress.total or not progress.dismissed:
+        messages.success(request, MODERATED[action].format(count=progress.total))
+    if progress.dismissed:
+        messages.success(request, FLAGS_DISMISSED.format(count=progress.dismissed))
     return progress.done
 
 

@@ -1,5 +1,6 @@
 """Slugline's own system checks, registered in `SluglineConfig.ready()`."""
 
+from email.utils import parseaddr
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -40,4 +41,56 @@ def site_url(app_configs, **kwargs):
     if host in LOOPBACK_HOSTS or host.startswith("127."):
         return [checks.Warning(SITE_URL_LOOPBACK.format(url=settings.SITE_URL), hint=SITE_URL_HINT,
                                id="cms.W002")]
+    return []
+
+
+# Mail backends that deliver nothing to anyone: files, the terminal, memory, nowhere.
+UNDELIVERED_MAIL_BACKENDS = {
+    "django.core.mail.backends.filebased.EmailBackend": "written as files under {path}",
+    "django.core.mail.backends.console.EmailBackend": "printed on the terminal",
+    "django.core.mail.backends.locmem.EmailBackend": "kept in memory",
+    "django.core.mail.backends.dummy.EmailBackend": "thrown away",
+}
+MAIL_UNDELIVERED = (
+    "Notification mail is never delivered: without EMAIL_URL naming a mail server it is {fate}."
+)
+MAIL_HINT = (
+    "Set EMAIL_URL to the mail server, e.g. smtp+tls://user:password@smtp.example.com:587, "
+    "and run the mail sender (the Procfile's mail: process; docs/deploy.md)."
+)
+LOCAL_SENDER = (
+    "DEFAULT_FROM_EMAIL is {sender}: readers' mail servers refuse or bury mail from a "
+    "local address, and replies to it reach no one."
+)
+SENDER_HINT = (
+    "Set DEFAULT_FROM_EMAIL to an address of the site's own domain, e.g. "
+    "Slugline <noreply@blog.example.com> (docs/deploy.md)."
+)
+LOCAL_DOMAIN_ENDINGS = (".localhost", ".local", ".localdomain", ".internal")
+
+
+@checks.register(deploy=True)
+def mail_delivered(app_configs, **kwargs):
+    """A deployment sends its mail to a mail server, not to files or the terminal."""
+    fate = UNDELIVERED_MAIL_BACKENDS.get(settings.EMAIL_BACKEND)
+    if fate is None:
+        return []
+    fate = fate.format(path=getattr(settings, "EMAIL_FILE_PATH", ""))
+    return [checks.Warning(MAIL_UNDELIVERED.format(fate=fate), hint=MAIL_HINT, id="cms.W003")]
+
+
+def is_local_domain(domain: str) -> bool:
+    """Whether a mail domain names this machine or a private network, not the site."""
+    domain = domain.strip("[]").rstrip(".").lower()
+    return (not domain or ("." not in domain and ":" not in domain) or domain in LOOPBACK_HOSTS
+            or domain.startswith("127.") or domain.endswith(LOCAL_DOMAIN_ENDINGS))
+
+
+@checks.register(deploy=True)
+def mail_sender(app_configs, **kwargs):
+    """A deployment's mail comes from an address of a real domain (DEFAULT_FROM_EMAIL)."""
+    sender = settings.DEFAULT_FROM_EMAIL
+    address = parseaddr(sender)[1]
+    if is_local_domain(address.rpartition("@")[2]):
+        return [checks.Warning(LOCAL_SENDER.format(sender=sender), hint=SENDER_HINT, id="cms.W004")]
     return []

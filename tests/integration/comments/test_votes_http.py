@@ -1,7 +1,8 @@
 """Votes hold on the production path: real concurrent HTTP requests to a gunicorn site
 of four worker processes, for every comment store. Fifty readers voting at once leave
 tallies equal to the vote documents; one reader's vote sent from eight connections of
-the same browser at once (tabs) counts once."""
+the same browser at once (tabs) counts once, also the browser's first, sent before it
+has a voter cookie."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from django.conf import settings
 
 from bench.harness import Reader, Site
-from comments import scores, votes
+from comments import scores, voters, votes
 from comments.stores import get_store
 from tests.database import TEST_STORES
 from tests.threads import at_once
@@ -92,3 +93,24 @@ def test_one_browsers_vote_sent_from_eight_tabs_at_once_counts_once(using, make_
     assert [a.status for a in answers] == [303] * TABS, using.failures()
     now = _stored(comment)
     assert (now.votes_up, now.votes_down) == (1, 0)
+
+
+def test_a_browsers_first_vote_sent_from_eight_tabs_at_once_counts_once(using, make_post, make_comment):
+    """Eight tabs of a browser that has read the page (its CSRF cookie) but never voted
+    (no voter cookie) send its first vote at once: one voter, one vote. Every answer
+    gives it the same voter, whose next vote changes that one."""
+    post = make_post()
+    comment = make_comment(post)
+    url = f"/posts/{post.slug}/comments/{comment.slug}/vote/"
+    reader = Reader(using.url)
+    token = _token(reader, post)
+    assert voters.COOKIE not in {cookie.name for cookie in reader.jar}
+    tabs = [_twin(reader, using.url) for _ in range(TABS)]
+    answers = at_once([lambda tab=tab: tab.post(url, {"csrfmiddlewaretoken": token, "vote": "up"}) for tab in tabs])
+    assert [a.status for a in answers] == [303] * TABS, using.failures()
+    assert votes.counted(discussion_id=post.id)[comment.id][:2] == (1, 0)
+    assert (_stored(comment).votes_up, _stored(comment).votes_down) == (1, 0)
+    for tab in tabs[:2]:
+        assert tab.post(url, {"csrfmiddlewaretoken": token, "vote": "down"}).status == 303
+    assert votes.counted(discussion_id=post.id)[comment.id][:2] == (0, 1)
+    assert (_stored(comment).votes_up, _stored(comment).votes_down) == (0, 1)

@@ -47,3 +47,19 @@ def test_a_page_missing_or_reordering_a_comment_is_an_error(client, deep_discuss
     cut = body.replace(b'<article class="comment" id=', b'<article class="comment-gone" id=', 1)
     assert _error(200, cut, SLUGLINE_COMMENT, expected).endswith(f"comments shown, not {expected.count}")
     assert _error(503, body, SLUGLINE_COMMENT, expected) == "status 503"
+
+
+def test_the_benchmark_finds_the_comments_cache_setting(settings, mongo_db, capsys):
+    """The facts it prints say that COMMENTS_CACHE_SECONDS exists (the comments app's
+    setting, with its default in comments/conf.py) though Django's settings hold it
+    only when the environment sets it, as where the benchmark runs."""
+    from bench.peer import Plan, print_facts
+
+    if hasattr(settings, "COMMENTS_CACHE_SECONDS"):
+        del settings.COMMENTS_CACHE_SECONDS
+    plan = Plan(1, 1.0, 1, 0.0, 1.0, 1, ("slugline-cold", "slugline-warm"), frozenset())
+    print_facts(settings.MONGODB_URI, plan, {}, own=False)
+    facts = capsys.readouterr().out
+    assert f"COMMENTS_CACHE_SECONDS exists in the comments app's settings (comments/conf.py, default " \
+           f"{conf.CommentsSettings().cache_seconds} s)" in facts
+    assert "does not exist" not in facts

@@ -1,7 +1,8 @@
 """A site deployed by the Procfile speaks every language: its release step and its
 web process, run as a platform runs them (`sh -c` in a clean checkout, no compiled
 catalogs, `python` and `gunicorn` from the PATH), compile the catalogs, and a
-Vietnamese, Hindi or Indonesian reader gets the page in their language."""
+Vietnamese, Hindi or Indonesian reader gets the page in their language. Its other
+processes send the mail to the mail server of EMAIL_URL and publish scheduled posts."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 from bench.harness import free_port
+from cms import posts
+from comments import notify
+from tests.smtp import SMTPServer
 
 REPO = Path(__file__).resolve().parents[3]
 LANGUAGES = ["vi", "hi", "id"]
@@ -124,3 +129,50 @@ def test_a_release_without_msgfmt_stops_before_deploying_english_only(checkout):
     assert release.returncode != 0
     assert "install GNU gettext" in release.stderr
     assert not (checkout.parent / "db.sqlite3").exists()
+
+
+def _stop(process: subprocess.Popen) -> int:
+    """SIGTERM to the process's group, as a platform stops a process; its exit status."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        return process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
+
+
+@needs_msgfmt
+def test_the_procfile_sends_the_mail_and_publishes_scheduled_posts(checkout, make_post, make_comment):
+    """Its `mail:` and `publish:` processes, run as a platform runs them: a confirmation
+    mail that falls due reaches the mail server of EMAIL_URL, from DEFAULT_FROM_EMAIL,
+    a scheduled post whose time has come goes live, and SIGTERM stops both cleanly."""
+    commands = procfile()
+    assert {"web", "release", "mail", "publish"} <= commands.keys()
+    server = SMTPServer()
+    server.start()
+    sender = "Slugline <noreply@blog.example.com>"
+    env = platform_env(checkout, EMAIL_URL=server.url, DEFAULT_FROM_EMAIL=sender,
+                       SITE_URL="https://blog.example.com")
+    post = make_post()
+    notify.subscribe_after_posting(comment=make_comment(post), replies=False, follow=True,
+                                   email="rosa@example.org", user_id=None, ip="192.0.2.1")
+    due = make_post(status=posts.SCHEDULED, published=datetime.now(timezone.utc) - timedelta(seconds=1))
+    logs = {name: open(checkout.parent / f"{name}.txt", "wb") for name in ("mail", "publish")}
+    running = {name: subprocess.Popen(["/bin/sh", "-c", commands[name]], cwd=checkout, env=env, stdout=log,
+                                      stderr=subprocess.STDOUT, process_group=0) for name, log in logs.items()}
+    try:
+        deadline = time.monotonic() + 90
+        while not (server.inbox.to("rosa@example.org") and posts.get_published(due.slug)):
+            for name, process in running.items():
+                assert process.poll() is None, (checkout.parent / f"{name}.txt").read_text()
+            assert time.monotonic() < deadline, "no mail sent or no post published"
+            time.sleep(0.2)
+        [mail] = server.inbox.to("rosa@example.org")
+        assert mail["From"] == sender and "https://blog.example.com/" in mail.get_body().get_content()
+    finally:
+        stopped = {name: _stop(process) for name, process in running.items()}
+        for log in logs.values():
+            log.close()
+        server.stop()
+    assert stopped == {"mail": 0, "publish": 0}

@@ -1,7 +1,8 @@
 """`make run` (slugline/serve.py with gunicorn.conf.py): the port check, and the whole
 start as a newcomer meets it: a banner, a quiet terminal with requests in a log
 file, a login command that works as printed from a second terminal, scheduled
-posts going live, and Ctrl-C leaving nothing running."""
+posts going live, and Ctrl-C leaving nothing running; and gunicorn's loops stopped
+with it after a graceful reload."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from bench.harness import Reader, free_port, post_slugs
+from bench.harness import Reader, Site, free_port, post_slugs
 from cms import posts
 from cms.demo import EDITOR
 from slugline import serve
@@ -182,6 +183,61 @@ def test_links_in_mail_from_make_run_lead_to_its_own_port(started):
     assert links, text[:2000]
     assert all(link.startswith(f"http://127.0.0.1:{port}/") for link in links), links
     assert ":8000/" not in text
+
+
+# --- gunicorn's loops across a reload ------------------------------------------------------
+
+
+def _session(sid: int) -> dict[int, str]:
+    """The live processes of session `sid` (pid: command line), zombies left out."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, _ppid, _pgrp, session = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:4]
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, ValueError):
+            continue
+        if int(session) == sid and state != "Z":
+            found[int(entry.name)] = command
+    return found
+
+
+def _loops(sid: int) -> dict[int, str]:
+    return {pid: command for pid, command in _session(sid).items() if " --loop " in command}
+
+
+def _workers(sid: int) -> set[int]:
+    return {pid for pid, command in _session(sid).items() if " --loop " not in command and pid != sid}
+
+
+def test_stopping_gunicorn_after_a_graceful_reload_stops_its_loops(mongo_database, tmp_path):
+    """A real gunicorn with both loops: SIGHUP (new workers, the loops started again),
+    then SIGTERM: nothing of its session remains, no loop polling the database."""
+    site = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=1)
+    site.manage("migrate", "--noinput", "-v0")
+    site.start(SLUGLINE_PUBLISH_EVERY="0.5", SLUGLINE_NOTIFY_EVERY="0.5", EMAIL_URL=f"filemail:///{tmp_path}")
+    master = site.proc.pid
+    try:
+        _wait_for(lambda: len(_loops(master)) == 2, 30, site.proc)
+        started, workers = _loops(master), _workers(master)
+        assert sorted(command.split()[2] for command in started.values()) == [
+            "publish_scheduled", "send_notifications"]
+        os.kill(master, signal.SIGHUP)
+        _wait_for(lambda: _workers(master) and not _workers(master) & workers, 30, site.proc)
+        _wait_for(lambda: len(_loops(master)) == 2, 30, site.proc)  # one of each
+        reloaded = _loops(master)
+        site.proc.terminate()
+        assert site.proc.wait(timeout=30) == 0
+        _wait_for(lambda: not _session(master), 15)
+        # The loops ran the new code: started again by the reload.
+        assert not reloaded.keys() & started.keys()
+    finally:
+        for pid in _session(master):
+            os.kill(pid, signal.SIGKILL)
+        site.stop()
+        shutil.rmtree(site.workdir, ignore_errors=True)
 
 
 # --- demo_login -----------------------------------------------------------------------------

@@ -42,7 +42,7 @@ NAMES = [
     "DEBUG", "ALLOWED_HOSTS", "MONGODB_URI", "MONGODB_NAME", "MONGODB_TIMEOUT_MS",
     "COMMENTS_MAX_DEPTH", "SECRET_KEY", "DATABASE_URL", "HTTPS", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-    "BEHIND_PROXY", "CACHE_URL", "CSRF_TRUSTED_ORIGINS", "SITE_URL", "PORT",
+    "BEHIND_PROXY", "CACHE_URL", "CSRF_TRUSTED_ORIGINS", "SITE_URL", "PORT", "EMAIL_URL", "DEFAULT_FROM_EMAIL",
 ]
 # What docs/deploy.md tells an operator to set (the cache URL is not contacted by checks).
 PRODUCTION = {
@@ -53,6 +53,8 @@ PRODUCTION = {
     "BEHIND_PROXY": "true",
     "CACHE_URL": "redis://127.0.0.1:6379/0",
     "SITE_URL": "https://blog.example.com",
+    "EMAIL_URL": "smtp+tls://slugline:secret@smtp.example.com:587",
+    "DEFAULT_FROM_EMAIL": "Slugline <noreply@blog.example.com>",
 }
 
 
@@ -202,10 +204,12 @@ def test_deploy_check_passes_with_a_production_environment():
 
 
 def test_deploy_check_fails_on_a_development_environment():
-    """The same check names what a laptop's settings lack, so it can catch a bad deploy."""
+    """The same check names what a laptop's settings lack, so it can catch a bad deploy:
+    mail written as files under var/ from noreply@localhost among them."""
     done = manage("check", "--deploy", "--fail-level", "WARNING", SECRET_KEY=PRODUCTION["SECRET_KEY"])
     assert done.returncode != 0
-    for warning in ["security.W004", "security.W008", "security.W012", "security.W016", "cms.W001", "cms.W002"]:
+    for warning in ["security.W004", "security.W008", "security.W012", "security.W016", "cms.W001", "cms.W002",
+                    "cms.W003", "cms.W004"]:
         assert warning in done.stderr
 
 
