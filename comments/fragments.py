@@ -35,7 +35,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from pymongo.errors import PyMongoError
 
-from comments import conf, counters, listings, services, store_switch
+from comments import conf, counters, listings, services, store_switch, thread_cuts
 from comments.confirmations import Confirmations
 from comments.discussion_state import State
 from comments.host import Discussion
@@ -45,7 +45,7 @@ from infra import mongo, stale
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
 # serves no list rendered by the previous release.
-REVISION = 5
+REVISION = 6
 KEY_PREFIX = "comments:list:"
 # A page showing a comment posted moments ago says "2 minutes ago": it is kept for
 # at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so
@@ -172,6 +172,8 @@ def comments_fragment(
                  tally=readers_tally(post, state) if state is not None else None,
                  opens=state.opens if state is not None else None)
     listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
+    if listing is not None:
+        listing = thread_cuts.count_waiting_if_available(listing, discussion_id=post.id, viewer=viewer)
     html = render_listing(post=post, listing=listing, confirmations=beside)
     number = listing.number if listing else 1
     if key is not None and listing is not None:

@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from comments import confirmations, ownership, listings, polling, sections, services
+from comments import confirmations, ownership, listings, polling, sections, services, thread_cuts
 from comments.forms import CommentForm, comment_form
 from comments.host import Discussion, get_host
 from comments.records import Comment, Viewer
@@ -75,6 +75,7 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
         below=comment,
         viewer=viewer,
     )
+    replies = thread_cuts.count_waiting_if_available(replies, discussion_id=post.id, viewer=viewer)
     thread = listings.thread_of(comment, viewer)
     notes = confirmations.take(request)
     drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
