@@ -87,6 +87,8 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
         "comment": comment,
         "ancestors": thread.ancestors,
         "listing": replies,
+        # The reader's votes, drawn pressed (the focus and its replies).
+        "own_votes": sections.own_votes(request, post),
         "discussion_url": location_url(post, comment, viewer),
         "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),
