@@ -137,6 +137,7 @@ def render_listing(
         "votes_shown": True,
         "confirmations": confirmations,
         "own_votes": own_votes or {},
+        "closed": services.comments_closed(post=post),
     }
     return mark_safe(render_to_string(TEMPLATE, context))
 
