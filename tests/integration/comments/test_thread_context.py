@@ -35,7 +35,8 @@ def test_a_threaded_page_that_opens_mid_thread_quotes_the_parent_from_the_page_b
     parent (the root) is on page 1; the reply quotes it, linking to it."""
     settings.COMMENTS_PER_PAGE = 3
     post = make_post()
-    root = make_comment(post, at=BASE, text="The **opening** words of a long first comment, which go on for a while here.",
+    opening = "The **opening** words of a long first comment, which go on for a while here."
+    root = make_comment(post, at=BASE, text=opening,
                         author=CommentAuthor(id=None, name="Ada", email=""))
     replies = [make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=n), text=f"Reply {n}.")
                for n in (1, 2, 3)]
@@ -44,7 +45,8 @@ def test_a_threaded_page_that_opens_mid_thread_quotes_the_parent_from_the_page_b
     assert texts(first, "parent-context") == []
     second = page(client.get(post_url(post) + "?page=2"))
     assert second.slugs == [replies[2].slug]
-    assert texts(second, "parent-context") == ["Reply to Ada: The opening words of a long first comment, which go on for…"]
+    assert texts(second, "parent-context") == [
+        "Reply to Ada: The opening words of a long first comment, which go on for…"]
     body = client.get(post_url(post) + "?page=2").content.decode()
     link = re.search(r'<p class="parent-context"><a href="([^"]+)"', body).group(1)
     assert link == permalink_url(post, root.slug) + "#" + root.anchor
@@ -66,22 +68,28 @@ def test_a_reply_under_a_deleted_parent_on_the_page_before_names_the_placeholder
     assert texts(shown, "parent-context") == ["Reply to [deleted]"]
 
 
+def chain(make_comment, post, *, length: int, minute: int = 0, parent=None) -> list:
+    """`length` comments, each answering the one before (the first answers `parent`),
+    a minute apart from `minute`."""
+    made: list = []
+    for n in range(length):
+        above = made[-1] if made else parent
+        made.append(make_comment(post, parent_slug=above.slug if above else None,
+                                 at=BASE + timedelta(minutes=minute + n)))
+    return made
+
+
 def test_continue_this_thread_says_how_many_replies_wait(client, make_post, make_comment, settings):
     """The indent limit at depth 2: below d2 wait d3 and its two replies (three); the
-    permalink page of d2 lists them, and its own heading says so."""
+    permalink page of d2 lists them, and its own heading says so. A second thread has
+    one reply below its limit."""
     settings.COMMENTS_INDENT_LIMIT = 2
     post = make_post()
-    root = make_comment(post, at=BASE)
-    d1 = make_comment(post, parent_slug=root.slug, at=BASE + timedelta(minutes=1))
-    d2 = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=2))
-    d3 = make_comment(post, parent_slug=d2.slug, at=BASE + timedelta(minutes=3))
+    _, d1, d2, d3 = chain(make_comment, post, length=4)
     for n in (4, 5):
         make_comment(post, parent_slug=d3.slug, at=BASE + timedelta(minutes=n))
     lone = make_comment(post, parent_slug=d1.slug, at=BASE + timedelta(minutes=6))
-    other = make_comment(post, at=BASE + timedelta(minutes=7))
-    leaf = make_comment(post, parent_slug=make_comment(post, parent_slug=other.slug, at=BASE + timedelta(minutes=8)).slug,
-                        at=BASE + timedelta(minutes=9))
-    make_comment(post, parent_slug=leaf.slug, at=BASE + timedelta(minutes=10))
+    chain(make_comment, post, length=4, minute=7)
     shown = page(client.get(post_url(post)))
     assert lone.slug in shown.slugs
     assert texts(shown, "continue-thread") == ["Continue this thread (3 replies) →",
@@ -89,8 +97,8 @@ def test_continue_this_thread_says_how_many_replies_wait(client, make_post, make
     assert page(client.get(permalink_url(post, d2.slug))).by_id["replies-title"] == "3 replies"
     client.cookies["django_language"] = "vi"
     with translation.override("vi"):
-        expected = [ngettext("Continue this thread (%(shown)s reply) →", "Continue this thread (%(shown)s replies) →",
-                             n) % {"shown": n} for n in (3, 1)]
+        expected = [ngettext("Continue this thread (%(shown)s reply) →",
+                             "Continue this thread (%(shown)s replies) →", n) % {"shown": n} for n in (3, 1)]
     assert texts(page(client.get(post_url(post))), "continue-thread") == expected
     assert expected != texts(shown, "continue-thread")
 
@@ -98,9 +106,7 @@ def test_continue_this_thread_says_how_many_replies_wait(client, make_post, make
 def test_a_page_that_opens_below_the_limit_says_how_many_replies_wait(client, make_post, make_comment, settings):
     settings.COMMENTS_INDENT_LIMIT = 2
     settings.COMMENTS_PER_PAGE = 3
-    chain = [make_comment(post := make_post(), at=BASE)]
-    for minutes in (1, 2, 3, 4):
-        chain.append(make_comment(post, parent_slug=chain[-1].slug, at=BASE + timedelta(minutes=minutes)))
+    chain(make_comment, post := make_post(), length=5)
     second = page(client.get(discussion_url(post), {"page": 2}))
     assert second.slugs == []
     assert texts(second, "continue-thread") == ["Continue this thread (2 replies) →"]
