@@ -3,8 +3,10 @@ to that comment rather than at the top of the page.
 
 The posting view queues its messages ("Thank you: your comment is posted.", the
 mail notice...) with Django's messages framework, tagged with the comment's anchor
-(`tag`). The page that follows takes them (`take`): those for a comment it draws go
-beside it (comments/includes/confirmations.html), the rest stay at the top of the
+(`tag`); a vote without JavaScript does too, and a flag or a delete, which lands on the
+comment section, tags its message with the section (`SECTION`). The page that follows
+takes them (`take`): those for a comment it draws go beside it, those for the section
+at its top (comments/includes/confirmations.html), the rest stay at the top of the
 page, as every other message does. Plain functions; the request only to read the
 messages.
 """
@@ -19,6 +21,9 @@ from django.http import HttpRequest
 
 # The extra tag that marks a message as belonging next to a comment: "beside c-…".
 BESIDE = "beside"
+# The anchor of the comment section itself: where a redirect to "#comments" lands (after
+# a flag or a delete), its messages drawn at the top of the section.
+SECTION = "comments"
 
 
 def tag(anchor: str) -> str:

@@ -14,7 +14,8 @@ What differs from reader to reader stays out: the fragment is rendered without t
 request (no CSRF token, no user), the comment form is rendered around it on every
 request, and a viewer whose page differs (an editor, a logged-in member, a browser
 that posted comments: their pending comments, their Edit links) gets a page of their
-own, never cached.
+own, never cached; so does a reader who voted on the discussion (their votes drawn
+pressed, for pages read without JavaScript).
 
 Plain functions; no request in sight.
 """
@@ -35,7 +36,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from pymongo.errors import PyMongoError
 
-from comments import conf, counters, listings, services, store_switch
+from comments import conf, counters, listings, services, store_switch, thread_cuts
 from comments.confirmations import Confirmations
 from comments.discussion_state import State
 from comments.host import Discussion
@@ -122,6 +123,7 @@ def keep_seconds(listing: listings.Listing, *, now: datetime | None = None) -> i
 
 def render_listing(
     *, post: Discussion, listing: listings.Listing | None, confirmations: Confirmations | None = None,
+    own_votes: dict[str, str] | None = None,
 ) -> SafeString:
     """The comments part of a page: heading, order links, the comments and the page
     links (or, for None, the notice that comments are unavailable); `confirmations`
@@ -134,6 +136,8 @@ def render_listing(
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
         "votes_shown": True,
         "confirmations": confirmations,
+        "own_votes": own_votes or {},
+        "closed": services.comments_closed(post=post),
     }
     return mark_safe(render_to_string(TEMPLATE, context))
 
@@ -153,17 +157,19 @@ def _state_if_available(post: Discussion) -> State | None:
 def comments_fragment(
     *, post: Discussion, view: str, viewer: Viewer, page: str | None = None, after: str | None = None,
     before: str | None = None, degrade: bool = False, confirmations: Confirmations | None = None,
+    own_votes: dict[str, str] | None = None,
 ) -> Fragment:
     """A page of `post`'s comments as `viewer` sees it, rendered, from the cache when
     it may be shared and is there. `degrade`: while MongoDB is unreachable, the notice
     instead of an error (the post page). `confirmations`: messages about one comment,
     drawn beside it if this page shows it (such a page is this reader's own, never
-    cached). BadRequest and Http404 as `listings.list_comments`."""
+    cached). `own_votes`: the reader's votes by comment slug, drawn pressed (a page of
+    their own too). BadRequest and Http404 as `listings.list_comments`."""
     seconds = conf.get().cache_seconds
     key = None
     beside = confirmations if confirmations is not None and confirmations.beside else None
     state = _state_if_available(post) if viewer.shared else None
-    if seconds and state is not None and beside is None:
+    if seconds and state is not None and beside is None and not own_votes:
         key = fragment_key(post=post, view=view, page=page, after=after, before=before, version=state.version)
         kept = cache.get(key)
         if kept is not None:
@@ -172,7 +178,9 @@ def comments_fragment(
                  tally=readers_tally(post, state) if state is not None else None,
                  opens=state.opens if state is not None else None)
     listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
-    html = render_listing(post=post, listing=listing, confirmations=beside)
+    if listing is not None:
+        listing = thread_cuts.count_waiting_if_available(listing, discussion_id=post.id, viewer=viewer)
+    html = render_listing(post=post, listing=listing, confirmations=beside, own_votes=own_votes)
     number = listing.number if listing else 1
     if key is not None and listing is not None:
         cache.set(key, {"html": str(html), "number": number}, keep_seconds(listing))

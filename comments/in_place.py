@@ -8,7 +8,8 @@ redirect or a whole page:
 - once a comment is stored: 201 with `comments/posted.html`: the comment drawn by
   the include every page uses (comments/includes/comment.html), where it goes in the
   reader's page (comments/placing.py) or the link to the page that shows it, the
-  confirmations, and a fresh form token for the next comment;
+  confirmations, the count the page's heading says now, and a fresh form token for the
+  next comment;
 - otherwise (a refusal, a preview): the comment form alone, as a page would draw it,
   with its errors or its preview and the reader's text, under the same status (400,
   403, 429 with Retry-After, 503).
@@ -29,6 +30,7 @@ from comments import confirmations, listings, placing, services, tokens
 from comments.host import Discussion
 from comments.records import Comment, Viewer
 from comments.rendering import render
+from comments.stores import get_store
 from infra import mongo
 
 HEADER = "Slugline-In-Place"
@@ -62,11 +64,14 @@ def posted_answer(
     try:
         reading = placing.reading_of(post=post, address=request.headers.get(PAGE_HEADER, ""))
         placement = placing.place(comment=comment, viewer=viewer, reading=reading) if reading else None
+        # What the page's heading counts now ("24 comments", or a permalink page's replies).
+        below = reading.below if reading else None
+        tally = get_store().tally_listing(discussion_id=post.id, below=below, viewer=viewer) if reading else None
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise
         # The comment is stored; placing it ran out of time: the link to it needs no query.
-        reading, placement = None, None
+        reading, placement, tally = None, None, None
     fitting = placement if placement is not None and placement.fits(reading) else None
     context = {
         "post": post,
@@ -77,6 +82,8 @@ def posted_answer(
         "confirmations": confirmations.take(request),
         "location": location,
         "counted": counted,
+        "count": tally.comments if tally else None,
+        "replies": reading is not None and reading.below is not None,
         "token": tokens.issue(discussion_id=post.id, browser=tokens.browser_key(request)),
     }
     return render(request, "comments/posted.html", context, status=201)

@@ -13,6 +13,7 @@ from bson import ObjectId
 from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import Http404
+from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from pymongo.errors import PyMongoError
@@ -21,6 +22,7 @@ from comments import conf, cursors, services, slugs
 from comments.records import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra import mongo
+from infra.html_text import html_text
 from infra.pagination import get_page
 
 # The views of a discussion, by the name `?view=` takes (the one registry: pages, the
@@ -36,6 +38,8 @@ BAD_VIEW = gettext_noop("Unknown view: choose threaded, newest, chronological, b
 NO_MORE = gettext_noop("There are no more comments this way.")
 # What stands in for a comment that is not shown but whose replies are.
 PLACEHOLDERS = {DELETED: _("[deleted]"), SPAM: _("[removed]"), PENDING: _("[awaiting moderation]")}
+# The words of a parent on an earlier page that a reply opening a page quotes.
+EXCERPT_WORDS = 12
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,20 @@ class Shown:
     # the parent's anchor when it is drawn on the same page (else link its permalink).
     reply_to: str = ""
     reply_to_anchor: str = ""
+    # Its parent is on another page (a threaded page that opens mid-thread): the start
+    # of the parent's text, for "Reply to <name>: <excerpt>" ("" for a placeholder).
+    parent_off_page: bool = False
+    reply_excerpt: str = ""
+    # How many replies its "Continue this thread" link leads to (comments/thread_cuts.py).
+    waiting: int = 0
     # Written by one of the site's staff (authors, editors): it carries a badge.
     staff: bool = False
     # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
     folded: bool = False
+
+    @property
+    def parent_anchor(self) -> str:
+        return slugs.anchor(self.comment.parent_slug) if self.comment.parent_slug else ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,10 @@ class Listing:
     # The page opens inside a thread that continues below the indent limit: the slug
     # of the comment at the limit whose permalink page holds them (see `place`).
     continued_from: str | None = None
+    # How many replies `continued_from`'s link leads to (comments/thread_cuts.py).
+    continued_waiting: int = 0
+    # Page 2 of a view paged by cursor alone (best, top): its Previous is the first page.
+    previous_is_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,12 +179,13 @@ def boundary_slug(slug: str, *, base_depth: int = 0) -> str | None:
 
 def name_parents(
     shown: list[Shown], *, discussion_id: ObjectId, viewer: Viewer, known: Iterable[Comment] = (),
-    drawn: set[str] | None = None,
+    drawn: set[str] | None = None, excerpts: bool = False,
 ) -> list[Shown]:
     """`shown` with each reply's parent named (`Shown.reply_to`). Parents among the
     comments drawn or `known` cost nothing; the others are fetched in one bounded
     query (at most one per comment on the page, never one query per comment). The
-    name is what `present` lets this viewer see: a hidden parent gives its placeholder."""
+    name is what `present` lets this viewer see: a hidden parent gives its placeholder.
+    `excerpts`: a reply whose parent is not drawn quotes the start of its text."""
     drawn = {item.comment.slug for item in shown} if drawn is None else drawn
     by_slug = {c.slug: c for c in known} | {item.comment.slug: item.comment for item in shown}
     missing = sorted({item.comment.parent_slug for item in shown if item.comment.parent_slug} - set(by_slug))
@@ -179,9 +198,11 @@ def name_parents(
             named.append(item)
             continue
         seen = present(parent, viewer)
+        off_page = excerpts and parent.slug not in drawn
         named.append(replace(
             item, reply_to=seen.placeholder or seen.comment.author.name,
-            reply_to_anchor=parent.anchor if parent.slug in drawn else "",
+            reply_to_anchor=parent.anchor if parent.slug in drawn else "", parent_off_page=off_page,
+            reply_excerpt=Truncator(html_text(seen.comment.html)).words(EXCERPT_WORDS) if off_page else "",
         ))
     return named
 
@@ -302,7 +323,7 @@ def list_comments(
     shown = place(comments, view=view, base_depth=base_depth, next_slug=next_slug, viewer=viewer)
     on_page = {item.comment.slug for item in shown} | ({below.slug} if below else set())
     shown = name_parents(shown, discussion_id=discussion_id, viewer=viewer, known=[below] if below else [],
-                         drawn=on_page)
+                         drawn=on_page, excerpts=view != "chronological")
     continued_from = None
     if comments and view != "chronological":
         continued_from = boundary_slug(comments[0].slug, base_depth=base_depth)

@@ -178,7 +178,7 @@ def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None,
     return listings.Listing(
         view=view, shown=shown, total=tally.total, comment_count=tally.comments, number=number,
         num_pages=number + (1 if has_next else 0), page_range=[], next_cursor=next_cursor,
-        prev_cursor=prev_cursor,
+        prev_cursor=prev_cursor, previous_is_first=number == 2,
     )
 
 

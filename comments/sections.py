@@ -16,9 +16,12 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
-from comments import confirmations, fragments, ownership, listings, services
+from pymongo.errors import PyMongoError
+
+from comments import confirmations, fragments, ownership, listings, services, voters, votes
 from comments.forms import CommentForm, comment_form
 from comments.host import Discussion
+from infra import mongo
 
 # Where a request keeps the sections prepared for it, by discussion id.
 KEPT = "_comment_sections"
@@ -35,8 +38,9 @@ class Section:
     form: CommentForm
     closed: bool
     # This request's messages that go at the top of the page (the others are drawn
-    # beside the comment they are about).
+    # beside the comment they are about, or at the top of the section: `confirmations`).
     messages: list[Any]
+    confirmations: confirmations.Confirmations | None = None
 
 
 def _kept(request: HttpRequest) -> dict[Any, Section]:
@@ -57,16 +61,34 @@ def prepare(
     form as the reader sent it (its errors and text), else a fresh one. `degrade`:
     while MongoDB is unreachable, a notice in place of the comments."""
     notes = confirmations.take(request)
+    at_section = notes.anchor == confirmations.SECTION
     fragment = fragments.comments_fragment(
         post=discussion, view=view, viewer=ownership.viewer_for(request), page=page, after=after,
-        before=before, degrade=degrade, confirmations=notes,
+        before=before, degrade=degrade, confirmations=None if at_section else notes,
+        own_votes=own_votes(request, discussion),
     )
     section = Section(
         discussion=discussion, comments_html=fragment.html, number=fragment.number,
         form=form or comment_form(request, discussion.id), closed=services.comments_closed(post=discussion),
-        messages=notes.at_top(placed=fragment.placed),
+        messages=notes.others if at_section else notes.at_top(placed=fragment.placed),
+        confirmations=notes if at_section else None,
     )
     return keep(request, section)
+
+
+def own_votes(request: HttpRequest, discussion: Discussion) -> dict[str, str]:
+    """The reader's votes on the discussion, by comment slug, that the page draws
+    pressed without JavaScript: one query for a reader who ever voted (a voter cookie or
+    a login), none for the others; none found while MongoDB is unreachable."""
+    voter = voters.voter_of(request)
+    if voter is None:
+        return {}
+    try:
+        return votes.votes_of(discussion_id=discussion.id, voter=voter)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return {}
 
 
 def keep(request: HttpRequest, section: Section) -> Section:

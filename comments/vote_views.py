@@ -2,7 +2,7 @@
 
 Without JavaScript a vote button submits the page's one vote form (its CSRF token is
 rendered for each request, outside the shared comments fragment) to the comment's
-`vote/` address, and the answer is a 303 back to the comment with a message. With
+`vote/` address, and the answer is a 303 back to the comment with a message beside it. With
 JavaScript (static/js/votes.js) the same request asks for JSON and the counts change
 in place: the rules are the same code either way.
 """
@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from comments import counters, ownership, slugs, store_switch, voters, votes, voting
+from comments import confirmations, counters, ownership, slugs, store_switch, voters, votes, voting
 from comments.errors import Refused
 from comments.host import Discussion, get_host
 from comments.records import Comment
@@ -90,7 +90,8 @@ def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
         if wants_json(request):
             response = JsonResponse({**counts(cast.comment, cast.vote), "message": message})
         else:
-            messages.success(request, message)
+            # Beside the comment, where the redirect lands (comments/confirmations.py).
+            messages.success(request, message, extra_tags=confirmations.tag(comment.anchor))
             response = see_other(_back_to(request, post, comment))
     if fresh is not None:
         voters.remember(response, fresh, secure=request.is_secure())

@@ -67,6 +67,8 @@ BAN_LIFTED_RESTORED = ngettext_lazy(
     "count",
 )
 PICKED = gettext_noop("The comment is an editor's pick: it carries the badge and leads the best order.")
+# Only a top-level pick leads the best order (comments/picks.py); a reply keeps its place in its thread.
+PICKED_REPLY = gettext_noop("The reply is an editor's pick: it carries the badge and keeps its place in its thread.")
 UNPICKED = gettext_noop("The comment is no longer an editor's pick.")
 COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")
 COMMENTS_OPENED = gettext_noop("Comments on this post are open.")
@@ -196,7 +198,8 @@ def _pick(request, *, comment_id, picked: bool) -> bool:
     if comment is None:
         messages.error(request, gettext(GONE))
     else:
-        messages.success(request, gettext(PICKED if picked else UNPICKED))
+        said = (PICKED_REPLY if comment.parent_id else PICKED) if picked else UNPICKED
+        messages.success(request, gettext(said))
     return True
 
 

@@ -1,15 +1,13 @@
 """Template tags of votes: the page's one vote form, which every vote button submits
 (the comments fragment is shared between readers and carries no CSRF token; this
-form is rendered for each request), and a reader's own vote on one comment."""
+form is rendered for each request), and a reader's own vote on one comment among
+their votes on the discussion (`own_votes|vote_for:comment.slug`)."""
 
 from typing import Any
 
 from django import template
 from django.template import Context
 from django.urls import reverse
-
-from comments import voters, votes
-from comments.records import Comment
 
 register = template.Library()
 
@@ -24,9 +22,8 @@ def vote_form(context: Context) -> dict[str, Any]:
             "action": reverse("comments:my_votes", args=[post.slug]) if post is not None else ""}
 
 
-@register.simple_tag(takes_context=True)
-def own_vote(context: Context, comment: Comment) -> str:
-    """The vote (up, down or none) the reader looking gave `comment` (one query)."""
-    request = context.get("request")
-    voter = voters.voter_of(request) if request is not None else None
-    return votes.vote_of(comment=comment, voter=voter) if voter else "none"
+@register.filter
+def vote_for(own_votes: object, slug: str) -> str:
+    """The vote (up or down) among `own_votes` (by comment slug) on the comment `slug`;
+    "" if none (or no votes are known)."""
+    return own_votes.get(slug, "") if isinstance(own_votes, dict) else ""

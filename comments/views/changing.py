@@ -103,7 +103,7 @@ def delete(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespo
         services.delete_own_comment(comment=comment, viewer=viewer)
     except services.CommentError as exc:
         raise PermissionDenied(exc.message) from None
-    messages.success(request, gettext(DELETED))
+    messages.success(request, gettext(DELETED), extra_tags=confirmations.tag(confirmations.SECTION))
     return see_other(post.get_absolute_url() + "#comments")
 
 
@@ -143,7 +143,8 @@ def flag(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
             form.add_error(None, forms.ValidationError(exc.message, code=exc.code))
             status = STATUS_OF.get(exc.code, 400)
         else:
-            messages.success(request, gettext(FLAGGED) if counted else gettext(FLAGGED_BEFORE))
+            messages.success(request, gettext(FLAGGED) if counted else gettext(FLAGGED_BEFORE),
+                             extra_tags=confirmations.tag(confirmations.SECTION))
             # To the discussion: enough flags take the comment off its own page.
             return see_other(post.get_absolute_url() + "#comments")
     return _flag_page(request, post, comment, form, viewer=viewer, status=status)

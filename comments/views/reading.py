@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from comments import confirmations, ownership, listings, polling, sections, services
+from comments import confirmations, ownership, listings, polling, sections, services, thread_cuts
 from comments.forms import CommentForm, comment_form
 from comments.host import Discussion, get_host
 from comments.records import Comment, Viewer
@@ -76,6 +76,7 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
         below=comment,
         viewer=viewer,
     )
+    replies = thread_cuts.count_waiting_if_available(replies, discussion_id=post.id, viewer=viewer)
     thread = listings.thread_of(comment, viewer)
     notes = confirmations.take(request)
     drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
@@ -87,6 +88,8 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
         "comment": comment,
         "ancestors": thread.ancestors,
         "listing": replies,
+        # The reader's votes, drawn pressed (the focus and its replies).
+        "own_votes": sections.own_votes(request, post),
         "discussion_url": location_url(post, comment, viewer),
         "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),

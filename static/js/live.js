@@ -5,7 +5,9 @@
  * back the last ETag: while nothing changed the answer is 304, with no body. The
  * server counts only what every reader sees and writes the words. "Show" reads the
  * page again and inserts the comments it does not have yet, each after the comment
- * the page puts before it, keeping in place what is on the screen. Errors slow the
+ * the page puts before it, keeping in place what is on the screen, and takes the
+ * heading's count from it. The notice sticks to the top of the window while the
+ * reader is in the thread (the stylesheet: position sticky). Errors slow the
  * polling down (doubling up to 5 minutes); a hidden tab stops it.
  */
 (function () {
@@ -135,6 +137,10 @@
         button.disabled = false;
         button.hidden = true;
         var inserted = merge(doc);
+        // The heading's count, as the page read again says it ("24 comments").
+        var heading = document.getElementById("comments-title");
+        var fresh = doc.getElementById("comments-title");
+        if (heading && fresh && section.contains(heading)) heading.textContent = fresh.textContent;
         if (kept) {
           var moved = kept.el.getBoundingClientRect().top - kept.top;
           if (moved) window.scrollBy(0, moved);

@@ -5,11 +5,14 @@
  * - a stored comment: `div.posted`, the comment drawn by the server's own include,
  *   with `data-after` (the comment it follows in this page; "" for the first) when
  *   it belongs in the page the reader has open, else a link to the page that shows
- *   it; and a fresh form token for the next comment;
+ *   it; the count for the comment section's heading; and a fresh form token for the
+ *   next comment;
  * - anything else (errors, 429, 503, a preview): the form again, which replaces
  *   this one's contents, the reader's text included.
  * "Edit" opens the edit page's form under the comment; a saved edit answers with the
- * comment drawn again (`div.edited`), which takes the place of the old one.
+ * comment drawn again (`div.edited`), which takes the place of the old one. The form's
+ * "Delete this comment" leads to the page that asks first, as without JavaScript;
+ * its "Cancel" closes the form and gives the focus back to "Edit".
  * This file only puts the answer where the server says and moves the focus.
  * Without JavaScript, or when the site cannot be reached, the form posts as usual.
  */
@@ -107,9 +110,17 @@
     form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
   }
 
+  // The comment section's heading says the count the server gives ("24 comments").
+  function recount(posted) {
+    var count = posted.querySelector(".posted-count");
+    var heading = document.querySelector("#comments #comments-title, #comments #replies-title");
+    if (count && heading) heading.textContent = count.textContent.trim();
+  }
+
   function showPosted(form, posted) {
     var token = form.querySelector("input[name=token]");
     if (token && posted.dataset.token) token.value = posted.dataset.token;
+    recount(posted);
     var item = posted.querySelector("li.comment-item");
     var placed = item && insert(document.adoptNode(item), posted.dataset.after || "");
     var notice = null;
@@ -179,10 +190,27 @@
       .finally(function () { link.removeAttribute("aria-busy"); });
   }
 
+  function closeEdit(form) {
+    var article = form.previousElementSibling;
+    var link = article && article.querySelector(".comment-actions a.comment-edit");
+    form.remove();
+    if (link) {
+      link.setAttribute("aria-expanded", "false");
+      link.focus();
+    }
+  }
+
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest(".comment-actions a.comment-edit");
-    if (!link || event.defaultPrevented || event.button !== 0 ||
-        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || !window.fetch) return;
+    if (!event.target.closest || event.defaultPrevented || event.button !== 0 ||
+        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var cancel = event.target.closest("form.inline-edit a.edit-cancel");
+    if (cancel) {
+      event.preventDefault();
+      closeEdit(cancel.closest("form"));
+      return;
+    }
+    var link = event.target.closest(".comment-actions a.comment-edit");
+    if (!link || !window.fetch) return;
     event.preventDefault();
     openEdit(link);
   });

@@ -6,7 +6,8 @@
  *   and presses theirs.
  * - Comments appended later ("Load more comments") are pressed as they arrive.
  * - Pressing a pressed button takes the vote back (`vote=none`).
- * - The result is announced in the page's status region (#vote-status).
+ * - The result is announced in the page's status region (#vote-status); a refused
+ *   vote is also said in words under the comment's buttons, where the reader looks.
  *
  * Without JavaScript, or if a request fails, the buttons submit the page's vote form.
  */
@@ -40,6 +41,22 @@ function show(group, vote, up, down) {
 function announce(text) {
   const status = document.getElementById("vote-status");
   if (status) status.textContent = text;
+}
+
+// A refusal shown under the comment's buttons (`text` null: the last one goes).
+function sayRefused(group, text) {
+  const actions = group.parentNode;
+  let note = actions.querySelector(":scope > .vote-refused");
+  if (!text) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "vote-refused message message-error";
+    actions.appendChild(note);
+  }
+  note.textContent = text;
 }
 
 // The reader's votes on this discussion, by comment slug, once fetched.
@@ -100,6 +117,7 @@ function vote(button) {
         if (own) own[data.slug] = data.vote;
         show(group, data.vote, data.up, data.down);
       }
+      sayRefused(group, ok ? null : data.error);
       announce(ok ? data.message : data.error);
     })
     .catch(() => submitPlainly(form, button))

@@ -39,7 +39,7 @@ def test_a_readers_own_comment_pages(open_page, discussion, screenshots, axe, de
     expect(page.get_by_role("heading", name="Edit your comment")).to_be_visible()
     shoot(page, screenshots, "comment-edit", width)
     clean(page, axe, "edit page")
-    page.get_by_role("button", name="Delete this comment").click()
+    page.get_by_role("link", name="Delete this comment").click()
     expect(page.locator("h1")).to_contain_text("Delete")
     shoot(page, screenshots, "comment-delete-confirm", width)
     clean(page, axe, "delete confirmation")
