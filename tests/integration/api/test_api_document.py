@@ -180,3 +180,15 @@ def test_answers_of_every_kind_conform_to_the_document(make_post, make_comment, 
     limited = Client().get(f"/api/v1/posts/{slug}/")
     assert limited.status_code == 429
     contract.check(limited, method="get", path=POST)
+
+
+def test_the_reference_page_describes_every_parameter_and_shows_examples():
+    doc = Contract().doc
+    operations = [(path, op) for path, item in doc["paths"].items() for op in item.values()]
+    for path, operation in operations:
+        for param in operation.get("parameters", []):
+            assert param.get("description"), (path, param["name"])
+    page = Client().get("/api/v1/reference/").content.decode()
+    assert page.count('class="api-example"') >= len(operations) + 1
+    assert "GET /api/v1/posts/hello-world/comments/k3x9q2ab/m4p7w1zc/?page=2" in page
+    assert "&quot;reason&quot;: &quot;spam&quot;" in page and "<td data-label=\"Description\"></td>" not in page
