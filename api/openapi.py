@@ -47,7 +47,7 @@ ALLOW = {"description": "The methods this address takes.", "required": True, "sc
 def parameters() -> dict[str, dict[str, Any]]:
     """What each parameter means, by name (the same name means the same everywhere):
     its description, example and the bounds the server holds it to."""
-    cursor = {"type": "string", "minLength": 1}
+    cursor = {"type": "string"}
     return {
         "post_slug": {"description": "The post's slug, as in its address on the site.",
                       "schema": {"type": "string", "minLength": 1, "maxLength": 80, "pattern": "^[^/]+$"},
@@ -58,8 +58,10 @@ def parameters() -> dict[str, dict[str, Any]]:
                  "schema": {"type": "string", "enum": ["", *listings.VIEWS]}, "example": "threaded"},
         "page": {"description": "The page number, from 1 (1 when absent). Past the last page: 404.",
                  "schema": {"type": "string", "pattern": PAGE_PATTERN}, "example": "2"},
-        "after": {"description": "The page after the one whose `next` cursor this is.", "schema": cursor},
-        "before": {"description": "The page before the one whose `prev` cursor this is.", "schema": cursor},
+        "after": {"description": "The page after the one whose `next` cursor this is (empty: as if absent).",
+                  "schema": cursor},
+        "before": {"description": "The page before the one whose `prev` cursor this is (empty: as if absent).",
+                   "schema": cursor},
         "posts": {"description": "Post slugs separated by commas, at most API_COUNTS_MAX of them.",
                   "schema": {"type": "string", "minLength": 1, "pattern": "[^,\\s]"},
                   "example": "hello-world,second-post"},
