@@ -74,7 +74,9 @@ def run_pass(schemathesis: str, *, url: str, token: str, name: str, parameters: 
     ]
     print(f"\n=== pass '{name}': {' '.join(command[:5])} … (parameters: {parameters or 'all generated'})",
           flush=True)
-    return subprocess.run(command).returncode
+    # Run in the report folder: schemathesis keeps its cache of failures (replayed
+    # first on the next run) in .schemathesis/ of the current directory.
+    return subprocess.run(command, cwd=report).returncode
 
 
 def main() -> int:
@@ -88,7 +90,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--report", default="var/fuzz", help="where the JUnit reports and configs go")
     args = parser.parse_args()
-    report = Path(args.report)
+    report = Path(args.report).resolve()
+    if "/" in args.schemathesis:  # a path, from here: it runs in the report folder
+        args.schemathesis = str(Path(args.schemathesis).resolve())
     report.mkdir(parents=True, exist_ok=True)
     site = None
     if args.url:
