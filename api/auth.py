@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.utils import formats
 from django.utils.translation import gettext, gettext_noop
 from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
@@ -20,6 +21,7 @@ from comments.host import get_host
 from comments.records import Viewer
 
 BAD_TOKEN = gettext_noop("This API token is unknown or was revoked.")
+EXPIRED_TOKEN = gettext_noop("This API token expired on {date}; an editor can make a new one.")
 READ_ONLY = gettext_noop("This API token may only read; writing needs a read-write token.")
 EDITORS_ONLY = gettext_noop("Moderation needs an editor's API token.")
 CSRF_FAILED = gettext_noop(
@@ -42,8 +44,9 @@ def bearer(request) -> str | None:
 
 def token_caller(request) -> Caller | None:
     """The token and user of this request's bearer token (once per request, counted
-    against the token's rate limit); None without one; Refused (401) for a token that
-    is unknown, revoked or whose user is gone, and (429) past its limit."""
+    against the token's rate limit, its use noted); None without one; Refused (401)
+    for a token that is unknown, revoked, expired or whose user is gone, and (429)
+    past its limit."""
     if hasattr(request, "_api_caller"):
         return request._api_caller
     secret = bearer(request)
@@ -53,6 +56,10 @@ def token_caller(request) -> Caller | None:
         user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first() if token else None
         if token is None or user is None:
             raise Refused(401, gettext(BAD_TOKEN), code="bad_token")
+        if token.expired():
+            when = formats.date_format(token.expires, "DATE_FORMAT")
+            raise Refused(401, gettext(EXPIRED_TOKEN).format(date=when), code="expired_token")
+        tokens.note_use(token)
         current = conf.get()
         wait = middleware.count(key=f"api:token:{token.id}", limit=current.rate_per_token)
         if wait is not None:

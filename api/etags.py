@@ -1,35 +1,42 @@
 """Entity tags for the API's reads, and the 304 that saves sending a page again.
 
-A page of comments changes only when its discussion's comments do, and every such
-change raises its discussion's `seq` (comments/discussion_state.py; what the HTML pages' cache keys are
-made of, comments/fragments.py). So a tag made of that version, the request and the
-settings that shape the answer says whether a client's copy is still current without
-reading a single comment. Only answers that are the same for every reader are tagged:
-a viewer with comments of their own, a member or an editor sees Edit rights and
-pending comments that change with time, not only with the version.
+Only answers that are the same for every reader are tagged: a viewer with comments
+of their own, a member or an editor sees Edit rights and pending comments that
+change with time, not only with the discussion. A shared answer's tag is a digest of
+what it shows, and nothing else: a change readers cannot see (a comment held for
+moderation, a spam comment removed before anyone saw it) leaves the answer and so
+its tag as they were, and tells no one that something happened.
+
+The answer is kept in the default cache under its discussion's version (every change
+to the discussion raises its `seq`: comments/discussion_state.py; what the HTML
+pages' cache keys are made of, comments/fragments.py), the request and the settings
+that shape it: while the discussion is unchanged, a request and its 304 read no
+comment.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponseNotModified
 from django.utils.translation import get_language
 
 from comments import conf, counters, fragments, listings, services
 from comments.host import Discussion
 from comments.records import Viewer
 
-# Bump when the shape of the API's answers changes.
-REVISION = 1
-# Answers the same for every reader are kept in the default cache under their tag.
+# Bump when the shape of the API's answers, or of what the cache keeps, changes.
+REVISION = 2
+# Answers the same for every reader are kept in the default cache under these keys.
 CACHE_PREFIX = "api:v1:"
 
 
-def etag_for(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, str | None]) -> str | None:
-    """The strong entity tag of an answer about `post` for this request (`what`: the
-    endpoint, `query`: its parameters), or None for an answer that is not shared."""
+def cache_key(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, str | None]) -> str | None:
+    """The cache key of an answer about `post` for this request (`what`: the endpoint,
+    `query`: its parameters) at the discussion's version, or None for an answer that
+    is not shared."""
     if not viewer.shared:
         return None
     current = conf.get()
@@ -39,7 +46,13 @@ def etag_for(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, st
         "per_page": current.per_page, "indent": current.indent_limit, "max_depth": current.max_depth,
         "language": get_language(), "views": list(listings.VIEWS), "revision": REVISION,
     }
-    return '"' + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32] + '"'
+    return CACHE_PREFIX + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def tag_of(body: Any) -> str:
+    """The strong entity tag of an answer: a digest of its content (and of REVISION)."""
+    text = json.dumps([REVISION, body], sort_keys=True, default=str, ensure_ascii=False)
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 def matches(request, etag: str | None) -> bool:
@@ -51,7 +64,7 @@ def matches(request, etag: str | None) -> bool:
     return etag in tags or "*" in tags
 
 
-def not_modified(etag: str) -> HttpResponse:
-    response = HttpResponse(status=304)
+def not_modified(etag: str) -> HttpResponseNotModified:
+    response = HttpResponseNotModified()  # no body, so no Content-Type
     response["ETag"] = etag
     return response

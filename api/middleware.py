@@ -86,8 +86,11 @@ class ApiLimitsMiddleware:
         else:
             response = self.get_response(request)
             if response.status_code == 405 and response.get("Content-Type") != problems.CONTENT_TYPE:
+                allow = response.get("Allow", "")
                 response = problems.problem(405, gettext(WRONG_METHOD).format(method=request.method),
                                             code="method_not_allowed")
+                if allow:
+                    response["Allow"] = allow
         if allowed and request.method in READS:
             response["Access-Control-Allow-Origin"] = origin
             response["Access-Control-Expose-Headers"] = "ETag, Retry-After"

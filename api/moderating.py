@@ -30,7 +30,7 @@ ERRORS = {400: schemas.ProblemOut, 401: schemas.ProblemOut, 403: schemas.Problem
           429: schemas.ProblemOut}
 
 
-class FlagOut(Schema):
+class QueuedFlagOut(Schema):
     reason: str
     note: str
 
@@ -44,7 +44,7 @@ class QueuedOut(Schema):
     posted: Any
     html: str
     flag_count: int
-    flags: list[FlagOut]
+    flags: list[QueuedFlagOut]
 
 
 class QueueOut(Schema):

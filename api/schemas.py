@@ -92,17 +92,24 @@ class Strict(Schema):
 
 
 class NewComment(Strict):
-    text: StrictStr
-    parent: StrictStr = Field("", description="The slug path of the comment it answers; empty at top level.")
+    model_config = ConfigDict(json_schema_extra={"examples": [{"text": "Thanks, this *helped*.", "parent": None}]})
+
+    text: StrictStr = Field(description="The comment in Markdown.")
+    parent: StrictStr | None = Field(
+        None, description="The slug path of the comment it answers; empty or null at top level.")
 
 
 class CommentEdit(Strict):
-    text: StrictStr
+    model_config = ConfigDict(json_schema_extra={"examples": [{"text": "Thanks, this *helped* a lot."}]})
+
+    text: StrictStr = Field(description="The comment's new text in Markdown.")
 
 
 class FlagIn(Strict):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"reason": "spam", "note": "Links to a shop."}]})
+
     reason: StrictStr
-    note: StrictStr = ""
+    note: StrictStr = Field("", description="Anything to add for the editors (optional).")
 
 
 class WriteOut(Schema):

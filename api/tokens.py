@@ -2,12 +2,15 @@
 the dashboard. The only module that touches it.
 
     {_id, user_id, name, scope: "read" | "read-write", digest, prefix, created,
-     created_by, revoked: datetime | null}
+     created_by, revoked: datetime | null, expires: datetime | null,
+     last_used: datetime | null}
 
 A token is shown once, when it is made; only its SHA-256 digest is stored (the
 secret is 256 random bits, so a fast hash is enough: nothing can be guessed from
 it). A request's token is found by its digest through a unique index; a token is
-checked to have its form before any query.
+checked to have its form before any query. A token expires when its maker chose
+(or never); its last use is written at most once a minute (`note_use`), so a busy
+script costs one write a minute, not one a request.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel
@@ -31,6 +34,8 @@ PREFIX = "slg_"
 FORM = re.compile(r"slg_[A-Za-z0-9_-]{43}")
 # How much of a token the dashboard shows to tell tokens apart.
 SHOWN = 12
+# A token's last use is written again only when the one stored is older than this.
+USE_GRANULARITY = timedelta(minutes=1)
 INDEXES = [
     IndexModel([("digest", ASCENDING)], unique=True, name="digest_unique"),
     IndexModel([("created", DESCENDING)], name="created"),
@@ -51,40 +56,64 @@ class ApiToken:
     created: datetime
     created_by: str
     revoked: datetime | None = None
+    expires: datetime | None = None
+    last_used: datetime | None = None
 
     @property
     def writes(self) -> bool:
         return self.scope == READ_WRITE
 
+    def expired(self, now: datetime | None = None) -> bool:
+        return self.expires is not None and self.expires <= (now or datetime.now(UTC))
+
     @classmethod
     def from_doc(cls, doc: dict) -> ApiToken:
         return cls(id=doc["_id"], user_id=doc["user_id"], name=doc["name"], scope=doc["scope"],
                    prefix=doc["prefix"], created=doc["created"], created_by=doc.get("created_by", ""),
-                   revoked=doc.get("revoked"))
+                   revoked=doc.get("revoked"), expires=doc.get("expires"), last_used=doc.get("last_used"))
 
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def create_token(*, user_id: int, name: str, scope: str, created_by: str) -> tuple[ApiToken, str]:
-    """A new token for `user_id`: the stored record, and the secret to show once."""
+def create_token(*, user_id: int, name: str, scope: str, created_by: str,
+                 days: int | None = None) -> tuple[ApiToken, str]:
+    """A new token for `user_id`, valid for `days` (None: until revoked): the stored
+    record, and the secret to show once."""
     if scope not in SCOPES:
         raise ValueError(scope)
     secret = PREFIX + secrets.token_urlsafe(32)
+    now = datetime.now(UTC)
     doc = {"_id": ObjectId(), "user_id": int(user_id), "name": str(name), "scope": scope, "digest": digest(secret),
-           "prefix": secret[:SHOWN], "created": datetime.now(UTC), "created_by": str(created_by), "revoked": None}
+           "prefix": secret[:SHOWN], "created": now, "created_by": str(created_by), "revoked": None,
+           "expires": now + timedelta(days=days) if days else None, "last_used": None}
     get_db().api_tokens.insert_one(doc)
     return ApiToken.from_doc(doc), secret
 
 
 def find_active(secret: object) -> ApiToken | None:
-    """The token `secret` spells if it exists and is not revoked; None otherwise (and
-    with no query for anything that is not a token's form)."""
+    """The token `secret` spells if it exists and is not revoked (expired or not: the
+    caller says which); None otherwise (and with no query for anything that is not a
+    token's form)."""
     if not isinstance(secret, str) or not FORM.fullmatch(secret):
         return None
     doc = get_db().api_tokens.find_one({"digest": digest(secret), "revoked": None})
     return ApiToken.from_doc(doc) if doc else None
+
+
+def note_use(token: ApiToken, *, now: datetime | None = None) -> None:
+    """Record that `token` was used now, unless its last use is less than
+    USE_GRANULARITY old (no write then); the condition is in the update too, so
+    workers using one token at once write it once."""
+    now = now or datetime.now(UTC)
+    stale = now - USE_GRANULARITY
+    if token.last_used is not None and token.last_used > stale:
+        return
+    get_db().api_tokens.update_one(
+        {"_id": token.id, "$or": [{"last_used": None}, {"last_used": {"$lte": stale}}]},
+        {"$set": {"last_used": now}},
+    )
 
 
 def revoke(*, token_id: object) -> bool:

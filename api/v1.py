@@ -8,11 +8,12 @@ from django.core.cache import cache
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_noop
-from ninja import NinjaAPI, Query, Status
+from django.views.decorators.csrf import csrf_exempt
+from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pymongo.errors import PyMongoError
 
-from api import auth, conf, etags, parsing, problems, reading, schemas, writing
+from api import auth, conf, etags, openapi, parsing, problems, reading, schemas, writing
 from api.problems import Refused
 from comments import conf as comments_conf
 from comments import listings, store_switch
@@ -29,7 +30,12 @@ BAD_BODY = gettext_noop("The request body is not what this endpoint takes: {deta
 SIGN_IN = gettext_noop("Sign in, or send an API token, to do this.")
 UNAVAILABLE = gettext_noop("Comments cannot be read or saved right now: the database is not answering.")
 
-api = NinjaAPI(
+class Api(NinjaAPI):
+    def get_openapi_schema(self, **kwargs):
+        return openapi.finish(super().get_openapi_schema(**kwargs))
+
+
+api = Api(
     title="Slugline comments API",
     version="1",
     description="Read and write Slugline's comments as JSON (docs/api.md).",
@@ -48,24 +54,26 @@ def viewer_of(request: HttpRequest) -> Viewer:
 
 
 def _answer(request, response: HttpResponse, *, post, viewer: Viewer, what: str, query: dict, build):
-    """The answer `build()` makes, with its entity tag: a 304 when the client has it,
-    else from the cache when the answer is the same for every reader (kept under its
-    tag, which changes with every change to the discussion: as the HTML pages' cache)."""
-    etag = etags.etag_for(post=post, viewer=viewer, what=what, query=query)
-    if etags.matches(request, etag):
-        return etags.not_modified(etag)
+    """The answer `build()` makes. One that is the same for every reader carries the
+    entity tag of what it shows (a 304 when the client has it) and is kept in the cache
+    under the discussion's version, as the HTML pages' comments are: while nothing
+    changed, neither the answer nor its tag reads a comment."""
     response["Vary"] = "Accept-Language, Cookie, Authorization"
-    if etag is None:
+    key = etags.cache_key(post=post, viewer=viewer, what=what, query=query)
+    if key is None:
         return build()
-    response["ETag"] = etag
     seconds = comments_conf.get().cache_seconds
-    key = etags.CACHE_PREFIX + etag.strip('"')
     kept = cache.get(key) if seconds else None
     if kept is None:
-        kept = build()
+        body = build()
+        kept = (etags.tag_of(body), body)
         if seconds:
             cache.set(key, kept, seconds)
-    return kept
+    etag, body = kept
+    if etags.matches(request, etag):
+        return etags.not_modified(etag)
+    response["ETag"] = etag
+    return body
 
 
 @api.get("/posts/{post_slug:post_slug}/", response={200: schemas.DiscussionOut, 304: None, **ERRORS},
@@ -121,7 +129,7 @@ def comment(request, post_slug: str, comment_path: str, response: HttpResponse, 
 @api.get("/counts", response={200: schemas.CountsOut, 400: schemas.ProblemOut, 429: schemas.ProblemOut,
                               503: schemas.ProblemOut},
          url_name="counts", summary="Comment counts of many posts")
-def counts(request, posts: str = Query("", description="Post slugs, separated by commas.")):
+def counts(request, posts: str = ""):
     """What `count.js`-style widgets need: each post's comment count, in one request."""
     wanted = reading.split_slugs(posts)
     limit = conf.get().counts_max
@@ -132,8 +140,11 @@ def counts(request, posts: str = Query("", description="Post slugs, separated by
     return reading.counts(wanted)
 
 
+@csrf_exempt
 def no_such_endpoint(request, *args, **kwargs):
-    """Any address under /api/ that names no endpoint: a 404 problem."""
+    """Any address under /api/ that names no endpoint, by any method: a 404 problem
+    (exempt from the CSRF check: it changes nothing, and a write there is a 404, not
+    an HTML 403)."""
     del args, kwargs
     return problems.problem(404, gettext(NO_ENDPOINT), code="not_found")
 
@@ -176,7 +187,9 @@ def delete_comment(request, post_slug: str, comment_path: str):
     post = get_host().published_or_404(post_slug)
     viewer = viewer_of(request)
     writing.delete(comment=_visible(post, comment_path, viewer), viewer=viewer)
-    return Status(204, None)
+    response = HttpResponse(status=204)
+    del response["Content-Type"]  # no body, so no type
+    return response
 
 
 from api.moderating import router as moderation_router  # noqa: E402 (after the endpoints it follows)

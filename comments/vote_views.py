@@ -9,11 +9,16 @@ in place: the rules are the same code either way.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from http import HTTPStatus
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
+from pymongo.errors import PyMongoError
 
 from comments import confirmations, counters, ownership, slugs, store_switch, voters, votes, voting
 from comments.errors import Refused
@@ -22,11 +27,15 @@ from comments.records import Comment
 from comments.rendering import render
 from comments.stores import get_store
 from comments.views.common import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
-from infra import clients
+from infra import clients, mongo
 from infra.http import see_other
 
 
 STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429, "moving": 503}
+VOTES_UNAVAILABLE = gettext_noop("Votes cannot be counted right now: the database is not answering. "
+                                 "Please try again in a minute.")
+UNAVAILABLE_RETRY_SECONDS = 30
+PROBLEM = "application/problem+json"
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -52,12 +61,43 @@ def _back_to(request: HttpRequest, post: Discussion, comment: Comment) -> str:
     return back.split("#", 1)[0] + "#" + comment.anchor
 
 
+def problem(status: int, message: str, *, code: str) -> JsonResponse:
+    """An RFC 9457 problem for votes.js; `error` is the message it announces."""
+    body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status, "detail": message,
+            "code": code, "error": message}
+    return JsonResponse(body, status=status, content_type=PROBLEM, json_dumps_params={"ensure_ascii": False})
+
+
+def json_problems(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view whose JSON callers (votes.js) get a problem, not the site's HTML page,
+    for a post or comment that is not there and for a database that is not answering."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not wants_json(request):
+            return view(request, *args, **kwargs)
+        try:
+            return view(request, *args, **kwargs)
+        except Http404 as exc:
+            message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else gettext(NO_SUCH_COMMENT)
+            return problem(404, message, code="not_found")
+        except PyMongoError as exc:
+            if not mongo.is_outage(exc):
+                raise
+            response = problem(503, gettext(VOTES_UNAVAILABLE), code="unavailable")
+            response["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
+            return response
+
+    return wrapped
+
+
 def counts(comment: Comment, vote: str) -> dict[str, object]:
     return {"vote": vote, "up": comment.votes_up, "down": comment.votes_down, "score": comment.score,
             "slug": comment.slug}
 
 
 @require_POST
+@json_problems
 def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
     """Vote a comment up or down, or take the vote back (`vote` = up, down or none)."""
     post = get_host().published_or_404(post_slug)
@@ -101,12 +141,13 @@ def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
 def _refused(request: HttpRequest, post: Discussion, comment: Comment, exc: Refused) -> HttpResponse:
     status = STATUS_OF.get(exc.code, 400)
     if wants_json(request):
-        return JsonResponse({"error": exc.message, "code": exc.code}, status=status)
+        return problem(status, exc.message, code=exc.code)
     context = {"post": post, "message": exc.message, "back": _back_to(request, post, comment)}
     return render(request, "comments/vote_refused.html", context, status=status)
 
 
 @require_GET
+@json_problems
 def my_votes(request: HttpRequest, post_slug: str) -> HttpResponse:
     """This reader's votes on the discussion, by comment slug (votes.js presses their
     buttons on a page that is shared, cached, between readers)."""

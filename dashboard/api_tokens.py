@@ -1,5 +1,8 @@
 """The dashboard's API tokens page (editors): make a token for a user, read or
-read-write, shown once; revoke one at once. The tokens themselves are api/tokens.py's."""
+read-write, valid for a chosen time; revoke one at once. Making one answers with a
+redirect to the page (POST-redirect-GET), which shows its secret once, from the
+session: reloading the page makes no second token and shows the secret no more. The
+tokens themselves are api/tokens.py's."""
 
 from __future__ import annotations
 
@@ -20,12 +23,18 @@ NO_SUCH_USER = gettext_noop("There is no active account with this username.")
 REVOKED = gettext_noop("The token is revoked: it no longer works.")
 NOT_REVOKED = gettext_noop("That token is unknown or was revoked already.")
 SCOPES = [(tokens.READ, _("Read only")), (tokens.READ_WRITE, _("Read and write"))]
+# How long a new token works, in days ("" : until it is revoked).
+LIFETIMES = [("30", _("30 days")), ("90", _("90 days")), ("365", _("A year")), ("", _("Until revoked"))]
+# The session key that carries a new token's secret to the one page that shows it.
+NEW_SECRET = "dashboard_api_token_secret"
 
 
 class TokenForm(forms.Form):
     username = forms.CharField(max_length=150, label=_("Account the token acts as"))
     name = forms.CharField(max_length=80, label=_("What it is for"))
     scope = forms.ChoiceField(choices=SCOPES, initial=tokens.READ, widget=forms.RadioSelect, label=_("Scope"))
+    lifetime = forms.ChoiceField(choices=LIFETIMES, initial="90", required=False, widget=forms.RadioSelect,
+                                 label=_("Works for"))
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -34,6 +43,9 @@ class TokenForm(forms.Form):
             raise forms.ValidationError(gettext(NO_SUCH_USER), code="no_such_user")
         self.user = user
         return username
+
+    def clean_lifetime(self) -> int | None:
+        return int(self.cleaned_data["lifetime"]) if self.cleaned_data["lifetime"] else None
 
 
 def _page(request, form, *, secret: str = "", status: int = 200):
@@ -48,13 +60,17 @@ def _page(request, form, *, secret: str = "", status: int = 200):
 def token_list(request):
     """The tokens, newest first, and the form that makes one (its secret shown once)."""
     if request.method != "POST":
-        return _page(request, TokenForm())
+        response = _page(request, TokenForm(), secret=request.session.pop(NEW_SECRET, ""))
+        response["Cache-Control"] = "private, no-store"  # the secret stays in no cache
+        return response
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
     _, secret = tokens.create_token(user_id=form.user.pk, name=form.cleaned_data["name"],
-                                    scope=form.cleaned_data["scope"], created_by=request.user.get_username())
-    return _page(request, TokenForm(), secret=secret, status=201)
+                                    scope=form.cleaned_data["scope"], created_by=request.user.get_username(),
+                                    days=form.cleaned_data["lifetime"])
+    request.session[NEW_SECRET] = secret
+    return see_other(reverse("dashboard:api_tokens"))
 
 
 @editor_required
