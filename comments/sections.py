@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString
 from pymongo.errors import PyMongoError
 
 from comments import confirmations, fragments, ownership, listings, services, voters, votes
+from comments.confirmations import Confirmations
 from comments.forms import CommentForm, comment_form
 from comments.host import Discussion
 from infra import mongo
@@ -38,9 +39,9 @@ class Section:
     form: CommentForm
     closed: bool
     # This request's messages that go at the top of the page (the others are drawn
-    # beside the comment they are about, or at the top of the section: `confirmations`).
+    # beside the comment they are about, or at the top of the section: `at_section`).
     messages: list[Any]
-    confirmations: confirmations.Confirmations | None = None
+    at_section: Confirmations | None = None
 
 
 def _kept(request: HttpRequest) -> dict[Any, Section]:
@@ -71,7 +72,7 @@ def prepare(
         discussion=discussion, comments_html=fragment.html, number=fragment.number,
         form=form or comment_form(request, discussion.id), closed=services.comments_closed(post=discussion),
         messages=notes.others if at_section else notes.at_top(placed=fragment.placed),
-        confirmations=notes if at_section else None,
+        at_section=notes if at_section else None,
     )
     return keep(request, section)
 

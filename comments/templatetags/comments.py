@@ -32,7 +32,7 @@ def comment_section(context: template.Context, discussion: Any) -> dict[str, Any
     """The comment section of `discussion` for this request's reader."""
     section = sections.of(context["request"], discussion)
     return {**_reader(context), "post": discussion, "comments_html": section.comments_html,
-            "form": section.form, "closed": section.closed, "confirmations": section.confirmations}
+            "form": section.form, "closed": section.closed, "confirmations": section.at_section}
 
 
 @register.inclusion_tag("comments/includes/form.html", takes_context=True)
