@@ -84,18 +84,32 @@ class ApiLimitsMiddleware:
             response = problems.problem(429, gettext(TOO_MANY).format(seconds=wait), code="rate_limited",
                                         retry_after=wait)
         else:
-            response = self.get_response(request)
-            if response.status_code == 405 and response.get("Content-Type") != problems.CONTENT_TYPE:
-                allow = response.get("Allow", "")
-                response = problems.problem(405, gettext(WRONG_METHOD).format(method=request.method),
-                                            code="method_not_allowed")
-                if allow:
-                    response["Allow"] = allow
+            response = self._answer(request)
         if allowed and request.method in READS:
             response["Access-Control-Allow-Origin"] = origin
             response["Access-Control-Expose-Headers"] = "ETag, Retry-After"
         if current.cors_origins:
             response["Vary"] = ", ".join(filter(None, [response.get("Vary", ""), "Origin"]))
+        return response
+
+    def _answer(self, request):
+        """The endpoint's answer. HEAD is answered as GET without the body (django-ninja
+        routes GET only), and a 405 is a problem that keeps its `Allow`."""
+        head = request.method == "HEAD"
+        if head:
+            request.method = "GET"
+        try:
+            response = self.get_response(request)
+        finally:
+            request.method = "HEAD" if head else request.method
+        if head and response.status_code != 304 and not response.streaming:
+            response.content = b""
+        if response.status_code == 405 and response.get("Content-Type") != problems.CONTENT_TYPE:
+            allow = response.get("Allow", "")
+            response = problems.problem(405, gettext(WRONG_METHOD).format(method=request.method),
+                                        code="method_not_allowed")
+            if allow:
+                response["Allow"] = allow
         return response
 
     def _preflight(self, request, origin: str | None):

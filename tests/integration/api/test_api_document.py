@@ -64,6 +64,16 @@ def test_a_method_an_address_does_not_take_is_a_405_problem_with_allow(method, u
     assert json.loads(response.content)["code"] == "method_not_allowed"
 
 
+def test_every_read_answers_head_as_get_without_the_body(make_post):
+    post = make_post()
+    for url in [f"/api/v1/posts/{post.slug}/", f"/api/v1/posts/{post.slug}/comments/",
+                f"/api/v1/counts?posts={post.slug}"]:
+        whole, head = Client().get(url), Client().head(url)
+        assert head.status_code == 200 and head["Content-Type"] == whole["Content-Type"], url
+        assert head.get("ETag") == whole.get("ETag"), url
+    assert Client().head("/api/v1/posts/no-such-post/").status_code == 404
+
+
 def test_every_error_is_documented_as_the_problem_it_is_sent_as():
     doc = Contract().doc
     for path, item in doc["paths"].items():
