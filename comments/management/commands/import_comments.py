@@ -4,15 +4,21 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
+from pymongo.errors import PyMongoError
 
 from comments import backup, import_records, importing
 from comments.errors import Refused
+from infra import mongo
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
 JSONL_ONLY = "{option} is for --format disqus or wordpress."
 NOT_FOR_FORMAT = "{option} is not for --format {format}."
 OPTIONS = {"mapping_path": "map", "comments_only": "comments_only"}
+NO_INDEXES = (
+    "The database's indexes could not be made ({error}); nothing was imported. "
+    "Run `manage.py ensure_indexes` and fix what it reports, then import again."
+)
 
 
 class Command(BaseCommand):
@@ -51,6 +57,7 @@ class Command(BaseCommand):
             for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names"):
                 if options[option]:
                     raise CommandError(JSONL_ONLY.format(option="--" + option.replace("_", "-")))
+            self._ensure_indexes()
             self._jsonl(path, batch_size, keep_staff=options["keep_staff"])
             return
         if options["keep_staff"]:
@@ -62,6 +69,8 @@ class Command(BaseCommand):
         for name, option in OPTIONS.items():
             if name not in takes and options[option]:
                 raise CommandError(NOT_FOR_FORMAT.format(option="--" + option.replace("_", "-"), format=format))
+        if not options["dry_run"]:
+            self._ensure_indexes()
         try:
             import_string(run)(path=path, dry_run=options["dry_run"], create_missing=options["create_missing"],
                                progress=not options["no_progress"], stdout=self.stdout, batch_size=batch_size,
@@ -69,6 +78,16 @@ class Command(BaseCommand):
         except (import_records.BadSource, OSError, ValueError, Refused) as exc:
             # Refused: e.g. a host that makes no discussions for unmatched threads.
             raise CommandError(str(exc)) from exc
+
+    @staticmethod
+    def _ensure_indexes() -> None:
+        """Make every index the site's queries name (a fresh database has none, and a
+        query hinted at a missing one fails half-way through the import), before the
+        first write; a database that refuses them stops the run here."""
+        try:
+            mongo.ensure_all_indexes()
+        except PyMongoError as exc:
+            raise CommandError(NO_INDEXES.format(error=exc)) from exc
 
     def _jsonl(self, path: str | None, batch_size: int, *, keep_staff: bool) -> None:
         try:
