@@ -34,6 +34,7 @@ NO_THREAD = "a post without its thread"
 NO_TIME = "no createdAt"
 BAD_TIME = "createdAt {value!r} is not a time"
 NO_MESSAGE = "an empty message"
+NOTHING_READ = "The file held no Disqus thread or post: nothing was imported. Is it a Disqus export?"
 
 
 def _child(element: Element, name: str) -> Element | None:
@@ -136,14 +137,16 @@ def run(
 ) -> import_records.Report:
     """Import a Disqus export: match each thread to a post (or make a draft with
     `create_missing`), write its comments, print the summary to `stdout`. BadSource
-    for a malformed file, after writing the comments read before the error.
+    for a malformed file, after writing the comments read before the error;
+    EmptySource, after the summary, for a file with no thread and no post.
     Commenters' names and addresses are cleaned as the comment form's (an author's
     name refused unless `trust_names`: comments/commenters.py)."""
     mapping = import_threads.read_mapping(mapping_path) if mapping_path else {}
     importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names)
+    read = 0
     with import_files.open_source(path, progress=progress) as stream:
         try:
-            for item in parse(stream):
+            for read, item in enumerate(parse(stream), start=1):
                 if isinstance(item, SourceThread):
                     importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
@@ -153,5 +156,7 @@ def run(
             raise
     report = importer.finish()
     stdout.write("\n".join(report.lines()) + "\n")
+    if not read:
+        raise import_records.EmptySource(NOTHING_READ)
     return report
 

@@ -1,6 +1,7 @@
 """What a source's parser hands the importer (comments/importing.py), and what the
 importer reports: a source's threads and comments, the elements it refuses, the end
-summary, and BadSource for a file that cannot be read on. Pure: no I/O.
+summary, BadSource for a file that cannot be read on and EmptySource for one that
+holds nothing to import. Pure: no I/O.
 
 Times are kept in UTC (`utc_time`): a comment whose time cannot be is refused with
 TIME_OUT_OF_RANGE, by the engine and by the parsers that read times themselves.
@@ -17,6 +18,11 @@ from comments.records import APPROVED
 BAD_SOURCE = "Line {line}: {reason}"
 TIME_OUT_OF_RANGE = "its time is out of range in UTC (years 1000 to 9999)"
 MORE_ORPHANS = "  ... and {count} more orphans"
+
+
+class EmptySource(ValueError):
+    """The file held nothing a format's importer reads (not its export, or written in
+    a namespace it does not know): the run imported nothing, and says so loudly."""
 
 
 class BadSource(ValueError):

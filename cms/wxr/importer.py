@@ -58,7 +58,10 @@ AUTHOR_TAKEN = (
 )
 NOTES_SHOWN = 20
 MORE_NOTES = "... and {more} more {kind}"
-NO_POSTS = "The file held no WordPress items: is it a WordPress export (WXR)?"
+NO_POSTS = (
+    "The file held no WordPress posts{skipped}: nothing was imported. Is it a WordPress export "
+    "(WXR), in WordPress's namespace (http:// or https://wordpress.org/export/1.x/)?"
+)
 
 
 @dataclass
@@ -204,6 +207,7 @@ class WordPressImport:
         self.outcome: Outcome | None = None
         self.slugs: dict[str, str] = {}  # slug -> the WordPress post id it came from
         self.authors: dict[str, posts.AuthorSummary] = {}
+        self.posts_read = 0  # items of type post taken (trashed ones too)
 
     def engine(self) -> importing.Importer:
         """The engine, made at the first item (the site's name comes before it)."""
@@ -223,16 +227,17 @@ class WordPressImport:
             if self.importer is not None:
                 self.importer.finish(complete=False)
             raise
-        engine = self.engine()
-        engine.finish()
-        if not (
-            self.outcome.posts_created
-            or self.outcome.posts_matched
-            or self.outcome.items_skipped
-            or engine.report.threads_skipped
-        ):
-            self.outcome.note("warnings", NO_POSTS)
+        self.engine().finish()
         return self.outcome
+
+    def nothing_read(self) -> str | None:
+        """NO_POSTS, with what was skipped, when the file held no post (nothing was
+        imported: a WordPress.com export in a namespace not known would otherwise end
+        quietly as "skipped: 186 untyped items"); else None."""
+        if self.posts_read:
+            return None
+        skipped = ", ".join(f"{n} {what}" for what, n in sorted(self.outcome.items_skipped.items()))
+        return NO_POSTS.format(skipped=f" (skipped: {skipped})" if skipped else "")
 
     def take(self, item: WxrItem) -> None:
         """One item: its post found or made, then all its comments handed to the engine,
@@ -246,7 +251,9 @@ class WordPressImport:
             outcome.items_skipped[what] += 1
             for _ in item.comments:
                 engine.skip(f"on {what}")
+            self.posts_read += item.post_type == "post"
             return
+        self.posts_read += 1
         slug = self._slug(item)
         thread = import_records.SourceThread(
             source=engine.source, key=item.post_id or slug, line=item.line, slug=slug, title=item.title
@@ -357,7 +364,8 @@ def run(
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
     the file read, then write the end summary to `stdout`. import_records.BadSource for a
-    malformed file, after writing the whole posts before the fault. Commenters' names
+    malformed file, after writing the whole posts before the fault; EmptySource, after
+    the summary, for a file that held no post. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
     `trust_names`: comments/commenters.py)."""
     job = WordPressImport(
@@ -369,4 +377,6 @@ def run(
     if stdout is not None:
         for line in outcome.lines():
             stdout.write(line + "\n")
+    if (empty := job.nothing_read()) is not None:
+        raise import_records.EmptySource(empty)
     return outcome

@@ -16,6 +16,8 @@ from comments import import_files
 ZERO_DATE = "0000-00-00 00:00:00"
 _DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
+# Namespaces as WordPress writes them; an export may write any of them with https://
+# (WordPress.com's do), which names the same namespace here.
 _NAMESPACES = {
     "http://purl.org/rss/1.0/modules/content/": "content",
     "http://purl.org/dc/elements/1.1/": "dc",
@@ -101,10 +103,12 @@ def parse_date(value: str) -> datetime | None:
 
 def _key(name: str) -> str:
     """ElementTree's "{uri}local" as "prefix:local" with the prefixes WXR uses, so the
-    code reads like the format's description whatever prefixes a file chose."""
+    code reads like the format's description whatever prefixes a file chose, and
+    whether it writes its namespaces with http:// or https://."""
     if not name.startswith("{"):
         return name
     uri, _, local = name[1:].partition("}")
+    uri = "http://" + uri.removeprefix("https://") if uri.startswith("https://") else uri
     if uri in _NAMESPACES:
         return f"{_NAMESPACES[uri]}:{local}"
     if _EXCERPT_NAMESPACE.fullmatch(uri):
