@@ -18,6 +18,11 @@ from comments.records import APPROVED
 BAD_SOURCE = "Line {line}: {reason}"
 TIME_OUT_OF_RANGE = "its time is out of range in UTC (years 1000 to 9999)"
 MORE_ORPHANS = "  ... and {count} more orphans"
+# Each refused record is named, where it is in the file and by its id, up to
+# REFUSALS_SHOWN; the others are counted.
+REFUSALS_SHOWN = 100
+REFUSED_RECORD = "  refused {what}: {reason}"
+MORE_REFUSALS = "  ... and {count} more refused"
 
 
 class EmptySource(ValueError):
@@ -93,11 +98,24 @@ class Report:
     imported: int = 0
     already: int = 0
     refused: Counter = field(default_factory=Counter)  # reason -> how many
+    refusals: list[str] = field(default_factory=list)  # the first REFUSALS_SHOWN, by line and id
     skipped: Counter = field(default_factory=Counter)  # reason -> how many (pingbacks...)
     orphans: list[str] = field(default_factory=list)  # the first importing.ORPHANS_SHOWN
     orphans_total: int = 0
     reattached: int = 0
     posts: int = 0  # posts whose summaries were refreshed
+
+    def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
+        """Count a refused record under its reason, and name it (its line, its id in
+        the source) among the first REFUSALS_SHOWN."""
+        self.refused[reason] += 1
+        if len(self.refusals) < REFUSALS_SHOWN:
+            self.refusals.append(REFUSED_RECORD.format(what=self.record_at(line, source_id), reason=reason))
+
+    def record_at(self, line: int, source_id: str) -> str:
+        """A record of the source as the operator finds it: its id, then its line."""
+        named = f"{self.source} comment {source_id}" if source_id else f"{self.source} record without an id"
+        return f"{named} (line {line})" if line else named
 
     def lines(self) -> list[str]:
         """The end summary, line by line."""
@@ -109,6 +127,9 @@ class Report:
              f"{sum(self.refused.values())} refused, {sum(self.skipped.values())} skipped."),
         ]
         out += [f"  refused: {n} {reason}" for reason, n in self.refused.most_common()]
+        out += self.refusals
+        if sum(self.refused.values()) > len(self.refusals):
+            out.append(MORE_REFUSALS.format(count=sum(self.refused.values()) - len(self.refusals)))
         out += [f"  skipped: {n} {reason}" for reason, n in self.skipped.most_common()]
         out += [f"  unmatched thread: {what}" for what in self.unmatched]
         out += [f"  orphan: {what}" for what in self.orphans]

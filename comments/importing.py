@@ -172,27 +172,28 @@ class Importer:
             self.report.unmatched.append(f"line {item.line}: {item.reason}")
             return
         if isinstance(item, Refusal):
-            self.refuse(item.reason)
+            self.refuse(item.reason, line=item.line, source_id=item.id)
             return
         reason = self._problem(item)
         if reason == THREAD_SKIPPED:
             self.skip(reason)
         elif reason:
-            self.refuse(reason)
+            self.refuse(reason, line=item.line, source_id=item.id)
         else:
             try:  # the name and address cleaned as the comment form's are
                 who = commenters.clean_imported(name=item.author_name, email=item.author_email,
                                                 trust_names=self.trust_names or item.by_source_author)
             except commenters.Refused as exc:
-                self.refuse(str(exc))
+                self.refuse(str(exc), line=item.line, source_id=item.id)
                 return
             self.pending.append(replace(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
 
-    def refuse(self, reason: str) -> None:
-        """A comment that cannot be imported, for `reason` (counted by reason)."""
-        self.report.refused[reason] += 1
+    def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
+        """A comment that cannot be imported, for `reason`: counted by reason and named
+        by its line and id (the first import_records.REFUSALS_SHOWN)."""
+        self.report.refuse(reason, line=line, source_id=source_id)
 
     def skip(self, reason: str) -> None:
         """A comment left out on purpose (a pingback, a thread with no post)."""
@@ -323,7 +324,7 @@ class Importer:
         changed: dict[ObjectId, list[str]] = {}
         for comment, document, where in placed:
             if document["_id"] in missing:
-                self.refuse(SLUG_TAKEN)
+                self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
                 self.known.pop(comment.id, None)
                 continue
             entries.append((comment.id, where))

@@ -121,7 +121,9 @@ def comment_time(comment: WxrComment, item: WxrItem) -> tuple[datetime | None, s
         return None, None
     offset = item.utc_offset
     how = AS_UTC if offset is None else BY_OFFSET.format(offset=_offset(offset))
-    note = LOCAL_TIME.format(what=f"comment {comment.id}", line=item.line, local=comment.date_local, how=how)
+    note = LOCAL_TIME.format(
+        what=f"comment {comment.id}", line=comment.line, local=comment.date_local, how=how
+    )
     try:
         return utc(comment.date_local - (offset or timedelta(0))), note
     except OverflowError:  # the offset takes it past year 9999 or before year 1
@@ -146,20 +148,22 @@ def source_comment(
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
-        return import_records.Refusal(UNKNOWN_TYPE.format(type=comment.type), line=item.line, id=comment.id)
+        return import_records.Refusal(
+            UNKNOWN_TYPE.format(type=comment.type), line=comment.line, id=comment.id
+        )
     if not comment.id:
-        return import_records.Refusal(NO_ID, line=item.line)
+        return import_records.Refusal(NO_ID, line=comment.line)
     if comment.approved not in STATUSES:
         return import_records.Refusal(
-            UNKNOWN_APPROVAL.format(value=comment.approved), line=item.line, id=comment.id
+            UNKNOWN_APPROVAL.format(value=comment.approved), line=comment.line, id=comment.id
         )
     posted, note = comment_time(comment, item)
     if posted is None and (comment.date_gmt or comment.date_local):
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if posted is None:
-        return import_records.Refusal(NO_DATE, line=item.line, id=comment.id)
+        return import_records.Refusal(NO_DATE, line=comment.line, id=comment.id)
     if import_records.utc_time(posted) is None:
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
     return import_records.SourceComment(
@@ -176,7 +180,7 @@ def source_comment(
         author_email=comment.author_email,
         author_url=comment.author_url,
         ip=comment.ip,
-        line=item.line,
+        line=comment.line,
         by_source_author=_by_export_author(comment, author_ids or {}),
     )
 

@@ -45,7 +45,7 @@ class WxrComment:
     content: str
     approved: str
     type: str
-    line: int = 0
+    line: int = 0  # where its <wp:comment> starts in the file
     user_id: str = ""  # the WordPress user who wrote it ("0" or "": a visitor)
 
 
@@ -131,7 +131,8 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
     is filled in with the site and its authors as they are read, which is before the
     items in an export; an item's author name comes from that list."""
     channel = channel if channel is not None else Channel()
-    for line, element in import_files.read_xml(stream, tags=("item", "author", "base_site_url")):
+    tags = ("item", "author", "base_site_url")
+    for line, element in import_files.read_xml(stream, tags=tags, lines_of=("comment",)):
         key = _key(element.tag)
         if key == "wp:base_site_url":
             channel.site = (element.text or "").strip()
@@ -189,7 +190,7 @@ def _comment(item_line: int, element: Element) -> WxrComment:
         content=found.get("wp:comment_content", ""),
         approved=found.get("wp:comment_approved", "").strip(),
         type=found.get("wp:comment_type", "").strip(),
-        line=item_line,
+        line=int(element.get(import_files.LINE) or item_line),
         user_id=found.get("wp:comment_user_id", "").strip(),
     )
 
