@@ -7,7 +7,8 @@ then every `<thread dsq:id>` (the page: `<id>` its identifier, `<link>`, `<title
 `<createdAt>`), then every `<post dsq:id>` (a comment: `<message>` its HTML, usually
 CDATA; `<createdAt>` in UTC; `<isDeleted>`, `<isSpam>`, optionally `<isApproved>`;
 `<author>` with `<name>`, `<email>`, `<username>`, `<isAnonymous>`; `<ipAddress>`;
-`<thread dsq:id>` and, for a reply, `<parent dsq:id>`). Posts come in no promised
+`<thread dsq:id>` and, for a reply, `<parent dsq:id>`). A thread may say
+`<isDeleted>true</isDeleted>`: it is skipped with its comments, and reported. Posts come in no promised
 order: a reply may come before the comment it answers (the engine keeps it until
 then).
 
@@ -91,7 +92,8 @@ def thread_of(line: int, element: Element) -> SourceThread | Refusal:
     if not key:
         return Refusal(reason=NO_ID.format(what="thread"), line=line, thread=True)
     return SourceThread(source=SOURCE, key=key, line=line, link=_text(element, "link"),
-                        identifier=_text(element, "id"), title=_text(element, "title"))
+                        identifier=_text(element, "id"), title=_text(element, "title"),
+                        deleted=_true(element, "isDeleted"))
 
 
 def comment_of(line: int, element: Element) -> SourceComment | Refusal:
@@ -151,9 +153,10 @@ def run(
                     importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
                     importer.add(item)
-        except import_records.BadSource:
-            importer.finish(complete=False)
-            raise
+        except import_records.BadSource as exc:
+            report = importer.finish(complete=False)
+            stdout.write("\n".join(report.lines()) + "\n")
+            raise exc.after(report) from None
     report = importer.finish()
     stdout.write("\n".join(report.lines()) + "\n")
     if not read:

@@ -110,6 +110,7 @@ def register_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> No
 
 UNKNOWN_THREAD = "its thread {thread!r} is not in the file"
 THREAD_SKIPPED = "its thread matched no post"
+THREAD_DELETED = "its thread is deleted in the source"
 BAD_STATUS = "unknown status {status!r}"
 NAIVE_TIME = "its time has no time zone"
 SLUG_TAKEN = "another comment already has its slug"
@@ -140,6 +141,7 @@ class Importer:
         self.pending: list[SourceComment] = []
         self.waiting = WaitingReplies(limit=waiting_limit, dump=_to_scratch, load=_from_scratch)  # replies read before their parent
         self.known: OrderedDict[str, Placed] = OrderedDict()
+        self.deleted: set[str] = set()  # the keys of the threads deleted in the source
         self.touched: set[ObjectId] = set()
 
     # What the parsers hand in.
@@ -158,7 +160,13 @@ class Importer:
     def match_thread(self, thread: SourceThread, *, mapping: dict[str, str] | None = None,
                      create_missing: bool = False) -> None:
         """Record the post `match_post` finds for a thread; with `create_missing`, a
-        draft (`create_draft`) when none matches, else its comments are skipped."""
+        draft (`create_draft`) when none matches, else its comments are skipped. A
+        thread deleted in the source is skipped with its comments, and reported."""
+        if thread.deleted:
+            self.threads[thread.key] = None
+            self.deleted.add(thread.key)
+            self.report.delete_thread(thread)
+            return
         post = match_post(thread, mapping=mapping)
         if post is None and create_missing:
             self.add_thread(thread, post_id=create_draft(thread, dry_run=self.dry_run).id, created=True)
@@ -175,7 +183,7 @@ class Importer:
             self.refuse(item.reason, line=item.line, source_id=item.id)
             return
         reason = self._problem(item)
-        if reason == THREAD_SKIPPED:
+        if reason in (THREAD_SKIPPED, THREAD_DELETED):
             self.skip(reason)
         elif reason:
             self.refuse(reason, line=item.line, source_id=item.id)
@@ -203,7 +211,7 @@ class Importer:
         if comment.thread not in self.threads:
             return UNKNOWN_THREAD.format(thread=comment.thread)
         if self.threads[comment.thread] is None:
-            return THREAD_SKIPPED
+            return THREAD_DELETED if comment.thread in self.deleted else THREAD_SKIPPED
         if comment.status not in STATUSES:
             return BAD_STATUS.format(status=comment.status)
         if comment.posted.tzinfo is None:

@@ -227,10 +227,9 @@ class WordPressImport:
         try:
             for item in iter_items(stream, self.channel):
                 self.take(item)
-        except import_records.BadSource:
-            if self.importer is not None:
-                self.importer.finish(complete=False)
-            raise
+        except import_records.BadSource as exc:
+            report = self.engine().finish(complete=False)
+            raise exc.after(report, posts_created=self.outcome.posts_created) from None
         self.engine().finish()
         return self.outcome
 
@@ -368,8 +367,9 @@ def run(
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
     the file read, then write the end summary to `stdout`. import_records.BadSource for a
-    malformed file, after writing the whole posts before the fault; EmptySource, after
-    the summary, for a file that held no post. Commenters' names
+    malformed file, after writing the whole posts before the fault and the summary (its
+    message says what was written); EmptySource, after the summary, for a file that
+    held no post. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
     `trust_names`: comments/commenters.py)."""
     job = WordPressImport(
@@ -377,10 +377,18 @@ def run(
         trust_names=trust_names,
     )
     with import_files.open_source(path, progress=progress) as stream:
-        outcome = job.read(stream)
-    if stdout is not None:
-        for line in outcome.lines():
-            stdout.write(line + "\n")
+        try:
+            outcome = job.read(stream)
+        except import_records.BadSource:
+            _write(job.outcome, stdout)  # what the run let in before the fault
+            raise
+    _write(outcome, stdout)
     if (empty := job.nothing_read()) is not None:
         raise import_records.EmptySource(empty)
     return outcome
+
+
+def _write(outcome: Outcome | None, stdout: TextIO | None) -> None:
+    if stdout is not None and outcome is not None:
+        for line in outcome.lines():
+            stdout.write(line + "\n")
