@@ -20,7 +20,7 @@ On a malformed file the parser raises BadSource (its message names the line and 
 reason); the caller then calls `importer.finish(complete=False)`, which writes the
 complete comments read before the error and leaves the replies still waiting for a
 parent to the next run (nothing past the last complete element is written), and
-re-raises. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
+raises `error.after(report)`: the same error, saying what was written before it. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
 both parsers use: it refuses entity declarations, external DTDs and external
 entities (nothing is ever resolved) and hands out one small element at a time with
 its line.
