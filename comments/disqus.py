@@ -35,7 +35,7 @@ NO_THREAD = "a post without its thread"
 NO_TIME = "no createdAt"
 BAD_TIME = "createdAt {value!r} is not a time"
 NO_MESSAGE = "an empty message"
-NOTHING_READ = "The file held no Disqus thread or post: nothing was imported. Is it a Disqus export?"
+NOTHING_READ = "The file held no Disqus post (comment): nothing was imported. Is it a Disqus export?"
 
 
 def _child(element: Element, name: str) -> Element | None:
@@ -140,18 +140,19 @@ def run(
     """Import a Disqus export: match each thread to a post (or make a draft with
     `create_missing`), write its comments, print the summary to `stdout`. BadSource
     for a malformed file, after writing the comments read before the error;
-    EmptySource, after the summary, for a file with no thread and no post.
+    EmptySource, after the summary, for a file with no post.
     Commenters' names and addresses are cleaned as the comment form's (an author's
     name refused unless `trust_names`: comments/commenters.py)."""
     mapping = import_threads.read_mapping(mapping_path) if mapping_path else {}
     importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names)
-    read = 0
+    posts = 0
     with import_files.open_source(path, progress=progress) as stream:
         try:
-            for read, item in enumerate(parse(stream), start=1):
+            for item in parse(stream):
                 if isinstance(item, SourceThread):
                     importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
+                    posts += not (isinstance(item, Refusal) and item.thread)
                     importer.add(item)
         except import_records.BadSource as exc:
             report = importer.finish(complete=False)
@@ -159,7 +160,7 @@ def run(
             raise exc.after(report) from None
     report = importer.finish()
     stdout.write("\n".join(report.lines()) + "\n")
-    if not read:
+    if not posts:
         raise import_records.EmptySource(NOTHING_READ)
     return report
 

@@ -1,6 +1,6 @@
 """A WordPress export's namespaces written with https:// (WordPress.com's exports)
 import as the http:// ones do, and a file that yields no post stops the run loudly
-(issue 36, item 25)."""
+(issue 36, item 25; a Disqus file with no post: test_import_outcomes.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.wxr import importer, parse
-from comments import disqus, import_records
+from comments import import_records
 from comments.stores import get_store
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
@@ -69,11 +69,3 @@ def test_a_file_that_yields_no_post_stops_the_command_with_an_error(tmp_path):
     assert str(refused.value) == expected
     with pytest.raises(import_records.EmptySource):
         importer.run(path=str(feed), stdout=io.StringIO(), progress=False)
-
-
-def test_a_file_with_no_disqus_thread_or_post_stops_the_command_with_an_error(tmp_path):
-    other = tmp_path / "other.xml"
-    other.write_text('<?xml version="1.0"?><feed><entry><title>Not Disqus</title></entry></feed>\n',
-                     encoding="utf-8")
-    with pytest.raises(CommandError, match=disqus.NOTHING_READ.replace("?", r"\?")):
-        command("--format", "disqus", str(other))

@@ -1,7 +1,8 @@
 """What an import says when it cannot do what was asked (issue 36): a database without
-its indexes, a file cut short after batches were written, a thread deleted in the
-source, refused records named by line and id."""
+its indexes, a file with no post, a file cut short after batches were written, a
+thread deleted in the source, refused records named by line and id."""
 
+import re
 from datetime import datetime
 from io import StringIO
 from pathlib import Path
@@ -61,6 +62,18 @@ def test_a_database_that_refuses_the_indexes_stops_the_import_before_any_write(f
     with pytest.raises(CommandError, match=NO_INDEXES.split("(")[0]):
         run(str(EXPORT))
     assert imported(hello) == {} and fresh_database.comment_imports.count_documents({}) == 0
+
+
+# --- A file that yields no post (item 25; WordPress's: cms/test_import_wordpress_namespaces.py)
+
+
+@pytest.mark.parametrize("body", ["<feed><entry><title>Not Disqus</title></entry></feed>",
+                                  '<disqus><thread dsq:id="1" xmlns:dsq="x"><link>/posts/a/</link></thread></disqus>'])
+def test_a_file_with_no_disqus_post_stops_the_command_with_an_error(tmp_path, body):
+    other = tmp_path / "other.xml"
+    other.write_text(f'<?xml version="1.0"?>{body}\n', encoding="utf-8")
+    with pytest.raises(CommandError, match=re.escape(disqus.NOTHING_READ)):
+        run(str(other))
 
 
 # --- Every refused record named by its line and id (item 29) -------------------------------
