@@ -12,9 +12,15 @@ the process's peak resident size. Run it at two sizes (`--comments 20000` and
 `--orphans N` adds N replies whose parent never appears (each names a parent of its
 own that is not in the file): they wait for it until the end, then go to the top
 level, and the peak must stay flat with them too (`--orphans 0` and `--orphans
-250000`). The run checks every orphan was imported at the top level.
+250000`); `--one-thread` puts them all in one thread, whose recount at the end then
+covers them all. The run checks every orphan was imported at the top level.
+
+`--sweep 0,10000,50000` runs the import once per orphan count, each in a process of
+its own (so that each peak resident size is its own), all orphans in one thread, and
+prints one table: the first count is the baseline the others are compared with.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 100000
+    MONGODB_URI=... .venv/bin/python bench/imports.py --comments 2000 --sweep 0,10000,50000
 
 tracemalloc slows Python down; `--no-trace` gives the speed without it. Say which
 server the figures came from whenever you quote them.
@@ -24,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,7 +64,7 @@ WORDS = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", 
 
 
 def write_export(out, *, comments: int, per_thread: int, body_bytes: int, rng: random.Random,
-                 orphans: int = 0) -> int:
+                 orphans: int = 0, one_thread: bool = False) -> int:
     """Write the export; return how many threads it has."""
     threads = max(1, comments // per_thread)
     out.write(HEAD)
@@ -82,7 +90,7 @@ def write_export(out, *, comments: int, per_thread: int, body_bytes: int, rng: r
     if held is not None:
         out.write(held)
     for k in range(comments, comments + orphans):
-        out.write(_post(k, rng.randrange(threads), f"gone-{k}", rng, body_bytes))
+        out.write(_post(k, 0 if one_thread else rng.randrange(threads), f"gone-{k}", rng, body_bytes))
     out.write("</disqus>\n")
     return threads
 
@@ -109,12 +117,40 @@ def main() -> None:
     parser.add_argument("--per-thread", type=int, default=200)
     parser.add_argument("--body-bytes", type=int, default=400)
     parser.add_argument("--orphans", type=int, default=0, help="replies whose parent is not in the file")
+    parser.add_argument("--one-thread", action="store_true", help="every orphan in the first thread")
+    parser.add_argument("--sweep", metavar="N,N,...",
+                        help="one run per orphan count, all in one thread; the first is the baseline")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--no-trace", action="store_true", help="no tracemalloc (faster; peak RSS only)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # a sweep's run
     args = parser.parse_args()
+    if args.sweep:
+        sweep(args)
+        return
+    result = measure(args)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"Store {result['store']}; scratch database {result['database']}")
+    print(f"Export: {result['megabytes']:.1f} MB, {args.comments} comments on {result['threads']} threads"
+          + (", the orphans in one thread" if args.one_thread else ""))
+    print(f"Imported {result['imported']} (refused {result['refused']}, orphans {result['orphans']}) in "
+          f"{result['seconds']:.1f} s: {result['imported'] / result['seconds']:.0f} comments/s"
+          + (" (under tracemalloc)" if result["traced"] is not None else ""))
+    if result["traced"] is not None:
+        print(f"Peak Python memory during the import: {result['traced']:.1f} MB")
+    print(f"Orphans at the top level: {result['top']} of {args.orphans}"
+          + ("" if result["top"] == args.orphans else " (WRONG: every orphan must be imported at the top level)"))
+    print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB)")
+
+
+def measure(args: argparse.Namespace) -> dict:
+    """One import of a generated export into a scratch database (dropped after): its
+    figures, sizes in MB."""
     with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8", delete=False) as out:
         threads = write_export(out, comments=args.comments, per_thread=args.per_thread,
-                               body_bytes=args.body_bytes, rng=random.Random(args.seed), orphans=args.orphans)
+                               body_bytes=args.body_bytes, rng=random.Random(args.seed), orphans=args.orphans,
+                               one_thread=args.one_thread)
         path = out.name
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     mongo.reset_client()
@@ -133,22 +169,42 @@ def main() -> None:
         traced = tracemalloc.get_traced_memory()[1] if not args.no_trace else None
         tracemalloc.stop()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        size = os.path.getsize(path)
-        print(f"Store {conf.get().store}; scratch database {settings.MONGODB_NAME}")
-        print(f"Export: {size / 1e6:.1f} MB, {args.comments} comments on {threads} threads")
-        print(f"Imported {report.imported} (refused {sum(report.refused.values())}, "
-              f"orphans {report.orphans_total}) in {seconds:.1f} s: {report.imported / seconds:.0f} comments/s"
-              + (" (under tracemalloc)" if traced is not None else ""))
-        if traced is not None:
-            print(f"Peak Python memory during the import: {traced / 1e6:.1f} MB")
         top = sum(1 for document in get_store().iter_documents()
                   if int(document["imported"]["id"]) >= args.comments and document["parent_id"] is None)
-        print(f"Orphans at the top level: {top} of {args.orphans}"
-              + ("" if top == args.orphans else " (WRONG: every orphan must be imported at the top level)"))
-        print(f"Peak resident size of the process: {rss / 1024:.0f} MB (before the import: {rss_before / 1024:.0f} MB)")
+        return {"store": conf.get().store, "database": settings.MONGODB_NAME, "threads": threads,
+                "megabytes": os.path.getsize(path) / 1e6, "imported": report.imported,
+                "refused": sum(report.refused.values()), "orphans": report.orphans_total, "top": top,
+                "seconds": seconds, "traced": traced / 1e6 if traced is not None else None,
+                "rss": rss / 1024, "rss_before": rss_before / 1024}
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
         os.unlink(path)
+
+
+def sweep(args: argparse.Namespace) -> None:
+    """One run per orphan count, each in a process of its own, all orphans in one
+    thread; a table of their peaks against the first run's (the baseline)."""
+    counts = [int(n) for n in args.sweep.split(",")]
+    common = ["--comments", str(args.comments), "--per-thread", str(args.per_thread), "--body-bytes",
+              str(args.body_bytes), "--seed", str(args.seed), "--one-thread", "--json"]
+    common += ["--no-trace"] if args.no_trace else []
+    rows = []
+    for orphans in counts:
+        done = subprocess.run([sys.executable, __file__, *common, "--orphans", str(orphans)],
+                              check=True, capture_output=True, text=True)
+        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        if rows[-1]["top"] != orphans:
+            print(f"WRONG: {rows[-1]['top']} of {orphans} orphans at the top level")
+    base = rows[0]
+    print(f"Store {base['store']}; {args.comments} comments on {base['threads']} threads, then the orphans, "
+          f"all in the first thread; one process per run; the first run is the baseline.")
+    print(f"{'orphans':>8} {'file MB':>8} {'seconds':>8} {'traced MB':>10} {'(+base)':>8} "
+          f"{'RSS MB':>8} {'(+base)':>8}")
+    for orphans, row in zip(counts, rows, strict=True):
+        traced = f"{row['traced']:10.1f} {row['traced'] - base['traced']:+8.1f}" if row["traced"] is not None \
+            else f"{'-':>10} {'-':>8}"
+        print(f"{orphans:>8} {row['megabytes']:8.1f} {row['seconds']:8.1f} {traced} "
+              f"{row['rss']:8.0f} {row['rss'] - base['rss']:+8.0f}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ then every `<thread dsq:id>` (the page: `<id>` its identifier, `<link>`, `<title
 `<createdAt>`), then every `<post dsq:id>` (a comment: `<message>` its HTML, usually
 CDATA; `<createdAt>` in UTC; `<isDeleted>`, `<isSpam>`, optionally `<isApproved>`;
 `<author>` with `<name>`, `<email>`, `<username>`, `<isAnonymous>`; `<ipAddress>`;
-`<thread dsq:id>` and, for a reply, `<parent dsq:id>`). Posts come in no promised
+`<thread dsq:id>` and, for a reply, `<parent dsq:id>`). A thread may say
+`<isDeleted>true</isDeleted>`: it is skipped with its comments, and reported. Posts come in no promised
 order: a reply may come before the comment it answers (the engine keeps it until
 then).
 
@@ -34,6 +35,7 @@ NO_THREAD = "a post without its thread"
 NO_TIME = "no createdAt"
 BAD_TIME = "createdAt {value!r} is not a time"
 NO_MESSAGE = "an empty message"
+NOTHING_READ = "The file held no Disqus post (comment): nothing was imported. Is it a Disqus export?"
 
 
 def _child(element: Element, name: str) -> Element | None:
@@ -90,7 +92,8 @@ def thread_of(line: int, element: Element) -> SourceThread | Refusal:
     if not key:
         return Refusal(reason=NO_ID.format(what="thread"), line=line, thread=True)
     return SourceThread(source=SOURCE, key=key, line=line, link=_text(element, "link"),
-                        identifier=_text(element, "id"), title=_text(element, "title"))
+                        identifier=_text(element, "id"), title=_text(element, "title"),
+                        deleted=_true(element, "isDeleted"))
 
 
 def comment_of(line: int, element: Element) -> SourceComment | Refusal:
@@ -136,22 +139,28 @@ def run(
 ) -> import_records.Report:
     """Import a Disqus export: match each thread to a post (or make a draft with
     `create_missing`), write its comments, print the summary to `stdout`. BadSource
-    for a malformed file, after writing the comments read before the error.
+    for a malformed file, after writing the comments read before the error;
+    EmptySource, after the summary, for a file with no post.
     Commenters' names and addresses are cleaned as the comment form's (an author's
     name refused unless `trust_names`: comments/commenters.py)."""
     mapping = import_threads.read_mapping(mapping_path) if mapping_path else {}
     importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names)
+    posts = 0
     with import_files.open_source(path, progress=progress) as stream:
         try:
             for item in parse(stream):
                 if isinstance(item, SourceThread):
                     importer.match_thread(item, mapping=mapping, create_missing=create_missing)
                 else:
+                    posts += not (isinstance(item, Refusal) and item.thread)
                     importer.add(item)
-        except import_records.BadSource:
-            importer.finish(complete=False)
-            raise
+        except import_records.BadSource as exc:
+            report = importer.finish(complete=False)
+            stdout.write("\n".join(report.lines()) + "\n")
+            raise exc.after(report) from None
     report = importer.finish()
     stdout.write("\n".join(report.lines()) + "\n")
+    if not posts:
+        raise import_records.EmptySource(NOTHING_READ)
     return report
 

@@ -18,6 +18,9 @@ from comments.import_records import BadSource
 XML_CHUNK = 64 * 1024
 ENTITY_REFUSED = "entity declarations are refused (entity {name!r}); nothing was resolved"
 EXTERNAL_REFUSED = "external DTDs and entities are refused ({what}); nothing was fetched"
+# The attribute in which `read_xml` notes the line of an inner element it was asked
+# for (`lines_of`); a file's own attribute of that name is overwritten.
+LINE = "{urn:slugline:import}line"
 
 
 def _refuse_entity(name: str, *args: object) -> NoReturn:
@@ -44,12 +47,16 @@ def local(name: str) -> str:
     return name.rpartition("}")[2]
 
 
-def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, Element]]:
+def read_xml(
+    stream: BinaryIO, *, tags: Iterable[str], lines_of: Iterable[str] = ()
+) -> Iterator[tuple[int, Element]]:
     """(line, element) for each outermost element whose local name is in `tags`, as
     the file is read, `XML_CHUNK` bytes at a time; nothing else is kept. Names keep
-    their namespace (`{uri}local`). BadSource, with the line, for malformed XML, an
-    entity declaration, an external DTD or entity: none is ever resolved."""
-    wanted = set(tags)
+    their namespace (`{uri}local`); an inner element whose local name is in `lines_of`
+    carries its own line in its LINE attribute. BadSource, with the line, for
+    malformed XML, an entity declaration, an external DTD or entity: none is ever
+    resolved."""
+    wanted, lined = set(tags), set(lines_of)
     parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True
@@ -68,7 +75,10 @@ def read_xml(stream: BinaryIO, *, tags: Iterable[str]) -> Iterator[tuple[int, El
                 return
             builder, start_line = TreeBuilder(), parser.CurrentLineNumber
         depth += 1
-        builder.start(_name(name), {_name(k): v for k, v in attributes.items()})
+        kept = {_name(k): v for k, v in attributes.items()}
+        if depth > 1 and local(name) in lined:
+            kept[LINE] = str(parser.CurrentLineNumber)
+        builder.start(_name(name), kept)
 
     def end(name: str) -> None:
         nonlocal builder, depth

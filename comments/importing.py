@@ -20,7 +20,7 @@ On a malformed file the parser raises BadSource (its message names the line and 
 reason); the caller then calls `importer.finish(complete=False)`, which writes the
 complete comments read before the error and leaves the replies still waiting for a
 parent to the next run (nothing past the last complete element is written), and
-re-raises. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
+raises `error.after(report)`: the same error, saying what was written before it. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
 both parsers use: it refuses entity declarations, external DTDs and external
 entities (nothing is ever resolved) and hands out one small element at a time with
 its line.
@@ -110,6 +110,7 @@ def register_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> No
 
 UNKNOWN_THREAD = "its thread {thread!r} is not in the file"
 THREAD_SKIPPED = "its thread matched no post"
+THREAD_DELETED = "its thread is deleted in the source"
 BAD_STATUS = "unknown status {status!r}"
 NAIVE_TIME = "its time has no time zone"
 SLUG_TAKEN = "another comment already has its slug"
@@ -140,6 +141,7 @@ class Importer:
         self.pending: list[SourceComment] = []
         self.waiting = WaitingReplies(limit=waiting_limit, dump=_to_scratch, load=_from_scratch)  # replies read before their parent
         self.known: OrderedDict[str, Placed] = OrderedDict()
+        self.deleted: set[str] = set()  # the keys of the threads deleted in the source
         self.touched: set[ObjectId] = set()
 
     # What the parsers hand in.
@@ -158,7 +160,13 @@ class Importer:
     def match_thread(self, thread: SourceThread, *, mapping: dict[str, str] | None = None,
                      create_missing: bool = False) -> None:
         """Record the post `match_post` finds for a thread; with `create_missing`, a
-        draft (`create_draft`) when none matches, else its comments are skipped."""
+        draft (`create_draft`) when none matches, else its comments are skipped. A
+        thread deleted in the source is skipped with its comments, and reported."""
+        if thread.deleted:
+            self.threads[thread.key] = None
+            self.deleted.add(thread.key)
+            self.report.delete_thread(thread)
+            return
         post = match_post(thread, mapping=mapping)
         if post is None and create_missing:
             self.add_thread(thread, post_id=create_draft(thread, dry_run=self.dry_run).id, created=True)
@@ -172,27 +180,28 @@ class Importer:
             self.report.unmatched.append(f"line {item.line}: {item.reason}")
             return
         if isinstance(item, Refusal):
-            self.refuse(item.reason)
+            self.refuse(item.reason, line=item.line, source_id=item.id)
             return
         reason = self._problem(item)
-        if reason == THREAD_SKIPPED:
+        if reason in (THREAD_SKIPPED, THREAD_DELETED):
             self.skip(reason)
         elif reason:
-            self.refuse(reason)
+            self.refuse(reason, line=item.line, source_id=item.id)
         else:
             try:  # the name and address cleaned as the comment form's are
                 who = commenters.clean_imported(name=item.author_name, email=item.author_email,
                                                 trust_names=self.trust_names or item.by_source_author)
             except commenters.Refused as exc:
-                self.refuse(str(exc))
+                self.refuse(str(exc), line=item.line, source_id=item.id)
                 return
             self.pending.append(replace(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
 
-    def refuse(self, reason: str) -> None:
-        """A comment that cannot be imported, for `reason` (counted by reason)."""
-        self.report.refused[reason] += 1
+    def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
+        """A comment that cannot be imported, for `reason`: counted by reason and named
+        by its line and id (the first import_records.REFUSALS_SHOWN)."""
+        self.report.refuse(reason, line=line, source_id=source_id)
 
     def skip(self, reason: str) -> None:
         """A comment left out on purpose (a pingback, a thread with no post)."""
@@ -202,7 +211,7 @@ class Importer:
         if comment.thread not in self.threads:
             return UNKNOWN_THREAD.format(thread=comment.thread)
         if self.threads[comment.thread] is None:
-            return THREAD_SKIPPED
+            return THREAD_DELETED if comment.thread in self.deleted else THREAD_SKIPPED
         if comment.status not in STATUSES:
             return BAD_STATUS.format(status=comment.status)
         if comment.posted.tzinfo is None:
@@ -323,7 +332,7 @@ class Importer:
         changed: dict[ObjectId, list[str]] = {}
         for comment, document, where in placed:
             if document["_id"] in missing:
-                self.refuse(SLUG_TAKEN)
+                self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
                 self.known.pop(comment.id, None)
                 continue
             entries.append((comment.id, where))

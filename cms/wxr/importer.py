@@ -59,7 +59,10 @@ AUTHOR_TAKEN = (
 )
 NOTES_SHOWN = 20
 MORE_NOTES = "... and {more} more {kind}"
-NO_POSTS = "The file held no WordPress items: is it a WordPress export (WXR)?"
+NO_POSTS = (
+    "The file held no WordPress posts{skipped}: nothing was imported. Is it a WordPress export "
+    "(WXR), in WordPress's namespace (http:// or https://wordpress.org/export/1.x/)?"
+)
 
 
 @dataclass
@@ -119,7 +122,9 @@ def comment_time(comment: WxrComment, item: WxrItem) -> tuple[datetime | None, s
         return None, None
     offset = item.utc_offset
     how = AS_UTC if offset is None else BY_OFFSET.format(offset=_offset(offset))
-    note = LOCAL_TIME.format(what=f"comment {comment.id}", line=item.line, local=comment.date_local, how=how)
+    note = LOCAL_TIME.format(
+        what=f"comment {comment.id}", line=comment.line, local=comment.date_local, how=how
+    )
     try:
         return utc(comment.date_local - (offset or timedelta(0))), note
     except OverflowError:  # the offset takes it past year 9999 or before year 1
@@ -145,20 +150,22 @@ def source_comment(
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
-        return import_records.Refusal(UNKNOWN_TYPE.format(type=comment.type), line=item.line, id=comment.id)
+        return import_records.Refusal(
+            UNKNOWN_TYPE.format(type=comment.type), line=comment.line, id=comment.id
+        )
     if not comment.id:
-        return import_records.Refusal(NO_ID, line=item.line)
+        return import_records.Refusal(NO_ID, line=comment.line)
     if comment.approved not in STATUSES:
         return import_records.Refusal(
-            UNKNOWN_APPROVAL.format(value=comment.approved), line=item.line, id=comment.id
+            UNKNOWN_APPROVAL.format(value=comment.approved), line=comment.line, id=comment.id
         )
     posted, note = comment_time(comment, item)
     if posted is None and (comment.date_gmt or comment.date_local):
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if posted is None:
-        return import_records.Refusal(NO_DATE, line=item.line, id=comment.id)
+        return import_records.Refusal(NO_DATE, line=comment.line, id=comment.id)
     if import_records.utc_time(posted) is None:
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=item.line, id=comment.id)
+        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
     login = export_author(comment, channel) if channel is not None else None
@@ -176,7 +183,7 @@ def source_comment(
         author_email=comment.author_email,
         author_url=comment.author_url,
         ip=comment.ip,
-        line=item.line,
+        line=comment.line,
         by_source_author=login is not None,
         author_id=(account.id or None) if (account := (accounts or {}).get(login or "")) else None,
     )
@@ -223,6 +230,7 @@ class WordPressImport:
         self.outcome: Outcome | None = None
         self.slugs: dict[str, str] = {}  # slug -> the WordPress post id it came from
         self.authors: dict[str, posts.AuthorSummary] = {}
+        self.posts_read = 0  # items of type post taken (trashed ones too)
 
     def engine(self) -> importing.Importer:
         """The engine, made at the first item (the site's name comes before it)."""
@@ -238,20 +246,20 @@ class WordPressImport:
         try:
             for item in iter_items(stream, self.channel):
                 self.take(item)
-        except import_records.BadSource:
-            if self.importer is not None:
-                self.importer.finish(complete=False)
-            raise
-        engine = self.engine()
-        engine.finish()
-        if not (
-            self.outcome.posts_created
-            or self.outcome.posts_matched
-            or self.outcome.items_skipped
-            or engine.report.threads_skipped
-        ):
-            self.outcome.note("warnings", NO_POSTS)
+        except import_records.BadSource as exc:
+            report = self.engine().finish(complete=False)
+            raise exc.after(report, posts_created=self.outcome.posts_created) from None
+        self.engine().finish()
         return self.outcome
+
+    def nothing_read(self) -> str | None:
+        """NO_POSTS, with what was skipped, when the file held no post (nothing was
+        imported: a WordPress.com export in a namespace not known would otherwise end
+        quietly as "skipped: 186 untyped items"); else None."""
+        if self.posts_read:
+            return None
+        skipped = ", ".join(f"{n} {what}" for what, n in sorted(self.outcome.items_skipped.items()))
+        return NO_POSTS.format(skipped=f" (skipped: {skipped})" if skipped else "")
 
     def take(self, item: WxrItem) -> None:
         """One item: its post found or made, then all its comments handed to the engine,
@@ -265,7 +273,9 @@ class WordPressImport:
             outcome.items_skipped[what] += 1
             for _ in item.comments:
                 engine.skip(f"on {what}")
+            self.posts_read += item.post_type == "post"
             return
+        self.posts_read += 1
         slug = self._slug(item)
         thread = import_records.SourceThread(
             source=engine.source, key=item.post_id or slug, line=item.line, slug=slug, title=item.title
@@ -376,7 +386,9 @@ def run(
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
     the file read, then write the end summary to `stdout`. import_records.BadSource for a
-    malformed file, after writing the whole posts before the fault. Commenters' names
+    malformed file, after writing the whole posts before the fault and the summary (its
+    message says what was written); EmptySource, after the summary, for a file that
+    held no post. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
     `trust_names`: comments/commenters.py)."""
     job = WordPressImport(
@@ -384,8 +396,18 @@ def run(
         trust_names=trust_names,
     )
     with import_files.open_source(path, progress=progress) as stream:
-        outcome = job.read(stream)
-    if stdout is not None:
+        try:
+            outcome = job.read(stream)
+        except import_records.BadSource:
+            _write(job.outcome, stdout)  # what the run let in before the fault
+            raise
+    _write(outcome, stdout)
+    if (empty := job.nothing_read()) is not None:
+        raise import_records.EmptySource(empty)
+    return outcome
+
+
+def _write(outcome: Outcome | None, stdout: TextIO | None) -> None:
+    if stdout is not None and outcome is not None:
         for line in outcome.lines():
             stdout.write(line + "\n")
-    return outcome

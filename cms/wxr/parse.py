@@ -16,6 +16,8 @@ from comments import addresses, import_files
 ZERO_DATE = "0000-00-00 00:00:00"
 _DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
+# Namespaces as WordPress writes them; an export may write any of them with https://
+# (WordPress.com's do), which names the same namespace here.
 _NAMESPACES = {
     "http://purl.org/rss/1.0/modules/content/": "content",
     "http://purl.org/dc/elements/1.1/": "dc",
@@ -43,7 +45,7 @@ class WxrComment:
     content: str
     approved: str
     type: str
-    line: int = 0
+    line: int = 0  # where its <wp:comment> starts in the file
     user_id: str = ""  # the WordPress user who wrote it ("0" or "": a visitor)
 
 
@@ -102,10 +104,12 @@ def parse_date(value: str) -> datetime | None:
 
 def _key(name: str) -> str:
     """ElementTree's "{uri}local" as "prefix:local" with the prefixes WXR uses, so the
-    code reads like the format's description whatever prefixes a file chose."""
+    code reads like the format's description whatever prefixes a file chose, and
+    whether it writes its namespaces with http:// or https://."""
     if not name.startswith("{"):
         return name
     uri, _, local = name[1:].partition("}")
+    uri = "http://" + uri.removeprefix("https://") if uri.startswith("https://") else uri
     if uri in _NAMESPACES:
         return f"{_NAMESPACES[uri]}:{local}"
     if _EXCERPT_NAMESPACE.fullmatch(uri):
@@ -128,7 +132,8 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
     is filled in with the site and its authors as they are read, which is before the
     items in an export; an item's author name comes from that list."""
     channel = channel if channel is not None else Channel()
-    for line, element in import_files.read_xml(stream, tags=("item", "author", "base_site_url")):
+    tags = ("item", "author", "base_site_url")
+    for line, element in import_files.read_xml(stream, tags=tags, lines_of=("comment",)):
         key = _key(element.tag)
         if key == "wp:base_site_url":
             channel.site = (element.text or "").strip()
@@ -188,7 +193,7 @@ def _comment(item_line: int, element: Element) -> WxrComment:
         content=found.get("wp:comment_content", ""),
         approved=found.get("wp:comment_approved", "").strip(),
         type=found.get("wp:comment_type", "").strip(),
-        line=item_line,
+        line=int(element.get(import_files.LINE) or item_line),
         user_id=found.get("wp:comment_user_id", "").strip(),
     )
 

@@ -112,6 +112,10 @@ class CommentStore(ABC):
         """Every comment as the documents store's flat document, of one discussion or
         of all, in discussion and posting order."""
 
+    def scan_documents(self, *, discussion_id: ObjectId, batch_size: int = 500) -> Iterator[dict]:
+        """A discussion's comments as flat documents, streamed in no promised order."""
+        return self.iter_documents(discussion_id=discussion_id, batch_size=batch_size)
+
     @abstractmethod
     def _insert_documents(self, *, documents: list[dict]) -> int:
         """Add flat comment documents as given (`_id`, slugs, times kept); how many went

@@ -84,6 +84,13 @@ class ContainerStore(CommentStore):
             held += self._flat_documents(container)
         yield from sorted_by_posting(held)
 
+    def scan_documents(self, *, discussion_id: ObjectId, batch_size: int = 500) -> Iterator[dict]:
+        """Unsorted (iter_documents holds a discussion to sort it), `batch_size` comments
+        a batch at most: containers of about a hundred (a bucket page) at a time."""
+        query = self._discussion_query(discussion_id)
+        for container in self._containers_in_order(query, max(1, batch_size // 100)):
+            yield from self._flat_documents(container)
+
     def _insert_documents(self, *, documents: list[dict]) -> int:
         by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
         for document in documents:
