@@ -8,8 +8,9 @@ post, page, attachment and so on, each holding its fields (`wp:post_type`,
 `<category domain="post_tag|category">`) and its comments (`wp:comment`: id, author,
 e-mail, URL, IP, `date_gmt`, content, `approved`, parent, type).
 
-The package has one module per job: parse.py reads the file, bodies.py turns
-WordPress's HTML into what we store, importer.py imports.
+The package has one module per job: parse.py reads the file, content.py turns
+WordPress's HTML into what we store, records.py makes one comment a record for the
+import engine, importer.py imports.
 
 The file is streamed through the import engine's XML reader (comments/import_files.py
 `read_xml`): one item at a time, each dropped once handed on, so memory is that of

@@ -2,8 +2,8 @@
 `CommentStore` whose subclasses each implement these primitives (the abstract
 methods below), with every other operation derived from them once, here:
 
-- reads: `find` and `tally` (by one `Query`), `iter_documents` (every comment as a
-  flat document: exports, migrations), `discussion_ids`, `find_member_authors`;
+- reads: `find`, `tally` (by one `Query`), `iter_documents` (flat documents: exports,
+  migrations; `scan_documents` unordered), `discussion_ids`, `find_member_authors`;
 - writes: `_insert` (one new comment), `_change` (set fields on what a `Query`
   selects), `_increment` (a comment's vote tallies, one `$inc`), `_insert_documents`
   (flat documents as given: imports, migrations), `_drop_discussion`;
@@ -113,7 +113,6 @@ class CommentStore(ABC):
         of all, in discussion and posting order."""
 
     def scan_documents(self, *, discussion_id: ObjectId, batch_size: int = 500) -> Iterator[dict]:
-        """A discussion's comments as flat documents, streamed in no promised order."""
         return self.iter_documents(discussion_id=discussion_id, batch_size=batch_size)
 
     @abstractmethod

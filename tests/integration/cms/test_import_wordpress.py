@@ -18,7 +18,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import authors, posts
-from cms.wxr import content, importer, parse
+from cms.wxr import content, importer, parse, records
 from comments import counters, import_records, import_text
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from comments.stores import get_store
@@ -216,7 +216,7 @@ def test_a_comment_nested_thousands_deep_becomes_text_the_engine_can_write():
         line=1,
         content="<em>" * 5000 + "deep" + "</em>" * 5000,
     )
-    handed = importer.source_comment(
+    handed = records.source_comment(
         deep, swifts, source=SOURCE, thread="10", outcome=importer.Outcome(report=import_records.Report(source=SOURCE))
     )
     assert "deep" in import_text.comment_text(handed.html)
@@ -264,7 +264,7 @@ def test_tags_are_tags_then_categories_made_to_fit_the_dashboard_rules():
 def test_a_comment_without_gmt_time_takes_its_local_time_less_the_posts_offset():
     swifts = items()[0]
     clockless = next(c for c in swifts.comments if c.id == "112")
-    posted, note = importer.comment_time(clockless, swifts)
+    posted, note = records.comment_time(clockless, swifts)
     assert posted == datetime(2024, 5, 6, 12, 0, tzinfo=UTC)
     assert "comment 112" in note and "+02:00" in note
 

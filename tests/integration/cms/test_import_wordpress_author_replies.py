@@ -1,4 +1,4 @@
-"""A WordPress blog author's own replies (cms/wxr/importer.py's `export_author`): the run
+"""A WordPress blog author's own replies (cms/wxr/records.py's `export_author`): the run
 makes her an author, which reserves her name, and her replies keep it and are stored as
 hers, whether the export ties them to her by her user id or, for a reply sent logged out
 or through an app (user id 0), by her e-mail address; under her display name (in any

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cms import posts
-from cms.wxr import importer as wxr_importer
+from cms.wxr import records as wxr_records
 from comments import disqus, import_records, importing
 from comments.import_records import MORE_REFUSALS, REFUSED_RECORD, SourceComment, SourceThread
 from comments.importing import Importer
@@ -131,7 +131,7 @@ def test_a_refused_wordpress_comment_is_named_by_its_own_line_not_its_posts(make
     call_command("import_comments", "--format", "wordpress", "--no-progress", "--comments-only", str(export),
                  stdout=out)
     assert REFUSED_RECORD.format(what="wordpress@notes.example.org comment 8 (line 9)",
-                                 reason=wxr_importer.UNKNOWN_APPROVAL.format(value="maybe")) in out.getvalue()
+                                 reason=wxr_records.UNKNOWN_APPROVAL.format(value="maybe")) in out.getvalue()
 
 
 # --- A file cut short says what was written; deleted threads are skipped (item 27) ---------
