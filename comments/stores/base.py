@@ -6,8 +6,7 @@ methods below), with every other operation derived from them once, here:
   migrations; `scan_documents` unordered), `discussion_ids`, `find_member_authors`;
 - writes: `_insert` (one new comment), `_change` (set fields on what a `Query`
   selects), `_increment` (a comment's vote tallies, one `$inc`), `_insert_documents`
-  (flat documents as given: imports, migrations), `_drop_discussion`;
-- set-up: `ensure_indexes`.
+  (flat documents as given: imports, migrations), `_drop_discussion`; `ensure_indexes`.
 
 The public writes (`insert_comment`, `change`, `increment_votes`, `insert_documents`,
 `drop_discussion`) call the underscored primitives, refused while frozen (below). A
