@@ -16,8 +16,8 @@ from ninja.security import HttpBearer, SessionAuth
 
 from api import conf, middleware, tokens
 from api.problems import Refused
-from comments import ownership
 from comments.host import get_host
+from comments.posting import ownership
 from comments.records import Viewer
 
 BAD_TOKEN = gettext_noop("This API token is unknown or was revoked.")

@@ -8,8 +8,8 @@ moderation, a spam comment removed before anyone saw it) leaves the answer and s
 its tag as they were, and tells no one that something happened.
 
 The answer is kept in the default cache under its discussion's version (every change
-to the discussion raises its `seq`: comments/discussion_state.py; what the HTML
-pages' cache keys are made of, comments/fragments.py), the request and the settings
+to the discussion raises its `seq`: comments/stores/discussion_state.py; what the HTML
+pages' cache keys are made of, comments/reading/fragments.py), the request and the settings
 that shape it: while the discussion is unchanged, a request and its 304 read no
 comment.
 """
@@ -23,9 +23,12 @@ from typing import Any
 from django.http import HttpResponseNotModified
 from django.utils.translation import get_language
 
-from comments import conf, counters, fragments, listings, services
+from comments import conf
 from comments.host import Discussion
+from comments.posting import services
+from comments.reading import fragments, listings
 from comments.records import Viewer
+from comments.stores import counters
 
 # Bump when the shape of the API's answers, or of what the cache keeps, changes.
 REVISION = 2

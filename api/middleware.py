@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from api import conf, problems
-from comments import limits
+from comments.posting import limits
 from infra import clients, mongo
 
 PREFIX = "/api/"
@@ -40,7 +40,7 @@ def _too_large(request, limit: int) -> bool:
 def count(*, key: str, limit: int) -> int | None:
     """Count one API request against `key` (limit per API_RATE_WINDOW; 0: no limit):
     None if admitted, else the seconds until its window ends. Counted in MongoDB
-    (comments/limits.py), so every worker shares it; with MongoDB unreachable the
+    (comments/posting/limits.py), so every worker shares it; with MongoDB unreachable the
     request is let through (logged)."""
     if limit <= 0:
         return None

@@ -13,8 +13,9 @@ from pydantic import Field
 
 from api import auth, schemas
 from api.problems import Refused
-from comments import conf, moderation
+from comments import conf
 from comments.host import get_host
+from comments.moderation import queue as moderation
 from infra.ids import parse_id
 from comments.records import QUEUE_TABS, QueueFilter
 from comments.stores import get_store

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from api import conf as api_conf
-from comments import conf, flags, listings
-from comments.forms import NOTE_MAX_LENGTH
+from comments import conf
+from comments.moderation import flags
+from comments.posting.forms import NOTE_MAX_LENGTH
+from comments.reading import listings
 from comments.records import QUEUE_TABS
 
 PROBLEM = "application/problem+json"

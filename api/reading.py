@@ -16,9 +16,11 @@ from typing import Any
 from django.http import Http404
 from django.urls import reverse
 
-from comments import conf, fragments, listings, services
+from comments import conf
 from comments.host import Discussion, get_host
-from comments.listings import Listing, Shown
+from comments.posting import services
+from comments.reading import fragments, listings
+from comments.reading.listings import Listing, Shown
 from comments.records import Comment, Viewer
 
 # What the markup hooks call votes (data-score, data-votes-up, data-votes-down): a

@@ -16,10 +16,11 @@ from pymongo.errors import PyMongoError
 from api import auth, conf, etags, openapi, parsing, problems, reading, schemas, writing
 from api.problems import Refused
 from comments import conf as comments_conf
-from comments import listings, store_switch
-from comments.antispam import RateLimited
 from comments.host import get_host
+from comments.posting.antispam import RateLimited
+from comments.reading import listings
 from comments.records import Viewer
+from comments.stores import store_switch
 from infra import mongo
 
 NO_ENDPOINT = gettext_noop("There is nothing at this address.")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from comments import antispam, listings, ownership, services
+from comments.posting import antispam, ownership, services
+from comments.reading import listings
 from comments.records import PENDING, Comment, Viewer
 from infra import clients
 

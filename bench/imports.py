@@ -1,4 +1,4 @@
-"""Benchmark: importing a large Disqus export (comments/disqus.py) in bounded memory.
+"""Benchmark: importing a large Disqus export (comments/transfer/disqus.py) in bounded memory.
 
 Writes a generated export of --comments posts (default 100,000) over threads of
 about --per-thread comments, each body padded to about --body-bytes bytes of HTML,
@@ -53,8 +53,9 @@ django.setup()
 from django.conf import settings
 
 from cms import posts
-from comments import conf, disqus
+from comments import conf
 from comments.stores import get_store
+from comments.transfer import disqus
 from infra import mongo
 
 START = datetime(2014, 1, 1, tzinfo=UTC)

@@ -63,7 +63,8 @@ from django.conf import settings  # noqa: E402
 
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
 from cms import demo, posts  # noqa: E402
-from comments import conf, listings, records  # noqa: E402
+from comments import conf, records  # noqa: E402
+from comments.reading import listings  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from devdb.server import DevDB  # noqa: E402

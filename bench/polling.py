@@ -1,4 +1,4 @@
-"""Benchmark: the cost of polling for new comments (comments/polling.py), beside a
+"""Benchmark: the cost of polling for new comments (comments/reading/polling.py), beside a
 cached post page, in one run.
 
 1. Commands per request, in this process through Django's test client with pymongo's

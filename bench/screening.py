@@ -1,5 +1,5 @@
 """Screening what a stranger sends: the blocklist's word check (look-alike keys,
-comments/unicode_text.py) on the longest comment allowed (its source, and with
+comments/internal/unicode_text.py) on the longest comment allowed (its source, and with
 the HTML it renders to, which readers see), the reserved-name check,
 and address normalisation. Each runs inside the posting request, before anything is
 stored, so each must stay quick at the greatest size a stranger can send.
@@ -9,7 +9,7 @@ stored, so each must stay quick at the greatest size a stranger can send.
 Prints the median and slowest time of each, in ms of this process's CPU time, and
 checks each answer is the one the page is meant to act on (the hidden word found,
 the look-alike name refused, the full-width domain normalised). No database: the
-reserved names are given, as comments/names.py would read them.
+reserved names are given, as comments/posting/names.py would read them.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from comments import addresses, antispam, conf, names
+    from comments.posting import addresses, antispam, names
+    from comments import conf
     from infra.markup import render_comment
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -25,7 +25,9 @@ from cms import posts
 from cms.authors import create_author, summary_for
 from cms.demo_content import Article, Commenter, Voice, english, hindi, indonesian, vietnamese
 from cms.roles import EDITORS_GROUP
-from comments import conf, services, slugs, summaries
+from comments import conf, slugs
+from comments.posting import services
+from comments.stores import summaries
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"

@@ -34,14 +34,16 @@ from collections.abc import Iterable
 from bson import ObjectId
 from django.http import HttpRequest
 
-from comments import changes, counters, importing, moderation, sections, summaries
-from comments.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
 from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
+from comments.moderation import changes, queue as moderation
+from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
+from comments.reading import sections
+from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
-from comments.sections import Section
 from comments.signals import comment_flagged, comment_posted, comment_status_changed
-from comments.stores import get_store
+from comments.stores import counters, get_store, summaries
+from comments.transfer import importing
 
 __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "PENDING", "SPAM", "BaseHost", "Comment",
@@ -54,7 +56,7 @@ __all__ = [
 
 
 def comment_section(request: HttpRequest, discussion: Discussion) -> Section:
-    """The comment section a host's page of `discussion` shows (comments/sections.py):
+    """The comment section a host's page of `discussion` shows (comments/reading/sections.py):
     call it from the view to put its `messages` at the top of the page; the page's
     `{% comment_section %}` then draws the same section."""
     return sections.of(request, discussion)

@@ -8,21 +8,16 @@ class CommentsConfig(AppConfig):
     verbose_name = "Comments"
 
     def ready(self) -> None:
-        from comments import (  # noqa: F401
-            blocklist,
-            changes,
-            checks,
-            discussion_state,
-            flags,
-            limits,
-            outbox,
-            ranked,
-            recent_texts,
-            stores,
-            subscriptions,
-            votes,
-        )
-        from comments import counters, notify, signals
+        from comments.moderation import blocklist, changes, flags
+        from comments import checks, stores
+        from comments.stores import discussion_state
+        from comments.posting import limits, recent_texts
+        from comments.notifications import outbox, subscriptions
+        from comments.reading import ranked
+        from comments.votes import collection as votes
+        from comments.stores import counters
+        from comments.notifications import notify
+        from comments import signals
         from comments.stores.counting_hook import use_counting
         from infra import mongo, sharding
 
@@ -33,7 +28,7 @@ class CommentsConfig(AppConfig):
         use_counting(counters)  # Every change the stores make moves the counters.
         mongo.register_indexes(counters.ensure_states)  # after every owner's indexes
         # The notifications hear of comments through the app's signals (comments/signals.py).
-        signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
+        signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notifications.notify.posted")
         signals.comment_status_changed.connect(notify.on_status_changed,
-                                               dispatch_uid="comments.notify.status")
+                                               dispatch_uid="comments.notifications.notify.status")
         sharding.register_shard_keys(discussion_state.shard_keys)

@@ -9,7 +9,7 @@ makes sense, a host overrides what differs); Slugline's blog is
 post's `_id`. The comments app imports no module of its host's: it asks `get_host()`.
 
 The comments app keeps its own per-discussion state (counters, the version of cached
-pages, the buckets store's page counter: comments/discussion_state.py). The host only
+pages, the buckets store's page counter: comments/stores/discussion_state.py). The host only
 stores what the subset pattern of `storage-patterns.md` embeds in its discussion
 documents, the comment count and the latest comments, when the app hands them over
 (`store_comment_summary`).

@@ -36,7 +36,7 @@ ORDERS: dict[str, list[tuple[str, int]]] = {
     "newest": [("thread", DESCENDING), ("full_slug", ASCENDING)],
 }
 
-# The ranked views' orders of top-level comments (comments/ranked.py pages them): an
+# The ranked views' orders of top-level comments (comments/reading/ranked.py pages them): an
 # editor's pick first, then the lower bound of the Wilson score interval ("best") or
 # the net score ("top"); ties newer first.
 RANKED_ORDERS: dict[str, list[tuple[str, int]]] = {
@@ -133,7 +133,7 @@ READERS = Viewer()
 @dataclass(frozen=True)
 class Intent:
     """A change of one comment's (status, placeholder) stored on the comment with the
-    change itself, until the discussion's counters have moved by it (comments/counters.py).
+    change itself, until the discussion's counters have moved by it (comments/stores/counters.py).
     `was` is None for a comment that was just inserted."""
 
     id: ObjectId
@@ -174,14 +174,14 @@ class Comment:
     # When its author last edited it.
     edited: datetime | None = None
     flag_count: int = 0
-    # Readers' votes (comments/votes.py keeps them), the net score, the ranking key of
+    # Readers' votes (comments/votes/collection.py keeps them), the net score, the ranking key of
     # the best view (scores.wilson_lower_bound) and whether an editor featured it.
     votes_up: int = 0
     votes_down: int = 0
     score: int = 0
     rank: float = 0.0
     picked: bool = False
-    # A change of status or placeholder whose counters are not yet moved (comments/counters.py).
+    # A change of status or placeholder whose counters are not yet moved (comments/stores/counters.py).
     intent: Intent | None = None
 
     @property
@@ -266,7 +266,7 @@ def new_document(
     intent: Intent | None = None, comment_id: ObjectId | None = None,
 ) -> dict:
     """The stored fields of a new comment, the same in every store (with `intent`: the
-    counters' note that it is not counted yet, comments/counters.py; `comment_id`: the
+    counters' note that it is not counted yet, comments/stores/counters.py; `comment_id`: the
     id chosen for it beforehand, else a new one)."""
     return {
         **({"intent": intent.as_doc()} if intent else {}),

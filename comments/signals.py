@@ -1,5 +1,5 @@
 """The comments app's signals: what hosts and the app's own notifications
-(comments/notify.py, connected in `CommentsConfig.ready()`) hear about comments.
+(comments/notifications/notify.py, connected in `CommentsConfig.ready()`) hear about comments.
 Sent by the services after the change is stored, with `sender=Comment`.
 
 - `comment_posted(comment, discussion, duplicate)`: a comment was posted through

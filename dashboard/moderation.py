@@ -13,7 +13,9 @@ from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgett
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cms import posts
-from comments import blocklist, changes, conf, moderation, picks, services
+from comments import conf
+from comments.moderation import blocklist, changes, picks, queue as moderation
+from comments.posting import services
 from comments.records import QueueFilter
 from comments.stores import get_store
 from dashboard import confirmations
@@ -67,7 +69,7 @@ BAN_LIFTED_RESTORED = ngettext_lazy(
     "count",
 )
 PICKED = gettext_noop("The comment is an editor's pick: it carries the badge and leads the best order.")
-# Only a top-level pick leads the best order (comments/picks.py); a reply keeps its place in its thread.
+# Only a top-level pick leads the best order (comments/moderation/picks.py); a reply keeps its place in its thread.
 PICKED_REPLY = gettext_noop("The reply is an editor's pick: it carries the badge and keeps its place in its thread.")
 UNPICKED = gettext_noop("The comment is no longer an editor's pick.")
 COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")

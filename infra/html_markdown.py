@@ -1,6 +1,6 @@
 """HTML written elsewhere as the Markdown this site stores: the one HTML -> Markdown
 path, used by both importers (WordPress posts in cms/wxr, imported comments in
-comments/importing.py).
+comments/transfer/importing.py).
 
 It is markdownify, configured, with a few conversions of its own where the site's
 renderer (infra/markup.py) needs them:

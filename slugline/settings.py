@@ -280,7 +280,7 @@ vars().update(_given({
     "NOTIFICATIONS_CONFIRM_PER_CLIENT": env.int,
 }))
 
-# E-mail (reply notifications and subscriptions: comments/notify.py, outbox.py, mail.py).
+# E-mail (reply notifications and subscriptions: comments/notifications/notify.py, outbox.py, mail.py).
 # EMAIL_URL in django-environ's form (smtp://user:pass@host:587, smtp+tls://…,
 # smtp+ssl://…); unset, mail is written as files under var/mail/ (development).
 # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER/PASSWORD, EMAIL_USE_TLS/SSL,

@@ -15,7 +15,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("posts/<post_slug:slug>/", views.post_detail, name="post"),
     path("posts/<post_slug:post_slug>/comments/", include("comments.urls")),
-    path("notifications/", include("comments.subscription_urls")),
+    path("notifications/", include("comments.notifications.urls")),
     path("admin/", admin.site.urls),
     path("healthz/live", health.live, name="health_live"),
     path("healthz/ready", health.ready, name="health_ready"),

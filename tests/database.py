@@ -20,7 +20,7 @@ from pymongo import MongoClient, monitoring
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments import services
+from comments.posting import services
 from comments.records import CommentAuthor
 from infra import mongo
 
@@ -144,7 +144,7 @@ def each_store(request, settings, mongo_database):
 def _store_switch_read_once(settings, mongo_database):
     """Which comment store is in use is read once, at the start of each test (the
     site rereads it every few seconds; a test's command counts must not see that)."""
-    from comments import store_switch
+    from comments.stores import store_switch
 
     settings.COMMENTS_STORE_RECHECK_SECONDS = 24 * 3600
     store_switch.forget()

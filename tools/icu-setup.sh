@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set-up for PyICU (requirements.txt; comments/unicode_text.py: Unicode's confusable
+# Set-up for PyICU (requirements.txt; comments/internal/unicode_text.py: Unicode's confusable
 # skeletons, default-ignorable code points and IDNA), run by make before pip: PyICU is
 # built from source against the system's ICU, so pip needs ICU's headers and pkg-config.
 # Debian's libicu-dev and pkg-config are installed with apt-get when missing and when

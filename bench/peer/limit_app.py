@@ -32,9 +32,9 @@ from django.shortcuts import render  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from cms import posts  # noqa: E402
-from comments import fragments, listings, sections  # noqa: E402
-from comments import services as comment_services  # noqa: E402
-from comments.forms import CommentForm  # noqa: E402
+from comments.reading import fragments, listings, sections  # noqa: E402
+from comments.posting import services as comment_services  # noqa: E402
+from comments.posting.forms import CommentForm  # noqa: E402
 from slugline.urls import handler400, handler403, handler404  # noqa: E402, F401
 from slugline.urls import urlpatterns as site_urlpatterns  # noqa: E402
 

@@ -2,7 +2,7 @@
 count and the latest comments), stored when the comments app hands it over through
 the host (cms/comments_host.py). The comments app keeps its own per-discussion state
 (counters, the version cached lists are keyed by, the buckets' page counter) in its
-own collection (comments/discussion_state.py)."""
+own collection (comments/stores/discussion_state.py)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ The package has one module per job: parse.py reads the file, content.py turns
 WordPress's HTML into what we store, records.py makes one comment a record for the
 import engine, importer.py imports.
 
-The file is streamed through the import engine's XML reader (comments/import_files.py
+The file is streamed through the import engine's XML reader (comments/transfer/import_files.py
 `read_xml`): one item at a time, each dropped once handed on, so memory is that of
 the largest post with its comments, not of the file; no entity is ever resolved (a
 file that declares one, or names an external DTD, is refused). Each item's comments

@@ -1,5 +1,5 @@
 """Importing a WordPress export: its posts created or matched, their comments handed
-to the import engine (comments/importing.py), and the run's end summary (see the
+to the import engine (comments/transfer/importing.py), and the run's end summary (see the
 package's docstring for what is imported, and why)."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH
 from cms.wxr.content import html_to_markdown, post_slug, post_tags
 from cms.wxr.parse import Channel, WxrItem, iter_items
 from cms.wxr.records import source_comment, utc
-from comments import import_files, import_records, importing, names
+from comments.posting import names
+from comments.transfer import import_files, import_records, importing
 from infra.html_text import html_text
 
 SOURCE = "wordpress"
@@ -267,7 +268,7 @@ def run(
     message says what was written); EmptySource, after the summary, for a file that
     held no post. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
-    `trust_names`: comments/commenters.py)."""
+    `trust_names`: comments/posting/commenters.py)."""
     job = WordPressImport(
         dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
         trust_names=trust_names,

@@ -1,4 +1,4 @@
-"""One `wp:comment` to what the import engine is handed (comments/importing.py): a
+"""One `wp:comment` to what the import engine is handed (comments/transfer/importing.py): a
 SourceComment, a Refusal naming its id and line, or the kind of thing skipped on
 purpose; its time in UTC, and whether one of the export's authors wrote it."""
 
@@ -11,8 +11,9 @@ from typing import Protocol
 from cms import posts
 from cms.wxr.content import autop
 from cms.wxr.parse import Channel, WxrComment, WxrItem
-from comments import addresses, import_records, names
+from comments.posting import addresses, names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
+from comments.transfer import import_records
 
 
 class Notes(Protocol):
@@ -80,7 +81,7 @@ def source_comment(
     the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
     `channel`: the export's authors; a comment one of them wrote under their own name
     keeps it (`export_author`; an author's name is refused otherwise:
-    comments/commenters.py), and is theirs here when `accounts` (login -> the author
+    comments/posting/commenters.py), and is theirs here when `accounts` (login -> the author
     this run found or made) has them."""
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
@@ -129,7 +130,7 @@ def export_author(comment: WxrComment, channel: Channel) -> str | None:
     None. Who wrote it: the author its WordPress user id names; for a visitor's (0) or
     a user id the export does not list, the author whose e-mail address it carries
     (an author's replies sent while logged out, or through an app). Under their own
-    name: its name reads as their display name or login (comments/names.py: in any
+    name: its name reads as their display name or login (comments/posting/names.py: in any
     spelling, its words in any order)."""
     if comment.user_id in channel.author_ids:
         login: str | None = channel.author_ids[comment.user_id]

@@ -18,7 +18,7 @@ from importlib import import_module
 
 from pymongo.database import Database
 
-from comments import store_switch
+from comments.stores import store_switch
 from comments.stores.base import CommentStore
 from comments.stores.queries import Duplicate, Query
 from infra.sharding import ShardKey

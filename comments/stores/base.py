@@ -99,7 +99,7 @@ class CommentStore(ABC):
     def _transition(self, *, comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> bool:
         """Set `fields` on this one comment only while its stored fields still meet
         `expect` (MongoDB conditions on its own fields), in one atomic update; whether
-        it did (comments/counters.py moves the counters by it)."""
+        it did (comments/stores/counters.py moves the counters by it)."""
 
     @abstractmethod
     def _increment(self, *, comment: Comment, up: int, down: int) -> bool:
@@ -363,7 +363,7 @@ class CommentStore(ABC):
         return self.tally(Query(tab=tab, filters=filters)).total
 
     # Status, placeholder and text changes go through the counters (`counting()`, which
-    # is comments/counters.py), which move the discussion's counters with them.
+    # is comments/stores/counters.py), which move the discussion's counters with them.
 
     def set_status(self, *, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
         """Give these comments `status`; with `blank`, also empty their text (an author

@@ -14,8 +14,8 @@ from pymongo import ReturnDocument
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
-from comments import discussion_state
 from comments.records import ORDERS, SlugTaken
+from comments.stores import discussion_state
 from comments.stores.containers import sorted_by_posting
 from infra.mongo import get_db
 

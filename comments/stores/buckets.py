@@ -16,7 +16,7 @@ in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
 `ordered: true`, set when the bucket is created, says the bucket has always been
 kept so (older buckets lack it). `first` and `last` are its earliest and latest
 `posted` (`$min`/`$max` on every push). The discussion's state keeps
-`num_pages`, the page new comments go to (comments/discussion_state.py). Putting
+`num_pages`, the page new comments go to (comments/stores/discussion_state.py). Putting
 comments into buckets (posting, appending whole pages) is comments/stores/bucket_writes.py.
 
 Posting (`insert_comment`) is the pattern's push into page `num_pages`,
@@ -64,12 +64,12 @@ from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.write_concern import WriteConcern
 
-from comments import discussion_state, slugs
+from comments import slugs
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
-from comments.stores import bucket_writes
+from comments.stores import bucket_writes, discussion_state
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
-from comments.stores.counting_hook import counting
 from comments.stores.containers import ContainerStore, counted_fields
+from comments.stores.counting_hook import counting
 from comments.stores.queries import MEMBERS, Query, differing
 from infra.sharding import ShardKey
 

@@ -1,4 +1,4 @@
-"""How the comment stores reach the counters (comments/counters.py) without importing
+"""How the comment stores reach the counters (comments/stores/counters.py) without importing
 them: the counters read the stores, so the app's `ready()` hands them over with
 `use_counting`, and a store's status, placeholder and text changes call `counting()`.
 `Counting` is what the counters must offer."""
@@ -19,7 +19,7 @@ Store = Any
 
 class Counting(Protocol):
     """What moves a discussion's counters with each change of a comment's status,
-    placeholder or text (comments/counters.py, handed to the stores by the app's
+    placeholder or text (comments/stores/counters.py, handed to the stores by the app's
     `ready()` through `use_counting`: the counters read the stores, so the stores do
     not import them)."""
 

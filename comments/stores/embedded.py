@@ -79,8 +79,8 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
-from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
+from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.embedded_tree import (
     REPLIES,
     Chain,

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 
-from comments import store_switch
+from comments.stores import store_switch
 
 
 @runtime_checkable

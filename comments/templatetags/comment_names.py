@@ -1,7 +1,7 @@
 """`{{ name|bdi }}`: a commenter's name isolated from the text around it (`<bdi>`),
 for the places a name goes into a translated sentence ("Comment by {{ name }}"), so
 a right-to-left name, or one that slipped in with a direction control before names
-were cleaned (comments/names.py), cannot reorder the sentence around it. Where a
+were cleaned (comments/posting/names.py), cannot reorder the sentence around it. Where a
 name stands alone, templates write `<bdi>{{ name }}</bdi>` themselves."""
 
 from django import template

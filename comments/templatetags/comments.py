@@ -2,7 +2,7 @@
 
 - `{% comment_section discussion %}`: the comments heading, the views switcher, the
   first page of comments (or the page `?page=N` names), its page links and the
-  comment form (comments/sections.py);
+  comment form (comments/reading/sections.py);
 - `{% comment_form discussion %}`: the comment form alone (`heading="…"` to title it).
 
 Both need the request in the context (Django's `request` context processor).
@@ -14,7 +14,8 @@ from typing import Any
 
 from django import template
 
-from comments import sections, services
+from comments.posting import services
+from comments.reading import sections
 
 register = template.Library()
 

@@ -6,10 +6,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 
-from comments import antispam, in_place, listings, services
 from comments.host import Discussion
+from comments.internal.rendering import render
+from comments.posting import antispam, in_place, services
+from comments.reading import listings
 from comments.records import Comment, Viewer
-from comments.rendering import render
 from infra import clients
 
 NO_SUCH_COMMENT = gettext_noop("There is no such comment on this post.")

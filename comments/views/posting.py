@@ -12,22 +12,14 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 from pymongo.errors import PyMongoError
 
-from comments import (
-    conf,
-    confirmations,
-    in_place,
-    notify,
-    ownership,
-    previews,
-    services,
-    slugs,
-    store_switch,
-)
-from comments.forms import CommentForm, comment_form
+from comments import conf, slugs
 from comments.host import Discussion, get_host
+from comments.internal.rendering import render
+from comments.notifications import notify
+from comments.posting import confirmations, in_place, ownership, previews, services
+from comments.posting.forms import CommentForm, comment_form
 from comments.records import CommentAuthor, Viewer
-from comments.rendering import render
-from comments.stores import get_store
+from comments.stores import get_store, store_switch
 from comments.views import reading
 from comments.views.common import (
     MOVING_RETRY_SECONDS,

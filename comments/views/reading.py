@@ -4,11 +4,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from comments import confirmations, ownership, listings, polling, sections, services, thread_cuts
-from comments.forms import CommentForm, comment_form
 from comments.host import Discussion, get_host
+from comments.internal.rendering import render
+from comments.posting import confirmations, ownership, services
+from comments.posting.forms import CommentForm, comment_form
+from comments.reading import listings, polling, sections, thread_cuts
 from comments.records import Comment, Viewer
-from comments.rendering import render
 from comments.views.common import location_url, visible_comment
 
 
@@ -41,7 +42,7 @@ def _discussion_page(request: HttpRequest, section: sections.Section, *, status:
 @require_http_methods(["GET", "HEAD"])
 def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
     """How many comments the discussion has now, and how many are new to a page that
-    showed `?seen=N` (comments/polling.py); 304 while its ETag still holds."""
+    showed `?seen=N` (comments/reading/polling.py); 304 while its ETag still holds."""
     seen = polling.parse_seen(request.GET.get("seen"))
     counts = polling.counts_of(post_slug)
     tag = polling.etag(counts, seen=seen, language=get_language())

@@ -1,7 +1,7 @@
 /* New comments while the reader reads: "3 new comments — show".
  *
  * Every 15 seconds, while the tab is visible, the page asks the discussion's
- * `latest/` address (comments/polling.py) how many comments are new to it, sending
+ * `latest/` address (comments/reading/polling.py) how many comments are new to it, sending
  * back the last ETag: while nothing changed the answer is 304, with no body. The
  * server counts only what every reader sees and writes the words. "Show" reads the
  * page again and inserts the comments it does not have yet, each after the comment

@@ -194,7 +194,7 @@ def full_dashboard(post_by, pending, editor):
     """Something in every dashboard table: posts, pending comments, blocked words and
     bans, and a version whose fields differ from the post's."""
     from cms import posts, versions
-    from comments import blocklist
+    from comments.moderation import blocklist
 
     blocklist.add_entry(kind="word", value="a rather long blocked phrase for a phone", added_by=editor.username)
     blocklist.add_entry(kind="domain", value="spam-domain.example", added_by=editor.username)

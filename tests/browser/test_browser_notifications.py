@@ -1,7 +1,7 @@
 """Reply notifications as two people live them, in Chromium: a reader opts in on the
 comment form, confirms her address from the mail's link, another reader replies, and
 she follows the mail's link to the reply. The site is the session's gunicorn; the
-sender runs here (`comments.sender.deliver_due`), through Django's SMTP backend to a
+sender runs here (`comments.notifications.sender.deliver_due`), through Django's SMTP backend to a
 real SMTP server on a loopback port (tests/smtp.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import expect
 
-from comments import sender
+from comments.notifications import sender
 from tests import smtp
 from tests.browser.test_browser_screenshots import shoot
 from tests.smtp import link_to

@@ -147,7 +147,8 @@ def test_a_refused_comment_shows_its_errors_in_place_and_keeps_the_text(open_pag
 
 
 def test_too_many_comments_answer_429_in_place_with_the_text_kept(open_page, discussion, width):
-    from comments import antispam, conf
+    from comments.posting import antispam
+    from comments import conf
 
     page = open_page(csp=True, width=width)
     page.goto(f"/posts/{discussion.post.slug}/")

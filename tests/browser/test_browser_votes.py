@@ -7,7 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from comments import counters, votes
+from comments.stores import counters
+from comments.votes import collection as votes
 
 
 def article(page, comment):

@@ -1,4 +1,4 @@
-"""Blocked words hidden by markup (comments/antispam.py): the check reads the comment's
+"""Blocked words hidden by markup (comments/posting/antispam.py): the check reads the comment's
 source and what readers see of it, the HTML the site renders it to (infra/markup.py)
 as text (infra/html_text.py)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from comments import antispam
+from comments.posting import antispam
 from infra.markup import render_comment
 
 

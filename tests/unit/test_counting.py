@@ -1,10 +1,10 @@
-"""The counters' arithmetic (comments/counting.py): what a comment counts for, how a
+"""The counters' arithmetic (comments/stores/counting.py): what a comment counts for, how a
 change moves the counters, and a recount that knows which intents were applied."""
 
 from bson import ObjectId
 
-from comments.counting import Counts, counted, deltas, recount
 from comments.records import Intent
+from comments.stores.counting import Counts, counted, deltas, recount
 
 
 def doc(status: str | None = "approved", placeholder: bool = False, intent: Intent | None = None) -> dict:

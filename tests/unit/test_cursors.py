@@ -1,4 +1,4 @@
-"""comments/cursors.py: signed page cursors round-trip, and anything altered,
+"""comments/reading/cursors.py: signed page cursors round-trip, and anything altered,
 misplaced or malformed is refused with BadCursor."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.core import signing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comments import cursors
-from comments.cursors import BAD_CURSOR, BadCursor, Cursor
+from comments.reading import cursors
+from comments.reading.cursors import BAD_CURSOR, BadCursor, Cursor
 from comments.records import ORDERS
 
 SCOPE = "65a1b2c3d4e5f60718293a4b"

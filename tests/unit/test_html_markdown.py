@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cms.wxr.content import autop, html_to_markdown
-from comments.import_text import comment_text
+from comments.transfer.import_text import comment_text
 from infra.html_markdown import to_markdown
 from infra.markup import NESTING_LIMIT, render_post
 

@@ -1,4 +1,4 @@
-"""The import engine's pure parts: comment text as Markdown (comments/import_text.py), slugs
+"""The import engine's pure parts: comment text as Markdown (comments/transfer/import_text.py), slugs
 from links (import_threads.py), safe XML reading (import_files.py), imported ids
 (import_ledger.py)."""
 
@@ -9,8 +9,8 @@ from io import BytesIO
 
 import pytest
 
-from comments import import_files, import_ledger, import_text, import_threads
-from comments.import_records import BadSource, SourceThread
+from comments.transfer import import_files, import_ledger, import_text, import_threads
+from comments.transfer.import_records import BadSource, SourceThread
 
 
 def xml(text: str) -> BytesIO:

@@ -1,4 +1,4 @@
-"""Look-alike capitals (comments/unicode_text.py's readings): a capital that imitates a
+"""Look-alike capitals (comments/internal/unicode_text.py's readings): a capital that imitates a
 Latin letter its lower-case form does not (Cyrillic "В" is "B", "в" a small capital)
 is read as the letter it imitates, in names and blocked words; names are compared as
 sets of words. UTS #39's case-insensitive comparison, through ICU."""
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from comments import antispam, names, unicode_text
+from comments.internal import unicode_text
+from comments.posting import antispam, names
 
 # Cyrillic and Greek capitals, each with the Latin capital it looks like.
 CYRILLIC = dict(zip("АВЕКМНОРСТХ", "ABEKMHOPCTX", strict=True))
@@ -26,7 +27,7 @@ class _Host:
 @pytest.fixture
 def taken(monkeypatch):
     """`taken(authors, typed)`: whether `names.is_taken` refuses `typed` on a site whose
-    posts are by `authors` (the host's list, as comments/names.py reads it)."""
+    posts are by `authors` (the host's list, as comments/posting/names.py reads it)."""
 
     def check(authors: list[str], typed: str) -> bool:
         monkeypatch.setattr(names, "get_host", lambda: _Host(authors))

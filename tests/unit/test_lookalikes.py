@@ -1,11 +1,12 @@
-"""Look-alike spellings (comments/unicode_text.py's keys, UTS #39 skeletons through
+"""Look-alike spellings (comments/internal/unicode_text.py's keys, UTS #39 skeletons through
 ICU): blocked words and commenters' names are compared as a reader would read them."""
 
 from __future__ import annotations
 
 import pytest
 
-from comments import antispam, names, unicode_text
+from comments.internal import unicode_text
+from comments.posting import antispam, names
 
 
 @pytest.mark.parametrize("text", [

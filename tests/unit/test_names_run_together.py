@@ -1,10 +1,10 @@
-"""Which names a reader would take for the same (comments/names.py's run_together)."""
+"""Which names a reader would take for the same (comments/posting/names.py's run_together)."""
 
 from __future__ import annotations
 
 import pytest
 
-from comments import names
+from comments.posting import names
 
 
 @pytest.mark.parametrize("name,expected", [

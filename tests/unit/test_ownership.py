@@ -1,10 +1,10 @@
-"""comments/ownership.py: the signed token naming the comments a browser posted."""
+"""comments/posting/ownership.py: the signed token naming the comments a browser posted."""
 
 from bson import ObjectId
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from comments import ownership
+from comments.posting import ownership
 
 
 def request_with(cookie: str | None = None):

@@ -8,8 +8,9 @@ from django.core.exceptions import BadRequest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments import confirmations, placing, polling
-from comments.polling import Counts
+from comments.posting import confirmations
+from comments.reading import placing, polling
+from comments.reading.polling import Counts
 
 
 @pytest.mark.parametrize("raw", [None, "", "-1", "1.5", "1e3", " 1", "$gt", "99999999999", str(10**9 + 1), "١٢"])

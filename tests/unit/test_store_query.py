@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from comments.records import ORDERS, PENDING, READERS, Comment, CommentAuthor, QueueFilter, by_commenter
 from comments.stores import Query
-from comments.stores.queries import NO_TAB, all_of
 from comments.stores.containers import in_python, sort, tally_of
+from comments.stores.queries import NO_TAB, all_of
 
 BASE = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")

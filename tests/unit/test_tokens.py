@@ -5,7 +5,7 @@ import re
 import pytest
 from bson import ObjectId
 
-from comments import tokens
+from comments.posting import tokens
 
 
 def test_a_token_reads_back_for_its_discussion():

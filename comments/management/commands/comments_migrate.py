@@ -5,8 +5,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from comments import migration, store_switch
-from comments.stores import STORES, get_store
+from comments.stores import STORES, get_store, store_switch
+from comments.transfer import migration
 from infra import mongo, sharding
 
 DONE = (

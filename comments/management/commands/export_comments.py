@@ -3,8 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comments import backup
 from comments.host import get_host
+from comments.transfer import backup
 
 NO_SUCH_POST = "No post has the slug {slug!r}."
 

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 from pymongo.errors import PyMongoError
 
-from comments import backup, import_records, importing
 from comments.errors import Refused
+from comments.transfer import backup, import_records, importing
 from infra import mongo
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."

@@ -4,7 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comments import changes, summaries
+from comments.moderation import changes
+from comments.stores import summaries
 
 DRIFT_LINE = ("Post {post_id}: stored {stored[0]} comments, latest {stored[1]}; "
               "counted {counted[0]}, latest {counted[1]}.")
@@ -15,7 +16,7 @@ DRIFT_FOUND = "{count} post comment summar{ies} drift from a recount; run repair
 
 class Command(BaseCommand):
     help = (
-        "Finish every moderation action that was cut short (comments/changes.py), then "
+        "Finish every moderation action that was cut short (comments/moderation/changes.py), then "
         "finish every change not yet counted, fix every discussion's counters that drift "
         "from a recount and hand every post its comment count and latest comments again. "
         "Safe to run again, and while the site runs; cron-safe. With --check: report every "

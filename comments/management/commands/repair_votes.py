@@ -3,7 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from comments import votes
+from comments.votes import collection as votes
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
-from comments import sender
+from comments.notifications import sender
 
 SENT = "Sent {sent} notification {mails}; {dropped} no longer needed."
 NOT_SENT = "{at:%H:%M:%S} send_notifications: the mail server refused or did not answer; trying again at {retry:%H:%M:%S}."

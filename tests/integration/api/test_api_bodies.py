@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from api.parsing import LONE_SURROGATE, NOT_JSON, NOT_UTF8
-from comments import flags
+from comments.moderation import flags
 from comments.records import CommentAuthor
 from comments.stores import get_store
 

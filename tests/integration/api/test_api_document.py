@@ -13,7 +13,7 @@ from django.test import Client
 
 from api import middleware, tokens
 from api.v1 import NO_ENDPOINT
-from comments import flags
+from comments.moderation import flags
 from tests.openapi_contract import Contract
 
 PROBLEM = "application/problem+json"

@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from comments import counters, moderation, services
+from comments.moderation import queue as moderation
+from comments.posting import services
 from comments.records import CommentAuthor
+from comments.stores import counters
 
 
 @pytest.mark.parametrize("cache_seconds", [0, 300])

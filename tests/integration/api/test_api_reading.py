@@ -14,9 +14,11 @@ from django.utils import translation
 from api.v1 import NO_POSTS, NO_SUCH_COMMENT, TOO_MANY_POSTS
 from cms import posts
 from cms.published import NO_SUCH_POST
-from comments import listings, moderation, services
-from comments.cursors import BAD_CURSOR
-from comments.listings import BAD_VIEW
+from comments.moderation import queue as moderation
+from comments.posting import services
+from comments.reading import listings
+from comments.reading.cursors import BAD_CURSOR
+from comments.reading.listings import BAD_VIEW
 from comments.records import RANKED_ORDERS, CommentAuthor
 from tests.page_reading import Page
 

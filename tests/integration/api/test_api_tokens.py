@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from api import auth, middleware, tokens
-from comments import services
+from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from dashboard.api_tokens import NO_SUCH_USER

@@ -11,8 +11,8 @@ from django.test import Client
 from api.auth import CSRF_FAILED
 from api.v1 import SIGN_IN
 from cms import posts
-from comments import services
-from comments.forms import BAD_PARENT, BAD_REASON, EMPTY_TEXT
+from comments.posting import services
+from comments.posting.forms import BAD_PARENT, BAD_REASON, EMPTY_TEXT
 from comments.records import CommentAuthor
 from comments.stores import get_store
 

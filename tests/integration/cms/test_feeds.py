@@ -118,7 +118,7 @@ def test_comment_feeds_list_a_posts_latest_comments(client, site, make_comment, 
 def test_an_edited_comment_is_updated_in_the_atom_feed(client, site, make_comment):
     """An edit shows in the comment feed: the entry's <updated> is the edit's time and
     its text the new one (feed readers fetch entries again when <updated> moves)."""
-    from comments import services
+    from comments.posting import services
     from comments.records import Viewer
 
     post = site["new"]
@@ -148,7 +148,7 @@ def test_pages_advertise_their_feeds(client, site):
 def test_a_comments_votes_show_in_the_comment_feeds_once_readers_voted(client, site, make_comment, kind):
     """A comment readers voted on carries its up and down votes in the feed; one
     without votes carries no votes line."""
-    from comments import votes
+    from comments.votes import collection as votes
 
     post = site["new"]
     voted = make_comment(post, text="Voted on", author=CommentAuthor(id=None, name="Maya"))

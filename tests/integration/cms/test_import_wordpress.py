@@ -19,9 +19,9 @@ from django.core.management import CommandError, call_command
 
 from cms import authors, posts
 from cms.wxr import content, importer, parse, records
-from comments import counters, import_records, import_text
 from comments.records import APPROVED, DELETED, PENDING, SPAM
-from comments.stores import get_store
+from comments.stores import counters, get_store
+from comments.transfer import import_records, import_text
 from infra.markup import render_post
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"

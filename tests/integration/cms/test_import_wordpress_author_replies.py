@@ -13,7 +13,7 @@ import pytest
 
 from cms import authors, posts
 from cms.wxr import importer
-from comments import commenters
+from comments.posting import commenters
 from comments.stores import get_store
 
 EXPORT = Path(__file__).resolve().parents[2] / "fixtures" / "imports" / "wordpress-author-replies.xml"

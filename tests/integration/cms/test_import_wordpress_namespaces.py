@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.wxr import importer, parse
-from comments import import_records
 from comments.stores import get_store
+from comments.transfer import import_records
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
 HTTPS = FIXTURES / "wordpress-com-https.xml"

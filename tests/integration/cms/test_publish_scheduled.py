@@ -116,7 +116,8 @@ def test_every_must_be_positive():
 def test_the_loop_finishes_a_moderation_action_cut_short(make_post, make_comment, mongo_db):
     """An action recorded but never applied (its request died a minute ago) is applied
     and its post's summary put right by the loop, without anyone trying again."""
-    from comments import changes, records
+    from comments.moderation import changes
+    from comments import records
     from comments.stores import get_store
 
     post = make_post()

@@ -1,4 +1,4 @@
-"""Every spelling of an address is one mailbox (comments/addresses.py) wherever the
+"""Every spelling of an address is one mailbox (comments/posting/addresses.py) wherever the
 site counts, keys, bans or blocks it; blocked words are caught in look-alike
 spellings too. Through the real posting service and the comment form."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from comments import blocklist, notify
+from comments.moderation import blocklist
+from comments.notifications import notify
 from tests.page_reading import page, post_url, submit
 
 SPELLINGS = ["dave@target.test", "dave@ｔarget.test", "DAVE@TARGET.TEST", "dave@ｔａｒｇｅｔ.ｔｅｓｔ",

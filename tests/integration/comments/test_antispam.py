@@ -1,4 +1,4 @@
-"""comments/antispam.py: rate limits counted in MongoDB (comments/limits.py), and the
+"""comments/posting/antispam.py: rate limits counted in MongoDB (comments/posting/limits.py), and the
 verdict on a comment's text and author (blocked words and domains, links,
 pre-moderation rules)."""
 
@@ -9,9 +9,9 @@ import pytest
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 
-from comments import antispam, limits
-from comments.antispam import RATE_LIMITED, RateLimited
-from comments.blocklist import Screening
+from comments.moderation.blocklist import Screening
+from comments.posting import antispam, limits
+from comments.posting.antispam import RATE_LIMITED, RateLimited
 from comments.records import APPROVED, PENDING, CommentAuthor
 from tests.threads import at_once, split
 

@@ -1,4 +1,4 @@
-"""Comments to and from JSON Lines (comments/backup.py, `export_comments` and
+"""Comments to and from JSON Lines (comments/transfer/backup.py, `export_comments` and
 `import_comments`): every field survives, imports are batched and idempotent, and an
 export imported into an empty database shows every discussion page as before."""
 
@@ -16,11 +16,12 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from comments import backup, cursors
 from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
+from comments.reading import cursors
 from comments.records import CommentAuthor
 from comments.stores import get_store
+from comments.transfer import backup
 from infra import mongo
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -323,7 +324,7 @@ def backup_documents(post) -> list[dict]:
 
 def test_a_lines_author_is_cleaned_as_the_forms_are(make_post, tmp_path):
     """Direction controls and invisible characters leave a JSON Lines author's name, and
-    the address is stored as it is delivered (comments/commenters.py)."""
+    the address is stored as it is delivered (comments/posting/commenters.py)."""
     post = make_post()
     dump = tmp_path / "names.jsonl"
     dump.write_text(hostile_line(post, name="\u202eonurB", email="Dave@ｔarget.test"))

@@ -1,6 +1,6 @@
-"""comments/blocklist.py: blocked words and domains and bans, in their own collection."""
+"""comments/moderation/blocklist.py: blocked words and domains and bans, in their own collection."""
 
-from comments import blocklist
+from comments.moderation import blocklist
 
 
 def test_entries_are_stored_normalised_and_once(mongo_db):

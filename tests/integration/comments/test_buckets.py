@@ -13,9 +13,9 @@ from bson import ObjectId
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comments import counters, slugs
+from comments import slugs
 from comments.records import APPROVED, PENDING, READERS, CommentAuthor, SlugTaken, Viewer, new_document
-from comments.stores import bucket_writes, buckets, get_store
+from comments.stores import bucket_writes, buckets, counters, get_store
 from tests.threads import at_once, split
 
 DOCUMENTS = get_store("documents")

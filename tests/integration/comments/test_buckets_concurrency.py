@@ -10,9 +10,8 @@ from collections.abc import Callable
 import pytest
 from bson import ObjectId
 
-from comments import counters
 from comments.records import PENDING, SPAM, CommentAuthor, SlugTaken
-from comments.stores import bucket_writes, get_store
+from comments.stores import bucket_writes, counters, get_store
 from tests.integration.comments.test_buckets import READER, fill, new_comment, page_numbers, stored_ids
 from tests.threads import at_once
 

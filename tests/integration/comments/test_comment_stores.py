@@ -2,7 +2,7 @@
 owner of which store is in use, writes frozen during a migration, the Python half of
 a `Query` (what the embedded store applies) checked against the MongoDB half (the
 documents store's indexed queries), moving comments between stores
-(comments/migration.py, comments_migrate), and the documents store with the posting
+(comments/transfer/migration.py, comments_migrate), and the documents store with the posting
 service against the real server (indexes, slugs, orders, pages, counts, depth)."""
 
 from __future__ import annotations
@@ -18,11 +18,14 @@ from django.core.management import CommandError, call_command
 from pymongo.errors import DuplicateKeyError
 
 from cms import posts
-from comments import migration, records, services, slugs, store_switch, summaries, votes
+from comments import records, slugs
+from comments.posting import services
+from comments.posting.services import PARENT_NOT_FOUND, CommentError
 from comments.records import DELETED, ORDERS, PENDING, RANKED_ORDERS, SPAM, Comment, CommentAuthor, QueueFilter, Viewer
-from comments.services import PARENT_NOT_FOUND, CommentError
-from comments.stores import CommentStore, Query, get_store
+from comments.stores import CommentStore, Query, get_store, store_switch, summaries
 from comments.stores.containers import in_python, tally_of
+from comments.transfer import migration
+from comments.votes import collection as votes
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
@@ -1050,7 +1053,7 @@ def test_tally_counts_entries_and_placeholders_in_one_command(make_post, make_co
 def test_a_subthread_changes_status_in_one_update_on_its_anchored_prefix(make_post, make_comment, commands):
     """A sub-thread as moderation removes it (find_subthread on the anchored prefix, then
     set_status by id): one find for the thread and its comments by id, then per comment
-    its conditional update and the counters' fixed steps (comments/counters.py), never
+    its conditional update and the counters' fixed steps (comments/stores/counters.py), never
     a count; a sibling sharing the slug's first characters is untouched."""
     post = make_post()
     root = make_comment(post, new_part=parts("aaaaaaaa"))

@@ -1,4 +1,4 @@
-"""The rendered-comments cache (comments/fragments.py): what a key depends on, who
+"""The rendered-comments cache (comments/reading/fragments.py): what a key depends on, who
 shares cached pages, what a cache hit costs, and that every write to a discussion
 shows on a warm cached page at once. The write-path tests run on both of Django's
 cache backends Slugline is configured with: local memory and Redis (a redis-server
@@ -20,8 +20,10 @@ from django.test import Client
 
 from cms import authors, posts
 from cms.models import AuthorProfile
-from comments import backup, fragments, listings, moderation
+from comments.moderation import queue as moderation
+from comments.reading import fragments, listings
 from comments.records import CommentAuthor
+from comments.transfer import backup
 from tests.page_reading import page, permalink_url, post_url, submit
 
 REDIS_MISSING = (

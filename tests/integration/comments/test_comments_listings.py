@@ -1,4 +1,4 @@
-"""What a page of comments shows to whom (comments/listings.py) against the real server:
+"""What a page of comments shows to whom (comments/reading/listings.py) against the real server:
 each status, seen by a reader, the comment's author and an editor; placeholders;
 counts and cursors over a discussion with hidden comments."""
 
@@ -9,7 +9,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.core.exceptions import BadRequest
 
-from comments import listings, moderation
+from comments.moderation import queue as moderation
+from comments.reading import listings
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
 from comments.stores import get_store
 

@@ -1,4 +1,4 @@
-"""comments_migrate on a busy site (comments/migration.py): readers keep posting
+"""comments_migrate on a busy site (comments/transfer/migration.py): readers keep posting
 through comments.services, in another thread, while every discussion is copied and
 verified. The migration finishes, loses no comment, and still fails loudly when the
 target's copy really differs."""
@@ -12,9 +12,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments import migration, services, store_switch
+from comments.posting import services
 from comments.records import CommentAuthor
-from comments.stores import get_store
+from comments.stores import get_store, store_switch
+from comments.transfer import migration
 from tests.database import TEST_STORES
 
 PAIRS = list(itertools.permutations(TEST_STORES, 2))

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.test import Client
 
-from comments import records, store_switch, summaries
-from comments.ownership import AUTHOR_COOKIE
+from comments import records
+from comments.posting.ownership import AUTHOR_COOKIE
 from comments.records import CommentAuthor
-from comments.stores import get_store
+from comments.stores import get_store, store_switch, summaries
 from comments.views.changing import DELETED
 from comments.views.posting import AWAITING, POSTED
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, submit

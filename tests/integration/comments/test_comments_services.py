@@ -1,4 +1,4 @@
-"""The moderation rules of comments/services.py against the real server: the status a
+"""The moderation rules of comments/posting/services.py against the real server: the status a
 new or edited comment gets, duplicates, closed discussions, authors editing and
 deleting their own comments, flags, placeholders and the post's summary."""
 
@@ -12,9 +12,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from cms import posts
-from comments import blocklist, counters, flags, moderation, services, summaries
+from comments.moderation import blocklist, flags, queue as moderation
+from comments.posting import services
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor, Viewer
-from comments.services import (
+from comments.stores import counters, get_store, summaries
+from comments.posting.services import (
     BANNED,
     CANNOT_CHANGE,
     CANNOT_FLAG,
@@ -24,7 +26,6 @@ from comments.services import (
     PARENT_NOT_FOUND,
     CommentError,
 )
-from comments.stores import get_store
 from tests import threads
 from tests.threads import split
 

@@ -13,13 +13,14 @@ from django.test import Client
 from pymongo import monitoring
 
 from cms.published import NO_SUCH_POST
-from comments import listings, services, summaries
-from comments.cursors import BAD_CURSOR
-from comments.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
-from comments.listings import BAD_VIEW, NO_MORE
+from comments.posting import services
+from comments.posting.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
+from comments.posting.services import PARENT_NOT_FOUND
+from comments.reading import listings
+from comments.reading.cursors import BAD_CURSOR
+from comments.reading.listings import BAD_VIEW, NO_MORE
 from comments.records import CommentAuthor
-from comments.services import PARENT_NOT_FOUND
-from comments.stores import get_store
+from comments.stores import get_store, summaries
 from comments.views.common import NO_SUCH_COMMENT
 from comments.views.posting import POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE

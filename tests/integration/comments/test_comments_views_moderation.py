@@ -13,10 +13,12 @@ from django.core import signing
 from django.test import Client
 
 from cms import posts
-from comments import antispam, blocklist, moderation, ownership, records, services, summaries, tokens
-from comments.forms import HONEYPOT
+from comments import records
+from comments.moderation import blocklist, queue as moderation
+from comments.posting import antispam, ownership, services, tokens
+from comments.posting.forms import HONEYPOT
 from comments.records import CommentAuthor
-from comments.stores import get_store
+from comments.stores import get_store, summaries
 from comments.views.changing import DELETED, EDITED, FLAGGED
 from comments.views.posting import AWAITING
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from comments.views.changing import DELETED, FLAGGED
-from comments.voting import VOTED
+from comments.votes.rules import VOTED
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")

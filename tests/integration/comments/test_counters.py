@@ -1,4 +1,4 @@
-"""Every change moves a discussion's counters exactly once (comments/counters.py), in
+"""Every change moves a discussion's counters exactly once (comments/stores/counters.py), in
 every store: posting (also pending by the rules), edits, an author's delete, flags
 that hold a comment, moderation (one comment, a batch, a sub-thread, a ban),
 placeholders, imports; a crash between a comment's change and its counter's is put
@@ -14,10 +14,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from cms import posts
-from comments import counters, counting, discussion_state, moderation, services, summaries
-from comments.counting import Counts
+from comments.moderation import queue as moderation
+from comments.posting import services
 from comments.records import CommentAuthor, Viewer, new_document
-from comments.stores import get_store
+from comments.stores import counters, counting, discussion_state, get_store, summaries
+from comments.stores.counting import Counts
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

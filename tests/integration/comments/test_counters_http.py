@@ -16,9 +16,10 @@ from django.conf import settings
 
 from bench.harness import Reader, Site
 from cms import posts
-from comments import changes, counters, counting, services
+from comments.moderation import changes
+from comments.posting import services
 from comments.records import CommentAuthor
-from comments.stores import get_store
+from comments.stores import counters, counting, get_store
 from tests.database import TEST_STORES
 from tests.threads import at_once
 

@@ -1,4 +1,4 @@
-"""The comments app's per-discussion state (comments/discussion_state.py): the buckets
+"""The comments app's per-discussion state (comments/stores/discussion_state.py): the buckets
 store's page counter, the change number, the compare-and-set that moves the counters."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from bson import ObjectId
 
-from comments import discussion_state
-from comments.counting import Counts
+from comments.stores import discussion_state
+from comments.stores.counting import Counts
 
 
 EARLY = datetime(2026, 1, 1, tzinfo=UTC)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from cms import posts
-from comments import conf, services
+from comments import conf
+from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests.threads import at_once

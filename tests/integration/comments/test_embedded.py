@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from bson import ObjectId
 
-from comments import services
+from comments.posting import services
 from comments.records import (
     APPROVED,
     DELETED,
@@ -147,7 +147,7 @@ def test_replies_are_pushed_under_their_parents_position(embedded_store, make_po
 
 def test_a_node_holds_the_fields_of_a_documents_store_comment(embedded_store, make_post, mongo_db):
     """Every field records.new_document gives, except discussion_id, plus replies (and
-    `intent`, null once its insert is counted: comments/counters.py)."""
+    `intent`, null once its insert is counted: comments/stores/counters.py)."""
     post = make_post()
     services.post_comment(post=post, text="Hello", author=MEMBER, form_key="k" * 20, ip="10.0.0.1")
     [stored] = mongo_db.discussions.find_one({"_id": post.id})["replies"]

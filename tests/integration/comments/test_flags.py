@@ -1,4 +1,4 @@
-"""comments/flags.py: readers' flags, one per reader and comment."""
+"""comments/moderation/flags.py: readers' flags, one per reader and comment."""
 
 import threading
 from datetime import datetime, timezone
@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import pytest
 from bson import ObjectId
 
-from comments import flags
+from comments.moderation import flags
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

@@ -13,11 +13,13 @@ from django.template import Context, Template
 from django.test import RequestFactory
 
 from cms.comments_host import BlogHost
-from comments import notify, services, signals, subscriptions
-from comments.forms import TOO_LONG
+from comments import signals
 from comments.host import CANNOT_CREATE, BaseHost, get_host
+from comments.notifications import notify, subscriptions
+from comments.posting import services
+from comments.posting.forms import TOO_LONG
+from comments.posting.services import CLOSED
 from comments.records import APPROVED, DELETED, PENDING, CommentAuthor, Viewer
-from comments.services import CLOSED
 from tests import smtp
 from tests.page_reading import Page, discussion_url, page, post_url
 
@@ -173,7 +175,7 @@ def test_bulk_loads_send_nothing(make_post, heard):
 
 
 def test_flags_deletes_and_moderation_send_their_signals(make_post, make_comment, heard, settings):
-    from comments import moderation
+    from comments.moderation import queue as moderation
 
     settings.COMMENTS_FLAGS_TO_HOLD = 2
     post = make_post()
@@ -197,12 +199,12 @@ def test_the_notifications_hear_of_comments_through_the_signals(make_post, make_
     post = make_post()
     subscriptions.subscribe(kind=subscriptions.DISCUSSION, target=post.id, discussion_id=post.id,
                             email="follower@example.com", owner=True)
-    assert signals.comment_posted.disconnect(dispatch_uid="comments.notify.posted")
+    assert signals.comment_posted.disconnect(dispatch_uid="comments.notifications.notify.posted")
     try:
         make_comment(post, text="Unheard")
         assert mongo_db.notification_outbox.count_documents({}) == 0
     finally:
-        signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notify.posted")
+        signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notifications.notify.posted")
     make_comment(post, text="Heard")
     told = {"kind": notify.FOLLOW, "to": "follower@example.com"}
     assert mongo_db.notification_outbox.count_documents(told) == 1
@@ -269,7 +271,7 @@ def test_a_host_without_a_moderation_page_still_gets_its_queue_digest_without_a_
     both parts, with no link (and no "None") when the host has no moderation page."""
     from datetime import UTC, datetime, timedelta
 
-    from comments import sender
+    from comments.notifications import sender
 
     text_of, html_of = smtp.text_of, smtp.html_of
 

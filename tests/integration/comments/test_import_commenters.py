@@ -1,5 +1,5 @@
-"""Imported commenters are cleaned as the comment form's are (comments/commenters.py,
-called by comments/importing.py for Disqus and WordPress): no direction controls or
+"""Imported commenters are cleaned as the comment form's are (comments/posting/commenters.py,
+called by comments/transfer/importing.py for Disqus and WordPress): no direction controls or
 line breaks in names, no header injection in addresses, addresses normalised, and an
 author's name refused unless the operator trusts the file (`--trust-names`)."""
 
@@ -13,10 +13,10 @@ from django.core.management import call_command
 
 from cms import posts
 from cms.wxr import importer
-from comments import commenters, names
-from comments.import_records import SourceComment, SourceThread
-from comments.importing import Importer
+from comments.posting import commenters, names
 from comments.stores import get_store
+from comments.transfer.import_records import SourceComment, SourceThread
+from comments.transfer.importing import Importer
 
 WHEN = datetime(2015, 6, 1, 12, tzinfo=UTC)
 

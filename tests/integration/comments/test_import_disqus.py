@@ -1,4 +1,4 @@
-"""Importing a Disqus export (comments/disqus.py through `import_comments --format
+"""Importing a Disqus export (comments/transfer/disqus.py through `import_comments --format
 disqus`): threads matched to posts, threading, times, statuses, bodies and
 moderation data kept in every store; reruns add nothing; hostile XML is refused."""
 
@@ -11,10 +11,10 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.comments_host import IMPORT_AUTHOR
-from comments import disqus, import_records, importing
 from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE, NOT_FOR_FORMAT
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
 from comments.stores import get_store
+from comments.transfer import disqus, import_records, importing
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

@@ -1,5 +1,5 @@
 """An author's name in look-alike capitals or with its words reordered is refused by
-every importer (JSON Lines, Disqus, WordPress: comments/commenters.py), as by the form."""
+every importer (JSON Lines, Disqus, WordPress: comments/posting/commenters.py), as by the form."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments import commenters
+from comments.posting import commenters
 from comments.stores import get_store
 from tests.integration.comments.test_backup import hostile_line
 from tests.integration.comments.test_import_commenters import DISQUS, WXR, WXR_COMMENT

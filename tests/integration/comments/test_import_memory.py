@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from comments import counters, import_waiting, importing
-from comments.import_records import SourceComment, SourceThread
-from comments.importing import Importer
-from comments.stores import get_store
+from comments.stores import counters, get_store
+from comments.transfer import import_waiting, importing
+from comments.transfer.import_records import SourceComment, SourceThread
+from comments.transfer.importing import Importer
 from tests import database
 
 START = datetime(2016, 3, 1, tzinfo=UTC)

@@ -12,11 +12,11 @@ from django.core.management import CommandError, call_command
 
 from cms import posts
 from cms.wxr import records as wxr_records
-from comments import disqus, import_records, importing
-from comments.import_records import MORE_REFUSALS, REFUSED_RECORD, SourceComment, SourceThread
-from comments.importing import Importer
 from comments.management.commands.import_comments import NO_INDEXES
 from comments.stores import get_store
+from comments.transfer import disqus, import_records, importing
+from comments.transfer.import_records import MORE_REFUSALS, REFUSED_RECORD, SourceComment, SourceThread
+from comments.transfer.importing import Importer
 from infra import mongo
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"

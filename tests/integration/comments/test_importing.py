@@ -1,4 +1,4 @@
-"""The import engine (comments/importing.py and its comments/import_*.py modules): pure
+"""The import engine (comments/transfer/importing.py and its comments/import_*.py modules): pure
 helpers (bodies as Markdown, the safe XML reader, thread matching), and the writer in
 every store: a run stopped half-way is completed by the next, a run stopped between
 storing and recording adds nothing twice, replies find parents across batches and
@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cms import posts
-from comments import import_ledger, import_records, import_waiting, importing, records
-from comments.import_records import SourceComment, SourceThread
-from comments.importing import Importer
+from comments import records
 from comments.stores import get_store
+from comments.transfer import import_ledger, import_records, import_waiting, importing
+from comments.transfer.import_records import SourceComment, SourceThread
+from comments.transfer.importing import Importer
 
 # --- Pure --------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Moderation that completes or converges (comments/changes.py), bans that reach only
+"""Moderation that completes or converges (comments/moderation/changes.py), bans that reach only
 whom they should and can be undone, and posting that reports a stored comment as
 stored, against the real server for every comment store.
 
@@ -15,9 +15,10 @@ from django.core.management import call_command
 from pymongo.errors import NetworkTimeout
 
 from cms import posts
-from comments import blocklist, changes, moderation, services, summaries
+from comments.moderation import blocklist, changes, queue as moderation
+from comments.posting import services
 from comments.records import APPROVED, PENDING, SPAM, CommentAuthor
-from comments.stores import get_store
+from comments.stores import get_store, summaries
 
 pytestmark = pytest.mark.usefixtures("each_store")
 

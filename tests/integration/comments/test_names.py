@@ -1,4 +1,4 @@
-"""Whose name is whose (comments/names.py): an anonymous commenter cannot take an
+"""Whose name is whose (comments/posting/names.py): an anonymous commenter cannot take an
 author's or editor's name, however they spell it, and staff comments carry a badge."""
 
 from __future__ import annotations

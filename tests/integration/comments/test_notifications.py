@@ -19,8 +19,10 @@ from django.core.management import call_command
 from django.test import Client
 
 from cms.posts import AuthorSummary
-from comments import moderation, notify, outbox, sender, services, subscriptions
-from comments.forms import EMAIL_FOR_NOTICES
+from comments.moderation import queue as moderation
+from comments.notifications import notify, outbox, sender, subscriptions
+from comments.posting import services
+from comments.posting.forms import EMAIL_FOR_NOTICES
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from comments.views.posting import CHECK_YOUR_MAIL

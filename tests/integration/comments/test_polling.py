@@ -1,4 +1,4 @@
-"""The polling address for new comments (comments/polling.py), over HTTP through
+"""The polling address for new comments (comments/reading/polling.py), over HTTP through
 Django's test client: its counts, its ETag and 304s, what it costs, and that it never
 counts a comment other readers cannot see."""
 
@@ -10,8 +10,8 @@ import pytest
 from django.core.cache import cache
 from pymongo import monitoring
 
-from comments import moderation
-from comments.polling import BAD_SEEN
+from comments.moderation import queue as moderation
+from comments.reading.polling import BAD_SEEN
 from tests.page_reading import post_url
 
 

@@ -1,5 +1,5 @@
 """The same text posted again after its comment was deleted is a new comment, stored
-at once: the claim the first post left on the text (comments/recent_texts.py) does
+at once: the claim the first post left on the text (comments/posting/recent_texts.py) does
 not make the second wait for a comment that is gone, through the form and the API."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 from bson import ObjectId
 from django.test import Client
 
-from comments import moderation, recent_texts, services
+from comments.moderation import queue as moderation
+from comments.posting import recent_texts, services
 from comments.records import CommentAuthor, Viewer
 from comments.stores import get_store
 from tests.page_reading import page, permalink_url, post_url, submit

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments.antispam import RATE_LIMITED
-from comments.forms import EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
-from comments.previews import PREVIEW
+from comments.posting.antispam import RATE_LIMITED
+from comments.posting.forms import EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
+from comments.posting.previews import PREVIEW
 from comments.views.posting import AWAITING, POSTED
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 

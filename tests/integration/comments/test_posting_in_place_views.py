@@ -10,9 +10,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments import voting
-from comments.listings import VIEWS
+from comments.reading.listings import VIEWS
 from comments.records import RANKED_ORDERS, Viewer
+from comments.votes import rules as voting
 from tests.integration.comments.test_posting_in_place import form_data, in_place, posted
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from comments import services
+from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests.page_reading import page, post_url, submit

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from comments.forms import NOT_UTF8, TOO_LONG
+from comments.posting.forms import NOT_UTF8, TOO_LONG
 from comments.stores import get_store
 from tests.page_reading import page, post_url, submit
 

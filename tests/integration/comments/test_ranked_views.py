@@ -1,4 +1,4 @@
-"""The ranked views, ?view=best and ?view=top, over HTTP and through comments/ranked.py:
+"""The ranked views, ?view=best and ?view=top, over HTTP and through comments/reading/ranked.py:
 their order, their pages while votes move, and the setting that picks the default."""
 
 from __future__ import annotations
@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from comments import counters, ranked, scores, votes
-from comments.stores import get_store
+from comments import scores
+from comments.reading import ranked
+from comments.stores import counters, get_store
+from comments.votes import collection as votes
 from tests.page_reading import discussion_url, page, post_url, query
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -1,4 +1,4 @@
-"""Only the owner of an address starts mail to it (comments/subscriptions.py): a
+"""Only the owner of an address starts mail to it (comments/notifications/subscriptions.py): a
 stranger who types someone's address records a request that waits for its owner;
 the owner confirms the requests they recognise, one by one; an unsubscribe lasts
 until the owner subscribes again. And the pages behind the mail's links: never
@@ -13,7 +13,8 @@ import pytest
 from django.core import signing
 from django.test import Client
 
-from comments import notify, sender, services, subscriptions
+from comments.notifications import notify, sender, subscriptions
+from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests import smtp

@@ -1,4 +1,4 @@
-"""Ownership only for what this browser wrote (comments/tokens.py, comments/views/posting.py):
+"""Ownership only for what this browser wrote (comments/posting/tokens.py, comments/views/posting.py):
 another browser that sends the same name and text, or replays this browser's form
 token, is answered with the existing comment and gets no right to edit or delete it;
 this browser's own resend of a form whose answer it lost still gets its comment.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from comments import ownership
+from comments.posting import ownership
 from comments.views.posting import POSTED_BEFORE
 from tests.page_reading import page, permalink_url, post_url
 

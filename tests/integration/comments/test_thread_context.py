@@ -14,8 +14,10 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from comments import counters, moderation, votes
+from comments.moderation import queue as moderation
 from comments.records import CommentAuthor
+from comments.stores import counters
+from comments.votes import collection as votes
 from dashboard.moderation import PICKED, PICKED_REPLY
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 

@@ -8,10 +8,12 @@ import re
 import pytest
 from django.test import Client
 
-from comments import antispam, moderation, voting
-from comments.records import CommentAuthor, DELETED, PENDING
+from comments.moderation import queue as moderation
+from comments.posting import antispam
+from comments.records import DELETED, PENDING, CommentAuthor
 from comments.stores import get_store
 from comments.views.common import NO_SUCH_COMMENT
+from comments.votes import rules as voting
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -1,4 +1,4 @@
-"""comments/votes.py and the stores' tallies: one vote per reader and comment, the
+"""comments/votes/collection.py and the stores' tallies: one vote per reader and comment, the
 tallies moved exactly once whoever votes at once, and repair_votes for drift."""
 
 import io
@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
-from comments import scores, votes
+from comments import scores
 from comments.stores import get_store
+from comments.votes import collection as votes
 from infra.mongo import get_db
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -12,8 +12,9 @@ import pytest
 from django.conf import settings
 
 from bench.harness import Reader, Site
-from comments import scores, voters, votes
+from comments import scores
 from comments.stores import get_store
+from comments.votes import collection as votes, voters
 from tests.database import TEST_STORES
 from tests.threads import at_once
 

@@ -13,9 +13,10 @@ from django.test import Client
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments import blocklist, services, summaries
+from comments.moderation import blocklist
+from comments.posting import services
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
-from comments.stores import get_store
+from comments.stores import get_store, summaries
 from dashboard import moderation as views
 from dashboard.moderation_forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
@@ -484,7 +485,7 @@ def test_an_editor_can_ban_neither_themselves_nor_another_editor(editor_client, 
     """Asked or confirmed, the ban is refused with the reason; nothing is banned or marked."""
     from django.contrib.auth import get_user_model
 
-    from comments import moderation
+    from comments.moderation import queue as moderation
 
     bruno = get_user_model().objects.get(username="bruno")
     ada = make_user("ada", role="editor", display_name="Ada Lindqvist")

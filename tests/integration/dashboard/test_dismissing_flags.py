@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 
 from api import tokens
-from comments import flags, services
-from comments.changes import DISMISS_FLAGS
+from comments.moderation import flags
+from comments.moderation.changes import DISMISS_FLAGS
+from comments.posting import services
 from comments.records import APPROVED, PENDING
 from comments.stores import get_store
 from dashboard import moderation as views

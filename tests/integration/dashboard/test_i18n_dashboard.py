@@ -16,7 +16,7 @@ from comments.records import CommentAuthor
 from django.test import Client
 from django.utils import translation
 
-from comments import mail, notify, outbox, subscriptions
+from comments.notifications import mail, notify, outbox, subscriptions
 from dashboard import confirmations
 from tests.page_reading import page, post_url, submit
 

@@ -9,9 +9,10 @@ import re
 import pytest
 from django.test import Client
 
-from comments import picks, votes
+from comments.moderation import picks
 from comments.records import PENDING
 from comments.stores import get_store
+from comments.votes import collection as votes
 from dashboard.moderation import PICKED
 from tests.page_reading import discussion_url, page
 

@@ -3,7 +3,7 @@ unavailable, posting answers 503 with the text kept, and nothing answers 500."""
 
 import pytest
 
-from comments import tokens
+from comments.posting import tokens
 from comments.views.posting import CANNOT_POST_NOW
 from tests.page_reading import page, post_url
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from comments import store_switch
+from comments.stores import store_switch
 from infra import mongo, sharding
 from devdb.cluster import find_cluster
 

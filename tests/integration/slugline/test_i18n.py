@@ -16,7 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from comments import forms as comment_forms
+from comments.posting import forms as comment_forms
 from slugline import languages
 from tests.page_reading import page, post_url, submit
 

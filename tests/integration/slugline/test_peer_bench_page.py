@@ -5,7 +5,8 @@ them, which counted every Slugline answer as an error)."""
 
 import pytest
 
-from comments import conf, listings
+from comments import conf
+from comments.reading import listings
 from tests.page_reading import post_url
 
 

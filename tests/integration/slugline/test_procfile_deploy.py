@@ -22,7 +22,7 @@ from django.conf import settings
 
 from bench.harness import free_port
 from cms import posts
-from comments import notify
+from comments.notifications import notify
 from tests.smtp import SMTPServer
 
 REPO = Path(__file__).resolve().parents[3]

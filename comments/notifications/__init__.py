@@ -1,0 +1,1 @@
+"""Mail to readers and editors: subscriptions, the outbox, composing and sending, the subscription pages."""

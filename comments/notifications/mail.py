@@ -1,0 +1,175 @@
+"""Composing notification mail from a claimed outbox batch (comments/notifications/outbox.py): plain
+text and HTML from comments/templates/comments/mail/, absolute links on SITE_URL, and the standard
+headers (List-Unsubscribe with its https link and RFC 8058's one-click
+List-Unsubscribe-Post, Auto-Submitted, a Message-ID). No `mailto:` unsubscribe: no
+one reads the sending mailbox, and RFC 8058's POST works without one.
+
+`compose` checks again, at sending time, what the mail may say: replies deleted,
+held or marked as spam since they were enqueued are left out, a subscription ended
+or never confirmed by its owner sends nothing, and a confirmation mail goes only
+while something waits for the address's owner (None: drop the batch).
+
+A mail is written in its recipient's language (`recipient_language`): the one they
+used the site in when they asked for it, else the site's LANGUAGE_CODE. `compose`
+runs in the sender's loop, where no reader's request is active, so it switches
+the language itself around everything it renders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from comments import conf, records
+from comments.host import Discussion, get_host
+from comments.notifications import notify, subscriptions
+from comments.notifications.outbox import Item
+from comments.records import Comment
+from comments.stores import get_store
+
+# Each kind's subject for one comment (naming its author) and for several (counting them).
+SUBJECTS = {
+    notify.REPLY: (
+        _("%(name)s replied to your comment on “%(title)s”"),
+        ngettext_lazy("%(count)d reply to your comment on “%(title)s”",
+                      "%(count)d replies to your comment on “%(title)s”", "count"),
+    ),
+    notify.FOLLOW: (
+        _("%(name)s commented on “%(title)s”"),
+        ngettext_lazy("%(count)d new comment on “%(title)s”", "%(count)d new comments on “%(title)s”", "count"),
+    ),
+    notify.AUTHOR: (
+        _("%(name)s commented on “%(title)s”"),
+        ngettext_lazy("%(count)d new comment on your posts", "%(count)d new comments on your posts", "count"),
+    ),
+    notify.QUEUE: (
+        _("A comment waits for moderation"),
+        ngettext_lazy("%(count)d comment waits for moderation", "%(count)d comments wait for moderation", "count"),
+    ),
+}
+CONFIRM_SUBJECT = _("Confirm your e-mail address for comment notifications")
+MANAGE_SUBJECT = _("Your comment notifications")
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def _domain() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
+
+
+def message_id(items: list[Item]) -> str:
+    """The same for a batch sent again after a killed sender: receivers see one mail."""
+    digest = hashlib.sha256("\n".join(sorted(item.key for item in items)).encode()).hexdigest()[:32]
+    return f"<{digest}@{_domain()}>"
+
+
+def _message(*, to: str, subject: str, template: str, context: dict, items: list[Item],
+             unsubscribe: str | None = None) -> EmailMultiAlternatives:
+    context = {**context, "site_url": settings.SITE_URL, "unsubscribe_url": unsubscribe}
+    headers = {"Auto-Submitted": "auto-generated", "Message-ID": message_id(items)}
+    if unsubscribe:
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        subject=str(subject), body=render_to_string(f"comments/mail/{template}.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL, to=[to], headers=headers,
+    )
+    message.attach_alternative(render_to_string(f"comments/mail/{template}.html", context), "text/html")
+    return message
+
+
+def comment_url(post: Discussion, comment: Comment) -> str:
+    return absolute(reverse("comments:permalink", args=[post.slug, comment.slug]) + "#" + comment.anchor)
+
+
+def _entries(items: list[Item], *, status: str) -> list[dict]:
+    """The comments the items name that still have `status`, each with its discussion and
+    link, oldest first."""
+    comments = [c for c in get_store().find_by_ids(ids=[item.data["comment"] for item in items]) if c.status == status]
+    found = {p.id: p for p in get_host().get_many(list({c.discussion_id for c in comments}))}
+    entries = [{"comment": c, "post": found[c.discussion_id], "url": comment_url(found[c.discussion_id], c)}
+               for c in comments if c.discussion_id in found]
+    return sorted(entries, key=lambda entry: entry["comment"].posted)
+
+
+def _subject(kind: str, entries: list[dict]) -> str:
+    one, many = SUBJECTS[kind]
+    first = entries[0]
+    return (one if len(entries) == 1 else many) % {
+        "name": first["comment"].author.name, "title": first["post"].title, "count": len(entries)}
+
+
+def recipient_language(items: list[Item], subscription: subscriptions.Subscription | None = None) -> str:
+    """The language to write a batch's mail in: the one recorded with the request for
+    it (the item's `lang`) or with the subscription, when the site still offers it;
+    otherwise the site's LANGUAGE_CODE."""
+    offered = {code for code, _name in settings.LANGUAGES}
+    for language in (items[0].data.get("lang"), subscription.language if subscription else None):
+        if isinstance(language, str) and language in offered:
+            return language
+    return settings.LANGUAGE_CODE
+
+
+def compose(items: list[Item]) -> EmailMultiAlternatives | None:
+    """The mail for a claimed batch, or None when nothing of it is to be sent any more."""
+    if items[0].kind in (notify.REPLY, notify.FOLLOW):
+        return _subscription_mail(items[0].kind, items)
+    with translation.override(recipient_language(items)):
+        return _address_or_digest_mail(items)
+
+
+def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
+    kind, to = items[0].kind, items[0].to
+    if kind == notify.CONFIRM:
+        if not subscriptions.pending(email=to):
+            return None
+        url = absolute(reverse("subscriptions:confirm", args=[subscriptions.confirm_token(to)]))
+        days = max(1, conf.get().notifications_confirm_max_age // 86400)
+        return _message(to=to, subject=CONFIRM_SUBJECT, template="confirm", items=items,
+                        context={"confirm_url": url, "days": days})
+    if kind == notify.MANAGE:
+        if not subscriptions.of_address(email=to):
+            return None
+        return _message(to=to, subject=MANAGE_SUBJECT, template="manage", items=items,
+                        context={"manage_url": _manage_url(to)})
+    entries = _entries(items, status=records.PENDING if kind == notify.QUEUE else records.APPROVED)
+    if not entries:
+        return None
+    # A host may have no moderation page to link (BaseHost's moderation_url): no link then.
+    moderation = get_host().moderation_url()
+    return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
+                    context={"entries": entries, "queue": kind == notify.QUEUE,
+                             "queue_url": absolute(moderation) if moderation else ""})
+
+
+def _manage_url(email: str) -> str:
+    return absolute(reverse("subscriptions:manage", args=[subscriptions.manage_token(email)]))
+
+
+def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives | None:
+    subscription = subscriptions.find(items[0].data["subscription"])
+    if subscription is None or not subscriptions.deliverable(subscription):
+        return None
+    entries = [e for e in _entries(items, status=records.APPROVED) if not notify.is_authors(subscription, e["comment"])]
+    if not entries:
+        return None
+    parent = get_store().find_by_id(subscription.target) if kind == notify.REPLY else None
+    unsubscribe = absolute(reverse("subscriptions:unsubscribe",
+                                   args=[subscriptions.unsubscribe_token(subscription.id)]))
+    with translation.override(recipient_language(items, subscription)):
+        return _message(
+            to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
+            unsubscribe=unsubscribe,
+            context={"entries": entries, "post": entries[0]["post"], "parent": parent,
+                     "replies": kind == notify.REPLY, "manage_url": _manage_url(subscription.email)},
+        )

@@ -1,0 +1,1 @@
+"""Posting and changing comments: the rules (services), forms, antispam, names, addresses, previews."""

@@ -1,0 +1,182 @@
+"""The `discussion_state` collection: what the comments app keeps per discussion, one
+document each, `_id` the discussion's id. The only module that touches it.
+
+    {_id, counts: {approved, pending, spam, deleted, placeholders}, seq, applied: [intent ids],
+     num_pages, opens}
+
+- `counts`: the discussion's comments by status and its placeholders (comments/stores/counting.py),
+  moved by comments/stores/counters.py exactly once per change;
+- `seq`: a number every change to the discussion's comments raises (also those that
+  move no counter: an edit, a vote, a rename). It is the version of the discussion's
+  cached pages (comments/reading/fragments.py) and orders the host's copies of the summary.
+  It starts from the clock in microseconds, so a state made again after a drop still
+  counts on from above any number its discussion used before;
+- `applied`: the ids of the intents whose deltas `counts` holds while their comments
+  still carry them (comments/stores/counters.py);
+- `num_pages`: the buckets store's page counter (the page new comments go to;
+  storage-patterns.md keeps it on the discussion document), advanced by the
+  conditional `{_id, num_pages: <page used>}` update of the pattern;
+- `opens`: no later than the earliest `posted` of the discussion's comments (`$min`
+  of every counted comment's, and a recount's), where a page 1 read in windows starts
+  when no hint is cached (comments/reading/page_windows.py). Absent until a comment is counted.
+
+Every write is a single-document update: counters move only by `apply`, a
+compare-and-set on `seq`, so two writers cannot both apply one change.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.collection import Collection
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from comments.stores.counting import Counts
+from infra.mongo import get_db
+from infra.sharding import ShardKey
+
+COLLECTION = "discussion_state"
+# One discussion's state on one shard, by its own `_id` (infra/sharding.py).
+SHARD_KEYS = (ShardKey(COLLECTION, {"_id": "hashed"}),)
+
+
+def shard_keys() -> tuple[ShardKey, ...]:
+    return SHARD_KEYS
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    """Nothing but `_id`: every read and write names the discussion."""
+    return []
+
+
+def _states() -> Collection:
+    return get_db()[COLLECTION]
+
+
+@dataclass(frozen=True)
+class State:
+    discussion_id: ObjectId
+    counts: Counts
+    seq: int
+    applied: frozenset[ObjectId]
+    num_pages: int
+    opens: datetime | None = None
+
+    @property
+    def version(self) -> str:
+        """The version of the discussion's cached pages (and API answers)."""
+        return str(self.seq)
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> State:
+        return cls(discussion_id=doc["_id"], counts=Counts.from_doc(doc.get("counts")), seq=int(doc.get("seq") or 0),
+                   applied=frozenset(doc.get("applied") or ()), num_pages=max(1, int(doc.get("num_pages") or 1)),
+                   opens=doc.get("opens"))
+
+
+def first_seq() -> int:
+    return time.time_ns() // 1000
+
+
+def get(discussion_id: ObjectId) -> State | None:
+    doc = _states().find_one({"_id": discussion_id})
+    return None if doc is None else State.from_doc(doc)
+
+
+def get_many(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, State]:
+    ids = list(discussion_ids)
+    return {doc["_id"]: State.from_doc(doc) for doc in _states().find({"_id": {"$in": ids}})} if ids else {}
+
+
+def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: datetime | None = None) -> State:
+    """Store a first state (counted from the stored comments); the one stored first
+    wins, whoever else creates it at once."""
+    doc = {"_id": discussion_id, "counts": counts.as_doc(), "seq": first_seq(), "applied": [],
+           "num_pages": max(1, int(num_pages)), **({"opens": opens} if opens is not None else {})}
+    try:
+        _states().insert_one(doc)
+    except DuplicateKeyError:
+        found = get(discussion_id)
+        assert found is not None
+        return found
+    return State.from_doc(doc)
+
+
+def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int], if_seq: int,
+          posted: datetime) -> State | None:
+    """Move the counters by `deltas` and note `intent_id` as applied, if the state is
+    still at `if_seq` and has not applied it, and keep `opens` no later than the
+    comment's `posted`; the state after, or None."""
+    return _after(_states().find_one_and_update(
+        {"_id": discussion_id, "seq": if_seq, "applied": {"$ne": intent_id}},
+        {"$inc": {"seq": 1, **{f"counts.{key}": n for key, n in deltas.items()}}, "$push": {"applied": intent_id},
+         "$min": {"opens": posted}},
+        return_document=ReturnDocument.AFTER,
+    ))
+
+
+def note_opens(discussion_id: ObjectId, *, opens: datetime) -> None:
+    """Keep `opens` no later than `opens` (a recount's earliest `posted`)."""
+    _states().update_one({"_id": discussion_id}, {"$min": {"opens": opens}})
+
+
+def set_counts(discussion_id: ObjectId, *, counts: Counts, if_seq: int) -> State | None:
+    """Store recounted counters if the state is still at `if_seq` (a repair)."""
+    return _after(_states().find_one_and_update(
+        {"_id": discussion_id, "seq": if_seq},
+        {"$set": {"counts": counts.as_doc()}, "$inc": {"seq": 1}},
+        return_document=ReturnDocument.AFTER,
+    ))
+
+
+def forget(discussion_id: ObjectId, *, intent_ids: Iterable[ObjectId]) -> None:
+    """Drop intents from `applied` once no comment carries them any more."""
+    ids = list(intent_ids)
+    if ids:
+        _states().update_one({"_id": discussion_id}, {"$pull": {"applied": {"$in": ids}}})
+
+
+def touch(discussion_ids: Iterable[ObjectId]) -> None:
+    """Raise `seq` of these discussions (a change that moves no counter)."""
+    ids = list(discussion_ids)
+    if ids:
+        _states().update_many({"_id": {"$in": ids}}, {"$inc": {"seq": 1}})
+
+
+def advance_pages(discussion_id: ObjectId, *, from_page: int) -> bool:
+    """Move `num_pages` from `from_page` to the next page unless another writer already
+    has; whether this call did (the pattern's conditional `$inc`)."""
+    result = _states().update_one({"_id": discussion_id, "num_pages": int(from_page)}, {"$inc": {"num_pages": 1}})
+    return result.modified_count == 1
+
+
+def set_pages(discussion_id: ObjectId, *, num_pages: int) -> None:
+    """Set `num_pages` outright (a migration that wrote whole pages, or dropped them)."""
+    _states().update_one({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(num_pages))}})
+
+
+def totals() -> Counts:
+    """Every discussion's counters summed (one aggregation over the states)."""
+    keys = Counts().as_doc()
+    found = list(_states().aggregate([{"$group": {"_id": None, **{k: {"$sum": f"$counts.{k}"} for k in keys}}}]))
+    return Counts.from_doc(found[0] if found else None)
+
+
+def discussion_ids() -> Iterator[ObjectId]:
+    for doc in _states().find({}, {"_id": 1}).sort("_id", 1):
+        yield doc["_id"]
+
+
+def drop(discussion_id: ObjectId) -> None:
+    _states().delete_one({"_id": discussion_id})
+
+
+def _after(doc: dict[str, Any] | None) -> State | None:
+    return None if doc is None else State.from_doc(doc)

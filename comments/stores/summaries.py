@@ -1,0 +1,134 @@
+"""A post's comment summary and the placeholders that keep replies in place: what
+every change to a discussion's comments ends with (`settle`). Plain functions; no
+request in sight."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from bson import ObjectId
+
+from comments import slugs
+from comments.host import Discussion, LatestComment, get_host
+from comments.records import HIDDEN, Comment
+from comments.stores import counters, discussion_state, get_store
+from comments.stores.counting import Counts
+
+LATEST_COUNT = 3
+EXCERPT_LENGTH = 140
+
+
+def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:
+    """Make `placeholder` true exactly on the hidden comments with an approved reply,
+    among the changed comments and their ancestors (the only ones a change of status
+    can affect). Run after every change of status; a run reads the current state, so
+    the last of two concurrent runs leaves it right. Changes whose counting was left
+    unfinished on these comments (a request cut short) are finished first."""
+    wanted: set[str] = set()
+    for slug in slugs_changed:
+        wanted.add(slug)
+        wanted.update(slugs.ancestor_slugs(slug))
+    store = get_store()
+    found = store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted))
+    for comment in found:
+        counters.finish(comment)
+    on: list[Comment] = []
+    off: list[Comment] = []
+    for comment in found:
+        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
+        if should != comment.placeholder:
+            (on if should else off).append(comment)
+    counters.set_placeholder(on, placeholder=True)
+    counters.set_placeholder(off, placeholder=False)
+
+
+def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
+    """After comments of one discussion changed status or text: their placeholders,
+    then the post's comment count and latest comments."""
+    repair_placeholders(discussion_id=discussion_id, slugs_changed=slugs)
+    refresh_summary(post_id=discussion_id)
+
+
+def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
+    """The start of a comment's text on one line, cut at a word."""
+    flat = " ".join(text.split())
+    if len(flat) <= length:
+        return flat
+    return flat[:length].rsplit(" ", 1)[0] + "…"
+
+
+def latest_of(discussion_id: ObjectId) -> list[LatestComment]:
+    """The few newest approved comments, as the host's summary shows them (an indexed
+    read of LATEST_COUNT comments)."""
+    return [
+        LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
+        for c in get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT)
+    ]
+
+
+def refresh_summary(*, post_id: ObjectId) -> int:
+    """Hand the host the discussion's approved count (from its counters: no recount)
+    and its latest comments; returns the count. The state is read before the latest
+    comments, and the host stores the pair only if the state's `seq` is newer than the
+    one it holds: a summary is never replaced by one read before it, and the writer of
+    each change (which raised `seq`) hands over one read after its change."""
+    current = counters.state(post_id)
+    get_host().store_comment_summary(post_id, seq=current.seq, count=current.counts.approved,
+                                     latest=latest_of(post_id))
+    return current.counts.approved
+
+
+def repair_all() -> int:
+    """Repair the counters of every discussion (finish what was left unfinished, fix
+    drift), then hand every host its summary again; how many discussions."""
+    ids = counters.discussion_ids()
+    for discussion_id in ids:
+        counters.repair(discussion_id)
+        discussion = get_host().get(discussion_id)
+        if discussion is not None and _held(discussion) != (counters.state(discussion_id).counts.approved,
+                                                            _latest_slugs(discussion_id)):
+            counters.touch([discussion_id])  # A newer `seq`, so the host takes the summary.
+        refresh_summary(post_id=discussion_id)
+    return len(ids)
+
+
+def _held(discussion: Discussion) -> tuple[int, tuple[str, ...]]:
+    """What the host holds: (its comment count, the slugs of its latest comments)."""
+    return discussion.comment_count, tuple(c.slug for c in discussion.latest_comments)
+
+
+def _latest_slugs(discussion_id: ObjectId) -> tuple[str, ...]:
+    return tuple(c.slug for c in get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT))
+
+
+@dataclass(frozen=True)
+class SummaryDrift:
+    """A discussion whose counters or host summary disagree with a recount: the
+    counters as stored and as counted (None: no state yet), and the host's
+    (approved comments, latest slugs) as stored and as counted."""
+
+    post_id: ObjectId
+    stored: tuple[int, tuple[str, ...]]
+    counted: tuple[int, tuple[str, ...]]
+    stored_counts: Counts | None = None
+    counted_counts: Counts | None = None
+    unfinished: int = 0
+
+
+def find_drift() -> Iterator[SummaryDrift]:
+    """Every discussion whose counters, or whose host's stored count and latest
+    comments, differ from a recount; reads only, changes nothing. A comment posted
+    while this runs can show as drift that the next write puts right."""
+    for post_id in counters.discussion_ids():
+        discussion = get_host().get(post_id)
+        counts = counters.check(post_id)
+        kept = discussion_state.get(post_id)
+        approved = counts.counted.approved if counts else (kept.counts.approved if kept else 0)
+        counted = (approved, _latest_slugs(post_id))
+        stored = counted if discussion is None else _held(discussion)
+        if counts is not None or stored != counted:
+            yield SummaryDrift(post_id=post_id, stored=stored, counted=counted,
+                               stored_counts=counts.stored if counts else None,
+                               counted_counts=counts.counted if counts else None,
+                               unfinished=counts.unfinished if counts else 0)

@@ -1,0 +1,380 @@
+"""Importing comments from other systems: the engine the Disqus importer
+(comments/transfer/disqus.py) and the WordPress one (cms/wxr/) share. A parser turns a
+file into the records of comments/transfer/import_records.py; the engine matches threads to
+posts (comments/transfer/import_threads.py) and writes comments faithfully, once, into
+whichever comment store is in use.
+
+The interface (stable; both importers build on it):
+
+    importer = importing.Importer(source="disqus", dry_run=False)
+    for item in parse(stream):                    # the source's parser
+        if isinstance(item, import_records.SourceThread):
+            importer.match_thread(item, mapping=mapping, create_missing=create_missing)
+            # (or importer.add_thread(item, post_id=...) when the source finds its posts)
+        else:
+            importer.add(item)                    # a SourceComment or a Refusal
+        # optionally importer.flush() at the end of each thread of the source
+    report = importer.finish()                    # a Report; print report.lines()
+
+On a malformed file the parser raises BadSource (its message names the line and the
+reason); the caller then calls `importer.finish(complete=False)`, which writes the
+complete comments read before the error and leaves the replies still waiting for a
+parent to the next run (nothing past the last complete element is written), and
+raises `error.after(report)`: the same error, saying what was written before it. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
+both parsers use: it refuses entity declarations, external DTDs and external
+entities (nothing is ever resolved) and hands out one small element at a time with
+its line.
+
+What the engine guarantees:
+
+- **Threading** as in the source: a reply goes under the parent it had (parents are
+  written first; a reply read before its parent waits for it: in memory up to
+  WAITING_LIMIT replies, beyond that in a scratch collection of the run's own,
+  `comment_imports_waiting_<run>`, comments/transfer/import_waiting.py). One whose
+  parent never comes, was refused, or is on another thread becomes top-level at the
+  end and is reported as an orphan. A reply deeper than COMMENTS_MAX_DEPTH goes under
+  the deepest allowed ancestor, as a posted reply would (reported).
+- **Times** kept in UTC: `slug`/`full_slug` are built from the original time
+  (comments/slugs.py), so the threaded and chronological orders are the original ones.
+- **Statuses**: approved, pending, spam, deleted; a hidden comment with approved
+  replies becomes a placeholder (comments/stores/summaries.py `repair_placeholders`).
+- **Bodies**: the source's HTML is sanitised with the site's comment allow-lists
+  (infra/markup.py) and turned into Markdown (links, emphasis, paragraphs, code;
+  comments/transfer/import_text.py) as the comment's `text`, which edits well; `html` is
+  `render_comment(text)`.
+- **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
+  imported authors are anonymous commenters (`author.id` None). An author's web
+  address (`author_url`) is not kept: comments have no field for it.
+- **Every store**: comments are written as flat documents (`records.new_document`)
+  through `get_store().insert_documents`, so each store keeps them its own way; post
+  summaries are refreshed at the end (`summaries.refresh_summary`).
+- **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
+  from that pair (`slugs.derived_part`), so a second copy of it is refused by the
+  store's unique slug index whatever happens. The collection `comment_imports`
+  (comments/transfer/import_ledger.py) maps `"<source>:<id>"` (its `_id`: no extra index) to
+  where the comment went: a second run skips what is there (counted as already
+  imported) and finds the parents of late replies without scanning any store; a run
+  stopped half-way is completed by the next. `dry_run` reads everything and writes nothing.
+
+Memory stays bounded whatever the size of the file: the engine holds the thread map,
+one batch, at most WAITING_LIMIT of the replies waiting for a parent (the others wait
+in the scratch collection), a cache of recent comments (older parents are looked up in
+`comment_imports`) and the first ORPHANS_SHOWN orphans it reports (the others are
+counted); a dry run also keeps every source id it has seen, a few dozen bytes each,
+since it has no ledger to look them up in. A dry run writes nothing but, past
+WAITING_LIMIT waiting replies, the scratch collection, which it drops too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict, deque
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from bson import ObjectId
+
+from comments import conf, slugs
+from comments.posting import commenters
+from comments.stores import counters, get_store, summaries
+from comments.transfer.import_ledger import Placed, imported_id, ledger_key, look_up, record
+from comments.transfer.import_records import (
+    TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, utc_time,
+)
+from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
+from comments.transfer.import_text import comment_text
+from comments.transfer.import_threads import create_draft, match_post
+from comments.transfer.import_waiting import WaitingReplies
+from infra.markup import render_comment
+
+BATCH_SIZE = 500
+# Recent comments kept in memory as possible parents (a few hundred bytes each); older
+# ones are looked up in the ledger.
+KNOWN_LIMIT = 20_000
+# Replies waiting for their parent kept in memory (whole, with their bodies); past it,
+# they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
+WAITING_LIMIT = 2_000
+ANONYMOUS = "Anonymous"
+# Orphans named one by one in the report; the others are counted.
+ORPHANS_SHOWN = 100
+
+# The formats `import_comments --format` reads besides JSON Lines: name -> the dotted
+# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`,
+# and the options only that format takes. A host adds its own (the blog: WordPress).
+FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {"disqus": ("comments.transfer.disqus.run", ("mapping_path",))}
+
+
+def register_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> None:
+    """Let `import_comments --format name` call `run` (a dotted path, imported when used)."""
+    FORMATS[name] = (run, options)
+
+
+UNKNOWN_THREAD = "its thread {thread!r} is not in the file"
+THREAD_SKIPPED = "its thread matched no post"
+THREAD_DELETED = "its thread is deleted in the source"
+BAD_STATUS = "unknown status {status!r}"
+NAIVE_TIME = "its time has no time zone"
+SLUG_TAKEN = "another comment already has its slug"
+ORPHAN = "{source} comment {id} (line {line}): its parent {parent} {why}; imported at the top level"
+ORPHAN_MISSING = "is not in the file (or was refused)"
+ORPHAN_ELSEWHERE = "is on another thread"
+
+
+def _to_scratch(comment: SourceComment) -> dict:
+    # The time as text: BSON would keep milliseconds and no zone.
+    return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
+
+
+def _from_scratch(fields: dict) -> SourceComment:
+    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
+
+
+class Importer:
+    """Writes the comments of one source (see the module docstring)."""
+
+    def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
+                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT):
+        self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
+        # Authors' names are taken from the file only when the operator trusts it.
+        self.trust_names = trust_names
+        self.report = Report(source=source, dry_run=dry_run)
+        self.threads: dict[str, ObjectId | None] = {}
+        self.pending: list[SourceComment] = []
+        self.waiting = WaitingReplies(limit=waiting_limit, dump=_to_scratch, load=_from_scratch)  # replies read before their parent
+        self.known: OrderedDict[str, Placed] = OrderedDict()
+        self.deleted: set[str] = set()  # the keys of the threads deleted in the source
+        self.touched: set[ObjectId] = set()
+
+    # What the parsers hand in.
+
+    def add_thread(self, thread: SourceThread, *, post_id: ObjectId | None, created: bool = False) -> None:
+        """Record which post a thread's comments go to (None: none, they are skipped)."""
+        self.threads[thread.key] = post_id
+        if post_id is None:
+            self.report.threads_skipped += 1
+            self.report.unmatched.append(f"{thread.describe()} (line {thread.line})")
+        elif created:
+            self.report.threads_created += 1
+        else:
+            self.report.threads_matched += 1
+
+    def match_thread(self, thread: SourceThread, *, mapping: dict[str, str] | None = None,
+                     create_missing: bool = False) -> None:
+        """Record the post `match_post` finds for a thread; with `create_missing`, a
+        draft (`create_draft`) when none matches, else its comments are skipped. A
+        thread deleted in the source is skipped with its comments, and reported."""
+        if thread.deleted:
+            self.threads[thread.key] = None
+            self.deleted.add(thread.key)
+            self.report.delete_thread(thread)
+            return
+        post = match_post(thread, mapping=mapping)
+        if post is None and create_missing:
+            self.add_thread(thread, post_id=create_draft(thread, dry_run=self.dry_run).id, created=True)
+        else:
+            self.add_thread(thread, post_id=post.id if post else None)
+
+    def add(self, item: SourceComment | Refusal) -> None:
+        """Take a comment (written with its batch) or a refusal (counted)."""
+        if isinstance(item, Refusal) and item.thread:
+            self.report.threads_skipped += 1
+            self.report.unmatched.append(f"line {item.line}: {item.reason}")
+            return
+        if isinstance(item, Refusal):
+            self.refuse(item.reason, line=item.line, source_id=item.id)
+            return
+        reason = self._problem(item)
+        if reason in (THREAD_SKIPPED, THREAD_DELETED):
+            self.skip(reason)
+        elif reason:
+            self.refuse(reason, line=item.line, source_id=item.id)
+        else:
+            try:  # the name and address cleaned as the comment form's are
+                who = commenters.clean_imported(name=item.author_name, email=item.author_email,
+                                                trust_names=self.trust_names or item.by_source_author)
+            except commenters.Refused as exc:
+                self.refuse(str(exc), line=item.line, source_id=item.id)
+                return
+            self.pending.append(replace(item, author_name=who.name, author_email=who.email))
+            if len(self.pending) >= self.batch_size:
+                self.flush()
+
+    def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
+        """A comment that cannot be imported, for `reason`: counted by reason and named
+        by its line and id (the first import_records.REFUSALS_SHOWN)."""
+        self.report.refuse(reason, line=line, source_id=source_id)
+
+    def skip(self, reason: str) -> None:
+        """A comment left out on purpose (a pingback, a thread with no post)."""
+        self.report.skipped[reason] += 1
+
+    def _problem(self, comment: SourceComment) -> str | None:
+        if comment.thread not in self.threads:
+            return UNKNOWN_THREAD.format(thread=comment.thread)
+        if self.threads[comment.thread] is None:
+            return THREAD_DELETED if comment.thread in self.deleted else THREAD_SKIPPED
+        if comment.status not in STATUSES:
+            return BAD_STATUS.format(status=comment.status)
+        if comment.posted.tzinfo is None:
+            return NAIVE_TIME
+        if utc_time(comment.posted) is None:
+            return TIME_OUT_OF_RANGE
+        return None
+
+    # Writing a batch.
+
+    def flush(self) -> None:
+        """Write the comments taken so far whose parent is known; the others wait."""
+        batch, self.pending = self.pending, []
+        if not batch:
+            return
+        stored = self._look_up([c.id for c in batch])
+        fresh = []
+        for comment in batch:
+            if comment.id in stored:
+                self.report.already += 1
+                self._remember(comment.id, stored[comment.id])
+            else:
+                fresh.append(comment)
+        fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
+        ids = {c.id for c in fresh}
+        unknown = [c.parent for c in fresh if c.parent and c.parent not in ids and c.parent not in self.known]
+        for parent_id, placed in self._look_up(unknown).items():
+            self._remember(parent_id, placed)
+        self._write(fresh)
+
+    def _write(self, comments: list[SourceComment], *, orphans: bool = False) -> None:
+        """Place each comment under its parent, parents first, and store them. A reply
+        whose parent is not placed yet waits for it; with `orphans`, the comments
+        given go to the top level when their parent is nowhere. Stored a batch at a
+        time; the replies waiting for what was placed follow once the queue is empty."""
+        queue, documents, placed = deque(comments), [], []
+        here: dict[str, Placed] = {}
+        while queue:
+            comment = queue.popleft()
+            parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None
+            if comment.parent and parent is None and not orphans:
+                self.waiting.add(comment)
+            else:
+                document, here[comment.id] = self._document(comment, parent)
+                documents.append((comment, document, here[comment.id]))
+                placed.append(comment.id)
+            if len(documents) >= self.batch_size:
+                self._store(documents)
+                documents = []
+            if not queue and placed:
+                queue.extend(self.waiting.take(placed))
+                placed = []
+        self._store(documents)
+
+    def _document(self, comment: SourceComment, parent: Placed | None) -> tuple[dict, Placed]:
+        """The flat document of `comment` under `parent`, and where it is placed
+        (remembered)."""
+        discussion_id = self.threads[comment.thread]
+        assert discussion_id is not None, "add() skips the comments of a thread with no discussion"
+        if comment.parent and (parent is None or parent.discussion_id != discussion_id):
+            why = ORPHAN_MISSING if parent is None else ORPHAN_ELSEWHERE
+            self.report.orphans_total += 1
+            if len(self.report.orphans) < ORPHANS_SHOWN:
+                self.report.orphans.append(ORPHAN.format(source=self.source, id=comment.id, line=comment.line,
+                                                         parent=comment.parent, why=why))
+            parent = None
+        posted = comment.posted.astimezone(UTC)
+        part = slugs.derived_part(ledger_key(self.source, comment.id))
+        parent = self._within_depth(parent) if parent else None
+        if parent is None:
+            slug, full_slug = slugs.root_slugs(posted=posted, part=part)
+        else:
+            slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
+                                                posted=posted, part=part)
+        text = comment_text(comment.html)
+        author = CommentAuthor(id=comment.author_id, name=comment.author_name.strip() or ANONYMOUS,
+                               email=comment.author_email.strip())
+        document = new_document(
+            discussion_id=discussion_id, parent=None, slug=slug, full_slug=full_slug,
+            posted=posted.replace(microsecond=posted.microsecond // 1000 * 1000), author=author, text=text,
+            html=render_comment(text), form_key=None, status=comment.status, ip=comment.ip.strip() or None,
+        )
+        document["_id"] = imported_id(source=self.source, source_id=comment.id, posted=posted)
+        document["parent_id"] = parent.comment_id if parent else None
+        document["imported"] = {"source": self.source, "id": comment.id}
+        ids = (parent.ids if parent else ()) + (document["_id"],)
+        hidden = comment.status in HIDDEN or bool(parent and parent.hidden)
+        where = Placed(discussion_id, ids, slug, full_slug, hidden)
+        self._remember(comment.id, where)
+        return document, where
+
+    def _within_depth(self, parent: Placed) -> Placed | None:
+        """`parent`, or its ancestor at the deepest level a reply may have (None: the
+        site takes no replies)."""
+        limit = conf.get().max_depth
+        if slugs.depth(parent.slug) < limit:
+            return parent
+        self.report.reattached += 1
+        if limit == 0:
+            return None
+        cut = slugs.SEPARATOR.join
+        return Placed(parent.discussion_id, parent.ids[:limit], cut(parent.slug.split(slugs.SEPARATOR)[:limit]),
+                       cut(parent.full_slug.split(slugs.SEPARATOR)[:limit]), parent.hidden)
+
+    def _store(self, placed: list[tuple[SourceComment, dict, Placed]]) -> None:
+        """Store the documents (not on a dry run), record them in the ledger, and
+        repair the placeholders they may change. One insert for the batch; only when
+        some did not go in (a run stopped before recording them stored them, or their
+        slug is taken) are they looked for."""
+        if self.dry_run or not placed:
+            self.report.imported += len(placed) if self.dry_run else 0
+            return
+        inserted = get_store().insert_documents(documents=[document for _, document, _ in placed])
+        missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
+        self.report.imported += inserted
+        self.report.already += len(placed) - inserted - len(missing)
+        entries = []
+        changed: dict[ObjectId, list[str]] = {}
+        for comment, document, where in placed:
+            if document["_id"] in missing:
+                self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
+                self.known.pop(comment.id, None)
+                continue
+            entries.append((comment.id, where))
+            if where.hidden:  # it, or a comment above it, is hidden: placeholders may change
+                changed.setdefault(where.discussion_id, []).append(where.slug)
+            self.touched.add(where.discussion_id)
+        record(source=self.source, placed=entries)
+        for discussion_id, changed_slugs in changed.items():
+            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=changed_slugs)
+
+    @staticmethod
+    def _missing(ids: list[ObjectId]) -> set[ObjectId]:
+        """Which of these comments the store does not hold."""
+        return set(ids) - {comment.id for comment in get_store().find_by_ids(ids=ids)}
+
+    # Remembering where comments went.
+
+    def _remember(self, source_id: str, placed: Placed) -> None:
+        self.known[source_id] = placed
+        self.known.move_to_end(source_id)
+        if not self.dry_run and len(self.known) > KNOWN_LIMIT:
+            self.known.popitem(last=False)
+
+    def _look_up(self, source_ids: list[str]) -> dict[str, Placed]:
+        """Where the ledger says these source comments went (those it knows)."""
+        return look_up(source=self.source, source_ids=source_ids) if source_ids else {}
+
+    # The end.
+
+    def finish(self, *, complete: bool = True) -> Report:
+        """Write what is left; when the whole file was read (`complete`), the replies
+        whose parent never came go to the top level (orphans, reported). Then refresh
+        the summary of every post written to."""
+        try:
+            self.flush()
+            while complete and (roots := self.waiting.orphan_roots()):
+                self._write(roots, orphans=True)
+        finally:
+            self.waiting.drop()
+        for discussion_id in sorted(self.touched):
+            counters.recount(discussion_id)  # The imported comments, counted once per discussion.
+            summaries.refresh_summary(post_id=discussion_id)
+        self.report.posts = len(self.touched)
+        return self.report

@@ -1,0 +1,214 @@
+"""Moving every discussion's comments from one store to another (`comments_migrate`).
+
+Discussion by discussion, the comments are copied as flat documents (the stores'
+`iter_documents` and `insert_documents`, the same as backups), then verified: the
+target must hold the same comments (every field) and list them in the same order,
+in every view, for readers and for editors. A verified discussion is recorded in the
+collection `comment_migrations`, so a run that was interrupted starts again where it
+stopped; a discussion copied only in part is cleared and copied again.
+
+The site keeps running on the source store meanwhile, so a busy discussion changes
+while it is copied: a copy is verified against what was read for it (the target must
+hold exactly that), and comments written to the source since are left to the last
+pass. The last pass freezes writes (comments/stores/store_switch.py), waits until every
+process has seen that, verifies every discussion again, exactly, and recopies any
+that changed since its copy, then records the switch. Nothing is switched until every discussion is verified; the source store's
+data is left where it was.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bson import ObjectId
+
+from comments.records import ORDERS, READERS, Comment, Viewer
+from comments.stores import CommentStore, get_store, store_switch
+from infra.mongo import get_db
+
+BATCH = 500
+EDITORS = Viewer(editor=True)
+SAME_STORE = "The comments are already in the {name!r} store."
+MISMATCH = "Discussion {discussion_id}: {what} differ after copying; nothing was switched."
+
+
+class MigrationError(Exception):
+    """The migration cannot go on; the message says why. Nothing was switched."""
+
+
+@dataclass
+class Report:
+    source: str
+    target: str
+    discussions: int = 0
+    copied: int = 0  # discussions copied in this run
+    resumed: int = 0  # discussions a previous run had verified already
+    recopied: int = 0  # discussions changed during the migration, copied again in the last pass
+    comments: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+
+Progress = Callable[[int], None]
+
+
+def _key(source: str, target: str, discussion_id: ObjectId) -> str:
+    return f"{source}:{target}:{discussion_id}"
+
+
+def snapshot(store: CommentStore, discussion_id: ObjectId) -> list[Comment]:
+    """Every comment of one discussion in a store, in posting order, as records (so
+    that stores which leave out empty fields compare equal)."""
+    return [Comment.from_doc(doc) for doc in store.iter_documents(discussion_id=discussion_id)]
+
+
+def listings(store: CommentStore, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
+    """The slugs of every view of one discussion, for readers and for editors."""
+    views = {}
+    for order in ORDERS:
+        for who, viewer in (("readers", READERS), ("editors", EDITORS)):
+            page = store.find_page(discussion_id=discussion_id, order=order, limit=size + 1, viewer=viewer)
+            views[f"{order} view for {who}"] = [c.slug for c in page]
+    return views
+
+
+def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
+    if len(wanted) != len(got):
+        return [f"counts ({len(wanted)} and {len(got)})"]
+    return ["comments"] if wanted != got else []
+
+
+def differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[str]:
+    """What differs between the two stores' copies of one discussion (nothing: []).
+    Exact: for a discussion nobody writes to (the frozen last pass)."""
+    before, after = snapshot(source, discussion_id), snapshot(target, discussion_id)
+    found = _compared(before, after)
+    if found:
+        return found
+    wanted, got = listings(source, discussion_id, len(before)), listings(target, discussion_id, len(before))
+    return [view for view in wanted if wanted[view] != got[view]]
+
+
+def copy_differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
+                     copied: list[dict]) -> list[str]:
+    """What differs between the comments `copied` (as read from the source) and the
+    target's copy of them, while readers may go on writing to the source.
+
+    The target must hold exactly what was copied: anything else is a real difference.
+    Comments written to the source since (new ones, edits, moderation) are no
+    difference: the frozen last pass finds the discussion changed and copies it again.
+    Each view must list the copied comments in the source's order; the source's
+    views are compared only while none of the copied comments changed there, and
+    without the comments it got after the copy."""
+    copied_records = [Comment.from_doc(doc) for doc in copied]
+    found = _compared(copied_records, snapshot(target, discussion_id))
+    if found:
+        return found
+    now = snapshot(source, discussion_id)
+    slugs = {comment.slug for comment in copied_records}
+    if [comment for comment in now if comment.slug in slugs] != copied_records:
+        return []  # changed meanwhile: the last pass copies and verifies it again
+    wanted = listings(source, discussion_id, len(now))
+    got = listings(target, discussion_id, len(copied_records))
+    return [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
+
+
+def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[dict]:
+    """Copy one discussion, replacing whatever part of it the target holds; returns
+    the comment documents that went in."""
+    target.drop_discussion(discussion_id=discussion_id)
+    copied, batch = [], []
+    for doc in source.iter_documents(discussion_id=discussion_id, batch_size=BATCH):
+        batch.append(doc)
+        if len(batch) == BATCH:
+            target.insert_documents(documents=batch)
+            copied += batch
+            batch = []
+    target.insert_documents(documents=batch)
+    return copied + batch
+
+
+def _verified(key: str) -> int | None:
+    """How many comments an earlier run copied and verified for this key, if it did."""
+    found = get_db().comment_migrations.find_one({"_id": key})
+    return found["count"] if found else None
+
+
+def _mark_verified(key: str, count: int) -> None:
+    get_db().comment_migrations.update_one(
+        {"_id": key}, {"$set": {"count": count, "verified": datetime.now(UTC)}}, upsert=True
+    )
+
+
+def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: ObjectId, report: Report,
+                     *, frozen: bool = False) -> None:
+    """Copy one discussion and verify the copy; while writes are `frozen`, exactly
+    against the source (nothing can have changed), else as `copy_differences`."""
+    copied = copy_discussion(source, target, discussion_id)
+    count = len(copied)
+    if frozen:
+        found = differences(source, target, discussion_id)
+    else:
+        found = copy_differences(source, target, discussion_id, copied)
+    if found:
+        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(found))
+        report.mismatches.append(message)
+        raise MigrationError(message)
+    report.comments += count
+    _mark_verified(_key(report.source, report.target, discussion_id), count)
+
+
+def migrate(
+    *, target: str, source: str | None = None, progress: Progress = lambda n: None,
+    sleep: Callable[[float], None] = time.sleep, discussions: Iterable[ObjectId] | None = None,
+    last_pass: Callable[[], None] = lambda: None,
+) -> Report:
+    """Copy and verify every discussion from `source` (the store in use) to `target`,
+    then switch the site to `target`. Resumable; MigrationError if a copy does not
+    verify (the site stays on `source`). `progress(n)` is told of each discussion done,
+    `last_pass()` when writes freeze for the last pass."""
+    source = source or store_switch.in_use()
+    if source == target:
+        raise MigrationError(SAME_STORE.format(name=target))
+    old, new = get_store(source), get_store(target)
+    new.ensure_indexes(get_db())
+    ids = list(discussions) if discussions is not None else old.discussion_ids()
+    report = Report(source=source, target=target, discussions=len(ids))
+    had_record = store_switch.begin(source=source, target=target)
+    try:
+        for discussion_id in ids:
+            earlier = _verified(_key(source, target, discussion_id))
+            if earlier is not None:
+                report.resumed += 1
+                report.comments += earlier
+            else:
+                _copy_and_verify(old, new, discussion_id, report)
+                report.copied += 1
+            progress(1)
+    except BaseException:
+        store_switch.abandon(source=source, had_record=had_record)
+        raise
+    last_pass()
+    _last_pass(old, new, report, sleep)
+    return report
+
+
+def _last_pass(old: CommentStore, new: CommentStore, report: Report,
+               sleep: Callable[[float], object]) -> None:
+    """Freeze writes, wait until every process has seen it, recopy what changed since
+    its copy (and any discussion that got its first comment meanwhile), switch."""
+    store_switch.freeze(source=report.source, target=report.target)
+    try:
+        sleep(store_switch.grace_seconds())
+        for discussion_id in old.discussion_ids():
+            if differences(old, new, discussion_id):
+                _copy_and_verify(old, new, discussion_id, report, frozen=True)
+                report.recopied += 1
+    except BaseException:
+        store_switch.thaw(source=report.source)
+        raise
+    store_switch.switch(target=report.target)
+    get_db().comment_migrations.delete_many({"_id": {"$regex": "^" + re.escape(f"{report.source}:{report.target}:")}})

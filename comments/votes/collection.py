@@ -1,0 +1,202 @@
+"""The `comment_votes` collection: readers' votes on comments, the source of truth
+of every comment's tallies. The only module that touches it.
+
+    {_id: "<comment id>:<voter>", comment_id, discussion_id, slug, voter,
+     value: 1 | -1 | 0, unapplied, changed}
+
+One document per (comment, voter): its `_id` names both, so the server's unique
+`_id` index keeps one per pair (FerretDB v2 aborts racing inserts into a compound
+unique index as deadlocks; `_id` answers DuplicateKeyError). `voter` is `u:<user id>`
+for a member and `b:<key>` for a browser (its signed voter cookie). `value` 0 is a
+vote taken back.
+
+Casting a vote (`cast`), with no transaction:
+1. the document is created with value 0 if there is none (an insert; a racing
+   second insert meets the `_id` and is ignored);
+2. one `find_one_and_update` whose filter says the value differs from the new one
+   sets it and adds one to `unapplied`, returning the document before: of two tabs
+   sending the same vote at once exactly one matches, and only it moves anything;
+3. the store `$inc`s the comment's tallies by the difference (scores.change_of),
+   and its ranking key follows (CommentStore.increment_votes);
+4. `unapplied` goes back down by one.
+Every change of a value moves the tallies by exactly its difference, in whatever
+order writers interleave, so the tallies equal the sums of the values. A crash
+between 2 and 3 leaves `unapplied` above 0: `repair_votes` (`find_drift`, `repair`)
+finds such comments and sets their tallies from the documents. A comment with no vote
+documents at all keeps the tallies it came with (an import of another site's export,
+which carries tallies but not who voted).
+
+Indexes: `_id` (one vote per pair), `{discussion_id, voter}` (a reader's votes on a
+page), `{comment_id}` (a comment's votes, for repairs), `{unapplied, changed}`
+(votes left half-done).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bson import ObjectId
+from pymongo import ASCENDING, IndexModel, ReturnDocument
+from pymongo.collection import Collection
+from pymongo.database import Database
+from pymongo.errors import DuplicateKeyError
+
+from comments import scores
+from comments.records import Comment
+from comments.stores import Query, get_store, store_switch
+from infra.mongo import get_db
+
+INDEXES = [
+    IndexModel([("discussion_id", ASCENDING), ("voter", ASCENDING)], name="discussion_voter"),
+    IndexModel([("comment_id", ASCENDING)], name="comment"),
+    IndexModel([("unapplied", ASCENDING), ("changed", ASCENDING)], name="unapplied"),
+]
+# A reader's votes fetched for one page at most (their votes on a discussion).
+MAX_OWN_VOTES = 5000
+# A vote changed this recently may still be on its way to the tallies: repairs leave
+# its comment alone (run again later).
+SETTLE_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class Cast:
+    """What a vote did: the reader's vote now (`up`, `down` or `none`), whether it
+    changed anything, and the comment as it is after."""
+
+    vote: str
+    changed: bool
+    comment: Comment
+
+
+def _votes() -> Collection:
+    return get_db().comment_votes
+
+
+def ensure_indexes(db: Database) -> list[str]:
+    return db.comment_votes.create_indexes(INDEXES)
+
+
+def vote_id(comment_id: ObjectId, voter: str) -> str:
+    return f"{comment_id}:{voter}"
+
+
+def name_of(value: int) -> str:
+    return {1: "up", -1: "down"}.get(int(value), "none")
+
+
+def cast(*, comment: Comment, voter: str, vote: str, now: datetime | None = None) -> Cast:
+    """Record `voter`'s `vote` (up, down, none) on `comment` and move its tallies
+    exactly once (module docstring). The checks of who may vote are the caller's."""
+    value = scores.VALUES[vote]
+    # Refused before anything is written while a migration freezes the store.
+    store_switch.check_writable(get_store().name)
+    key = vote_id(comment.id, str(voter))
+    when = now or datetime.now(UTC)
+    try:
+        _votes().insert_one({"_id": key, "comment_id": comment.id, "discussion_id": comment.discussion_id,
+                             "slug": comment.slug, "voter": str(voter), "value": 0, "unapplied": 0,
+                             "changed": when})
+    except DuplicateKeyError:
+        pass  # voted before (or another tab is creating it right now): step 2 decides
+    before = _votes().find_one_and_update(
+        {"_id": key, "value": {"$ne": value}},
+        {"$set": {"value": value, "changed": when}, "$inc": {"unapplied": 1}},
+        projection={"value": 1}, return_document=ReturnDocument.BEFORE,
+    )
+    if before is None:
+        current = get_store().find_by_slug(discussion_id=comment.discussion_id, slug=comment.slug) or comment
+        return Cast(vote=vote, changed=False, comment=current)
+    up, down = scores.change_of(int(before.get("value") or 0), value)
+    after = get_store().increment_votes(comment=comment, up=up, down=down)
+    _votes().update_one({"_id": key}, {"$inc": {"unapplied": -1}})
+    return Cast(vote=vote, changed=True, comment=after or comment)
+
+
+def votes_of(*, discussion_id: ObjectId, voter: str) -> dict[str, str]:
+    """`voter`'s votes on a discussion, by comment slug (`up` or `down`; none left out)."""
+    found = _votes().find({"discussion_id": discussion_id, "voter": str(voter), "value": {"$ne": 0}},
+                          {"slug": 1, "value": 1, "_id": 0}, hint="discussion_voter").limit(MAX_OWN_VOTES)
+    return {doc["slug"]: name_of(doc["value"]) for doc in found}
+
+
+def vote_of(*, comment: Comment, voter: str) -> str:
+    """`voter`'s vote on one comment: up, down or none."""
+    doc = _votes().find_one({"_id": vote_id(comment.id, str(voter))}, {"value": 1})
+    return name_of(doc["value"]) if doc else "none"
+
+
+# --- Drift between the documents and the tallies: repair_votes -------------------------------
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A comment whose stored tallies (or ranking key) are not what its votes say."""
+
+    comment: Comment
+    up: int
+    down: int
+    # A vote on it changed within SETTLE_SECONDS: it may be on its way; left alone.
+    settling: bool = False
+
+    @property
+    def rank_only(self) -> bool:
+        return (self.comment.votes_up, self.comment.votes_down) == (self.up, self.down)
+
+
+def counted(*, discussion_id: ObjectId) -> dict[ObjectId, tuple[int, int, datetime | None]]:
+    """Each voted comment of a discussion: its (up, down) summed from the documents and
+    when a still-unapplied vote on it last changed (None if none is)."""
+    groups = _votes().aggregate([
+        {"$match": {"discussion_id": discussion_id}},
+        {"$group": {"_id": "$comment_id",
+                    "up": {"$sum": {"$cond": [{"$eq": ["$value", 1]}, 1, 0]}},
+                    "down": {"$sum": {"$cond": [{"$eq": ["$value", -1]}, 1, 0]}},
+                    "unapplied": {"$sum": "$unapplied"},
+                    "changed": {"$max": {"$cond": [{"$gt": ["$unapplied", 0]}, "$changed", None]}}}},
+    ])
+    return {g["_id"]: (g["up"], g["down"], g["changed"] if g["unapplied"] else None) for g in groups}
+
+
+def find_drift(*, discussion_ids: Iterable[ObjectId] | None = None, now: datetime | None = None) -> Iterator[Drift]:
+    """Every comment whose tallies, score or rank disagree with the vote documents (or
+    that lacks the vote fields, stored before votes existed), one discussion at a time."""
+    store = get_store()
+    settle_after = (now or datetime.now(UTC)) - timedelta(seconds=SETTLE_SECONDS)
+    for discussion_id in discussion_ids if discussion_ids is not None else store.discussion_ids():
+        truth = counted(discussion_id=discussion_id)
+        for document in store.iter_documents(discussion_id=discussion_id):
+            comment = Comment.from_doc(document)
+            # No vote documents at all: tallies imported with the comment (an export of
+            # another site) stand on their own; only the keys must agree with them.
+            own = (comment.votes_up, comment.votes_down, None)
+            up, down, unapplied_since = truth.get(comment.id, own)
+            missing = any(name not in document for name in ("votes", "score", "rank", "picked"))
+            right = (comment.votes_up, comment.votes_down, comment.score) == (up, down, up - down) and (
+                comment.rank == scores.wilson_lower_bound(up, down))
+            if right and not missing:
+                continue
+            settling = unapplied_since is not None and _aware(unapplied_since) > settle_after
+            yield Drift(comment=comment, up=up, down=down, settling=settling)
+
+
+def repair(drift: Drift) -> bool:
+    """Bring one comment's tallies to what its votes say (by `$inc` of the difference,
+    so a vote landing meanwhile still counts) and its key with them; its votes are
+    then applied. False for a comment left alone (settling) or gone."""
+    if drift.settling:
+        return False
+    store = get_store()
+    comment = drift.comment
+    one = Query(discussion_id=comment.discussion_id, ids=frozenset({comment.id}))
+    store.change(one, fields={"picked": comment.picked})  # the field, if it was missing
+    up, down = drift.up - comment.votes_up, drift.down - comment.votes_down
+    if store.increment_votes(comment=comment, up=up, down=down, always=True) is None:
+        return False
+    _votes().update_many({"comment_id": comment.id, "unapplied": {"$gt": 0}}, {"$set": {"unapplied": 0}})
+    return True
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
