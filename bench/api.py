@@ -47,7 +47,7 @@ from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import conf  # noqa: E402
 from comments.stores import summaries  # noqa: E402
-from comments.stores.benchmark import insert_discussion  # noqa: E402
+from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
 from infra.metering import median_and_p95_ms  # noqa: E402

@@ -53,7 +53,7 @@ from cms.posts import AuthorSummary  # noqa: E402
 from comments.moderation import queue as moderation  # noqa: E402
 from comments.posting import services  # noqa: E402
 from comments.stores import store_switch, summaries  # noqa: E402
-from comments.stores.benchmark import insert_discussion  # noqa: E402
+from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import CommentAuthor, QueueFilter  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo, sharding  # noqa: E402

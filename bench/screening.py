@@ -41,7 +41,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from comments.posting import addresses, antispam, names
+    from comments import addresses
+    from comments.posting import antispam, names
     from comments import conf
     from infra.markup import render_comment
 

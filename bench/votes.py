@@ -52,7 +52,7 @@ from cms.posts import AuthorSummary  # noqa: E402
 from comments import conf  # noqa: E402
 from comments import scores  # noqa: E402
 from comments.stores import summaries  # noqa: E402
-from comments.stores.benchmark import discussion_documents, insert_batches  # noqa: E402
+from comments.benchmark import discussion_documents, insert_batches  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402
 from infra.metering import Meter, median_and_p95_ms  # noqa: E402

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import BinaryIO
 from xml.etree.ElementTree import Element
 
-from comments.posting import addresses
+from comments import addresses
 from comments.transfer import import_files
 
 # What the export writes for a time it does not have (drafts, some old comments).

@@ -11,7 +11,8 @@ from typing import Protocol
 from cms import posts
 from cms.wxr.content import autop
 from cms.wxr.parse import Channel, WxrComment, WxrItem
-from comments.posting import addresses, names
+from comments import addresses
+from comments.posting import names
 from comments.records import APPROVED, DELETED, PENDING, SPAM
 from comments.transfer import import_records
 

@@ -28,7 +28,7 @@ from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from comments.posting import addresses
+from comments import addresses
 from infra.ids import parse_id
 from infra.mongo import get_db
 from infra.racing_inserts import insert_one_racing
@@ -73,7 +73,7 @@ class Screening:
 
 def normalise(kind: str, value: str) -> str:
     """How a value is stored and compared: an e-mail address or a domain as mail is
-    delivered to it (comments/posting/addresses.py: "@ｓpamco.test" is "spamco.test"),
+    delivered to it (comments/addresses.py: "@ｓpamco.test" is "spamco.test"),
     anything else trimmed and in lower case. Words are matched by their look-alike
     keys (comments/posting/antispam.py), so "casino" also catches "ｃａｓｉｎｏ"."""
     if kind == DOMAIN:

@@ -26,11 +26,11 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from pymongo.errors import PyMongoError
 
-from comments import conf, records
+from comments import addresses, conf, records
 from comments.host import Discussion, get_host
 from comments.notifications import outbox, subscriptions
 from comments.notifications.subscriptions import DISCUSSION, REPLIES
-from comments.posting import addresses, antispam, limits
+from comments.posting import antispam, limits
 from comments.records import Comment
 from comments.stores import get_store
 from infra import mongo

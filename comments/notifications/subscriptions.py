@@ -1,6 +1,6 @@
-"""The `comment_subscriptions` and `confirmed_addresses` collections: who asked for
-mail about what, and which e-mail addresses their owners have confirmed. The only
-module that touches them.
+"""The `comment_subscriptions` collection: who asked for mail about what (the
+addresses their owners confirmed: comments/posting/confirmed.py). The only module
+that touches it.
 
     comment_subscriptions  {_id: "<hash of kind, target, address>", email, user_id,
                             kind: "replies" | "discussion", target: <comment or post id>,
@@ -8,11 +8,10 @@ module that touches them.
                             requested: <when someone asked, awaiting its owner>,
                             confirmed: <when its owner confirmed it>,
                             stopped: <when its owner unsubscribed>}
-    confirmed_addresses    {_id: <address>, confirmed: <when>}
 
 A subscription's `_id` is derived from what it is about, so subscribing twice (two
 workers at once, a form sent again) writes one document without a compound unique
-index. Addresses are normalised (comments/posting/addresses.py) before anything here sees
+index. Addresses are normalised (comments/addresses.py) before anything here sees
 them.
 
 Who may start mail to an address is its owner alone, subscription by subscription:
@@ -37,7 +36,7 @@ from django.core import signing
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 
-from comments.posting import addresses
+from comments import addresses
 from infra.mongo import get_db
 
 REPLIES, DISCUSSION = "replies", "discussion"
@@ -56,7 +55,7 @@ def ensure_indexes(db: Database) -> list[str]:
 
 
 def normalise(email: str) -> str:
-    """One spelling per mailbox: comments/posting/addresses.py's (kept here for callers)."""
+    """One spelling per mailbox: comments/addresses.py's (kept here for callers)."""
     return addresses.normalise(email)
 
 
@@ -205,22 +204,6 @@ def confirm_requests(*, email: str, ids: Iterable[str], before: datetime, now: d
         {"$set": {"active": True, "confirmed": now or datetime.now(UTC)}, "$unset": {"requested": "", "stopped": ""}},
     )
     return result.modified_count
-
-
-# --- Confirmed addresses -----------------------------------------------------------------
-
-
-def confirm(*, email: str, now: datetime | None = None) -> None:
-    """Record that the owner of `email` followed its confirmation link (idempotent)."""
-    get_db().confirmed_addresses.update_one(
-        {"_id": normalise(email)}, {"$setOnInsert": {"confirmed": now or datetime.now(UTC)}}, upsert=True
-    )
-
-
-def is_confirmed(email: str) -> bool:
-    if not email:
-        return False
-    return get_db().confirmed_addresses.find_one({"_id": normalise(email)}, {"_id": 1}) is not None
 
 
 def deliverable(subscription: Subscription) -> bool:

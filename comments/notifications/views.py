@@ -21,7 +21,7 @@ from comments import conf
 from comments.host import get_host
 from comments.internal.rendering import render
 from comments.notifications import notify, subscriptions
-from comments.posting import ownership
+from comments.posting import confirmed, ownership
 from comments.posting.forms import AddressField
 from infra import clients
 from infra.http import see_other
@@ -62,7 +62,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         waiting = _described(subscriptions.pending(email=email, before=issued))
         return render(request, "comments/subscriptions/confirm.html", {"email": email, "waiting": waiting})
     count = subscriptions.confirm_requests(email=email, ids=request.POST.getlist("subscription"), before=issued)
-    subscriptions.confirm(email=email)
+    confirmed.confirm(email=email)
     if count:
         messages.success(request, ngettext("Confirmed: %(count)d subscription now sends you mail.",
                                            "Confirmed: %(count)d subscriptions now send you mail.", count)

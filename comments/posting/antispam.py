@@ -20,11 +20,10 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
-from comments import conf
+from comments import addresses, conf
 from comments.internal import unicode_text
 from comments.moderation.blocklist import Screening
-from comments.notifications import subscriptions
-from comments.posting import addresses, limits
+from comments.posting import confirmed as confirmed_addresses, limits
 from comments.records import APPROVED, PENDING, CommentAuthor, Viewer
 from comments.stores import get_store
 from infra import mongo
@@ -155,7 +154,7 @@ def _finder(words: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern | None]:
 
 def blocked_domain(email: str, domains: Iterable[str]) -> str | None:
     """The blocked domain an e-mail address belongs to (the domain or a subdomain),
-    both as mail is delivered to them (comments/posting/addresses.py: "x@ｓpamco.test" is
+    both as mail is delivered to them (comments/addresses.py: "x@ｓpamco.test" is
     at spamco.test)."""
     domain = addresses.domain_of(email) if email else ""
     if not domain:
@@ -184,7 +183,7 @@ def is_known(author: CommentAuthor, *, vouching: Iterable[ObjectId] = (), confir
     if author.id is not None:
         return get_store().has_approved_by(author_id=author.id)
     email = addresses.normalise(author.email) if author.email else ""
-    if email and email in {addresses.normalise(a) for a in confirmed} and subscriptions.is_confirmed(email):
+    if email and email in {addresses.normalise(a) for a in confirmed} and confirmed_addresses.is_confirmed(email):
         return True
     ids = list(vouching)
     return bool(ids) and any(comment.approved for comment in get_store().find_by_ids(ids=ids))

@@ -1,7 +1,7 @@
 """A commenter's name and e-mail address cleaned as the site stores them: the one
 cleaning the importers call (comments/transfer/importing.py, for Disqus and WordPress),
 made of the same parts the comment form uses (comments/posting/names.py,
-comments/posting/addresses.py, Django's e-mail validation).
+comments/addresses.py, Django's e-mail validation).
 
 - The name: bidi controls and invisible characters dropped, line breaks and
   controls made spaces (`names.clean`); empty is the importer's to fill in.
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from comments.posting import addresses, names
+from comments import addresses
+from comments.posting import names
 
 # Why a line is refused: the import's report counts them by these words.
 RESERVED_NAME = "the name of one of this site's authors (pass --trust-names if the file is trusted)"

@@ -11,9 +11,9 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from comments import conf, slugs
+from comments import addresses, conf, slugs
 from comments.moderation import flags
-from comments.posting import addresses, names, ownership, tokens
+from comments.posting import names, ownership, tokens
 from infra.http import undecodable_fields
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class Preview:
 
 
 class AddressField(forms.EmailField):
-    """An e-mail address, normalised as mail is delivered to it (comments/posting/addresses.py:
+    """An e-mail address, normalised as mail is delivered to it (comments/addresses.py:
     "dave@ｔarget.test" is "dave@target.test") before it is checked and used, so
     limits, bans and subscriptions see one spelling per mailbox. Line breaks and
     other control characters are refused, not cleaned away."""

@@ -24,8 +24,8 @@ from bson import ObjectId
 from django.conf import settings
 from django.core import signing
 
+from comments.addresses import normalise as normalise_address
 from comments.host import get_host
-from comments.posting.addresses import normalise as normalise_address
 from infra.ids import parse_id
 from comments.records import CommentAuthor, Viewer
 

@@ -18,7 +18,7 @@ document each, `_id` the discussion's id. The only module that touches it.
   conditional `{_id, num_pages: <page used>}` update of the pattern;
 - `opens`: no later than the earliest `posted` of the discussion's comments (`$min`
   of every counted comment's, and a recount's), where a page 1 read in windows starts
-  when no hint is cached (comments/reading/page_windows.py). Absent until a comment is counted.
+  when no hint is cached (comments/stores/page_windows.py). Absent until a comment is counted.
 
 Every write is a single-document update: counters move only by `apply`, a
 compare-and-set on `seq`, so two writers cannot both apply one change.

@@ -59,7 +59,7 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from comments.reading import page_windows
+from comments.stores import page_windows
 from comments.records import (
     HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer,
 )
@@ -181,7 +181,7 @@ class DocumentsStore(CommentStore):
         viewer: Viewer = READERS, reach: int | None = None, opens: datetime | None = None,
     ) -> list[Comment]:
         """A discussion's page 1 or cursor page read in windows of its order's leading
-        field (comments/reading/page_windows.py), so that it costs the same at 100 and at
+        field (comments/stores/page_windows.py), so that it costs the same at 100 and at
         100,000 comments on DocumentDB too, which sorts whatever an index range holds;
         the same comments as one query. Pages by position and replies below a comment
         are one query (CommentStore.find_page), and so is a page whose rest is known to
@@ -211,7 +211,7 @@ class DocumentsStore(CommentStore):
 
     def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
         """The newest approved comments, newest first (what a post's summary reads after
-        every change), read in windows of `posted` (comments/reading/page_windows.py): first
+        every change), read in windows of `posted` (comments/stores/page_windows.py): first
         those of the last LATEST_RECENT (and any stamped later: an import, a clock
         ahead), then back in time, so it costs the same at 100 and at 100,000 comments
         on DocumentDB too; the same comments as one query."""

@@ -11,11 +11,12 @@ from django.views.decorators.http import require_http_methods
 from comments import records
 from comments.host import Discussion, get_host
 from comments.internal.rendering import render
-from comments.posting import confirmations, in_place, ownership, services
+from comments.posting import confirmations, ownership, services
 from comments.posting.forms import EditCommentForm, FlagForm
 from comments.reading import listings
 from comments.records import Comment, Viewer
 from comments.stores import get_store, store_switch
+from comments.views import in_place
 from comments.views.common import (
     MOVING_RETRY_SECONDS,
     NO_SUCH_COMMENT,
@@ -45,7 +46,7 @@ def _edit_page(request: HttpRequest, post: Discussion, comment: Comment, form: E
                status: int = 200) -> HttpResponse:
     context = {"post": post, "comment": comment, "form": form, "editing": True,
                "minutes": int(services.edit_window().total_seconds() // 60)}
-    # The page's script, sending the edit form, gets the form alone (comments/posting/in_place.py).
+    # The page's script, sending the edit form, gets the form alone (comments/views/in_place.py).
     in_place_answer = request.method == "POST" and in_place.wanted(request)
     return render(request, in_place.EDIT_FORM if in_place_answer else "comments/edit.html", context, status=status)
 

@@ -8,9 +8,10 @@ from django.utils.translation import gettext, gettext_noop
 
 from comments.host import Discussion
 from comments.internal.rendering import render
-from comments.posting import antispam, in_place, services
+from comments.posting import antispam, services
 from comments.reading import listings
 from comments.records import Comment, Viewer
+from comments.views import in_place
 from infra import clients
 
 NO_SUCH_COMMENT = gettext_noop("There is no such comment on this post.")

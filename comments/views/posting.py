@@ -16,11 +16,11 @@ from comments import conf, slugs
 from comments.host import Discussion, get_host
 from comments.internal.rendering import render
 from comments.notifications import notify
-from comments.posting import confirmations, in_place, ownership, previews, services
+from comments.posting import confirmations, ownership, previews, services
 from comments.posting.forms import CommentForm, comment_form
 from comments.records import CommentAuthor, Viewer
 from comments.stores import get_store, store_switch
-from comments.views import reading
+from comments.views import in_place, reading
 from comments.views.common import (
     MOVING_RETRY_SECONDS,
     STATUS_OF,

@@ -1,7 +1,7 @@
 /* Posting a comment (and previewing it) without leaving the page.
  *
  * The comment forms are sent as they are, with the header Slugline-In-Place; the
- * server (comments/posting/in_place.py) decides everything and answers with HTML:
+ * server (comments/views/in_place.py) decides everything and answers with HTML:
  * - a stored comment: `div.posted`, the comment drawn by the server's own include,
  *   with `data-after` (the comment it follows in this page; "" for the first) when
  *   it belongs in the page the reader has open, else a link to the page that shows

@@ -1,11 +1,11 @@
-"""One spelling per mailbox (comments/posting/addresses.py): what limits, outbox keys,
+"""One spelling per mailbox (comments/addresses.py): what limits, outbox keys,
 subscriptions, bans and blocked domains compare."""
 
 from __future__ import annotations
 
 import pytest
 
-from comments.posting import addresses
+from comments import addresses
 
 
 @pytest.mark.parametrize("typed,expected", [

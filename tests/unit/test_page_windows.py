@@ -1,4 +1,4 @@
-"""comments/reading/page_windows.py: a page read in windows of its sort key returns exactly
+"""comments/stores/page_windows.py: a page read in windows of its sort key returns exactly
 what one unbounded query returns, checked against comments held in a list (each
 window's condition evaluated in Python, the way the server evaluates it)."""
 
@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comments.reading import page_windows
-from comments.reading.page_windows import Boundary, PageHint
+from comments.stores import page_windows
+from comments.stores.page_windows import Boundary, PageHint
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 OPERATORS = {

@@ -3,7 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from comments.stores import STORES, benchmark as bench, get_store
+from comments import benchmark as bench
+from comments.stores import STORES, get_store
 
 
 class Command(BaseCommand):

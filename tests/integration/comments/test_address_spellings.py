@@ -1,4 +1,4 @@
-"""Every spelling of an address is one mailbox (comments/posting/addresses.py) wherever the
+"""Every spelling of an address is one mailbox (comments/addresses.py) wherever the
 site counts, keys, bans or blocks it; blocked words are caught in look-alike
 spellings too. Through the real posting service and the comment form."""
 

@@ -1,4 +1,4 @@
-"""comments_bench (comments/stores/benchmark.py): the data it builds and the table it prints."""
+"""comments_bench (comments/benchmark.py): the data it builds and the table it prints."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from io import StringIO
 from bson import ObjectId
 from django.core.management import call_command
 
-from comments import slugs
-from comments.stores import STORES, benchmark as bench
+from comments import benchmark as bench, slugs
+from comments.stores import STORES
 from infra import mongo
 
 

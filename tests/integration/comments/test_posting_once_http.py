@@ -15,9 +15,9 @@ from django.conf import settings
 
 from bench.harness import Reader, Site
 from cms import posts
+from comments.benchmark import insert_discussion
 from comments.posting import ownership
 from comments.stores import get_store, summaries
-from comments.stores.benchmark import insert_discussion
 from tests.database import TEST_STORES
 from tests.threads import at_once
 

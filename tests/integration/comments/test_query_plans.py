@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 import pytest
 from bson import ObjectId
 
+from comments.benchmark import insert_discussion
 from comments.records import READERS
 from comments.stores import get_store
-from comments.stores.benchmark import insert_discussion
 
 DOCUMENTS = get_store("documents")
 pytestmark = pytest.mark.usefixtures("documents_store")

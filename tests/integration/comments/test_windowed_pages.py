@@ -1,5 +1,5 @@
 """The documents store reads page 1 and cursor pages in windows of the sort key
-(comments/reading/page_windows.py). On awkward data (replies in the same second and the same
+(comments/stores/page_windows.py). On awkward data (replies in the same second and the same
 microsecond, deep threads, placeholders, hidden comments, pages ending mid-thread,
 years of silence, bursts) and whatever the hints say, every page is exactly the one
 unbounded query's (CommentStore.find_page), for every view and viewer, both ways;
@@ -16,11 +16,11 @@ from django.core import signing
 from django.core.cache import cache
 
 from comments import slugs
-from comments.reading import cursors, listings, page_windows
+from comments.benchmark import discussion_documents
+from comments.reading import cursors, listings
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
-from comments.stores import get_store
+from comments.stores import get_store, page_windows
 from comments.stores.base import CommentStore
-from comments.stores.benchmark import discussion_documents
 from comments.stores.documents import DocumentsStore
 
 DOCUMENTS = get_store("documents")

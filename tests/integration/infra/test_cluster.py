@@ -16,10 +16,10 @@ import pytest
 from bson import ObjectId
 from django.core.management import call_command
 
+from comments.benchmark import insert_discussion
 from comments.moderation import queue as moderation
 from comments.records import QueueFilter
 from comments.stores import get_store, store_switch
-from comments.stores.benchmark import insert_discussion
 from infra import mongo
 from devdb.cluster import find_cluster
 
