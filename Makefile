@@ -12,7 +12,7 @@ MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
 .PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages \
-	devdb-cluster devdb-cluster-stop test-cluster html-check
+	devdb-cluster devdb-cluster-stop test-cluster html-check wheel-check
 
 run: $(STAMP) $(MO)
 	@$(PY) -m devdb run -- $(PY) -m slugline.serve
@@ -78,3 +78,8 @@ messages: $(STAMP)
 
 clean:
 	rm -rf $(VENV) var/build
+
+# The slugline-comments wheel in a fresh virtualenv and a new startproject with the five
+# lines (tests/packaging/wheel_check.py, docs/distribution.md), against the dev database.
+wheel-check: $(STAMP) $(MO)
+	@$(PY) -m devdb run -- $(PY) -m tests.packaging.wheel_check

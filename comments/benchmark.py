@@ -42,7 +42,7 @@ from comments import conf, slugs
 from comments.reading import listings
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, counters, get_store, store_switch
-from infra import mongo
+from infra import conf as infra_conf, mongo
 from infra.metering import Meter, median_and_p95_ms
 
 OPERATIONS = ("post a reply", "threaded page 1", "deep page", "permalink", "sub-thread", "count")
@@ -239,7 +239,7 @@ def main(
         discussion_id = ObjectId()
         data[discussion_id] = discussion_documents(discussion_id=discussion_id, count=n, rng=rng, start=start)
     saved_name, saved_store, recheck = (
-        settings.MONGODB_NAME, conf.get().store, conf.get().store_recheck_seconds)
+        getattr(settings, "MONGODB_NAME", ""), conf.get().store, conf.get().store_recheck_seconds)
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
     out(f"Server: {server_name()}; scratch database {settings.MONGODB_NAME}")
     out(f"{discussions} discussions, {sum(counts)} comments per store (largest {max(counts)}, median "
@@ -253,7 +253,7 @@ def main(
             results[name] = run_store(name=name, data=data, repeat=repeat, deep_page=deep_page,
                                       rng=random.Random(seed))
     finally:
-        mongo.get_client().drop_database(settings.MONGODB_NAME)
+        mongo.get_client().drop_database(infra_conf.db_name())
         settings.MONGODB_NAME, settings.COMMENTS_STORE = saved_name, saved_store
         settings.COMMENTS_STORE_RECHECK_SECONDS = recheck
         store_switch.forget()

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from django.apps import AppConfig
 
 from comments import conf
+from infra import conf as infra_conf
 
 UNKNOWN_STORE = "COMMENTS_STORE is {name!r}; the comment stores are: {known}."
 WRONG_TYPE = "{name} is {value!r}; it takes {kind}."
@@ -124,3 +125,17 @@ def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -
         return [checks.Error(UNKNOWN_VIEW.format(name=name, known=known),
                              hint=f"Set COMMENTS_DEFAULT_VIEW to one of: {known}.", id="comments.E007")]
     return []
+
+
+@checks.register()
+def lookalike_check_installed(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
+    """Without the "icu" extra names and texts are compared without look-alike skeletons."""
+    from comments.internal import unicode_text
+
+    return [] if unicode_text.icu is not None else [checks.Warning(unicode_text.ICU_MISSING, id="comments.W040")]
+
+
+@checks.register()
+def mongodb_settings(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
+    """infra/conf.py's settings as the client would refuse them (before anything is written)."""
+    return [checks.Error(problem, id="comments.E041") for problem in infra_conf.problems()]

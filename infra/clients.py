@@ -3,8 +3,9 @@ throttling)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest
+
+from infra import conf
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -14,7 +15,7 @@ def client_ip(request: HttpRequest) -> str:
     our own proxy appended. Addresses before it were sent by the client and prove
     nothing (an attacker would rotate them to dodge the count).
     """
-    if settings.BEHIND_PROXY:
+    if conf.get("BEHIND_PROXY"):
         forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         if forwarded[-1]:
             return forwarded[-1]

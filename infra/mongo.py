@@ -15,10 +15,12 @@ from typing import TypeVar
 
 import pymongo
 from pymongo import _csot
-from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from pymongo import MongoClient
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError, ConnectionFailure, OperationFailure, PyMongoError
+
+from infra import conf
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -27,11 +29,14 @@ _client_pid: int | None = None
 
 
 def server_uri() -> str:
-    """MONGODB_URI, or the dev database's (started if need be) when it is not set."""
-    if settings.MONGODB_URI:
-        return settings.MONGODB_URI
-    from devdb.server import DevDB
-
+    """COMMENTS_MONGODB_URI or MONGODB_URI, or the dev database's (started if need be)
+    when neither is set and this is Slugline's checkout (ImproperlyConfigured elsewhere)."""
+    if uri := conf.configured_uri():
+        return uri
+    try:
+        from devdb.server import DevDB
+    except ImportError:
+        raise ImproperlyConfigured(conf.NO_URI) from None
     return DevDB().start()[0].uri
 
 
@@ -39,19 +44,26 @@ def get_client() -> MongoClient:
     global _client, _client_pid
     with _lock:
         if _client is None or _client_pid != os.getpid():
+            if problems := conf.problems():  # refused before anything is written
+                raise ImproperlyConfigured(" ".join(problems))
             _client = MongoClient(
                 server_uri(),
                 tz_aware=True,
                 connect=False,
-                appname="slugline",
-                connectTimeoutMS=settings.MONGODB_CONNECT_TIMEOUT_MS,
-                serverSelectionTimeoutMS=settings.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
-                timeoutMS=settings.MONGODB_TIMEOUT_MS or None,
-                socketTimeoutMS=settings.MONGODB_SOCKET_TIMEOUT_MS,
-                heartbeatFrequencyMS=settings.MONGODB_HEARTBEAT_MS,
+                appname=conf.appname(),
+                connectTimeoutMS=conf.get("MONGODB_CONNECT_TIMEOUT_MS"),
+                serverSelectionTimeoutMS=conf.get("MONGODB_SERVER_SELECTION_TIMEOUT_MS"),
+                timeoutMS=conf.get("MONGODB_TIMEOUT_MS") or None,
+                socketTimeoutMS=conf.get("MONGODB_SOCKET_TIMEOUT_MS"),
+                heartbeatFrequencyMS=conf.get("MONGODB_HEARTBEAT_MS"),
             )
             _client_pid = os.getpid()
         return _client
+
+
+def request_budget() -> float:
+    """MONGODB_REQUEST_BUDGET_MS, in seconds: what one request's MongoDB work may take."""
+    return float(conf.get("MONGODB_REQUEST_BUDGET_MS")) / 1000
 
 
 def get_db() -> Database:
@@ -59,7 +71,7 @@ def get_db() -> Database:
     client = get_client()
     if _known_down(client):
         raise Unavailable(DOWN)
-    return client[settings.MONGODB_NAME]
+    return client[conf.db_name()]
 
 
 class Unavailable(ConnectionFailure):

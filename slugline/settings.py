@@ -160,6 +160,7 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # MongoDB. An empty MONGODB_URI means "the dev database" (see devdb/server.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
 MONGODB_NAME = env.str("MONGODB_NAME", default="slugline")
+MONGODB_APPNAME = "slugline"  # the client's name in the server's logs
 # Time budgets: a page never waits for pymongo's 30-second defaults. A request's
 # MongoDB work as a whole gets MONGODB_REQUEST_BUDGET_MS (slugline.middleware); past it,
 # or with the server unreachable, pages degrade instead of tying up a worker.

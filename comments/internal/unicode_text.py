@@ -26,10 +26,35 @@ import functools
 import re
 import threading
 import unicodedata
+from typing import Any
 
-import icu
+from infra import extras, folding
 
-from infra import folding
+# PyICU is the "icu" extra (pyproject.toml). Without it the comparisons below fall back
+# to the search fold alone (no confusable skeletons: "Brunо" with a Cyrillic о is not
+# "Bruno") and Python's IDNA 2003; the system check comments.W040 says so.
+icu: Any = extras.require("icu", extra="icu", feature="The look-alike check") if extras.available("icu") else None
+ICU_MISSING = (
+    "PyICU is not installed: names and texts are compared without look-alike skeletons. "
+    + extras.MISSING.format(feature="The look-alike check", extra="icu") + "."
+)
+# Default-ignorable code points that are not format characters (Cf), for the fallback.
+_IGNORABLE_NOT_CF = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def _ignorable_ranges() -> list[tuple[int, int]]:
+    if icu is not None:
+        return [(ord(start), ord(end)) for start, end in icu.UnicodeSet("[:Default_Ignorable_Code_Point:]").ranges()]
+    codes = {code for code in range(0x110000) if unicodedata.category(chr(code)) == "Cf"}
+    codes.update(code for start, end in _IGNORABLE_NOT_CF for code in range(start, end + 1))
+    ranges: list[tuple[int, int]] = []
+    for code in sorted(codes):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
 
 # Kept inside words of the scripts that need them (Devanagari half forms): see `strip_invisible`.
 ZWNJ, ZWJ = "\u200c", "\u200d"
@@ -40,7 +65,7 @@ REPLACEMENT = "\ufffd"
 def _invisible() -> tuple[frozenset[int], re.Pattern]:
     """Every default-ignorable code point (bidi controls, zero-width spaces, variation
     selectors, tags, soft hyphens, ...): as a set, and as a pattern of runs of them."""
-    ranges = [(ord(start), ord(end)) for start, end in icu.UnicodeSet("[:Default_Ignorable_Code_Point:]").ranges()]
+    ranges = _ignorable_ranges()
     codes = frozenset(code for start, end in ranges for code in range(start, end + 1))
     pattern = re.compile("[" + "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in ranges) + "]+")
     return codes, pattern
@@ -62,6 +87,8 @@ _local = threading.local()
 def skeleton(text: str) -> str:
     """UTS #39's skeleton of `text`: each character replaced by the prototype of the
     characters it is confusable with ("о" Cyrillic and "ᴏ" both "o")."""
+    if icu is None:
+        return text
     checker = getattr(_local, "checker", None)
     if checker is None:  # one per thread: ICU's checker is not documented as shareable
         checker = _local.checker = icu.SpoofChecker()
@@ -86,6 +113,8 @@ def _capitals() -> tuple[dict[int, str], re.Pattern]:
     for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         ascii_capitals.setdefault(skeleton(letter), letter)
     table: dict[int, str] = {}
+    if icu is None:
+        return table, re.compile("(?!)")
     for start, end in icu.UnicodeSet("[[:Lu:][:Lt:]-[A-Z]]").ranges():
         for code in range(ord(start), ord(end) + 1):
             ch = chr(code)
@@ -147,7 +176,7 @@ def text_keys(text: str, *, every_case: bool = False) -> frozenset[str]:
 
 
 @functools.cache
-def _idna() -> icu.IDNA:
+def _idna() -> Any:
     return icu.IDNA(icu.IDNA.CHECK_NONTRANSITIONAL_TO_ASCII | icu.IDNA.CHECK_BIDI)
 
 
@@ -157,6 +186,11 @@ def domain_to_ascii(domain: str) -> str | None:
     "xn--bcher-kva.example"); None when it is not a valid domain name."""
     if not domain:
         return None
+    if icu is None:
+        try:
+            return domain.encode("idna").decode("ascii").lower()
+        except UnicodeError:
+            return None
     ascii_form = str(_idna().nameToASCII(domain))
     if not ascii_form or REPLACEMENT in ascii_form or not ascii_form.isascii():
         return None

@@ -59,12 +59,21 @@ CONFIRM_SUBJECT = _("Confirm your e-mail address for comment notifications")
 MANAGE_SUBJECT = _("Your comment notifications")
 
 
+# The site's address in mails' links when the project sets no SITE_URL.
+DEFAULT_SITE_URL = "http://localhost:8000"
+
+
+def site_url() -> str:
+    """SITE_URL (the site's own setting: where mails' links point), or DEFAULT_SITE_URL."""
+    return (getattr(settings, "SITE_URL", "") or DEFAULT_SITE_URL).rstrip("/")
+
+
 def absolute(path: str) -> str:
-    return settings.SITE_URL + path
+    return site_url() + path
 
 
 def _domain() -> str:
-    return urlsplit(settings.SITE_URL).hostname or "localhost"
+    return urlsplit(site_url()).hostname or "localhost"
 
 
 def message_id(items: list[Item]) -> str:
@@ -75,7 +84,7 @@ def message_id(items: list[Item]) -> str:
 
 def _message(*, to: str, subject: str, template: str, context: dict, items: list[Item],
              unsubscribe: str | None = None) -> EmailMultiAlternatives:
-    context = {**context, "site_url": settings.SITE_URL, "unsubscribe_url": unsubscribe}
+    context = {**context, "site_url": site_url(), "unsubscribe_url": unsubscribe}
     headers = {"Auto-Submitted": "auto-generated", "Message-ID": message_id(items)}
     if unsubscribe:
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"

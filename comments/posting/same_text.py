@@ -10,7 +10,6 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
-from django.conf import settings
 
 from comments import conf
 from comments.host import Discussion
@@ -89,7 +88,7 @@ def _unsettled_seconds(held: recent_texts.Held) -> float:
     stores within its MongoDB budget (MONGODB_REQUEST_BUDGET_MS)."""
     if held.claimed is None:
         return 0.0
-    settle = settings.MONGODB_REQUEST_BUDGET_MS / 1000 or CLAIM_WAIT
+    settle = mongo.request_budget() or CLAIM_WAIT
     return (held.claimed + timedelta(seconds=settle) - datetime.now(timezone.utc)).total_seconds()
 
 

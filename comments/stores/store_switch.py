@@ -25,7 +25,6 @@ import threading
 import time
 from datetime import UTC, datetime
 
-from django.conf import settings
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
@@ -95,7 +94,7 @@ def check_writable(name: str) -> None:
 def grace_seconds() -> float:
     """How long after a change every process has seen it and finished the writes it
     began before: the recheck interval plus one request's time budget."""
-    return conf.get().store_recheck_seconds + settings.MONGODB_REQUEST_BUDGET_MS / 1000
+    return conf.get().store_recheck_seconds + mongo.request_budget()
 
 
 def _write(*, store: str, frozen: bool, moving_to: str | None) -> None:

@@ -7,7 +7,8 @@ import html as html_module
 import re
 
 import nh3
-from infra import html_markdown, markup
+
+from infra import extras, markup
 
 
 def comment_text(html: str) -> str:
@@ -20,5 +21,6 @@ def comment_text(html: str) -> str:
         # walk): its text alone, as the site shows such a comment.
         clean = nh3.clean(clean, tags=set())
         return re.sub(r"\n{3,}", "\n\n", html_module.unescape(clean)).strip()
+    html_markdown = extras.require("infra.html_markdown", extra="imports", feature="Importing HTML comments")
     text = html_markdown.to_markdown(clean)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

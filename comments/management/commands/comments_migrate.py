@@ -1,13 +1,12 @@
 from argparse import ArgumentParser
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from comments.stores import STORES, get_store, store_switch
 from comments.transfer import migration
-from infra import mongo, sharding
+from infra import conf as infra_conf, mongo, sharding
 
 DONE = (
     "Moved {comments} comments of {discussions} discussions from {source} to {target} "
@@ -61,7 +60,7 @@ class Command(BaseCommand):
         """On a server that shards (a mongos, the development cluster), the target
         store's collections are sharded before anything is copied into them."""
         try:
-            done = sharding.shard_where_possible(client=mongo.get_client(), db_name=settings.MONGODB_NAME,
+            done = sharding.shard_where_possible(client=mongo.get_client(), db_name=infra_conf.db_name(),
                                                  keys=list(get_store(store).shard_keys))
         except sharding.ShardingError as exc:
             raise CommandError(str(exc)) from exc

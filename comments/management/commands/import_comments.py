@@ -8,7 +8,7 @@ from pymongo.errors import PyMongoError
 
 from comments.errors import Refused
 from comments.transfer import backup, import_records, importing
-from infra import mongo
+from infra import extras, mongo
 
 IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skipped} already there)."
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
@@ -75,7 +75,7 @@ class Command(BaseCommand):
             import_string(run)(path=path, dry_run=options["dry_run"], create_missing=options["create_missing"],
                                progress=not options["no_progress"], stdout=self.stdout, batch_size=batch_size,
                                trust_names=options["trust_names"], **extra)
-        except (import_records.BadSource, OSError, ValueError, Refused) as exc:
+        except (import_records.BadSource, OSError, ValueError, Refused, extras.MissingExtra) as exc:
             # Refused: e.g. a host that makes no discussions for unmatched threads.
             raise CommandError(str(exc)) from exc
 

@@ -2,10 +2,9 @@ from argparse import ArgumentParser
 from typing import Any
 
 from bson import json_util
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from infra import mongo, sharding
+from infra import conf, mongo, sharding
 
 
 class Command(BaseCommand):
@@ -22,7 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, dry_run: bool, **options: Any) -> None:
         try:
-            where = {"db_name": settings.MONGODB_NAME, "keys": sharding.shard_keys()}
+            where: dict[str, Any] = {"db_name": conf.db_name(), "keys": sharding.shard_keys()}
             if dry_run:
                 for command in sharding.shard_commands(**where):
                     self.stdout.write("Would send " + json_util.dumps(command))
