@@ -70,11 +70,16 @@ def test_every_module_imports_with_the_base_dependencies_and_the_five_lines_alon
         "    for info in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):\n"
         "        if info.name not in extras_only:\n"
         "            importlib.import_module(info.name)\n"
-        "print(conf.db_name(), conf.get('MONGODB_TIMEOUT_MS'), conf.get('BEHIND_PROXY'))\n"
+        "from infra import mongo\nfrom django.template.loader import render_to_string\n"
+        "print(mongo.get_db().name, conf.get('MONGODB_TIMEOUT_MS'), conf.get('BEHIND_PROXY'))\n"
+        "print(render_to_string('comments/includes/count.html', {'count': 2}).strip())\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=project, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[1:] == ["0", "False"]
+    # The database the URI names (none: "comments"), without MONGODB_NAME; humanize's filters without the app.
+    first, second = done.stdout.splitlines()
+    assert first.split()[1:] == ["0", "False"] and first.split()[0]
+    assert second == "2 comments"
 
 
 def test_check_reports_nothing_about_settings_the_five_lines_leave_out(tmp_path):
