@@ -25,6 +25,7 @@ test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
 	@$(PY) -m devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m devdb run -- $(PY) -m pytest -c tests/hosts/recipes/pytest.ini -q
 
 # The Nu HTML Checker over every page type (tools/html_check.py, docs/testing.md):
 # Java 17+ and vnu.jar (npm ci in tools/html-check/). Not part of `make test`.

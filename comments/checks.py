@@ -22,6 +22,9 @@ TOO_LARGE = "{name} is {value!r}; comments go no further than {bound}, so {bound
 MODERATION_HINT = "For example: COMMENTS_MODERATION=first,links."
 NO_HOST = "COMMENTS_HOST is {path!r}, which cannot be loaded: {error}"
 HOST_HINT = "Set COMMENTS_HOST to the dotted path of a subclass of comments.host.BaseHost."
+NO_DISCUSSIONS = ("Neither COMMENTS_HOST nor COMMENTS_DISCUSSION_MODEL is set, or "
+                  "COMMENTS_DISCUSSION_MODEL {model!r} names no installed model.")
+DISCUSSIONS_HINT = 'Set COMMENTS_DISCUSSION_MODEL = "app_label.Model" (docs/use-in-your-project.md).'
 HOST_LACKS = "COMMENTS_HOST {path!r} lacks what comments.host.BaseHost asks for: {missing}."
 # What a check answers (django.core.checks).
 Messages = list[checks.CheckMessage]
@@ -53,6 +56,8 @@ def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Mes
     from comments.host import missing_methods
 
     path = getattr(settings, "COMMENTS_HOST", None)
+    if not path:
+        return _discussion_model()
     try:
         host = import_string(str(path))
     except ImportError as exc:
@@ -61,6 +66,18 @@ def loadable_host(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Mes
     if missing:
         return [checks.Error(HOST_LACKS.format(path=path, missing=", ".join(missing)), hint=HOST_HINT,
                              id="comments.E006")]
+    return []
+
+
+def _discussion_model() -> Messages:
+    """Without COMMENTS_HOST, COMMENTS_DISCUSSION_MODEL names an installed model."""
+    from django.apps import apps
+
+    model = conf.get().discussion_model
+    try:
+        apps.get_model(model)
+    except (LookupError, ValueError):
+        return [checks.Error(NO_DISCUSSIONS.format(model=model), hint=DISCUSSIONS_HINT, id="comments.E007")]
     return []
 
 

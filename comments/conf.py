@@ -96,7 +96,13 @@ class CommentsSettings:
     notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)
     notifications_confirm_per_client: int = _setting("NOTIFICATIONS_CONFIRM_PER_CLIENT", 10, minimum=0)
     # The layout the app's own pages extend (its templates: comments/templates/comments/).
-    base_template: str = _setting("COMMENTS_BASE_TEMPLATE", "base.html")
+    base_template: str = _setting("COMMENTS_BASE_TEMPLATE", "comments/base.html")
+    # The model whose every instance is a discussion ("app_label.Model"; comments/model_host.py),
+    # read when COMMENTS_HOST is unset; and the field its URLs' `discussion` is.
+    discussion_model: str = _setting("COMMENTS_DISCUSSION_MODEL", "")
+    discussion_slug_field: str = _setting("COMMENTS_DISCUSSION_SLUG_FIELD", "slug")
+    # The site's name the app's page titles end with ("": the Sites framework's, if installed).
+    site_name: str = _setting("COMMENTS_SITE_NAME", "")
 
     @property
     def moderation_rules(self) -> frozenset[str]:

@@ -59,7 +59,7 @@ class LatestComment:
 
 class DiscussionAuthor(Protocol):
     @property
-    def id(self) -> int: ...
+    def id(self) -> int | None: ...
 
 
 class Discussion(Protocol):
@@ -105,6 +105,11 @@ class BaseHost:
         if type(self).get is BaseHost.get:
             raise NotImplementedError(NO_GET.format(host=type(self).__name__))
         return [found for found in map(self.get, ids) if found is not None]
+
+    def discussion_of(self, obj: Any) -> Any:
+        """The discussion a page's object is (`{% comment_section obj %}`): by default
+        the object itself."""
+        return obj
 
     def get_by_slug(self, slug: str) -> Discussion | None:
         """The discussion with this slug, in any state (exports and imports name
@@ -184,13 +189,18 @@ def _host(path: str) -> BaseHost:
     return import_string(path)()
 
 
+# Without COMMENTS_HOST, every instance of COMMENTS_DISCUSSION_MODEL is a discussion.
+MODEL_HOST = "comments.model_host.ModelHost"
+
+
 def get_host() -> BaseHost:
-    """The host named by COMMENTS_HOST (one instance per process and setting)."""
-    return _host(settings.COMMENTS_HOST)
+    """The host named by COMMENTS_HOST, else the model host (one instance per process
+    and setting)."""
+    return _host(getattr(settings, "COMMENTS_HOST", "") or MODEL_HOST)
 
 
 def _forget(*, setting: str, **kwargs: Any) -> None:
-    if setting == "COMMENTS_HOST":
+    if setting in ("COMMENTS_HOST", "COMMENTS_DISCUSSION_MODEL", "COMMENTS_DISCUSSION_SLUG_FIELD"):
         _host.cache_clear()
 
 

@@ -245,6 +245,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # place defaults are written: comments/conf.py).
 # The site the comments app runs in (comments/host.py): the blog.
 COMMENTS_HOST = "cms.comments_host.BlogHost"
+# The app's pages in the blog's layout, their titles ending in its name.
+COMMENTS_BASE_TEMPLATE = env.str("COMMENTS_BASE_TEMPLATE", default="base.html")
+COMMENTS_SITE_NAME = env.str("COMMENTS_SITE_NAME", default="Slugline")
 vars().update(_given({
     "COMMENTS_STORE": env.str,
     "COMMENTS_STORE_RECHECK_SECONDS": env.float,
@@ -270,7 +273,8 @@ vars().update(_given({
     "COMMENTS_DEFAULT_VIEW": env.str,
     "COMMENTS_FOLD_SCORE": env.int,
     "COMMENTS_MAX_PICKS": env.int,
-    "COMMENTS_BASE_TEMPLATE": env.str,
+    "COMMENTS_DISCUSSION_MODEL": env.str,
+    "COMMENTS_DISCUSSION_SLUG_FIELD": env.str,
     "NOTIFICATIONS_BATCH_SECONDS": env.int,
     "NOTIFICATIONS_AUTHOR_DIGEST_MINUTES": env.int,
     "NOTIFICATIONS_QUEUE_DIGEST_MINUTES": env.int,

@@ -14,7 +14,7 @@ register_converter(SlugConverter, "post_slug")
 urlpatterns = [
     path("", views.home, name="home"),
     path("posts/<post_slug:slug>/", views.post_detail, name="post"),
-    path("posts/<post_slug:post_slug>/comments/", include("comments.urls")),
+    path("posts/<post_slug:discussion>/comments/", include("comments.urls")),
     path("notifications/", include("comments.notifications.urls")),
     path("admin/", admin.site.urls),
     path("healthz/live", health.live, name="health_live"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render as django_render
 
@@ -18,6 +19,18 @@ from comments import conf
 
 # The context variable that names the layout the app's pages extend.
 BASE = "comments_base"
+# The context variable whose site name the app's page titles end with ("": none).
+SITE_NAME = "comments_site_name"
+
+
+def site_name(request: HttpRequest) -> str:
+    """COMMENTS_SITE_NAME, else the Sites framework's name of this site if installed."""
+    named = conf.get().site_name
+    if named or not apps.is_installed("django.contrib.sites"):
+        return named
+    from django.contrib.sites.shortcuts import get_current_site
+
+    return str(get_current_site(request).name)
 
 
 def render(
@@ -25,5 +38,5 @@ def render(
     status: int = 200, content_type: str | None = None,
 ) -> HttpResponse:
     """Django's `render`, with the layout the app's pages extend in the context."""
-    full = {BASE: conf.get().base_template, **(context or {})}
+    full = {BASE: conf.get().base_template, SITE_NAME: site_name(request), **(context or {})}
     return django_render(request, template_name, full, status=status, content_type=content_type)

@@ -18,7 +18,9 @@ document each, `_id` the discussion's id. The only module that touches it.
   conditional `{_id, num_pages: <page used>}` update of the pattern;
 - `opens`: no later than the earliest `posted` of the discussion's comments (`$min`
   of every counted comment's, and a recount's), where a page 1 read in windows starts
-  when no hint is cached (comments/stores/page_windows.py). Absent until a comment is counted.
+  when no hint is cached (comments/stores/page_windows.py). Absent until a comment is counted;
+- `model`, `pk`: the model instance a discussion of the model host is (comments/model_host.py),
+  so its id, derived from them, maps back to it. Absent for other hosts' discussions.
 
 Every write is a single-document update: counters move only by `apply`, a
 compare-and-set on `seq`, so two writers cannot both apply one change.
@@ -107,6 +109,23 @@ def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: da
         assert found is not None
         return found
     return State.from_doc(doc)
+
+
+def name(discussion_id: ObjectId, *, model: str, pk: str) -> State:
+    """Record the model instance this discussion is (made as a first state if there is
+    none yet: no comments counted); the state."""
+    fresh = {"counts": Counts().as_doc(), "seq": first_seq(), "applied": [], "num_pages": 1}
+    doc = _states().find_one_and_update(
+        {"_id": discussion_id}, {"$set": {"model": str(model), "pk": str(pk)}, "$setOnInsert": fresh},
+        upsert=True, return_document=ReturnDocument.AFTER)
+    return State.from_doc(doc)
+
+
+def names(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, tuple[str, str]]:
+    """The (model, pk) recorded for each of these discussions that has them."""
+    ids = list(discussion_ids)
+    found = _states().find({"_id": {"$in": ids}, "model": {"$exists": True}}, {"model": 1, "pk": 1}) if ids else []
+    return {doc["_id"]: (str(doc["model"]), str(doc["pk"])) for doc in found}
 
 
 def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int], if_seq: int,

@@ -14,6 +14,7 @@ from typing import Any
 
 from django import template
 
+from comments.host import get_host
 from comments.posting import services
 from comments.reading import sections
 
@@ -30,7 +31,9 @@ def _reader(context: template.Context) -> dict[str, Any]:
 
 @register.inclusion_tag("comments/includes/section.html", takes_context=True)
 def comment_section(context: template.Context, discussion: Any) -> dict[str, Any]:
-    """The comment section of `discussion` for this request's reader."""
+    """The comment section of `discussion` (a host's discussion, or an instance of
+    COMMENTS_DISCUSSION_MODEL) for this request's reader."""
+    discussion = get_host().discussion_of(discussion)
     section = sections.of(context["request"], discussion)
     return {**_reader(context), "post": discussion, "comments_html": section.comments_html,
             "form": section.form, "closed": section.closed, "confirmations": section.at_section}
@@ -40,6 +43,7 @@ def comment_section(context: template.Context, discussion: Any) -> dict[str, Any
 def comment_form(context: template.Context, discussion: Any, heading: str = "") -> dict[str, Any]:
     """The comment form of `discussion` for this request's reader: the one the page
     prepared (with what the reader sent), or a fresh one."""
+    discussion = get_host().discussion_of(discussion)
     form = sections.prepared_form(context["request"], discussion)
     return {**_reader(context), "post": discussion, "form": form, "heading": heading,
             "closed": services.comments_closed(post=discussion)}

@@ -52,9 +52,9 @@ def _edit_page(request: HttpRequest, post: Discussion, comment: Comment, form: E
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
+def edit(request: HttpRequest, discussion: str, comment_path: str) -> HttpResponse:
     """An author changes their own comment within the edit window."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     viewer = ownership.viewer_for(request)
     comment = visible_comment(request, post, comment_path, viewer)
     if request.method != "POST":
@@ -89,10 +89,10 @@ def edit(request: HttpRequest, post_slug: str, comment_path: str) -> HttpRespons
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def delete(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
+def delete(request: HttpRequest, discussion: str, comment_path: str) -> HttpResponse:
     """An author deletes their own comment within the edit window, after confirming:
     GET (or a POST without `confirm`, as the edit page's older forms send) asks first."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     viewer = ownership.viewer_for(request)
     comment = visible_comment(request, post, comment_path, viewer)
     if request.method != "POST" or request.POST.get("confirm") != CONFIRM:
@@ -123,9 +123,9 @@ def _delete_page(request: HttpRequest, post: Discussion, comment: Comment, *, vi
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def flag(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
+def flag(request: HttpRequest, discussion: str, comment_path: str) -> HttpResponse:
     """A reader reports a comment to the editors, with a reason."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     viewer = ownership.viewer_for(request)
     comment = visible_comment(request, post, comment_path, viewer)
     if request.method != "POST":

@@ -21,8 +21,8 @@ MOVING_RETRY_SECONDS = 60
 STATUS_OF = services.REFUSAL_STATUS
 
 
-def permalink_url(post_slug: str, comment: Comment) -> str:
-    return reverse("comments:permalink", args=[post_slug, comment.slug])
+def permalink_url(discussion: str, comment: Comment) -> str:
+    return reverse("comments:permalink", args=[discussion, comment.slug])
 
 
 def location_url(post: Discussion, comment: Comment, viewer: Viewer) -> str:

@@ -63,14 +63,14 @@ RENEW_TOKEN = ("expired", "tampered")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
+def discussion(request: HttpRequest, discussion: str) -> HttpResponse:
     """GET: a page of comments in the chosen view (comments/views/reading.py). POST: a
     new comment or reply."""
     if request.method != "POST":
-        return reading.discussion(request, post_slug)
+        return reading.discussion(request, discussion)
     post = None
     try:
-        post = get_host().published_or_404(post_slug)
+        post = get_host().published_or_404(discussion)
         return _post_comment(request, post)
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
@@ -78,16 +78,16 @@ def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
         # The post's page cannot be drawn (no copy of it in this process: a worker
         # started since it was read), or a step before storing failed: not the
         # generic 503 page, which would lose what the reader wrote.
-        return _kept_in_outage(request, post_slug, post=post)
+        return _kept_in_outage(request, discussion, post=post)
 
 
-def _kept_in_outage(request: HttpRequest, post_slug: str, *, post: Discussion | None) -> HttpResponse:
+def _kept_in_outage(request: HttpRequest, discussion: str, *, post: Discussion | None) -> HttpResponse:
     """503 in the site's layout with the reader's form as they sent it (text, name,
     e-mail, token: sent again, it still stores one comment), posting back to this
     address, and why; the form's heading names the post when it is known."""
     form = _kept_form(request, post.id if post else None)
     heading = gettext(YOUR_COMMENT_ON).format(title=post.title) if post else gettext(YOUR_COMMENT)
-    context = {"post": post or {"slug": post_slug}, "form": form, "heading": heading,
+    context = {"post": post or {"slug": discussion}, "form": form, "heading": heading,
                "refusal": gettext(CANNOT_POST_NOW)}
     response = render(request, "comments/unavailable.html", context, status=503)
     response["Retry-After"] = str(OUTAGE_RETRY_SECONDS)

@@ -14,10 +14,10 @@ from comments.views.common import location_url, visible_comment
 
 
 @require_http_methods(["GET", "HEAD"])
-def discussion(request: HttpRequest, post_slug: str) -> HttpResponse:
+def discussion(request: HttpRequest, discussion: str) -> HttpResponse:
     """A page of comments in the chosen view (a POST to this address posts a comment:
     comments/views/posting.py)."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     section = sections.prepare(
         request, post, view=listings.parse_view(request.GET.get("view")), page=request.GET.get("page"),
         after=request.GET.get("after"), before=request.GET.get("before"),
@@ -40,11 +40,11 @@ def _discussion_page(request: HttpRequest, section: sections.Section, *, status:
 
 
 @require_http_methods(["GET", "HEAD"])
-def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
+def latest(request: HttpRequest, discussion: str) -> HttpResponse:
     """How many comments the discussion has now, and how many are new to a page that
     showed `?seen=N` (comments/reading/polling.py); 304 while its ETag still holds."""
     seen = polling.parse_seen(request.GET.get("seen"))
-    counts = polling.counts_of(post_slug)
+    counts = polling.counts_of(discussion)
     tag = polling.etag(counts, seen=seen, language=get_language())
     # Compared weakly: a gzipped answer's ETag went out weak (W/"…"), sent back so.
     if tag in {t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")}:
@@ -58,9 +58,9 @@ def latest(request: HttpRequest, post_slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD"])
-def permalink(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
+def permalink(request: HttpRequest, discussion: str, comment_path: str) -> HttpResponse:
     """One comment with its ancestors for context and its replies, paginated."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     viewer = ownership.viewer_for(request)
     comment = visible_comment(request, post, comment_path, viewer)
     return render_permalink(request, post, comment, viewer=viewer)

@@ -100,9 +100,9 @@ def counts(comment: Comment, vote: str) -> dict[str, object]:
 
 @require_POST
 @json_problems
-def vote(request: HttpRequest, post_slug: str, comment_path: str) -> HttpResponse:
+def vote(request: HttpRequest, discussion: str, comment_path: str) -> HttpResponse:
     """Vote a comment up or down, or take the vote back (`vote` = up, down or none)."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     comment = _comment_of(post, comment_path)
     viewer = ownership.viewer_for(request)
     token = voters.token_of(request)
@@ -150,10 +150,10 @@ def _refused(request: HttpRequest, post: Discussion, comment: Comment, exc: Refu
 
 @require_GET
 @json_problems
-def my_votes(request: HttpRequest, post_slug: str) -> HttpResponse:
+def my_votes(request: HttpRequest, discussion: str) -> HttpResponse:
     """This reader's votes on the discussion, by comment slug (votes.js presses their
     buttons on a page that is shared, cached, between readers)."""
-    post = get_host().published_or_404(post_slug)
+    post = get_host().published_or_404(discussion)
     voter = voters.voter_of(request)
     found = votes.votes_of(discussion_id=post.id, voter=voter) if voter else {}
     response = JsonResponse({"votes": found})

@@ -110,11 +110,13 @@ def test_environment_overrides_every_setting():
 
 
 def test_unset_app_settings_are_left_to_the_apps_own_defaults():
-    """settings.py writes no default of the comments app or the API: unset, a setting is
-    absent from Django's settings and the app's conf (the one place) gives its default."""
+    """settings.py writes no default of the comments app or the API but the blog's own
+    (its host, its layout, its name): unset, a setting is absent from Django's settings
+    and the app's conf (the one place) gives its default."""
     loaded = load_settings(APP_PROBE)
-    assert loaded["set"] == ["COMMENTS_HOST"]
-    assert loaded["comments"] == json.loads(json.dumps(dataclasses.asdict(conf.CommentsSettings())))
+    assert loaded["set"] == ["COMMENTS_BASE_TEMPLATE", "COMMENTS_HOST", "COMMENTS_SITE_NAME"]
+    blog = {"base_template": "base.html", "site_name": "Slugline"}
+    assert loaded["comments"] == json.loads(json.dumps({**dataclasses.asdict(conf.CommentsSettings()), **blog}))
     assert loaded["api"] == {"rate_per_ip": 600, "rate_per_token": 1200, "rate_window": 60, "counts_max": 50,
                              "cors_origins": [], "max_body_bytes": 64 * 1024}
 
@@ -126,6 +128,9 @@ GIVEN = {
     "COMMENTS_DEFAULT_VIEW": ("newest", "newest"),
     "COMMENTS_STORE_RECHECK_SECONDS": ("2.5", 2.5),
     "COMMENTS_BASE_TEMPLATE": ("site/base.html", "site/base.html"),
+    "COMMENTS_DISCUSSION_MODEL": ("cms.Tag", "cms.Tag"),
+    "COMMENTS_DISCUSSION_SLUG_FIELD": ("name", "name"),
+    "COMMENTS_SITE_NAME": ("Tidewater", "Tidewater"),
 }
 
 
@@ -143,7 +148,7 @@ def test_every_app_setting_reaches_its_app_from_the_environment():
     assert loaded["api"] == {"rate_per_ip": 7, "rate_per_token": 8, "rate_window": 9, "counts_max": 10,
                              "cors_origins": ["https://a.example", "https://b.example"],
                              "max_body_bytes": 2048}
-    assert set(loaded["set"]) == {"COMMENTS_HOST", *env}
+    assert set(loaded["set"]) == {"COMMENTS_HOST", "COMMENTS_BASE_TEMPLATE", "COMMENTS_SITE_NAME", *env}
 
 
 def test_plain_http_is_the_default_so_make_run_works_locally():

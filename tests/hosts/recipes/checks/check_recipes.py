@@ -1,0 +1,109 @@
+"""The comments app in a project that is not Slugline: a recipe site with the five lines
+(tests/hosts/recipes/recipes_site/settings.py), each recipe a discussion. Everything a
+reader does, through the recipe's own URLs."""
+
+import re
+
+import pytest
+from bson import ObjectId
+from django.test import Client
+
+from comments.host import get_host
+from comments.model_host import discussion_key
+from comments.stores import discussion_state
+from recipes.models import Recipe
+from tests.page_reading import page, submit
+
+RECIPE = "/recipes/pho/"
+COMMENTS = "/recipes/pho/comments/"
+
+
+@pytest.fixture
+def recipe():
+    return Recipe.objects.create(slug="pho", title="Phở bò")
+
+
+def posted(client, page_url=RECIPE, **fields) -> str:
+    """Post the form of `page_url` without JavaScript; the new comment's slug."""
+    response = submit(client, page_url, **fields)
+    assert response.status_code == 303, response.content.decode()[:1000]
+    landed = page(client.get(response["Location"]))
+    return next(c["slug"] for c in landed.comments if c["text"] == fields.get("text", "A fine post."))
+
+
+def test_a_comment_without_javascript_is_a_form_post_and_a_redirect_to_the_recipe(client, recipe):
+    response = submit(client, RECIPE, text="Star anise, always.")
+    assert response.status_code == 303
+    assert response["Location"].split("#")[0].rstrip("?").startswith(("/recipes/pho/",))
+    assert [c["text"] for c in page(client.get(RECIPE)).comments] == ["Star anise, always."]
+
+
+def test_a_comment_in_place_answers_the_drawn_comment(client, recipe):
+    shown = page(client.get(RECIPE))
+    data = {**shown.inputs, **shown.textareas, "name": "Rosa", "email": "rosa@example.com", "text": "Lime!"}
+    response = client.post(shown.form_action, data, headers={"Slugline-In-Place": "1", "Slugline-Page": RECIPE})
+    assert response.status_code in (200, 201), response.content[:500]
+    assert 'class="posted"' in response.content.decode()
+    assert [c["text"] for c in page(client.get(RECIPE)).comments] == ["Lime!"]
+
+
+def test_a_reply_and_its_permalink_under_the_recipes_url(client, recipe):
+    parent = posted(client, text="Which noodles?")
+    permalink = f"{COMMENTS}{parent}/"
+    reply_page = page(client.get(permalink))
+    assert reply_page.form_action.startswith(COMMENTS)
+    reply = posted(client, page_url=permalink, text="Flat rice noodles.", parent=parent)
+    shown = page(client.get(f"{COMMENTS}{reply}/"))
+    assert [c["text"] for c in shown.comments][-2:] == ["Which noodles?", "Flat rice noodles."]
+    assert shown.comments[-1]["depth"] == "1"
+
+
+def test_the_views_page_through_threaded_and_newest(client, recipe, settings):
+    settings.COMMENTS_PER_PAGE = 2
+    for text in ("One", "Two", "Three"):
+        posted(client, text=text)
+    threaded = page(client.get(f"{COMMENTS}?view=threaded"))
+    assert [c["text"] for c in threaded.comments] == ["One", "Two"]
+    following = threaded.rel("next")
+    assert following and [c["text"] for c in page(client.get(following)).comments] == ["Three"]
+    assert [c["text"] for c in page(client.get(f"{COMMENTS}?view=newest")).comments] == ["Three", "Two"]
+
+
+def test_a_vote_and_a_flag(client, recipe):
+    slug = posted(client, text="Fish sauce first.")
+    reader = Client(REMOTE_ADDR="192.0.2.8")  # not its author, who may not vote on it
+    response = reader.post(f"{COMMENTS}{slug}/vote/", {"vote": "up", "next": RECIPE})
+    assert response.status_code == 303
+    article = next(c for c in page(reader.get(RECIPE)).comments if c["slug"] == slug)
+    assert article["html_attrs"]["data-votes-up"] == "1"
+    flag = Client(REMOTE_ADDR="192.0.2.9").post(f"{COMMENTS}{slug}/flag/", {"reason": "spam"})
+    assert flag.status_code == 303
+
+
+def test_its_author_edits_then_deletes_their_comment(client, recipe):
+    slug = posted(client, text="Too much salt.")
+    edit = client.post(f"{COMMENTS}{slug}/edit/", {"text": "Just enough salt."})
+    assert edit.status_code == 303
+    assert [c["text"] for c in page(client.get(RECIPE)).comments] == ["Just enough salt."]
+    assert client.post(f"{COMMENTS}{slug}/delete/", {"confirm": "yes"}).status_code == 303
+    assert page(client.get(RECIPE)).comments == []
+
+
+def test_the_apps_pages_use_its_own_layout_without_the_blogs_name(client, recipe):
+    slug = posted(client, text="Basil.")
+    html = client.get(f"{COMMENTS}{slug}/").content.decode()
+    assert 'class="comments-page' in html and "Slugline" not in re.sub(r"Slugline-\w+", "", html)
+
+
+def test_the_discussion_is_the_recipes_key_and_maps_back_to_it(client, recipe):
+    posted(client)
+    key = discussion_key("recipes.recipe", recipe.pk)
+    assert isinstance(key, ObjectId)
+    assert discussion_state.names([key]) == {key: ("recipes.recipe", str(recipe.pk))}
+    [found] = get_host().get_many([key])
+    assert found.instance == recipe and found.title == "Phở bò"
+    assert get_host().get(key).slug == "pho"
+
+
+def test_an_unknown_recipe_is_404(client, recipe):
+    assert client.get("/recipes/nope/comments/").status_code == 404
