@@ -91,8 +91,6 @@ def test_check_reports_nothing_about_settings_the_five_lines_leave_out(tmp_path)
         assert word not in out
 
 
-@pytest.mark.xfail(strict=True, reason="COMMENTS_DISCUSSION_MODEL is i41-anymodel's (COMMENTS_HOST has no default "
-                                       "here yet): remove this mark when it is merged")
 def test_check_passes_with_the_five_lines(tmp_path):
     project, env = _five_line_project(tmp_path)
     done = subprocess.run([sys.executable, "manage.py", "check"], cwd=project, env=env, capture_output=True, text=True)
