@@ -124,3 +124,13 @@ def test_a_uri_that_is_not_mongodb_stops_the_site_at_check(settings):
     found = checks.mongodb_settings(None)
     assert [m.id for m in found] == ["comments.E041", "comments.E041"]
     assert found[0].msg == conf.BAD_URI.format(uri="localhost:27017")
+
+
+def test_a_discussion_state_for_an_integer_id_is_refused_before_anything_is_written():
+    """Issue 41: a host whose discussion id was a model's pk wrote `{_id: 1}`. The unit
+    tier's guard fails any test that reaches MongoDB, so refusing here sent nothing."""
+    from comments.stores import discussion_state
+    from comments.stores.counting import Counts
+
+    with pytest.raises(TypeError, match=r"an ObjectId, not 1 \(int\)"):
+        discussion_state.create(1, counts=Counts(), num_pages=1)  # type: ignore[arg-type]
