@@ -70,11 +70,16 @@ def test_every_module_imports_with_the_base_dependencies_and_the_five_lines_alon
         "    for info in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):\n"
         "        if info.name not in extras_only:\n"
         "            importlib.import_module(info.name)\n"
-        "print(conf.db_name(), conf.get('MONGODB_TIMEOUT_MS'), conf.get('BEHIND_PROXY'))\n"
+        "from infra import mongo\nfrom django.template.loader import render_to_string\n"
+        "print(mongo.get_db().name, conf.get('MONGODB_TIMEOUT_MS'), conf.get('BEHIND_PROXY'))\n"
+        "print(render_to_string('comments/includes/count.html', {'count': 2}).strip())\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=project, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[1:] == ["0", "False"]
+    # The database the URI names (none: "comments"), without MONGODB_NAME; humanize's filters without the app.
+    first, second = done.stdout.splitlines()
+    assert first.split()[1:] == ["0", "False"] and first.split()[0]
+    assert second == "2 comments"
 
 
 def test_check_reports_nothing_about_settings_the_five_lines_leave_out(tmp_path):
@@ -119,3 +124,13 @@ def test_a_uri_that_is_not_mongodb_stops_the_site_at_check(settings):
     found = checks.mongodb_settings(None)
     assert [m.id for m in found] == ["comments.E041", "comments.E041"]
     assert found[0].msg == conf.BAD_URI.format(uri="localhost:27017")
+
+
+def test_a_discussion_state_for_an_integer_id_is_refused_before_anything_is_written():
+    """Issue 41: a host whose discussion id was a model's pk wrote `{_id: 1}`. The unit
+    tier's guard fails any test that reaches MongoDB, so refusing here sent nothing."""
+    from comments.stores import discussion_state
+    from comments.stores.counting import Counts
+
+    with pytest.raises(TypeError, match=r"an ObjectId, not 1 \(int\)"):
+        discussion_state.create(1, counts=Counts(), num_pages=1)  # type: ignore[arg-type]
