@@ -118,13 +118,16 @@ def name(discussion_id: ObjectId, *, model: str, pk: str) -> State:
     doc = _states().find_one_and_update(
         {"_id": discussion_id}, {"$set": {"model": str(model), "pk": str(pk)}, "$setOnInsert": fresh},
         upsert=True, return_document=ReturnDocument.AFTER)
+    assert doc is not None  # an upsert returning the document after
     return State.from_doc(doc)
 
 
 def names(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, tuple[str, str]]:
     """The (model, pk) recorded for each of these discussions that has them."""
     ids = list(discussion_ids)
-    found = _states().find({"_id": {"$in": ids}, "model": {"$exists": True}}, {"model": 1, "pk": 1}) if ids else []
+    if not ids:
+        return {}
+    found = _states().find({"_id": {"$in": ids}, "model": {"$exists": True}}, {"model": 1, "pk": 1})
     return {doc["_id"]: (str(doc["model"]), str(doc["pk"])) for doc in found}
 
 
