@@ -107,3 +107,18 @@ def test_the_discussion_is_the_recipes_key_and_maps_back_to_it(client, recipe):
 
 def test_an_unknown_recipe_is_404(client, recipe):
     assert client.get("/recipes/nope/comments/").status_code == 404
+
+
+def test_a_discussion_model_that_is_not_installed_stops_the_site_at_start_up(settings):
+    from comments import checks
+
+    assert checks.loadable_host(None) == []
+    settings.COMMENTS_DISCUSSION_MODEL = "recipes.Nope"
+    assert [error.id for error in checks.loadable_host(None)] == ["comments.E007"]
+
+
+def test_the_page_titles_take_the_site_name_from_the_setting(client, recipe, settings):
+    slug = posted(client, text="Coriander.")
+    settings.COMMENTS_SITE_NAME = "Bếp nhà"
+    title = re.search(r"<title>(.*?)</title>", client.get(f"{COMMENTS}{slug}/").content.decode()).group(1)
+    assert title.endswith(" · Bếp nhà")
