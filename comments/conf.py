@@ -97,6 +97,10 @@ class CommentsSettings:
     notifications_confirm_per_client: int = _setting("NOTIFICATIONS_CONFIRM_PER_CLIENT", 10, minimum=0)
     # The layout the app's own pages extend (its templates: comments/templates/comments/).
     base_template: str = _setting("COMMENTS_BASE_TEMPLATE", "base.html")
+    # The layout the moderation pages extend (blocks `moderation_title` and `moderation`).
+    moderation_base_template: str = _setting(
+        "COMMENTS_MODERATION_BASE_TEMPLATE", "comments/moderation/base.html"
+    )
 
     @property
     def moderation_rules(self) -> frozenset[str]:

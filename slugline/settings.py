@@ -244,6 +244,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # place defaults are written: comments/conf.py).
 # The site the comments app runs in (comments/host.py): the blog.
 COMMENTS_HOST = "cms.comments_host.BlogHost"
+# The comments app's moderation pages, mounted in the dashboard, in its layout.
+COMMENTS_MODERATION_BASE_TEMPLATE = "dashboard/moderation_base.html"
 vars().update(_given({
     "COMMENTS_STORE": env.str,
     "COMMENTS_STORE_RECHECK_SECONDS": env.float,
