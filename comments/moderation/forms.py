@@ -4,6 +4,9 @@ check are the constants below."""
 
 import re
 import unicodedata
+from typing import Any
+
+from bson import ObjectId
 
 from django import forms
 from django.utils.translation import pgettext_lazy
@@ -68,14 +71,15 @@ class ObjectIdsField(forms.Field):
 
     widget = forms.MultipleHiddenInput
 
-    def to_python(self, value) -> list:
+    def to_python(self, value: Any) -> list[ObjectId]:
         values = value if isinstance(value, (list, tuple)) else ([value] if value else [])
         if len(values) > MAX_CHOSEN:
             raise forms.ValidationError(BAD_CHOICE, code="too_many")
         ids = [parse_id(v) for v in values]
-        if None in ids:
+        found = [oid for oid in ids if oid is not None]
+        if len(found) != len(ids):
             raise forms.ValidationError(BAD_CHOICE, code="bad_id")
-        return ids
+        return found
 
 
 class ModerationForm(forms.Form):
@@ -98,8 +102,8 @@ class ModerationForm(forms.Form):
     # Sent by the confirmation page's button: spam, delete, thread and ban happen only then.
     confirmed = forms.BooleanField(required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
         one = data.get("one") or ""
         if one:
             kind, _, raw = one.partition(":")
@@ -124,8 +128,8 @@ class BlocklistForm(forms.Form):
     value = forms.CharField(max_length=100, label=_("Word, phrase or domain"),
                             error_messages={"required": EMPTY_TERM, "max_length": TOO_LONG})
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
         value = " ".join(data.get("value", "").split())
         if data.get("kind") == "domain" and value and not DOMAIN_RE.fullmatch(value):
             self.add_error("value", forms.ValidationError(BAD_DOMAIN, code="bad_domain"))

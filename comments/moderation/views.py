@@ -9,12 +9,15 @@ their own URLs in the namespace they are mounted in."""
 
 from urllib.parse import urlencode
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from bson import ObjectId
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,7 +25,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgett
 from django.views.decorators.http import require_http_methods, require_POST
 
 from comments import conf
-from comments.host import get_host
+from comments.host import Discussion, get_host
 from comments.moderation import blocklist, changes, confirmations, picks, queue as moderation
 from comments.moderation.forms import BlocklistForm, ModerationForm, QueueFilterForm
 from comments.records import QueueFilter
@@ -90,15 +93,16 @@ KIND_LABELS = {
     blocklist.BAN_EMAIL: pgettext_lazy("blocklist entry", "e-mail"),
     blocklist.BAN_IP: pgettext_lazy("blocklist entry", "IP"),
 }
+View = Callable[..., HttpResponse]
 QUEUE_FILTERS = ("tab", "post", "name", "email", "ip")
 
 
-def moderator_required(view):
+def moderator_required(view: View) -> View:
     """Anonymous: to the login page. Logged in but not a moderator (the host's
     `can_moderate`): 403."""
 
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not get_host().can_moderate(request.user):
@@ -108,19 +112,19 @@ def moderator_required(view):
     return wrapper
 
 
-def _prefix(request) -> str:
+def _prefix(request: HttpRequest) -> str:
     """The namespace these pages are mounted in, as a prefix of their URL names
     ("dashboard:" in Slugline; "" when mounted without one)."""
     namespace = request.resolver_match.namespace if request.resolver_match else ""
     return f"{namespace}:" if namespace else ""
 
 
-def _url(request, name: str, *args) -> str:
+def _url(request: HttpRequest, name: str, *args: object) -> str:
     """The address of one of these pages, in the namespace they are mounted in."""
     return reverse(_prefix(request) + name, args=args)
 
 
-def _render(request, template: str, context: dict, status: int = 200):
+def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """A moderation page in the host's moderation layout; its templates reverse the
     pages' addresses with `{% url moderation_ns|add:"blocklist" %}`."""
     full = {BASE: conf.get().moderation_base_template, "moderation_ns": _prefix(request), **context}
@@ -129,7 +133,7 @@ def _render(request, template: str, context: dict, status: int = 200):
 
 @moderator_required
 @require_http_methods(["GET", "HEAD"])
-def queue(request):
+def queue(request: HttpRequest) -> HttpResponse:
     """Pending, flagged, spam and recent comments, filtered, with a count on each tab."""
     form = QueueFilterForm(request.GET)
     valid = form.is_valid()
@@ -160,13 +164,13 @@ def queue(request):
     return _render(request, "comments/moderation/queue.html", context, status=200 if valid else 400)
 
 
-def _with_posts(entries) -> list[tuple]:
+def _with_posts(entries: list[moderation.QueueEntry]) -> list[tuple[moderation.QueueEntry, Discussion | None]]:
     """Each queue entry with the discussion it is on (one query for the page's)."""
     found = {post.id: post for post in get_host().get_many({e.comment.discussion_id for e in entries})}
     return [(entry, found.get(entry.comment.discussion_id)) for entry in entries]
 
 
-def _back(request, raw_next: str | None) -> str:
+def _back(request: HttpRequest, raw_next: str | None) -> str:
     """Where to go after an action: the queue page it came from, or the queue."""
     queue_url = _url(request, "moderation")
     if raw_next and raw_next.startswith(queue_url) and url_has_allowed_host_and_scheme(
@@ -178,7 +182,7 @@ def _back(request, raw_next: str | None) -> str:
 
 @moderator_required
 @require_POST
-def moderate(request):
+def moderate(request: HttpRequest) -> HttpResponse:
     """Approve, spam or delete the chosen comments, remove one's thread, or ban one's author."""
     form = ModerationForm(request.POST)
     if not form.is_valid():
@@ -202,7 +206,7 @@ def moderate(request):
     return see_other(_back(request, form.cleaned_data.get("next")))
 
 
-def _apply(request, *, action: str, ids: list) -> bool:
+def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId]) -> bool:
     """Carry out a confirmed action and say what it did; whether it is all applied
     (False: the rest is being finished in the background)."""
     editor = request.user.get_username()
@@ -230,7 +234,7 @@ def _apply(request, *, action: str, ids: list) -> bool:
     return progress.done
 
 
-def _pick(request, *, comment_id, picked: bool) -> bool:
+def _pick(request: HttpRequest, *, comment_id: ObjectId, picked: bool) -> bool:
     """Feature a comment as an editor's pick, or stop featuring it."""
     try:
         comment = picks.feature(comment_id=comment_id, picked=picked)
@@ -245,7 +249,7 @@ def _pick(request, *, comment_id, picked: bool) -> bool:
     return True
 
 
-def _confirm(request, form: ModerationForm):
+def _confirm(request: HttpRequest, form: ModerationForm) -> HttpResponse:
     """The confirmation page of a destructive action: what it will change, a button
     that sends the same action again, confirmed, and a way back. Nothing changes yet."""
     data = form.cleaned_data
@@ -264,7 +268,7 @@ def _confirm(request, form: ModerationForm):
 
 @moderator_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def blocklist_page(request):
+def blocklist_page(request: HttpRequest) -> HttpResponse:
     """The blocked words and e-mail domains (comments with them wait for an editor),
     and the banned commenters."""
     form = BlocklistForm(request.POST if request.method == "POST" else None)
@@ -289,7 +293,7 @@ def blocklist_page(request):
 
 @moderator_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def blocklist_remove(request, entry_id):
+def blocklist_remove(request: HttpRequest, entry_id: str) -> HttpResponse:
     """Take a word or domain off the blocklist; lift a ban. Lifting a ban asks first
     (GET, or a POST without `confirmed`), saying how many comments its ban marked as
     spam are still spam and offering to restore them to what they were."""
