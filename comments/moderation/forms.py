@@ -46,10 +46,12 @@ class QueueFilterForm(forms.Form):
         error_messages={"invalid_choice": BAD_TAB},
     )
     post = forms.CharField(
-        required=False, max_length=SLUG_MAX_LENGTH, label=_("Post (its slug)"), error_messages={"max_length": TOO_LONG}
+        required=False, max_length=SLUG_MAX_LENGTH, label=_("Post (its slug)"),
+        error_messages={"max_length": TOO_LONG},
     )
     name = forms.CharField(
-        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Author name contains"), error_messages={"max_length": TOO_LONG}
+        required=False, max_length=SEARCH_MAX_LENGTH, label=_("Author name contains"),
+        error_messages={"max_length": TOO_LONG},
     )
     email = forms.CharField(
         required=False, max_length=254, label=_("E-mail address"), error_messages={"max_length": TOO_LONG}

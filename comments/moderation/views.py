@@ -164,7 +164,9 @@ def queue(request: HttpRequest) -> HttpResponse:
     return _render(request, "comments/moderation/queue.html", context, status=200 if valid else 400)
 
 
-def _with_posts(entries: list[moderation.QueueEntry]) -> list[tuple[moderation.QueueEntry, Discussion | None]]:
+def _with_posts(
+    entries: list[moderation.QueueEntry],
+) -> list[tuple[moderation.QueueEntry, Discussion | None]]:
     """Each queue entry with the discussion it is on (one query for the page's)."""
     found = {post.id: post for post in get_host().get_many({e.comment.discussion_id for e in entries})}
     return [(entry, found.get(entry.comment.discussion_id)) for entry in entries]

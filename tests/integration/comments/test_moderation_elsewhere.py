@@ -37,7 +37,8 @@ def test_the_queue_works_mounted_by_a_host_without_the_dashboard(make_user, held
     assert shown.status_code == 200 and "Rosa waits" in body
     assert 'class="site-header"' not in body and '<main id="main">' in body
     assert 'action="/moderate/actions/"' in body and 'href="/moderate/blocklist/"' in body
-    done = editor.post("/moderate/actions/", {"action": "approve", "ids": [str(held.id)], "next": "/moderate/"})
+    done = editor.post("/moderate/actions/",
+                       {"action": "approve", "ids": [str(held.id)], "next": "/moderate/"})
     assert done.status_code == 303 and done["Location"] == "/moderate/"
     assert get_store().find_by_id(held.id).status == APPROVED
 
