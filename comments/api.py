@@ -16,6 +16,8 @@ Public here:
   (a new version for their cached pages, after a change that moves no count);
 - moderation previews for an editors' dashboard: `preview_ban` and the ban kinds
   `BAN_USER`, `BAN_EMAIL`, `BAN_IP`;
+- a discussion's state for a host's editor: `comments_closed` (closed by hand or by
+  age) and `close_after_days` (COMMENTS_CLOSE_AFTER_DAYS);
 - background work: `finish_pending_changes` (moderation actions cut short);
 - imports: `register_import_format` (a host's own format for `import_comments`);
 - records and errors: `Comment`, `CommentAuthor`, the statuses `APPROVED`, `PENDING`,
@@ -34,10 +36,12 @@ from collections.abc import Iterable
 from bson import ObjectId
 from django.http import HttpRequest
 
+from comments import conf
 from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
+from comments.posting import services
 from comments.reading import sections
 from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
@@ -47,8 +51,9 @@ from comments.transfer import importing
 
 __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "PENDING", "SPAM", "BaseHost", "Comment",
-    "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "comment_by_id", "comment_flagged",
-    "comment_posted", "comment_section", "comment_status_changed", "comments_by_ids", "comments_by_keys",
+    "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "close_after_days", "comment_by_id",
+    "comment_flagged", "comment_posted", "comment_section", "comment_status_changed", "comments_by_ids",
+    "comments_by_keys", "comments_closed",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
     "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
     "register_import_format", "rename_author", "subthread", "touch_discussions",
@@ -122,6 +127,16 @@ def touch_discussions(discussion_ids: Iterable[ObjectId]) -> None:
 def preview_ban(*, comment_id: ObjectId) -> moderation.BanPreview | None:
     """What banning this comment's author would record and mark; None if it is gone."""
     return moderation.preview_ban(comment_id=comment_id)
+
+
+def comments_closed(*, discussion: Discussion) -> bool:
+    """Whether `discussion` takes no more comments: closed by hand, or by its age."""
+    return services.comments_closed(post=discussion)
+
+
+def close_after_days() -> int:
+    """Days after publication a discussion closes by itself (0: never)."""
+    return conf.get().close_after_days
 
 
 def finish_pending_changes() -> int:

@@ -103,6 +103,10 @@ class CommentsSettings:
     discussion_slug_field: str = _setting("COMMENTS_DISCUSSION_SLUG_FIELD", "slug")
     # The site's name the app's page titles end with ("": the Sites framework's, if installed).
     site_name: str = _setting("COMMENTS_SITE_NAME", "")
+    # The layout the moderation pages extend (blocks `moderation_title` and `moderation`).
+    moderation_base_template: str = _setting(
+        "COMMENTS_MODERATION_BASE_TEMPLATE", "comments/moderation/base.html"
+    )
 
     @property
     def moderation_rules(self) -> frozenset[str]:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from dashboard import api_tokens, media, moderation, views
 
@@ -18,12 +18,11 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("authors/", views.author_list, name="authors"),
     path("authors/<str:username>/", views.author_edit, name="author_edit"),
-    # Moderation (dashboard/moderation.py).
+    # Opening or closing a post's comments (dashboard/moderation.py).
     path("posts/<str:post_id>/comments/", moderation.post_comments, name="post_comments"),
-    path("moderation/", moderation.queue, name="moderation"),
-    path("moderation/actions/", moderation.moderate, name="moderate"),
-    path("moderation/blocklist/", moderation.blocklist_page, name="blocklist"),
-    path("moderation/blocklist/<str:entry_id>/remove/", moderation.blocklist_remove, name="blocklist_remove"),
+    # The comments app's moderation queue and blocklist, in the dashboard's namespace
+    # (dashboard:moderation, :moderate, :blocklist, :blocklist_remove).
+    path("moderation/", include("comments.moderation.urls")),
     # The media library (dashboard/media.py).
     path("media/", media.media_library, name="media"),
     path("media/<str:key>/", media.media_image, name="media_image"),

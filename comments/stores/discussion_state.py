@@ -45,6 +45,9 @@ from infra.mongo import get_db
 from infra.sharding import ShardKey
 
 COLLECTION = "discussion_state"
+# A state is a discussion's: a host whose discussion id is a model's integer key (the
+# `_id: 1` issue 41 found) is refused before anything is written.
+NOT_A_DISCUSSION_ID = "A discussion's id is an ObjectId, not {value!r} ({kind})."
 # One discussion's state on one shard, by its own `_id` (infra/sharding.py).
 SHARD_KEYS = (ShardKey(COLLECTION, {"_id": "hashed"}),)
 
@@ -100,6 +103,8 @@ def get_many(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, State]:
 def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: datetime | None = None) -> State:
     """Store a first state (counted from the stored comments); the one stored first
     wins, whoever else creates it at once."""
+    if not isinstance(discussion_id, ObjectId):
+        raise TypeError(NOT_A_DISCUSSION_ID.format(value=discussion_id, kind=type(discussion_id).__name__))
     doc = {"_id": discussion_id, "counts": counts.as_doc(), "seq": first_seq(), "applied": [],
            "num_pages": max(1, int(num_pages)), **({"opens": opens} if opens is not None else {})}
     try:

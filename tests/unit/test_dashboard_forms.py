@@ -160,7 +160,7 @@ def test_a_display_name_is_required():
 
 from bson import ObjectId  # noqa: E402
 
-from dashboard.moderation_forms import BAD_CHOICE, BAD_DOMAIN, NOTHING_CHOSEN, BlocklistForm, ModerationForm  # noqa: E402
+from comments.moderation.forms import BAD_CHOICE, BAD_DOMAIN, NOTHING_CHOSEN, BlocklistForm, ModerationForm  # noqa: E402
 
 
 def test_a_bulk_action_needs_an_action_and_comments():

@@ -217,7 +217,7 @@ def test_a_ban_that_outruns_the_request_budget_is_not_reported_as_failed(make_po
     once the background loop has run every comment is spam and every count right."""
     from django.test import Client
 
-    from dashboard.moderation import STILL_APPLYING
+    from comments.moderation.views import STILL_APPLYING
 
     many = [make_post() for _ in range(160)]
     theirs = [make_comment(post, author=ANON, text=f"Spam on {post.slug}", ip=CAFE) for post in many]

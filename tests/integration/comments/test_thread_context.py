@@ -18,7 +18,7 @@ from comments.moderation import queue as moderation
 from comments.records import CommentAuthor
 from comments.stores import counters
 from comments.votes import collection as votes
-from dashboard.moderation import PICKED, PICKED_REPLY
+from comments.moderation.views import PICKED, PICKED_REPLY
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")

@@ -1,4 +1,4 @@
-"""The dashboard's moderation pages (dashboard/moderation.py) through the test
+"""The dashboard's moderation pages (comments/moderation/views.py, mounted by the dashboard) through the test
 client: the queue's tabs, counts and filters, bulk approve / spam / delete, removing
 a thread, banning a commenter, the blocklist, closing a post's comments, and forged
 requests that change nothing."""
@@ -17,8 +17,8 @@ from comments.moderation import blocklist
 from comments.posting import services
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
 from comments.stores import get_store, summaries
-from dashboard import moderation as views
-from dashboard.moderation_forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
+from comments.moderation import views
+from comments.moderation.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
 from tests.page_reading import Page, page
 

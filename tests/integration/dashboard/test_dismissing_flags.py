@@ -16,7 +16,7 @@ from comments.moderation.changes import DISMISS_FLAGS
 from comments.posting import services
 from comments.records import APPROVED, PENDING
 from comments.stores import get_store
-from dashboard import moderation as views
+from comments.moderation import views
 from tests.integration.dashboard.test_dashboard_moderation import (  # noqa: F401 (a fixture)
     QUEUE, ROSA, act, counts, editor_client, rows,
 )

@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import translation
 
 from comments.notifications import mail, notify, outbox, subscriptions
-from dashboard import confirmations
+from comments.moderation import confirmations
 from tests.page_reading import page, post_url, submit
 
 HEADERS = {

@@ -13,7 +13,7 @@ from comments.moderation import picks
 from comments.records import PENDING
 from comments.stores import get_store
 from comments.votes import collection as votes
-from dashboard.moderation import PICKED
+from comments.moderation.views import PICKED
 from tests.page_reading import discussion_url, page
 
 pytestmark = pytest.mark.usefixtures("each_store")

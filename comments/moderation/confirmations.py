@@ -12,10 +12,13 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from comments import api as comments_api
-from comments.api import BAN_EMAIL, BAN_IP, BAN_USER, DELETED, SPAM, Comment, get_host
+from comments.host import get_host
+from comments.moderation import queue as moderation
+from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
+from comments.records import DELETED, SPAM, Comment
+from comments.stores import get_store
 
-# The actions the dashboard asks an editor to confirm.
+# The actions the queue asks an editor to confirm.
 ASKED = ("spam", "delete", "thread", "ban")
 TITLES = {
     "spam": _("Mark comments as spam?"),
@@ -152,16 +155,16 @@ def impact_of(*, action: str, comment_ids: list[ObjectId]) -> Impact:
     mark (moderation.preview_ban). Not `found` when none of the ids exists any more."""
     if action in ("spam", "delete"):
         status = SPAM if action == "spam" else DELETED
-        found = comments_api.comments_by_ids(ids=comment_ids)
+        found = get_store().find_by_ids(ids=comment_ids)
         return Impact(action=action, comments=[c for c in found if c.status != status], found=bool(found))
     if action == "ban":
-        ban = comments_api.preview_ban(comment_id=comment_ids[0])
+        ban = moderation.preview_ban(comment_id=comment_ids[0])
         if ban is None:
             return Impact(action=action, comments=[], found=False)
         newest_first = sorted(ban.comments, key=lambda c: c.posted, reverse=True)
         return Impact(action=action, comments=newest_first, ban_keys=ban.keys, who=_who(ban.comment, ban.keys))
-    comment = comments_api.comment_by_id(comment_ids[0])
+    comment = get_store().find_by_id(comment_ids[0])
     if comment is None:
         return Impact(action=action, comments=[], found=False)
-    below = [c for c in comments_api.subthread(comment=comment) if c.status != DELETED]
+    below = [c for c in get_store().find_subthread(comment=comment) if c.status != DELETED]
     return Impact(action=action, comments=below)

@@ -1,0 +1,15 @@
+"""The moderation pages' addresses, for a host to mount where its moderators work:
+`path("moderation/", include("comments.moderation.urls"))`. No namespace of their
+own: the names (moderation, moderate, blocklist, blocklist_remove) join the
+namespace of the URLconf that includes them, and the pages reverse them there."""
+
+from django.urls import path
+
+from comments.moderation import views
+
+urlpatterns = [
+    path("", views.queue, name="moderation"),
+    path("actions/", views.moderate, name="moderate"),
+    path("blocklist/", views.blocklist_page, name="blocklist"),
+    path("blocklist/<str:entry_id>/remove/", views.blocklist_remove, name="blocklist_remove"),
+]
