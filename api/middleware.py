@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from api import conf, problems
-from comments.posting import limits
+from comments import api as comments_api
 from infra import clients, mongo
 
 PREFIX = "/api/"
@@ -40,7 +40,7 @@ def _too_large(request, limit: int) -> bool:
 def count(*, key: str, limit: int) -> int | None:
     """Count one API request against `key` (limit per API_RATE_WINDOW; 0: no limit):
     None if admitted, else the seconds until its window ends. Counted in MongoDB
-    (comments/posting/limits.py), so every worker shares it; with MongoDB unreachable the
+    (comments.api.take_rate_slot), so every worker shares it; with MongoDB unreachable the
     request is let through (logged)."""
     if limit <= 0:
         return None
@@ -49,7 +49,7 @@ def count(*, key: str, limit: int) -> int | None:
     window = int(now // seconds)
     ends = (window + 1) * seconds
     try:
-        ok = limits.take_slot(key=key, window=window, limit=limit, expires=ends + EXPIRY_MARGIN)
+        ok = comments_api.take_rate_slot(key=key, window=window, limit=limit, expires=ends + EXPIRY_MARGIN)
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise

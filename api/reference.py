@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from api.v1 import api
-from comments.posting.forms import EMPTY_TEXT
+from comments.api import EMPTY_TEXT
 
 METHODS = ("get", "post", "patch", "put", "delete")
 # A problem as every error answers (the example the page shows once).

@@ -23,7 +23,10 @@ Public here:
 - records and errors: `Comment`, `CommentAuthor`, the statuses `APPROVED`, `PENDING`,
   `SPAM`, `DELETED`, and `Refused` (the base of the app's refusals, with a `code`);
 - signals (comments/signals.py): `comment_posted`, `comment_status_changed`,
-  `comment_flagged`.
+  `comment_flagged`;
+- for a host's own REST API: `take_rate_slot` (one action counted in a shared, fixed
+  rate window, as the comment forms' limits are) and `EMPTY_TEXT` (the form's refusal
+  of an empty comment, in its own words).
 
 Import it where it is used (`from comments import api as comments_api`), not from
 settings: it reaches the app's modules.
@@ -41,7 +44,8 @@ from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
-from comments.posting import services
+from comments.posting import limits, services
+from comments.posting.forms import EMPTY_TEXT
 from comments.reading import sections
 from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
@@ -50,13 +54,13 @@ from comments.stores import counters, get_store, summaries
 from comments.transfer import importing
 
 __all__ = [
-    "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "PENDING", "SPAM", "BaseHost", "Comment",
-    "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "close_after_days", "comment_by_id",
-    "comment_flagged", "comment_posted", "comment_section", "comment_status_changed", "comments_by_ids",
-    "comments_by_keys", "comments_closed",
+    "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "EMPTY_TEXT", "PENDING", "SPAM", "BaseHost",
+    "Comment", "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "close_after_days",
+    "comment_by_id", "comment_flagged", "comment_posted", "comment_section", "comment_status_changed",
+    "comments_by_ids", "comments_by_keys", "comments_closed",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
     "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
-    "register_import_format", "rename_author", "subthread", "touch_discussions",
+    "register_import_format", "rename_author", "subthread", "take_rate_slot", "touch_discussions",
 ]
 
 
@@ -147,3 +151,13 @@ def finish_pending_changes() -> int:
 def register_import_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> None:
     """Let `import_comments --format name` call `run` (a dotted path, imported when used)."""
     importing.register_format(name, run, options=options)
+
+
+# --- For a host's own REST API -----------------------------------------------------------
+
+
+def take_rate_slot(*, key: str, window: int, limit: int, expires: float) -> bool:
+    """Count one action of `key` in fixed window number `window` (shared by every
+    worker, in MongoDB): True if among the first `limit`, False (nothing stored) past
+    it. `expires` (a Unix time after the window's end) is when the count may go."""
+    return limits.take_slot(key=key, window=window, limit=limit, expires=expires)

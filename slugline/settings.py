@@ -249,7 +249,8 @@ COMMENTS_HOST = "cms.comments_host.BlogHost"
 COMMENTS_BASE_TEMPLATE = env.str("COMMENTS_BASE_TEMPLATE", default="base.html")
 COMMENTS_SITE_NAME = env.str("COMMENTS_SITE_NAME", default="Slugline")
 # The comments app's moderation pages, mounted in the dashboard, in its layout.
-COMMENTS_MODERATION_BASE_TEMPLATE = "dashboard/moderation_base.html"
+COMMENTS_MODERATION_BASE_TEMPLATE = env.str("COMMENTS_MODERATION_BASE_TEMPLATE",
+                                            default="dashboard/moderation_base.html")
 vars().update(_given({
     "COMMENTS_STORE": env.str,
     "COMMENTS_STORE_RECHECK_SECONDS": env.float,

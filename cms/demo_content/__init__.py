@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from comments.records import CommentAuthor
+from comments.api import CommentAuthor
 
 
 @dataclass(frozen=True)

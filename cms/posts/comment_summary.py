@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from bson import ObjectId
 from pymongo import ASCENDING
 
-from comments.host import LatestComment
+from comments.api import LatestComment
 from infra.mongo import get_db
 
 

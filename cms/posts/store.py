@@ -23,7 +23,7 @@ from cms.posts.comment_summary import _latest_comment
 from cms.posts.pictures import backfill_media, media_fields
 from cms.posts.search import backfill_search_text, search_fields
 from cms.posts.summaries import summarise
-from comments.host import LatestComment
+from comments.api import LatestComment
 from infra.ids import parse_id
 from infra.times import to_millisecond
 from infra.markup import render_post

@@ -6,15 +6,14 @@ them: the counters read the stores, so the app's `ready()` hands them over with
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bson import ObjectId
 
 from comments.records import Comment
 
-# The store a change goes through: a CommentStore (comments/stores/base.py, which
-# imports this module, so it is not imported back, not even for its type).
-Store = Any
+if TYPE_CHECKING:  # comments/stores/base.py imports this module: its type only, for mypy.
+    from comments.stores.base import CommentStore as Store
 
 
 class Counting(Protocol):

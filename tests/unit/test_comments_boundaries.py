@@ -51,3 +51,114 @@ def test_the_comments_app_imports_nothing_from_above_it(path):
 def test_the_host_reaches_the_comments_app_only_through_its_api(name):
     inside = [module for module in imported_modules(ROOT / name) if module.split(".")[0] == "comments"]
     assert inside and set(inside) <= PUBLIC, inside
+
+
+# --- The site imports only the app's public names -------------------------------------
+
+SITE = ("cms", "api", "media", "slugline", "dashboard")
+# What a host may import from the app: its public API and the Django entry points a host
+# mounts (URLconfs); the template tags are reached by `{% load %}`, not by import.
+PUBLIC_NAMES = {"comments", "comments.api", "comments.urls", "comments.notifications.urls"}
+# Site modules that still reach the app's internals, each named until it moves to the
+# public API.
+NOT_YET_PUBLIC = {
+    "api/auth.py", "api/etags.py", "api/forms.py", "api/moderating.py", "api/openapi.py",
+    "api/reading.py", "api/v1.py", "api/writing.py", "cms/demo.py", "cms/wxr/importer.py",
+    "cms/wxr/parse.py", "cms/wxr/records.py",
+}
+# The app's rooms, lowest first: a room imports only the core and the rooms below it
+# (views and votes stand side by side at the top).
+ROOMS = ["stores", "moderation", "posting", "notifications", "reading", "transfer", "views"]
+PEERS = {"votes": "views"}
+# The core modules at the top of the app that every room may use (below the rooms) ...
+CORE = {"host", "conf", "records", "slugs", "keyset", "scores", "addresses", "errors", "signals"}
+# ... and those that stand above the rooms (they gather them).
+ABOVE_THE_ROOMS = {"api", "checks", "benchmark", "apps", "urls"}
+# Imports against the order that are known and named until they are turned round: the
+# comment section (reading) draws the reader's own votes (votes stands above reading).
+CROSSINGS = {("comments/reading/sections.py", "comments.votes.collection"),
+             ("comments/reading/sections.py", "comments.votes.voters")}
+
+
+def site_modules() -> list[Path]:
+    return sorted(path for package in SITE for path in (ROOT / package).rglob("*.py"))
+
+
+def comments_modules(path: Path) -> list[str]:
+    """The comments modules `path` imports, each resolved to the module it names
+    (`from comments.posting import services` is comments.posting.services)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            base = ROOT.joinpath(*node.module.split("."))
+            names = [f"{node.module}.{alias.name}" if (base / f"{alias.name}.py").exists()
+                     or (base / alias.name).is_dir() else node.module for alias in node.names]
+        found += [name for name in names if name.split(".")[0] == "comments"]
+    return found
+
+
+def non_public(path: Path) -> set[str]:
+    return {name for name in comments_modules(path) if name not in PUBLIC_NAMES}
+
+
+def figures() -> tuple[int, int, int]:
+    """(site files importing the app, those reaching non-public modules, distinct
+    non-public modules reached): `python tests/unit/test_comments_boundaries.py`."""
+    users = [path for path in site_modules() if comments_modules(path)]
+    reaching = {path: non_public(path) for path in users if non_public(path)}
+    return len(users), len(reaching), len(set().union(*reaching.values()))
+
+
+@pytest.mark.parametrize("path", site_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_site_imports_only_the_public_names(path):
+    name = path.relative_to(ROOT).as_posix()
+    if name in NOT_YET_PUBLIC:
+        assert non_public(path), f"{name} is public now: take it off NOT_YET_PUBLIC"
+    else:
+        assert non_public(path) == set()
+
+
+@pytest.mark.parametrize("path", [p for p in sorted(ROOT.rglob("*.py")) if p.parts[len(ROOT.parts)] not in
+                                  ("comments", "tests", "bench", ".venv", "var", "node_modules", "build", "dist")],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_nothing_outside_the_app_imports_its_internal_area(path):
+    assert [name for name in comments_modules(path) if name.startswith("comments.internal")] == []
+
+
+def rank(module: str) -> int | None:
+    """Where a comments module stands: the core 0, the rooms 1.. in order, what stands
+    above them last; None for the internal area and the package itself."""
+    parts = module.split(".")[1:]
+    if not parts or parts[0] in ("internal", "templatetags", "management"):
+        return None
+    room = PEERS.get(parts[0], parts[0])
+    if room in ROOMS:
+        return 1 + ROOMS.index(room)
+    if parts[0] in CORE:
+        return 0
+    return len(ROOMS) + 1 if parts[0] in ABOVE_THE_ROOMS else None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "comments").rglob("*.py")),
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_app_layers_point_one_way(path):
+    own = rank(".".join(path.relative_to(ROOT).with_suffix("").parts))
+    if own is None:
+        return
+    higher = [name for name in comments_modules(path) if (other := rank(name)) is not None and other > own
+              and (path.relative_to(ROOT).as_posix(), name) not in CROSSINGS]
+    assert higher == [], higher
+
+
+def test_rank_orders_the_rooms():
+    assert rank("comments.records") < rank("comments.stores.base") < rank("comments.posting.services") \
+        < rank("comments.reading.listings") < rank("comments.views.reading") < rank("comments.api")
+    assert rank("comments.internal.rendering") is None
+
+
+if __name__ == "__main__":
+    print("site files importing comments: {}; reaching non-public modules: {}; "
+          "distinct non-public modules: {}".format(*figures()))

@@ -114,8 +114,10 @@ def test_unset_app_settings_are_left_to_the_apps_own_defaults():
     (its host, its layout, its name): unset, a setting is absent from Django's settings
     and the app's conf (the one place) gives its default."""
     loaded = load_settings(APP_PROBE)
-    assert loaded["set"] == ["COMMENTS_BASE_TEMPLATE", "COMMENTS_HOST", "COMMENTS_SITE_NAME"]
-    blog = {"base_template": "base.html", "site_name": "Slugline"}
+    assert loaded["set"] == ["COMMENTS_BASE_TEMPLATE", "COMMENTS_HOST", "COMMENTS_MODERATION_BASE_TEMPLATE",
+                             "COMMENTS_SITE_NAME"]
+    blog = {"base_template": "base.html", "site_name": "Slugline",
+            "moderation_base_template": "dashboard/moderation_base.html"}
     assert loaded["comments"] == json.loads(json.dumps({**dataclasses.asdict(conf.CommentsSettings()), **blog}))
     assert loaded["api"] == {"rate_per_ip": 600, "rate_per_token": 1200, "rate_window": 60, "counts_max": 50,
                              "cors_origins": [], "max_body_bytes": 64 * 1024}
@@ -131,6 +133,7 @@ GIVEN = {
     "COMMENTS_DISCUSSION_MODEL": ("cms.Tag", "cms.Tag"),
     "COMMENTS_DISCUSSION_SLUG_FIELD": ("name", "name"),
     "COMMENTS_SITE_NAME": ("Tidewater", "Tidewater"),
+    "COMMENTS_MODERATION_BASE_TEMPLATE": ("site/moderation.html", "site/moderation.html"),
 }
 
 
@@ -148,7 +151,8 @@ def test_every_app_setting_reaches_its_app_from_the_environment():
     assert loaded["api"] == {"rate_per_ip": 7, "rate_per_token": 8, "rate_window": 9, "counts_max": 10,
                              "cors_origins": ["https://a.example", "https://b.example"],
                              "max_body_bytes": 2048}
-    assert set(loaded["set"]) == {"COMMENTS_HOST", "COMMENTS_BASE_TEMPLATE", "COMMENTS_SITE_NAME", *env}
+    assert set(loaded["set"]) == {"COMMENTS_HOST", "COMMENTS_BASE_TEMPLATE", "COMMENTS_MODERATION_BASE_TEMPLATE",
+                                  "COMMENTS_SITE_NAME", *env}
 
 
 def test_plain_http_is_the_default_so_make_run_works_locally():
