@@ -47,17 +47,3 @@ INSTALLED_APPS += ["comments"]
 COMMENTS_MONGODB_URI = os.environ.get("MONGODB_URI", "")
 COMMENTS_DISCUSSION_MODEL = "recipes.Recipe"
 
-# --- UNTIL i41-dist MERGES (the MongoDB platform's defaults, COMMENTS_MONGODB_URI) ---
-# The one place this project says more than the five lines: what the platform package
-# still needs spelled out. Delete this block once infra has a default for each.
-INSTALLED_APPS += ["django.contrib.humanize", "infra"]
-MONGODB_URI = COMMENTS_MONGODB_URI
-MONGODB_NAME = "recipes"
-MONGODB_CONNECT_TIMEOUT_MS = MONGODB_SERVER_SELECTION_TIMEOUT_MS = 2000
-MONGODB_TIMEOUT_MS = 0
-MONGODB_SOCKET_TIMEOUT_MS = 60_000
-MONGODB_REQUEST_BUDGET_MS = 3000
-MONGODB_HEARTBEAT_MS = 1000
-BEHIND_PROXY = False
-SITE_URL = "http://testserver"
-# --- end of the block -------------------------------------------------------------
