@@ -43,7 +43,8 @@ def test_a_comment_in_place_answers_the_drawn_comment(client, recipe):
     data = {**shown.inputs, **shown.textareas, "name": "Rosa", "email": "rosa@example.com", "text": "Lime!"}
     response = client.post(shown.form_action, data, headers={"Slugline-In-Place": "1", "Slugline-Page": RECIPE})
     assert response.status_code in (200, 201), response.content[:500]
-    assert 'class="posted"' in response.content.decode()
+    # Placed on the recipe's page the script sent (the link after it is the script's fallback).
+    assert 'class="posted"' in response.content.decode() and 'data-placed="yes"' in response.content.decode()
     assert [c["text"] for c in page(client.get(RECIPE)).comments] == ["Lime!"]
 
 
