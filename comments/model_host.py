@@ -6,8 +6,8 @@ A discussion's id stays an ObjectId, so the stores, their indexes and the shard 
 (`discussion_id`) are those of any host: the first 12 bytes of the SHA-256 of
 "<model label>:<pk>" (`discussion_key`), as contrib-comments keys a comment by its
 object's type and `object_pk`. The app records the model and pk in the discussion's
-`discussion_state` document (comments/stores/discussion_state.py, `name`) when a page
-of it is read, so `get` and `get_many` map ids back to instances.
+`discussion_state` document (comments/stores/discussion_state.py, `name`) the first time
+a process reads it (later reads only read), so `get` and `get_many` map ids back to instances.
 
 What a discussion is read from the instance (each optional, docs/use-in-your-project.md):
 - its URL's `discussion`: the field COMMENTS_DISCUSSION_SLUG_FIELD names (`slug`);
@@ -37,6 +37,11 @@ from django.utils.translation import gettext
 from comments import conf
 from comments.host import NO_SUCH_DISCUSSION, BaseHost, LatestComment
 from comments.stores import discussion_state
+
+
+# The discussions this process has recorded the model and pk of (at most NAMED_KEPT).
+NAMED_KEPT = 10_000
+_NAMED: set[ObjectId] = set()
 
 
 def discussion_key(label: str, pk: object) -> ObjectId:
@@ -100,7 +105,14 @@ class ModelHost(BaseHost):
         if isinstance(instance, ModelDiscussion) or not isinstance(instance, models.Model):
             return instance
         label, pk = instance._meta.label_lower, str(instance.pk)
-        state = discussion_state.name(discussion_key(label, pk), model=label, pk=pk)
+        key = discussion_key(label, pk)
+        # Recorded once per process (a write), read after that: a page view writes nothing.
+        state = discussion_state.get(key) if key in _NAMED else None
+        if state is None:
+            state = discussion_state.name(key, model=label, pk=pk)
+            if len(_NAMED) >= NAMED_KEPT:
+                _NAMED.clear()
+            _NAMED.add(key)
         slug = str(getattr(instance, conf.get().discussion_slug_field))
         return ModelDiscussion(instance, slug, comment_count=state.counts.approved)
 

@@ -7,6 +7,7 @@ import re
 import pytest
 from bson import ObjectId
 from django.test import Client
+from pymongo import monitoring
 
 from comments.host import get_host
 from comments.model_host import discussion_key
@@ -123,3 +124,34 @@ def test_the_page_titles_take_the_site_name_from_the_setting(client, recipe, set
     settings.COMMENTS_SITE_NAME = "Bếp nhà"
     title = re.search(r"<title>(.*?)</title>", client.get(f"{COMMENTS}{slug}/").content.decode()).group(1)
     assert title.endswith(" · Bếp nhà")
+
+
+class Writes(monitoring.CommandListener):
+    """The write commands this process sends to MongoDB."""
+
+    WRITES = {"insert", "update", "delete", "findAndModify"}
+
+    def __init__(self):
+        self.sent: list[str] = []
+
+    def started(self, event):
+        if event.command_name in self.WRITES:
+            self.sent.append(event.command_name)
+
+    def succeeded(self, event):
+        pass
+
+    def failed(self, event):
+        pass
+
+
+WRITES = Writes()
+monitoring.register(WRITES)  # at import, before the session's client is made
+
+
+def test_reading_a_recipe_page_again_writes_nothing(client, recipe):
+    assert client.get(RECIPE).status_code == 200  # records the recipe's model and pk once
+    WRITES.sent.clear()
+    for _ in range(3):
+        assert client.get(RECIPE).status_code == 200
+    assert WRITES.sent == []
