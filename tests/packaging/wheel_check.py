@@ -77,7 +77,13 @@ try:
     post(client, permalink, "Only when the bubbles show.")
     page = client.get(permalink)
     assert "Only when the bubbles show." in page.content.decode(), "the reply is not on the permalink page"
-    print("wheel-check: posted a comment and a reply, opened", permalink)
+    # Another reader votes the comment up (its author may not), and the newest view lists both.
+    voted = Client().post(permalink + "vote/", {"vote": "up"})
+    assert voted.status_code in (302, 303), ("vote", voted.status_code, voted.content[:2000])
+    assert 'data-votes-up="1"' in client.get(permalink).content.decode(), "the vote is not counted"
+    newest = client.get("/recipes/pancakes/comments/?view=newest")
+    assert newest.status_code == 200 and "Only when the bubbles show." in newest.content.decode(), newest.status_code
+    print("wheel-check: posted a comment and a reply, voted, opened", permalink, "and the newest view")
 finally:
     mongo.get_client().drop_database(mongo.get_db().name)
 '''
