@@ -5,9 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 export PORT
-# Translations (locale/): each catalog compiled when its .po is newer than its .mo.
+# Translations (the site's in locale/, the comments app's in comments/locale/): each
+# catalog compiled when its .po is newer than its .mo.
 # msgfmt comes from Debian's gettext package; the .mo files are not committed.
-PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+PO := $(wildcard locale/*/LC_MESSAGES/django.po comments/locale/*/LC_MESSAGES/django.po)
 MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
@@ -71,10 +72,13 @@ compilemessages: $(MO)
 %.mo: %.po
 	@msgfmt --check -o $@ $<
 
-# Refresh the catalogs from the code and templates (after changing any text).
+# Refresh the catalogs from the code and templates (after changing any text): the site's
+# from all but comments/, the comments app's from inside it (its wheel carries them).
 messages: $(STAMP)
 	@$(PY) manage.py makemessages $(addprefix -l ,$(LANGUAGE_CODES)) --no-location --no-obsolete \
-		-i .venv -i var -i tests -i bench -i tools -i docs -i static -i node_modules
+		-i .venv -i var -i tests -i bench -i tools -i docs -i static -i node_modules -i comments
+	@cd comments && PYTHONPATH=.. ../$(PY) ../manage.py makemessages $(addprefix -l ,$(LANGUAGE_CODES)) \
+		--no-location --no-obsolete
 
 clean:
 	rm -rf $(VENV) var/build

@@ -46,6 +46,8 @@ def test_the_wheel_holds_only_comments_and_infra_with_their_data(tmp_path):
     assert strays == []
     assert "comments/templates/comments/includes/section.html" in names
     assert "infra/mongo.py" in names and "comments/stores/documents.py" in names
+    # The app's own translations travel with it (compiled by make before a build).
+    assert {f"comments/locale/{code}/LC_MESSAGES/django.po" for code in ("vi", "hi", "id")} <= set(names)
 
 
 # Imports nothing the base dependencies lack: run where PyICU, markdownify and bs4 are hidden.

@@ -1,5 +1,7 @@
-"""The translation catalogs under locale/ and the templates that feed them (issue 20):
-every text the code and templates mark is in every catalog, translated in every plural
+"""The translation catalogs and the templates that feed them (issue 20): the site's
+(locale/) and the comments app's own (comments/locale/, which its wheel carries to
+other projects; `make messages` refreshes both). Every text the code and templates mark
+is in its catalog (the app's texts in the app's, the rest in the site's), translated in every plural
 form and not fuzzy; no template shows a literal text outside translate/blocktranslate;
 and each translation keeps its msgid's placeholders (msgfmt --check). Each checker is
 also shown failing on a small broken example, so none of them can pass vacuously."""
@@ -7,6 +9,7 @@ also shown failing on a small broken example, so none of them can pass vacuously
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
@@ -21,6 +24,7 @@ from django.template.base import Lexer, TokenType
 BASE = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 CATALOGS = {code: BASE / "locale" / code / "LC_MESSAGES" / "django.po" for code in LANGUAGES}
+APP_CATALOGS = {code: BASE / "comments" / "locale" / code / "LC_MESSAGES" / "django.po" for code in LANGUAGES}
 # What makemessages reads (Makefile's `messages` target ignores the rest the same way).
 SOURCES = ["slugline", "infra", "media", "cms", "comments", "dashboard", "api", "templates", "manage.py"]
 IGNORED = [".venv", "var", "tests", "bench", "tools", "docs", "static", "node_modules"]
@@ -86,22 +90,24 @@ def catalog_gaps(catalog_text: str, wanted: set[tuple[str | None, str]]) -> list
     return gaps
 
 
-def extracted_msgids(tmp_path: Path) -> set[tuple[str | None, str]]:
+def extracted_msgids(tmp_path: Path, *, app: bool = False) -> set[tuple[str | None, str]]:
     """What `makemessages` extracts from the code and templates as they are now, run on
-    a copy (so the real catalogs are neither read nor written)."""
+    a copy (so the real catalogs are neither read nor written): the site's texts (all
+    but comments/), or with `app` the comments app's (run inside it, as `make messages`)."""
     copy = tmp_path / "project"
-    copy.mkdir()
+    copy.mkdir(parents=True)
     for name in SOURCES:
         source = BASE / name
         if source.is_dir():
-            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__", "locale"))
         else:
             shutil.copy(source, copy / name)
-    (copy / "locale").mkdir()
-    command = [sys.executable, "manage.py", "makemessages", "-l", "vi", "--no-location"]
-    command += [arg for name in IGNORED for arg in ("-i", name)]
-    subprocess.run(command, cwd=copy, check=True, capture_output=True)
-    return set(read_po((copy / "locale/vi/LC_MESSAGES/django.po").read_text(encoding="utf-8")))
+    where = copy / "comments" if app else copy
+    (where / "locale").mkdir()
+    command = [sys.executable, str(copy / "manage.py"), "makemessages", "-l", "vi", "--no-location"]
+    command += [arg for name in IGNORED + ([] if app else ["comments"]) for arg in ("-i", name)]
+    subprocess.run(command, cwd=where, check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(copy)})
+    return set(read_po((where / "locale/vi/LC_MESSAGES/django.po").read_text(encoding="utf-8")))
 
 
 SMALL_CATALOG = '''msgid ""
@@ -147,17 +153,23 @@ def test_the_completeness_check_names_every_kind_of_gap():
 
 @needs_msgfmt
 def test_the_extraction_sees_a_new_text(tmp_path):
-    """A text marked in the code is extracted (so a catalog without it would fail)."""
-    found = extracted_msgids(tmp_path)
-    assert (None, "Change language") in found and ("navigation", "Search") in found
-    assert (None, "%(shown)s comment") in found and (None, "a minute ago") in found
+    """A text marked in the code is extracted (so a catalog without it would fail): the
+    site's texts for the site, the comments app's for the app."""
+    site = extracted_msgids(tmp_path / "site")
+    assert (None, "Change language") in site and ("navigation", "Search") in site
+    assert (None, "a minute ago") in site
+    app = extracted_msgids(tmp_path / "app", app=True)
+    assert (None, "%(shown)s comment") in app and (None, "Comments") in app
+    assert (None, "Change language") not in app
 
 
 @needs_msgfmt
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_is_in_every_catalog_translated(tmp_path, language):
-    """Every msgid makemessages extracts now is in the catalog, translated, not fuzzy."""
-    gaps = catalog_gaps(CATALOGS[language].read_text(encoding="utf-8"), extracted_msgids(tmp_path))
+    """Every msgid makemessages extracts now is in its catalog, translated, not fuzzy."""
+    gaps = catalog_gaps(CATALOGS[language].read_text(encoding="utf-8"), extracted_msgids(tmp_path / "site"))
+    gaps += catalog_gaps(APP_CATALOGS[language].read_text(encoding="utf-8"),
+                         extracted_msgids(tmp_path / "app", app=True))
     assert gaps == [], f"{language}: {len(gaps)} gaps; run `make messages` and translate:\n" + "\n".join(gaps)
 
 
@@ -165,10 +177,11 @@ def test_every_text_is_in_every_catalog_translated(tmp_path, language):
 def test_the_proving_entries_are_translated_in_every_catalog(language):
     """The switcher, "Comments", a plural and the relative times Django lacks in Hindi
     are translated everywhere (what shows the machinery working)."""
-    text = CATALOGS[language].read_text(encoding="utf-8")
-    wanted = {(None, "Language"), (None, "Change language"), (None, "Comments"),
-              (None, "%(shown)s comment"), (None, "a minute ago"), (None, "an hour ago")}
-    assert catalog_gaps(text, wanted) == []
+    site = CATALOGS[language].read_text(encoding="utf-8")
+    assert catalog_gaps(site, {(None, "Language"), (None, "Change language"), (None, "a minute ago"),
+                               (None, "an hour ago")}) == []
+    app = APP_CATALOGS[language].read_text(encoding="utf-8")
+    assert catalog_gaps(app, {(None, "Comments"), (None, "%(shown)s comment")}) == []
 
 
 # --- Placeholders (msgfmt --check) ------------------------------------------------------
@@ -182,8 +195,9 @@ def msgfmt_check(path: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_catalog_keeps_its_placeholders(language):
     """msgfmt --check: headers, plural forms and every %(name)s / {name} of the msgid."""
-    checked = msgfmt_check(CATALOGS[language])
-    assert checked.returncode == 0, checked.stderr
+    for catalog in (CATALOGS[language], APP_CATALOGS[language]):
+        checked = msgfmt_check(catalog)
+        assert checked.returncode == 0, checked.stderr
 
 
 @needs_msgfmt
