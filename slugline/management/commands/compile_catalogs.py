@@ -1,8 +1,9 @@
 """`manage.py compile_catalogs`: the site's translation catalogs compiled for Django.
 
 Django reads compiled catalogs (`.mo`), which are not committed: they are built
-from the `.po` files under LOCALE_PATHS (`locale/<language>/LC_MESSAGES/`) by GNU
-gettext's `msgfmt --check`, as `make compilemessages` does. The Procfile runs this
+from the `.po` files under LOCALE_PATHS (`locale/<language>/LC_MESSAGES/`) and those
+of the installed apps that live in this checkout (the comments app's
+`comments/locale/`) by GNU gettext's `msgfmt --check`, as `make compilemessages` does. The Procfile runs this
 in the release step and before gunicorn starts, so every machine that serves has
 them (docs/deploy.md). A catalog whose `.mo` is newer than its `.po` is left alone,
 and each `.mo` is written beside and renamed into place, so workers starting at the
@@ -17,6 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -28,8 +30,14 @@ NO_MSGFMT = (
 
 
 def catalogs() -> list[Path]:
-    """Every `.po` file of the site's own catalogs (LOCALE_PATHS)."""
-    return sorted(po for folder in settings.LOCALE_PATHS for po in Path(folder).glob("*/LC_MESSAGES/*.po"))
+    """Every `.po` file of the site's own catalogs (LOCALE_PATHS) and of its apps in this
+    checkout; not of installed packages (a virtualenv inside the checkout included),
+    which carry their compiled catalogs."""
+    base = Path(settings.BASE_DIR).resolve()
+    folders = [Path(folder) for folder in settings.LOCALE_PATHS]
+    folders += [Path(app.path) / "locale" for app in apps.get_app_configs()
+                if Path(app.path).resolve().is_relative_to(base) and "site-packages" not in Path(app.path).parts]
+    return sorted({po for folder in folders for po in folder.glob("*/LC_MESSAGES/*.po")})
 
 
 def stale(po: Path) -> bool:

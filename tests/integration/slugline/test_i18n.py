@@ -21,6 +21,7 @@ from slugline import languages
 from tests.page_reading import page, post_url, submit
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
+APP_LOCALE = Path(django_settings.BASE_DIR) / "comments" / "locale"
 COOKIE = django_settings.LANGUAGE_COOKIE_NAME
 
 
@@ -28,7 +29,7 @@ COOKIE = django_settings.LANGUAGE_COOKIE_NAME
 def _compiled_catalogs():
     """Each catalog's .mo as `make` builds it (msgfmt, when the .po is newer), and
     Django's per-language catalog cache emptied so the fresh ones are read."""
-    for po in LOCALE.glob("*/LC_MESSAGES/django.po"):
+    for po in [*LOCALE.glob("*/LC_MESSAGES/django.po"), *APP_LOCALE.glob("*/LC_MESSAGES/django.po")]:
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
