@@ -21,7 +21,7 @@ from django.test import Client
 from cms.posts import AuthorSummary
 from comments.moderation import queue as moderation
 from comments.notifications import notify, outbox, sender, subscriptions
-from comments.posting import confirmed, services
+from comments.posting import confirmed as confirmed_addresses, services
 from comments.posting.forms import EMAIL_FOR_NOTICES
 from comments.records import CommentAuthor
 from comments.stores import get_store
@@ -108,11 +108,11 @@ def test_opting_in_sends_one_confirmation_and_nothing_else_until_confirmed(clien
 
     confirm_url = local(link_to(confirmation, "/notifications/confirm/"))
     asked = client.get(confirm_url)
-    assert asked.status_code == 200 and not confirmed.is_confirmed("rosa@example.com")
+    assert asked.status_code == 200 and not confirmed_addresses.is_confirmed("rosa@example.com")
     waiting = page(asked).inputs["subscription"]
     confirmed = Client().post(confirm_url, {"subscription": waiting})
     assert confirmed.status_code == 303 and confirmed["Location"].startswith("/notifications/manage/")
-    assert confirmed.is_confirmed("rosa@example.com")
+    assert confirmed_addresses.is_confirmed("rosa@example.com")
 
     post_and_notify(post, text="Now you hear me", author=OTTO, parent_slug=mine.slug)
     assert sender.deliver_due(now=later()).sent == 1
@@ -125,7 +125,7 @@ def test_the_answer_is_the_same_for_a_known_and_an_unknown_address(make_post, mo
     same outbox work; both owners are asked by mail (a request from a browser that never
     confirmed the address starts nothing by itself), and a confirmation mail whose
     requests were all confirmed meanwhile is not sent (the sender decides, not the request)."""
-    confirmed.confirm(email="known@example.com")
+    confirmed_addresses.confirm(email="known@example.com")
     post = make_post()
     answers = []
     for address in ("known@example.com", "new@example.com"):
@@ -162,7 +162,7 @@ def test_a_confirmation_link_tampered_with_or_too_old_is_refused(client, setting
     assert client.post(f"/notifications/confirm/{token[:-2]}xx/").status_code == 400
     settings.NOTIFICATIONS_CONFIRM_MAX_AGE = -1
     assert client.post(f"/notifications/confirm/{token}/").status_code == 400
-    assert not confirmed.is_confirmed("rosa@example.com")
+    assert not confirmed_addresses.is_confirmed("rosa@example.com")
 
 
 def test_a_member_is_mailed_at_their_account_address_without_confirming(make_user, make_post, smtp_server):
@@ -402,7 +402,7 @@ def test_a_confirmed_address_vouches_only_in_the_browser_that_confirmed_it(make_
     owner, impostor = Client(), Client()
     assert owner.post(local(f"{SITE}/notifications/confirm/{subscriptions.confirm_token('rosa@example.com')}/"))\
         .status_code == 303
-    assert confirmed.is_confirmed("rosa@example.com")
+    assert confirmed_addresses.is_confirmed("rosa@example.com")
     for browser, text in ((owner, "From the owner"), (impostor, "From an impostor")):
         assert submit(browser, post_url(post), text=text, email="rosa@example.com").status_code == 303
     status = {c.text: c.status for c in get_store().find_by_ids(

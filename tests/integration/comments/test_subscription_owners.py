@@ -14,7 +14,7 @@ from django.core import signing
 from django.test import Client
 
 from comments.notifications import notify, sender, subscriptions
-from comments.posting import confirmed, services
+from comments.posting import confirmed as confirmed_addresses, services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from tests import smtp
@@ -195,7 +195,7 @@ def test_a_confirmation_link_of_the_old_form_is_refused(make_post):
     confirm requests made after it, so it is answered as broken."""
     old = signing.dumps(OWNER, salt=subscriptions.CONFIRM_SALT)
     assert Client().post(f"/notifications/confirm/{old}/").status_code == 400
-    assert not confirmed.is_confirmed(OWNER)
+    assert not confirmed_addresses.is_confirmed(OWNER)
 
 
 def test_a_stored_comment_keeps_the_address_as_mail_is_delivered_to_it(make_post):
