@@ -10,21 +10,35 @@ and arrays, `$and`/`$or`/`$nor`/`$not`, `$eq`/`$ne`/`$in`/`$nin`, `$exists`,
 type-bracketed `$gt`/`$gte`/`$lt`/`$lte` (a boolean is not a number; NaN equals only
 NaN; dates to the millisecond), `$elemMatch`, and `$regex` (options "" or "i") in the
 subset of patterns infra/pcre.py reads as PCRE2 does. Anything else raises
-UnsupportedFilter naming it, so a new operator is never half-evaluated. Patterns
+UnsupportedFilter naming it, so a new operator is never half-evaluated; so does
+where the servers disagree (NULL_AMONG_OTHERS). Patterns
 come from code (what a reader types is escaped first), never from a stranger.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from bson import ObjectId
-
 from infra import pcre
+from infra.bson_values import (
+    ARRAY,
+    BOOLEAN,
+    DATE,
+    DOCUMENT,
+    MISSING,
+    NULL,
+    NUMBER,
+    OBJECT_ID,
+    OTHER,
+    STRING,
+    bracket,
+    is_nan,
+    millis,
+    same,
+)
 
 Predicate = Callable[[Any], bool]
 Matcher = Callable[[Mapping[str, Any]], bool]
@@ -36,8 +50,12 @@ NEEDS_ARRAY = "{operator} needs an array"
 NEEDS_DOCUMENT = "{operator} needs a document"
 REGEX_NEEDS_STRING = "$regex has to be a string"
 OPTIONS_NEED_REGEX = "$options needs a $regex"
+# DocumentDB and MongoDB part ways here: on DocumentDB an $in of null and another value
+# does not count a path missing below a numeric part (`a.0` of `{a: []}`) as null, though
+# `{"a.0": null}` and `$in: [null]` do. Refused rather than evaluated one engine's way.
+NULL_AMONG_OTHERS = ("{operator} of null among other values on a path with a numeric part ({path}): "
+                     "the servers disagree on it")
 UNSUPPORTED_OPTIONS = "the filter matcher supports $options '' and 'i', not {options!r}"
-MISSING = object()
 
 
 class UnsupportedFilter(ValueError):
@@ -109,11 +127,26 @@ def _clause(key: str, value: Any) -> Matcher:
     if key.startswith("$"):
         raise UnsupportedFilter(UNKNOWN_OPERATOR.format(operator=key))
     parts = key.split(".")
+    if any(part.isdigit() for part in parts):
+        _refuse_null_among_others(key, value)
     test = _condition(value)
     if len(parts) == 1:
         return lambda document: test([document.get(key, MISSING)] if type(document) is dict
                                      else _reach(document, parts))
     return lambda document: test(_reach(document, parts))
+
+
+def _refuse_null_among_others(path: str, value: Any) -> None:
+    """Raise NULL_AMONG_OTHERS for an `$in`/`$nin` (under `$not` too) that holds null and
+    another value."""
+    if not _is_operators(value):
+        return
+    for operator, operand in value.items():
+        if operator == "$not":
+            _refuse_null_among_others(path, operand)
+        elif (operator in ("$in", "$nin") and isinstance(operand, (list, tuple)) and len(operand) > 1
+              and any(item is None for item in operand)):
+            raise UnsupportedFilter(NULL_AMONG_OTHERS.format(operator=operator, path=path))
 
 
 def _is_operators(value: Any) -> bool:
@@ -214,35 +247,12 @@ class _Whole(list[Any]):
     """An array reached by a numeric path part: tested as one value."""
 
 
-# --- Values: brackets, equality, order -------------------------------------------------------
-
-_EPOCH = datetime(1970, 1, 1)
-_EPOCH_UTC = _EPOCH.replace(tzinfo=UTC)
-_MILLISECOND = timedelta(milliseconds=1)
-NULL, NUMBER, STRING, DOCUMENT, ARRAY, OBJECT_ID, BOOLEAN, DATE, OTHER = range(9)
-
-
-def _bracket(value: Any) -> int:
-    """The BSON type class of a value (what may be compared with what)."""
-    known = _BRACKETS.get(type(value))
-    if known is not None:
-        return known
-    if value is MISSING:
-        return NULL
-    return next((kind for kind, of in _SUBCLASSES if isinstance(value, of)), OTHER)
-
-
-# Subclasses (Int64, a Mapping that is not a dict), in the order that tells bool from int.
-_SUBCLASSES: tuple[tuple[int, type | tuple[type, ...]], ...] = (
-    (BOOLEAN, bool), (NUMBER, (int, float)), (STRING, str), (DOCUMENT, Mapping), (ARRAY, (list, tuple)),
-    (OBJECT_ID, ObjectId), (DATE, datetime))
-_BRACKETS = {type(None): NULL, bool: BOOLEAN, int: NUMBER, float: NUMBER, str: STRING, dict: DOCUMENT,
-             list: ARRAY, tuple: ARRAY, ObjectId: OBJECT_ID, datetime: DATE}
+# --- Values ------------------------------------------------------------------------------
 
 
 def _checked(operand: Any, operator: str) -> Any:
     """A filter's value, refused if the matcher cannot compare it (bytes, patterns...)."""
-    kind = _bracket(operand)
+    kind = bracket(operand)
     if kind == OTHER:
         raise UnsupportedFilter(UNSUPPORTED_VALUE.format(kind=type(operand).__name__, operator=operator))
     if kind == DOCUMENT:
@@ -252,34 +262,6 @@ def _checked(operand: Any, operator: str) -> Any:
         for item in operand:
             _checked(item, operator)
     return operand
-
-
-def _millis(value: datetime) -> int:
-    """A datetime as BSON keeps it: UTC (a naive one taken as UTC), to the millisecond."""
-    return (value - (_EPOCH if value.tzinfo is None else _EPOCH_UTC)) // _MILLISECOND
-
-
-def same(a: Any, b: Any) -> bool:
-    """BSON equality: same type class and value; documents field by field in order."""
-    kind = _bracket(a)
-    if kind != _bracket(b) or kind == OTHER:
-        return False
-    if kind == NULL:
-        return a is None and b is None
-    if kind == NUMBER:
-        return (math.isnan(a) and math.isnan(b)) if _nan(a) or _nan(b) else a == b
-    if kind == DATE:
-        return _millis(a) == _millis(b)
-    if kind == DOCUMENT:
-        return len(a) == len(b) and all(
-            ka == kb and same(va, vb) for (ka, va), (kb, vb) in zip(a.items(), b.items()))
-    if kind == ARRAY:
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
-
-
-def _nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 def _on_candidates(test: Callable[[Any], bool]) -> Callable[[list[Any]], bool]:
@@ -307,25 +289,25 @@ def _equals(operand: Any) -> Callable[[list[Any]], bool]:
 def _in(operands: list[Any]) -> Callable[[list[Any]], bool]:
     """Equality with any of `operands` (checked): strings, numbers, ids and booleans
     looked up in sets by their type class, the rest compared one by one (`same`)."""
-    strings = {v for v in operands if _bracket(v) == STRING}
-    numbers = {v for v in operands if _bracket(v) == NUMBER and not _nan(v)}
-    ids = {v for v in operands if _bracket(v) == OBJECT_ID}
-    booleans = {v for v in operands if _bracket(v) == BOOLEAN}
+    strings = {v for v in operands if bracket(v) == STRING}
+    numbers = {v for v in operands if bracket(v) == NUMBER and not is_nan(v)}
+    ids = {v for v in operands if bracket(v) == OBJECT_ID}
+    booleans = {v for v in operands if bracket(v) == BOOLEAN}
     null = any(v is None for v in operands)
-    nan = any(_nan(v) for v in operands)
-    rest = [v for v in operands if _bracket(v) in (DATE, DOCUMENT, ARRAY)]
+    nan = any(is_nan(v) for v in operands)
+    rest = [v for v in operands if bracket(v) in (DATE, DOCUMENT, ARRAY)]
 
     def test(value: Any) -> bool:
-        bracket = _bracket(value)
-        if bracket == STRING:
+        kind = bracket(value)
+        if kind == STRING:
             return value in strings
-        if bracket == NUMBER:
-            return value in numbers or (nan and _nan(value))
-        if bracket == OBJECT_ID:
+        if kind == NUMBER:
+            return value in numbers or (nan and is_nan(value))
+        if kind == OBJECT_ID:
             return value in ids
-        if bracket == BOOLEAN:
+        if kind == BOOLEAN:
             return value in booleans
-        if bracket == NULL:
+        if kind == NULL:
             return null
         return any(same(value, wanted) for wanted in rest)
 
@@ -340,21 +322,21 @@ _ORDERINGS: dict[str, Callable[[int], bool]] = {
 def _ordering(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
     """$gt, $gte, $lt, $lte: values of the operand's type class only."""
     bound = _checked(operand, operator)
-    kind = _bracket(bound)
+    kind = bracket(bound)
     if kind in (DOCUMENT, ARRAY):
         raise UnsupportedFilter(UNSUPPORTED_VALUE.format(kind=type(operand).__name__, operator=operator))
     holds = _ORDERINGS[operator]
-    key = _millis(bound) if kind == DATE else bound
+    key = millis(bound) if kind == DATE else bound
     if kind == NULL:
         # Null sorts with missing, and nothing is above or below it in its class.
         equal = _equals(None)
         return (lambda found: equal(found)) if operator in ("$gte", "$lte") else (lambda found: False)
 
     def test(value: Any) -> bool:
-        if _bracket(value) != kind:
+        if bracket(value) != kind:
             return False
-        if kind == NUMBER and (_nan(value) or _nan(bound)):
-            return _nan(value) and _nan(bound) and operator in ("$gte", "$lte")
+        if kind == NUMBER and (is_nan(value) or is_nan(bound)):
+            return is_nan(value) and is_nan(bound) and operator in ("$gte", "$lte")
         return holds(_order(value, key))
 
     return _on_candidates(test)
@@ -362,7 +344,7 @@ def _ordering(operator: str, operand: Any) -> Callable[[list[Any]], bool]:
 
 def _order(a: Any, b: Any) -> int:
     if isinstance(a, datetime):
-        a, b = _millis(a), b if isinstance(b, int) else _millis(b)
+        a, b = millis(a), b if isinstance(b, int) else millis(b)
     return int(a > b) - int(a < b)
 
 

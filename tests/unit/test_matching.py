@@ -24,6 +24,7 @@ from infra.matching import (
     NEEDS_ARRAY,
     NEEDS_DOCUMENT,
     NEEDS_LIST,
+    NULL_AMONG_OTHERS,
     OPTIONS_NEED_REGEX,
     REGEX_NEEDS_STRING,
     UNKNOWN_OPERATOR,
@@ -133,6 +134,18 @@ def test_a_numeric_part_picks_an_array_element_which_is_compared_whole():
     assert matching({"a.0": [1]}) == {"nested"}
     assert matches({"a.1.c": 2}, DOCS["docs"])
     assert not matches({"a.5": 1}, DOCS["scalars"])
+
+
+def test_in_of_null_among_other_values_on_a_numeric_part_is_refused_where_the_servers_disagree():
+    for spec in ({"a.0": {"$in": [None, 1]}}, {"a.0.b": {"$nin": [1, None]}}, {"a.1": {"$not": {"$in": [None, None]}}}):
+        with pytest.raises(UnsupportedFilter) as refused:
+            compile_filter(spec)
+        path = next(iter(spec))
+        assert str(refused.value) == NULL_AMONG_OTHERS.format(operator="$nin" if "$nin" in str(spec) else "$in",
+                                                               path=path)
+    # Alone, or on a path without a numeric part, null in $in is evaluated.
+    assert matches({"a.0": {"$in": [None]}}, {"a": []})
+    assert matches({"a.b": {"$in": [None, 1]}}, {"a": [{"c": 1}]})
 
 
 def test_exists_asks_whether_the_path_reaches_any_value_null_included():
