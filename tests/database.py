@@ -16,43 +16,17 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from pymongo import MongoClient, monitoring
+from pymongo import MongoClient
 
 from cms import posts
 from cms.posts import AuthorSummary
 from comments.posting import services
 from comments.records import CommentAuthor
 from infra import mongo
+from tests.command_log import registered
 
 
-class CommandCounter(monitoring.CommandListener):
-    """Counts the commands this process sends to MongoDB (pymongo's monitoring)."""
-
-    def __init__(self):
-        self.names: list[str] = []
-        self.sent: list[dict] = []
-
-    def started(self, event):
-        self.names.append(event.command_name)
-        self.sent.append(dict(event.command))
-
-    def succeeded(self, event):
-        pass
-
-    def failed(self, event):
-        pass
-
-    def reset(self):
-        self.names.clear()
-        self.sent.clear()
-
-    @property
-    def count(self) -> int:
-        return len(self.names)
-
-
-COUNTER = CommandCounter()
-monitoring.register(COUNTER)
+COUNTER = registered()
 
 
 def _shard_where_the_server_shards(db) -> None:

@@ -8,33 +8,12 @@ import time
 
 import pytest
 from django.core.cache import cache
-from pymongo import monitoring
 
 from comments.moderation import queue as moderation
 from comments.reading.polling import BAD_SEEN
 from tests.page_reading import post_url
 
 
-class Commands(monitoring.CommandListener):
-    """Counts the MongoDB commands this process sends while `on`."""
-
-    def __init__(self):
-        self.on, self.names = False, []
-
-    def started(self, event):
-        if self.on:
-            self.names.append(event.command_name)
-
-    def succeeded(self, event):
-        pass
-
-    def failed(self, event):
-        pass
-
-
-# Registered at import, before the session's client exists (conftest creates it lazily).
-COMMANDS = Commands()
-monitoring.register(COMMANDS)
 
 
 def latest_url(post) -> str:
@@ -97,21 +76,18 @@ def test_pending_and_spam_comments_are_never_counted(client, make_post, make_com
     assert seen.status == "approved"
 
 
-def test_a_poll_costs_two_reads_by_key_or_a_cache_hit(client, make_post, make_comment):
+def test_a_poll_costs_two_reads_by_key_or_a_cache_hit(client, make_post, make_comment, commands):
     """A miss reads the post (by slug) and its discussion's state (by `_id`); a hit nothing."""
     post = make_post()
     make_comment(post)
     cache.clear()
-    COMMANDS.names, COMMANDS.on = [], True
-    try:
-        first = poll(client, post, seen=0)
-        on_miss = list(COMMANDS.names)
-        COMMANDS.names = []
-        poll(client, post, seen=0, etag=first["ETag"])
-        poll(client, post, seen=1)
-        on_hits = list(COMMANDS.names)
-    finally:
-        COMMANDS.on = False
+    commands.reset()
+    first = poll(client, post, seen=0)
+    on_miss = list(commands.names)
+    commands.reset()
+    poll(client, post, seen=0, etag=first["ETag"])
+    poll(client, post, seen=1)
+    on_hits = list(commands.names)
     assert on_miss == ["find", "find"] and on_hits == []
 
 

@@ -7,12 +7,12 @@ import re
 import pytest
 from bson import ObjectId
 from django.test import Client
-from pymongo import monitoring
 
 from comments.host import get_host
 from comments.model_host import discussion_key
 from comments.stores import discussion_state
 from recipes.models import Recipe
+from tests.command_log import registered
 from tests.page_reading import page, submit
 
 RECIPE = "/recipes/pho/"
@@ -126,32 +126,12 @@ def test_the_page_titles_take_the_site_name_from_the_setting(client, recipe, set
     assert title.endswith(" · Bếp nhà")
 
 
-class Writes(monitoring.CommandListener):
-    """The write commands this process sends to MongoDB."""
-
-    WRITES = {"insert", "update", "delete", "findAndModify"}
-
-    def __init__(self):
-        self.sent: list[str] = []
-
-    def started(self, event):
-        if event.command_name in self.WRITES:
-            self.sent.append(event.command_name)
-
-    def succeeded(self, event):
-        pass
-
-    def failed(self, event):
-        pass
-
-
-WRITES = Writes()
-monitoring.register(WRITES)  # at import, before the session's client is made
+COMMANDS = registered()  # at import, before the session's client is made
 
 
 def test_reading_a_recipe_page_again_writes_nothing(client, recipe):
     assert client.get(RECIPE).status_code == 200  # records the recipe's model and pk once
-    WRITES.sent.clear()
+    COMMANDS.reset()
     for _ in range(3):
         assert client.get(RECIPE).status_code == 200
-    assert WRITES.sent == []
+    assert COMMANDS.count and COMMANDS.writes == []
