@@ -103,10 +103,7 @@ def get_many(discussion_ids: Iterable[ObjectId]) -> dict[ObjectId, State]:
 def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: datetime | None = None) -> State:
     """Store a first state (counted from the stored comments); the one stored first
     wins, whoever else creates it at once."""
-    if not isinstance(discussion_id, ObjectId):
-        raise TypeError(NOT_A_DISCUSSION_ID.format(value=discussion_id, kind=type(discussion_id).__name__))
-    doc = {"_id": discussion_id, "counts": counts.as_doc(), "seq": first_seq(), "applied": [],
-           "num_pages": max(1, int(num_pages)), **({"opens": opens} if opens is not None else {})}
+    doc = {"_id": _checked(discussion_id), **_first(counts, num_pages=num_pages, opens=opens)}
     try:
         _states().insert_one(doc)
     except DuplicateKeyError:
@@ -116,12 +113,26 @@ def create(discussion_id: ObjectId, *, counts: Counts, num_pages: int, opens: da
     return State.from_doc(doc)
 
 
+def _checked(discussion_id: ObjectId) -> ObjectId:
+    """The id, refused (TypeError) unless an ObjectId: a state is never keyed by a pk."""
+    if not isinstance(discussion_id, ObjectId):
+        raise TypeError(NOT_A_DISCUSSION_ID.format(value=discussion_id, kind=type(discussion_id).__name__))
+    return discussion_id
+
+
+def _first(counts: Counts, *, num_pages: int, opens: datetime | None = None) -> dict[str, Any]:
+    """A first state's fields: `counts`, no change applied yet."""
+    return {"counts": counts.as_doc(), "seq": first_seq(), "applied": [], "num_pages": max(1, int(num_pages)),
+            **({"opens": opens} if opens is not None else {})}
+
+
 def name(discussion_id: ObjectId, *, model: str, pk: str) -> State:
     """Record the model instance this discussion is (made as a first state if there is
     none yet: no comments counted); the state."""
-    fresh = {"counts": Counts().as_doc(), "seq": first_seq(), "applied": [], "num_pages": 1}
+    key = {"_id": _checked(discussion_id)}
     doc = _states().find_one_and_update(
-        {"_id": discussion_id}, {"$set": {"model": str(model), "pk": str(pk)}, "$setOnInsert": fresh},
+        key,
+        {"$set": {"model": str(model), "pk": str(pk)}, "$setOnInsert": _first(Counts(), num_pages=1)},
         upsert=True, return_document=ReturnDocument.AFTER)
     assert doc is not None  # an upsert returning the document after
     return State.from_doc(doc)

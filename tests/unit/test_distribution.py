@@ -136,3 +136,5 @@ def test_a_discussion_state_for_an_integer_id_is_refused_before_anything_is_writ
 
     with pytest.raises(TypeError, match=r"an ObjectId, not 1 \(int\)"):
         discussion_state.create(1, counts=Counts(), num_pages=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"an ObjectId, not 'pie' \(str\)"):
+        discussion_state.name("pie", model="recipes.recipe", pk="1")  # type: ignore[arg-type]
