@@ -36,7 +36,7 @@ from django.core import signing
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 
-from comments import addresses
+from comments.addresses import normalise
 from infra.mongo import get_db
 
 REPLIES, DISCUSSION = "replies", "discussion"
@@ -52,11 +52,6 @@ SUBSCRIPTION_INDEXES = [
 
 def ensure_indexes(db: Database) -> list[str]:
     return db.comment_subscriptions.create_indexes(SUBSCRIPTION_INDEXES)
-
-
-def normalise(email: str) -> str:
-    """One spelling per mailbox: comments/addresses.py's (kept here for callers)."""
-    return addresses.normalise(email)
 
 
 @dataclass(frozen=True)
