@@ -56,9 +56,10 @@ def test_the_host_reaches_the_comments_app_only_through_its_api(name):
 # --- The site imports only the app's public names -------------------------------------
 
 SITE = ("cms", "api", "media", "slugline", "dashboard")
-# What a host may import from the app: its public API and the Django entry points a host
-# mounts (URLconfs); the template tags are reached by `{% load %}`, not by import.
-PUBLIC_NAMES = {"comments", "comments.api", "comments.urls", "comments.notifications.urls"}
+# What a host may import from the app: its public API, what a host's REST API builds on
+# (comments.rest), and the Django entry points a host mounts (URLconfs); the template tags
+# are reached by `{% load %}`, not by import.
+PUBLIC_NAMES = {"comments", "comments.api", "comments.rest", "comments.urls", "comments.notifications.urls"}
 # Site modules that still reach the app's internals, each named until it moves to the
 # public API.
 NOT_YET_PUBLIC = {
@@ -73,7 +74,7 @@ PEERS = {"votes": "views"}
 # The core modules at the top of the app that every room may use (below the rooms) ...
 CORE = {"host", "conf", "records", "slugs", "keyset", "scores", "addresses", "errors", "signals"}
 # ... and those that stand above the rooms (they gather them).
-ABOVE_THE_ROOMS = {"api", "checks", "benchmark", "apps", "urls"}
+ABOVE_THE_ROOMS = {"api", "rest", "checks", "benchmark", "apps", "urls"}
 # Imports against the order that are known and named until they are turned round: the
 # comment section (reading) draws the reader's own votes (votes stands above reading).
 CROSSINGS = {("comments/reading/sections.py", "comments.votes.collection"),
