@@ -16,9 +16,8 @@ from ninja.security import HttpBearer, SessionAuth
 
 from api import conf, middleware, tokens
 from api.problems import Refused
-from comments.host import get_host
-from comments.posting import ownership
-from comments.records import Viewer
+from comments.api import get_host
+from comments.rest import Viewer, viewer_for
 
 BAD_TOKEN = gettext_noop("This API token is unknown or was revoked.")
 EXPIRED_TOKEN = gettext_noop("This API token expired on {date}; an editor can make a new one.")
@@ -74,7 +73,7 @@ def viewer_of(request) -> Viewer:
     signed cookie of comments it posted), as the HTML pages see it."""
     caller = token_caller(request)
     if caller is None:
-        return ownership.viewer_for(request)
+        return viewer_for(request)
     return Viewer(user_id=caller.user.pk, editor=get_host().can_moderate(caller.user))
 
 

@@ -23,12 +23,8 @@ from typing import Any
 from django.http import HttpResponseNotModified
 from django.utils.translation import get_language
 
-from comments import conf
-from comments.host import Discussion
-from comments.posting import services
-from comments.reading import fragments, listings
-from comments.records import Viewer
-from comments.stores import counters
+from comments.api import Discussion, comments_closed
+from comments.rest import VIEWS, Viewer, comment_settings, discussion_version, store_in_use
 
 # Bump when the shape of the API's answers, or of what the cache keeps, changes.
 REVISION = 2
@@ -42,12 +38,12 @@ def cache_key(*, post: Discussion, viewer: Viewer, what: str, query: dict[str, s
     is not shared."""
     if not viewer.shared:
         return None
-    current = conf.get()
+    current = comment_settings()
     parts = {
-        "what": what, "query": query, "discussion": str(post.id), "version": counters.version(post.id),
-        "slug": post.slug, "closed": services.comments_closed(post=post), "store": fragments.store_in_use(),
+        "what": what, "query": query, "discussion": str(post.id), "version": discussion_version(post.id),
+        "slug": post.slug, "closed": comments_closed(discussion=post), "store": store_in_use(),
         "per_page": current.per_page, "indent": current.indent_limit, "max_depth": current.max_depth,
-        "language": get_language(), "views": list(listings.VIEWS), "revision": REVISION,
+        "language": get_language(), "views": list(VIEWS), "revision": REVISION,
     }
     return CACHE_PREFIX + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
 

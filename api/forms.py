@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 
-from comments.posting.forms import CommentForm, CommentTextMixin, EditCommentForm, FlagForm
+from comments.rest import CommentForm, CommentTextMixin, EditCommentForm, FlagForm
 
 __all__ = ["NewCommentForm", "EditCommentForm", "FlagForm"]
 

@@ -1,6 +1,6 @@
 """/api/v1/moderation/: the moderation queue and its actions for editors' API tokens
-(a moderation bot), through comments.moderation, the functions the dashboard's queue
-calls: the same tabs, the same actions, the same records of who did what."""
+(a moderation bot), through the moderation functions of comments.rest, those the
+dashboard's queue calls: the same tabs, the same actions, the same records of who did what."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from pydantic import Field
 
 from api import auth, schemas
 from api.problems import Refused
-from comments import conf
-from comments.host import get_host
-from comments.moderation import queue as moderation
+from comments.api import comments_by_ids, get_host
+from comments.rest import (
+    QUEUE_TABS, QueueFilter, ban_commenter, comment_settings, moderate, queue_page, tab_counts,
+)
 from infra.ids import parse_id
-from comments.records import QUEUE_TABS, QueueFilter
-from comments.stores import get_store
 from infra.pagination import get_page
 
 # The same words as the dashboard's queue.
@@ -74,9 +73,9 @@ def queue(request, tab: str = "pending", page: str | None = None):
     if tab not in QUEUE_TABS:
         raise Refused(400, gettext(BAD_TAB), code="bad_tab")
     filters = QueueFilter()
-    total = moderation.tab_counts(filters=filters).get(tab, 0)
-    found = get_page(total=total, raw_number=page, per_page=conf.get().queue_per_page,
-                     fetch=lambda skip, limit: moderation.queue_page(tab=tab, filters=filters, skip=skip, limit=limit))
+    total = tab_counts(filters=filters).get(tab, 0)
+    found = get_page(total=total, raw_number=page, per_page=comment_settings().queue_per_page,
+                     fetch=lambda skip, limit: queue_page(tab=tab, filters=filters, skip=skip, limit=limit))
     posts = {p.id: p.slug for p in get_host().get_many({e.comment.discussion_id for e in found.object_list})}
     entries = [{
         "id": str(e.comment.id), "discussion": posts.get(e.comment.discussion_id, ""), "slug": e.comment.slug,
@@ -90,7 +89,7 @@ def queue(request, tab: str = "pending", page: str | None = None):
 
 def _comment_id(comment_id: str):
     oid = parse_id(comment_id)
-    if oid is None or not get_store().find_by_ids(ids=[oid]):
+    if oid is None or not comments_by_ids(ids=[oid]):
         raise Http404(gettext(GONE))
     return oid
 
@@ -99,7 +98,7 @@ def _comment_id(comment_id: str):
              summary="Ban a comment's author")
 def ban(request, comment_id: str):
     """Ban its author (by account, or by IP address) and mark their comments as spam."""
-    banned = moderation.ban_commenter(comment_id=_comment_id(comment_id), editor=request.auth.get_username())
+    banned = ban_commenter(comment_id=_comment_id(comment_id), editor=request.auth.get_username())
     if banned is None:
         raise Http404(gettext(GONE))
     return {"banned": [list(key) for key in banned.keys], "marked": banned.marked, "done": banned.done}
@@ -112,6 +111,6 @@ def act(request, comment_id: str, action: str):
     comment that is approved already dismisses its flags."""
     if action not in ACTIONS:
         raise Http404(gettext(GONE))
-    progress = moderation.moderate(action=action, comment_ids=[_comment_id(comment_id)],
-                                   editor=request.auth.get_username())
+    progress = moderate(action=action, comment_ids=[_comment_id(comment_id)],
+                        editor=request.auth.get_username())
     return {"changed": progress.total + progress.dismissed, "dismissed": progress.dismissed, "done": progress.done}

@@ -15,11 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import conf as api_conf
-from comments import conf
-from comments.moderation import flags
-from comments.posting.forms import NOTE_MAX_LENGTH
-from comments.reading import listings
-from comments.records import QUEUE_TABS
+from comments.rest import FLAG_REASONS, NOTE_MAX_LENGTH, QUEUE_TABS, VIEWS, comment_settings
 
 PROBLEM = "application/problem+json"
 METHODS = ("get", "post", "patch", "put", "delete")
@@ -57,7 +53,7 @@ def parameters() -> dict[str, dict[str, Any]]:
         "comment_path": {"description": "The comment's slug path: its slug after each ancestor's, joined by '/'.",
                          "schema": {"type": "string", "minLength": 1}, "example": "k3x9q2ab/m4p7w1zc"},
         "view": {"description": "The order to list in: one of the discussion's `views` (empty: the site's default).",
-                 "schema": {"type": "string", "enum": ["", *listings.VIEWS]}, "example": "threaded"},
+                 "schema": {"type": "string", "enum": ["", *VIEWS]}, "example": "threaded"},
         "page": {"description": "The page number, from 1 (1 when absent). Past the last page: 404.",
                  "schema": {"type": "string", "pattern": PAGE_PATTERN}, "example": "2"},
         "after": {"description": "The page after the one whose `next` cursor this is (empty: as if absent).",
@@ -78,21 +74,21 @@ def parameters() -> dict[str, dict[str, Any]]:
 
 def _bodies(schemas: dict[str, Any]) -> None:
     """The request bodies' bounds that settings decide, and the flag reasons."""
-    limit = conf.get().max_length
+    limit = comment_settings().max_length
     for name in ("NewComment", "CommentEdit"):
         text = schemas.get(name, {}).get("properties", {}).get("text")
         if text is not None:
             text.update(minLength=1, maxLength=limit, pattern=NOT_BLANK)
     flag = schemas.get("FlagIn", {}).get("properties", {})
     if "reason" in flag:
-        flag["reason"].update(enum=list(flags.REASONS), description="Why: " + "; ".join(
-            f"{key}: {label}" for key, label in flags.REASONS.items()) + ".")
+        flag["reason"].update(enum=list(FLAG_REASONS), description="Why: " + "; ".join(
+            f"{key}: {label}" for key, label in FLAG_REASONS.items()) + ".")
     if "note" in flag:
         flag["note"]["maxLength"] = NOTE_MAX_LENGTH
     for name in ("ViewOut", "PageOut"):
         field = schemas.get(name, {}).get("properties", {}).get("name" if name == "ViewOut" else "view")
         if field is not None:
-            field["enum"] = list(listings.VIEWS)
+            field["enum"] = list(VIEWS)
 
 
 def _shared_responses() -> dict[str, Any]:

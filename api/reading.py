@@ -2,9 +2,9 @@
 comments, one comment with its ancestors and replies, and comment counts for many
 posts. No request in sight: the caller passes the discussion and the viewer.
 
-Every listing comes from comments.listings, the functions the HTML pages draw from, so
-the API shows exactly the comments the pages show, in the same order, on the same
-pages, with the same cursors, and hides what they hide (`listings.present`).
+Every listing comes from comments.rest's listings, the functions the HTML pages draw
+from, so the API shows exactly the comments the pages show, in the same order, on the
+same pages, with the same cursors, and hides what they hide (`present`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,10 @@ from typing import Any
 from django.http import Http404
 from django.urls import reverse
 
-from comments import conf
-from comments.host import Discussion, get_host
-from comments.posting import services
-from comments.reading import fragments, listings
-from comments.reading.listings import Listing, Shown
-from comments.records import Comment, Viewer
+from comments.api import Comment, Discussion, comments_closed, get_host
+from comments.rest import (
+    VIEWS, Listing, Shown, Viewer, comment_settings, list_comments, parse_view, readers_tally, thread_of,
+)
 
 # What the markup hooks call votes (data-score, data-votes-up, data-votes-down): a
 # comment record that carries them (the votes feature) has them in the API too.
@@ -41,7 +39,7 @@ def votes_of(comment: Comment) -> dict[str, int] | None:
 
 
 def comment_data(shown: Shown, *, post_slug: str, viewer: Viewer) -> dict[str, Any]:
-    """One comment as `listings.present` lets this viewer see it. A placeholder keeps its
+    """One comment as `present` lets this viewer see it. A placeholder keeps its
     place and nothing else; the Markdown source goes only to whoever may see it on the
     site: its author while they may still edit it, and editors."""
     comment = shown.comment
@@ -71,8 +69,8 @@ def comment_data(shown: Shown, *, post_slug: str, viewer: Viewer) -> dict[str, A
 
 def views_available() -> list[dict[str, str]]:
     """The site's views (orders) as the view registry lists them now: a view added to
-    `listings.VIEWS` (best and top, with votes) appears here with no change to the API."""
-    return [{"name": name, "label": str(label)} for name, label in listings.VIEWS.items()]
+    `VIEWS` (best and top, with votes) appears here with no change to the API."""
+    return [{"name": name, "label": str(label)} for name, label in VIEWS.items()]
 
 
 def discussion_data(post: Discussion) -> dict[str, Any]:
@@ -82,9 +80,9 @@ def discussion_data(post: Discussion) -> dict[str, Any]:
         "title": post.title,
         "url": post.get_absolute_url(),
         "comment_count": post.comment_count,
-        "closed": services.comments_closed(post=post),
+        "closed": comments_closed(discussion=post),
         "views": views_available(),
-        "per_page": conf.get().per_page,
+        "per_page": comment_settings().per_page,
         "comments": reverse("api:comments", args=[post.slug]),
     }
 
@@ -111,10 +109,10 @@ def comments_page(
 ) -> dict[str, Any]:
     """One page of a discussion in one view, as the discussion page lists it for this
     viewer. BadRequest for an unknown view, a malformed page or a tampered cursor;
-    Http404 past the end (`listings.list_comments`)."""
-    listing = listings.list_comments(
-        discussion_id=post.id, view=listings.parse_view(view), page=page, after=after, before=before,
-        viewer=viewer, tally=fragments.readers_tally(post) if viewer.shared else None,
+    Http404 past the end (`list_comments`)."""
+    listing = list_comments(
+        discussion_id=post.id, view=parse_view(view), page=page, after=after, before=before,
+        viewer=viewer, tally=readers_tally(post) if viewer.shared else None,
     )
     return listing_data(listing, post_slug=post.slug, viewer=viewer)
 
@@ -125,11 +123,11 @@ def comment_thread(
 ) -> dict[str, Any]:
     """A comment's permalink page as data: its ancestors (root first), the comment, and
     a page of its replies (threaded, as the permalink page draws them)."""
-    replies = listings.list_comments(
+    replies = list_comments(
         discussion_id=post.id, view="threaded", page=page, after=after, before=before, below=comment,
         viewer=viewer,
     )
-    thread = listings.thread_of(comment, viewer)
+    thread = thread_of(comment, viewer)
     return {
         "ancestors": [comment_data(item, post_slug=post.slug, viewer=viewer) for item in thread.ancestors],
         "comment": comment_data(thread.focus, post_slug=post.slug, viewer=viewer),

@@ -15,12 +15,8 @@ from pymongo.errors import PyMongoError
 
 from api import auth, conf, etags, openapi, parsing, problems, reading, schemas, writing
 from api.problems import Refused
-from comments import conf as comments_conf
-from comments.host import get_host
-from comments.posting.antispam import RateLimited
-from comments.reading import listings
-from comments.records import Viewer
-from comments.stores import store_switch
+from comments.api import get_host
+from comments.rest import Moving, RateLimited, Viewer, comment_settings, visible_comment
 from infra import mongo
 
 NO_ENDPOINT = gettext_noop("There is nothing at this address.")
@@ -63,7 +59,7 @@ def _answer(request, response: HttpResponse, *, post, viewer: Viewer, what: str,
     key = etags.cache_key(post=post, viewer=viewer, what=what, query=query)
     if key is None:
         return build()
-    seconds = comments_conf.get().cache_seconds
+    seconds = comment_settings().cache_seconds
     kept = cache.get(key) if seconds else None
     if kept is None:
         body = build()
@@ -151,7 +147,7 @@ def no_such_endpoint(request, *args, **kwargs):
 
 
 def _visible(post, comment_path: str, viewer: Viewer):
-    found = listings.visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
+    found = visible_comment(discussion_id=post.id, path=comment_path, viewer=viewer)
     if found is None:
         raise Http404(gettext(NO_SUCH_COMMENT))
     return found
@@ -248,7 +244,7 @@ def _rate_limited(request, exc):
     return problems.problem(429, str(exc), code="rate_limited", retry_after=exc.retry_after)
 
 
-@api.exception_handler(store_switch.Moving)
+@api.exception_handler(Moving)
 def _moving(request, exc):
     return problems.problem(503, str(exc), code="moving", retry_after=writing.MOVING_RETRY_SECONDS)
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from comments.posting import antispam, ownership, services
-from comments.reading import listings
-from comments.records import PENDING, Comment, Viewer
+from comments.api import PENDING, Comment, CommentError, post_comment
+from comments.rest import (
+    REFUSAL_STATUS, Viewer, check_writer_rate, delete_own_comment, edit_comment, flag_comment, flagger_key,
+    member_author, present,
+)
 from infra import clients
 
 from api import problems, reading
@@ -27,14 +29,14 @@ def _check(form) -> None:
     raise Refused(400, errors[0]["message"], code=errors[0]["code"], errors=errors)
 
 
-def _service_refusal(exc: services.CommentError) -> Refused:
+def _service_refusal(exc: CommentError) -> Refused:
     field = "parent" if exc.code == "bad_parent" else None
-    return Refused(services.REFUSAL_STATUS.get(exc.code, 400), exc.message, code=exc.code,
+    return Refused(REFUSAL_STATUS.get(exc.code, 400), exc.message, code=exc.code,
                    errors=[{"field": field, "message": exc.message, "code": exc.code}])
 
 
 def _shown(comment: Comment, *, post, viewer: Viewer) -> dict[str, Any]:
-    return reading.comment_data(listings.present(comment, viewer), post_slug=post.slug, viewer=viewer)
+    return reading.comment_data(present(comment, viewer), post_slug=post.slug, viewer=viewer)
 
 
 def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, Any]]:
@@ -42,15 +44,15 @@ def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, A
     moment ago with the same text in the same place (nothing stored twice)."""
     form = NewCommentForm(data=body)
     ip = clients.client_ip(request)
-    antispam.check_writer_rate(action="post", ip=ip, viewer=viewer)
+    check_writer_rate(action="post", ip=ip, viewer=viewer)
     _check(form)
-    author = ownership.member_author(request.auth)
+    author = member_author(request.auth)
     try:
-        posted = services.post_comment(
+        posted = post_comment(
             post=post, text=form.cleaned_data["text"], author=author, parent_slug=form.cleaned_data["parent"] or None,
             ip=ip, trusted=viewer.editor, vouching=viewer.own, confirmed=viewer.confirmed,
         )
-    except services.CommentError as exc:
+    except CommentError as exc:
         raise _service_refusal(exc) from None
     if posted.duplicate:
         outcome = "posted_before"
@@ -65,12 +67,12 @@ def edit(request, *, post, comment: Comment, text: str, viewer: Viewer) -> dict[
     """An author's edit of their comment (the edit form's checks and the same service)."""
     form = EditCommentForm(data={"text": text})
     ip = clients.client_ip(request)
-    antispam.check_writer_rate(action="edit", ip=ip, viewer=viewer)
+    check_writer_rate(action="edit", ip=ip, viewer=viewer)
     _check(form)
     try:
-        edited = services.edit_comment(post=post, comment=comment, viewer=viewer, text=form.cleaned_data["text"],
-                                       ip=ip, trusted=viewer.editor)
-    except services.CommentError as exc:
+        edited = edit_comment(post=post, comment=comment, viewer=viewer, text=form.cleaned_data["text"],
+                              ip=ip, trusted=viewer.editor)
+    except CommentError as exc:
         raise _service_refusal(exc) from None
     outcome = "awaiting_moderation" if edited.status == PENDING else "edited"
     return {"comment": _shown(edited, post=post, viewer=viewer), "outcome": outcome, "reattached": False}
@@ -78,8 +80,8 @@ def edit(request, *, post, comment: Comment, text: str, viewer: Viewer) -> dict[
 
 def delete(*, comment: Comment, viewer: Viewer) -> None:
     try:
-        services.delete_own_comment(comment=comment, viewer=viewer)
-    except services.CommentError as exc:
+        delete_own_comment(comment=comment, viewer=viewer)
+    except CommentError as exc:
         raise _service_refusal(exc) from None
 
 
@@ -88,13 +90,13 @@ def flag(request, *, comment: Comment, body: dict, viewer: Viewer) -> dict[str, 
     is false when they had flagged it before."""
     form = FlagForm(data=body)
     ip = clients.client_ip(request)
-    antispam.check_writer_rate(action="flag", ip=ip, viewer=viewer)
+    check_writer_rate(action="flag", ip=ip, viewer=viewer)
     _check(form)
     try:
-        counted = services.flag_comment(
-            comment=comment, flagger=services.flagger_key(user_id=viewer.user_id, ip=ip),
+        counted = flag_comment(
+            comment=comment, flagger=flagger_key(user_id=viewer.user_id, ip=ip),
             reason=form.cleaned_data["reason"], note=form.cleaned_data["note"],
         )
-    except services.CommentError as exc:
+    except CommentError as exc:
         raise _service_refusal(exc) from None
     return {"counted": counted}

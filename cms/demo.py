@@ -25,9 +25,7 @@ from cms import posts
 from cms.authors import create_author, summary_for
 from cms.demo_content import Article, Commenter, Voice, english, hindi, indonesian, vietnamese
 from cms.roles import EDITORS_GROUP
-from comments import conf, slugs
-from comments.posting import services
-from comments.stores import summaries
+from comments import api as comments_api
 
 # The demo editor (in the Editors group); the others are authors.
 EDITOR = "bruno"
@@ -253,7 +251,7 @@ def seed_comments(
     in the language of `voice` (default English); see plan_discussion and comment_times."""
     voice = voice or english.VOICE
     end = end or datetime.now(timezone.utc).replace(microsecond=0)
-    close_after_days = conf.get().close_after_days
+    close_after_days = comments_api.close_after_days()
     if close_after_days > 0 and post.published is not None:
         # The discussion happens while it is open (comments close with age).
         closes = post.published + timedelta(days=close_after_days) - timedelta(minutes=1)
@@ -264,13 +262,13 @@ def seed_comments(
     for line, moment in zip(plan, times):
         speaker = line.speaker
         for _ in range(10):
-            result = services.post_comment(
+            result = comments_api.post_comment(
                 post=post,
                 text=line.text,
                 author=speaker.as_author(),
                 parent_slug=None if line.parent is None else posted[line.parent],
                 at=moment,
-                new_part=lambda: "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH)),
+                new_part=lambda: comments_api.seeded_slug_part(rng),
                 summarise=False,
             )
             # Only a discussion longer than the bank repeats a text; said again by the
@@ -279,7 +277,7 @@ def seed_comments(
                 break
             speaker = rng.choice(voice.commenters)
         posted.append(result.comment.slug)
-    summaries.refresh_summary(post_id=post.id)
+    comments_api.refresh_summary(discussion_id=post.id)
     return count
 
 

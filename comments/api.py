@@ -19,14 +19,32 @@ Public here:
 - a discussion's state for a host's editor: `comments_closed` (closed by hand or by
   age) and `close_after_days` (COMMENTS_CLOSE_AFTER_DAYS);
 - background work: `finish_pending_changes` (moderation actions cut short);
+- writing as the comment form does: `post_comment` (the service the form and the JSON
+  API call; `at`, `new_part` and `summarise=False` for seeded demo content, with
+  `seeded_slug_part(rng)` for slugs the same seed makes again), refusing with
+  `CommentError` (a `Refused`: its `code` and the form's `message`);
 - imports: `register_import_format` (a host's own format for `import_comments`);
+- for a host's own import format (the parser a registered format runs; the blog's
+  WordPress importer, cms/wxr/, is one): the engine `Importer` (written in batches of
+  `IMPORT_BATCH_SIZE`), what a parser hands it (`SourceThread`, `SourceComment`, or an
+  `ImportRefusal` naming the record's id and line; `utc_time` and `TIME_OUT_OF_RANGE`
+  for a time it cannot keep), its end summary `ImportReport`, the faults `BadSource`
+  (a malformed file, raised after what came before it was written) and `EmptySource`;
+  reading the file: `open_import_file` (a path, with a progress bar) and `read_xml`
+  (the safe streaming XML reader: no entities, no external DTDs; each element's line
+  in its `XML_LINE` attribute); commenters as the comment form cleans them:
+  `normalise_email` (one spelling per mailbox), `ReservedNames` (names no one else may
+  take, as `taken_by` compares them) and `forget_reserved_names` (after making an
+  author mid-run, so their name is reserved for the comments that follow);
 - records and errors: `Comment`, `CommentAuthor`, the statuses `APPROVED`, `PENDING`,
   `SPAM`, `DELETED`, and `Refused` (the base of the app's refusals, with a `code`);
 - signals (comments/signals.py): `comment_posted`, `comment_status_changed`,
   `comment_flagged`;
 - for a host's own REST API: `take_rate_slot` (one action counted in a shared, fixed
   rate window, as the comment forms' limits are) and `EMPTY_TEXT` (the form's refusal
-  of an empty comment, in its own words).
+  of an empty comment, in its own words); the rest of what a REST API builds on (the
+  viewer, the listings, the other writes, the forms, the moderation queue) is the
+  app's second public module, comments/rest.py, whose docstring says why.
 
 Import it where it is used (`from comments import api as comments_api`), not from
 settings: it reaches the app's modules.
@@ -34,24 +52,34 @@ settings: it reaches the app's modules.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from bson import ObjectId
 from django.http import HttpRequest
 
-from comments import conf
+from comments import conf, slugs
+from comments.addresses import normalise as normalise_email
 from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
 from comments.posting import limits, services
 from comments.posting.forms import EMPTY_TEXT
+from comments.posting.names import Reserved as ReservedNames, forget as forget_reserved_names
+from comments.posting.services import CommentError, post_comment
 from comments.reading import sections
 from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
 from comments.signals import comment_flagged, comment_posted, comment_status_changed
 from comments.stores import counters, get_store, summaries
 from comments.transfer import importing
+from comments.transfer.import_files import LINE as XML_LINE, open_source as open_import_file, read_xml
+from comments.transfer.import_records import (
+    TIME_OUT_OF_RANGE, BadSource, EmptySource, Refusal as ImportRefusal, Report as ImportReport,
+    SourceComment, SourceThread, utc_time,
+)
+from comments.transfer.importing import BATCH_SIZE as IMPORT_BATCH_SIZE, Importer
 
 __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "EMPTY_TEXT", "PENDING", "SPAM", "BaseHost",
@@ -61,6 +89,12 @@ __all__ = [
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
     "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
     "register_import_format", "rename_author", "subthread", "take_rate_slot", "touch_discussions",
+    # Writing.
+    "CommentError", "post_comment", "seeded_slug_part",
+    # For a host's own import format.
+    "IMPORT_BATCH_SIZE", "TIME_OUT_OF_RANGE", "XML_LINE", "BadSource", "EmptySource", "ImportRefusal",
+    "ImportReport", "Importer", "ReservedNames", "SourceComment", "SourceThread", "forget_reserved_names",
+    "normalise_email", "open_import_file", "read_xml", "utc_time",
 ]
 
 
@@ -146,6 +180,12 @@ def close_after_days() -> int:
 def finish_pending_changes() -> int:
     """Finish every moderation action cut short (an interrupted process); how many."""
     return changes.finish_pending()
+
+
+def seeded_slug_part(rng: random.Random) -> str:
+    """A comment slug part drawn from `rng`, for `post_comment(new_part=...)`: seeded
+    demo content gets the same slugs again from the same seed."""
+    return "".join(rng.choice(slugs.PART_ALPHABET) for _ in range(slugs.PART_LENGTH))
 
 
 def register_import_format(name: str, run: str, *, options: tuple[str, ...] = ()) -> None:

@@ -12,8 +12,8 @@ The package has one module per job: parse.py reads the file, content.py turns
 WordPress's HTML into what we store, records.py makes one comment a record for the
 import engine, importer.py imports.
 
-The file is streamed through the import engine's XML reader (comments/transfer/import_files.py
-`read_xml`): one item at a time, each dropped once handed on, so memory is that of
+The file is streamed through the import engine's XML reader (`read_xml`, public in
+comments.api, as is everything here the comments app gives an import format): one item at a time, each dropped once handed on, so memory is that of
 the largest post with its comments, not of the file; no entity is ever resolved (a
 file that declares one, or names an external DTD, is refused). Each item's comments
 are handed to the engine together once the item is read, so a malformed file stops

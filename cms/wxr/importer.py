@@ -1,5 +1,5 @@
 """Importing a WordPress export: its posts created or matched, their comments handed
-to the import engine (comments/transfer/importing.py), and the run's end summary (see the
+to the comments app's import engine (comments.api's `Importer`), and the run's end summary (see the
 package's docstring for what is imported, and why)."""
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from cms.posts import EXCERPT_MAX_LENGTH, MAX_TAGS, SLUG_MAX_LENGTH
 from cms.wxr.content import html_to_markdown, post_slug, post_tags
 from cms.wxr.parse import Channel, WxrItem, iter_items
 from cms.wxr.records import source_comment, utc
-from comments.posting import names
-from comments.transfer import import_files, import_records, importing
+from comments.api import (
+    IMPORT_BATCH_SIZE, BadSource, EmptySource, ImportReport, Importer, SourceThread, forget_reserved_names,
+    open_import_file,
+)
 from infra.html_text import html_text
 
 SOURCE = "wordpress"
@@ -49,7 +51,7 @@ NO_POSTS = (
 class Outcome:
     """A run's end summary: the engine's report and what this importer adds to it."""
 
-    report: import_records.Report
+    report: ImportReport
     posts_created: int = 0
     posts_matched: int = 0
     items_skipped: Counter = field(default_factory=Counter)  # "page items" -> how many
@@ -97,23 +99,23 @@ class WordPressImport:
         dry_run: bool,
         comments_only: bool,
         create_missing: bool,
-        batch_size: int = importing.BATCH_SIZE,
+        batch_size: int = IMPORT_BATCH_SIZE,
         trust_names: bool = False,
     ):
         self.dry_run, self.comments_only, self.create_missing = dry_run, comments_only, create_missing
         self.batch_size = batch_size
         self.trust_names = trust_names
         self.channel = Channel()
-        self.importer: importing.Importer | None = None
+        self.importer: Importer | None = None
         self.outcome: Outcome | None = None
         self.slugs: dict[str, str] = {}  # slug -> the WordPress post id it came from
         self.authors: dict[str, posts.AuthorSummary] = {}
         self.posts_read = 0  # items of type post taken (trashed ones too)
 
-    def engine(self) -> importing.Importer:
+    def engine(self) -> Importer:
         """The engine, made at the first item (the site's name comes before it)."""
         if self.importer is None:
-            self.importer = importing.Importer(
+            self.importer = Importer(
                 source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size,
                 trust_names=self.trust_names,
             )
@@ -124,7 +126,7 @@ class WordPressImport:
         try:
             for item in iter_items(stream, self.channel):
                 self.take(item)
-        except import_records.BadSource as exc:
+        except BadSource as exc:
             report = self.engine().finish(complete=False)
             raise exc.after(report, posts_created=self.outcome.posts_created) from None
         self.engine().finish()
@@ -155,7 +157,7 @@ class WordPressImport:
             return
         self.posts_read += 1
         slug = self._slug(item)
-        thread = import_records.SourceThread(
+        thread = SourceThread(
             source=engine.source, key=item.post_id or slug, line=item.line, slug=slug, title=item.title
         )
         post = posts.get_by_slug(slug)
@@ -228,7 +230,7 @@ class WordPressImport:
             return IMPORT_AUTHOR
         if login not in self.authors:
             self.authors[login] = self._find_or_create_author(login, item.creator_name or login)
-            names.forget()  # their name is reserved for the comments that follow
+            forget_reserved_names()  # their name is reserved for the comments that follow
         return self.authors[login]
 
     def _find_or_create_author(self, login: str, name: str) -> posts.AuthorSummary:
@@ -257,13 +259,13 @@ def run(
     create_missing: bool = False,
     stdout: TextIO | None = None,
     progress: bool = True,
-    batch_size: int = importing.BATCH_SIZE,
+    batch_size: int = IMPORT_BATCH_SIZE,
     trust_names: bool = False,
 ) -> Outcome:
     """`import_comments --format wordpress PATH`: import the export's posts with their
     comments (or, `comments_only`, only comments onto the posts here with the same
     slugs, creating the missing posts with `create_missing`), with a progress bar of
-    the file read, then write the end summary to `stdout`. import_records.BadSource for a
+    the file read, then write the end summary to `stdout`. BadSource for a
     malformed file, after writing the whole posts before the fault and the summary (its
     message says what was written); EmptySource, after the summary, for a file that
     held no post. Commenters' names
@@ -273,15 +275,15 @@ def run(
         dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
         trust_names=trust_names,
     )
-    with import_files.open_source(path, progress=progress) as stream:
+    with open_import_file(path, progress=progress) as stream:
         try:
             outcome = job.read(stream)
-        except import_records.BadSource:
+        except BadSource:
             _write(job.outcome, stdout)  # what the run let in before the fault
             raise
     _write(outcome, stdout)
     if (empty := job.nothing_read()) is not None:
-        raise import_records.EmptySource(empty)
+        raise EmptySource(empty)
     return outcome
 
 

@@ -10,8 +10,7 @@ from datetime import datetime, timedelta
 from typing import BinaryIO
 from xml.etree.ElementTree import Element
 
-from comments import addresses
-from comments.transfer import import_files
+from comments.api import XML_LINE, normalise_email, read_xml
 
 # What the export writes for a time it does not have (drafts, some old comments).
 ZERO_DATE = "0000-00-00 00:00:00"
@@ -134,7 +133,7 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
     items in an export; an item's author name comes from that list."""
     channel = channel if channel is not None else Channel()
     tags = ("item", "author", "base_site_url")
-    for line, element in import_files.read_xml(stream, tags=tags, lines_of=("comment",)):
+    for line, element in read_xml(stream, tags=tags, lines_of=("comment",)):
         key = _key(element.tag)
         if key == "wp:base_site_url":
             channel.site = (element.text or "").strip()
@@ -145,7 +144,7 @@ def iter_items(stream: BinaryIO, channel: Channel | None = None) -> Iterator[Wxr
                 channel.authors[login] = found.get("wp:author_display_name", "").strip() or login
                 if found.get("wp:author_id", "").strip():
                     channel.author_ids[found["wp:author_id"].strip()] = login
-                if email := addresses.normalise(found.get("wp:author_email", "")):
+                if email := normalise_email(found.get("wp:author_email", "")):
                     channel.author_emails.setdefault(email, login)
         elif key == "item":
             yield _item(line, element, channel.authors)
@@ -194,7 +193,7 @@ def _comment(item_line: int, element: Element) -> WxrComment:
         content=found.get("wp:comment_content", ""),
         approved=found.get("wp:comment_approved", "").strip(),
         type=found.get("wp:comment_type", "").strip(),
-        line=int(element.get(import_files.LINE) or item_line),
+        line=int(element.get(XML_LINE) or item_line),
         user_id=found.get("wp:comment_user_id", "").strip(),
     )
 

@@ -1,5 +1,5 @@
-"""One `wp:comment` to what the import engine is handed (comments/transfer/importing.py): a
-SourceComment, a Refusal naming its id and line, or the kind of thing skipped on
+"""One `wp:comment` to what the import engine is handed (comments.api's `Importer`): a
+SourceComment, an ImportRefusal naming its id and line, or the kind of thing skipped on
 purpose; its time in UTC, and whether one of the export's authors wrote it."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Protocol
 from cms import posts
 from cms.wxr.content import autop
 from cms.wxr.parse import Channel, WxrComment, WxrItem
-from comments import addresses
-from comments.posting import names
-from comments.records import APPROVED, DELETED, PENDING, SPAM
-from comments.transfer import import_records
+from comments.api import (
+    APPROVED, DELETED, PENDING, SPAM, TIME_OUT_OF_RANGE, ImportRefusal, ReservedNames, SourceComment,
+    normalise_email, utc_time,
+)
 
 
 class Notes(Protocol):
@@ -77,7 +77,7 @@ def _offset(offset: timedelta) -> str:
 def source_comment(
     comment: WxrComment, item: WxrItem, *, source: str, thread: str, outcome: Notes,
     channel: Channel | None = None, accounts: dict[str, posts.AuthorSummary] | None = None,
-) -> import_records.SourceComment | import_records.Refusal | str:
+) -> SourceComment | ImportRefusal | str:
     """What the engine is handed for one `wp:comment`: a SourceComment, a Refusal, or
     the name of what it is when it is skipped on purpose (pingbacks, trackbacks).
     `channel`: the export's authors; a comment one of them wrote under their own name
@@ -87,26 +87,26 @@ def source_comment(
     if comment.type in LINKBACKS:
         return LINKBACKS[comment.type]
     if comment.type not in COMMENT_TYPES:
-        return import_records.Refusal(
+        return ImportRefusal(
             UNKNOWN_TYPE.format(type=comment.type), line=comment.line, id=comment.id
         )
     if not comment.id:
-        return import_records.Refusal(NO_ID, line=comment.line)
+        return ImportRefusal(NO_ID, line=comment.line)
     if comment.approved not in STATUSES:
-        return import_records.Refusal(
+        return ImportRefusal(
             UNKNOWN_APPROVAL.format(value=comment.approved), line=comment.line, id=comment.id
         )
     posted, note = comment_time(comment, item)
     if posted is None and (comment.date_gmt or comment.date_local):
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
+        return ImportRefusal(TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if posted is None:
-        return import_records.Refusal(NO_DATE, line=comment.line, id=comment.id)
-    if import_records.utc_time(posted) is None:
-        return import_records.Refusal(import_records.TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
+        return ImportRefusal(NO_DATE, line=comment.line, id=comment.id)
+    if utc_time(posted) is None:
+        return ImportRefusal(TIME_OUT_OF_RANGE, line=comment.line, id=comment.id)
     if note:
         outcome.note("comments timed by their local time", note)
     login = export_author(comment, channel) if channel is not None else None
-    return import_records.SourceComment(
+    return SourceComment(
         source=source,
         id=comment.id,
         thread=thread,
@@ -136,13 +136,13 @@ def export_author(comment: WxrComment, channel: Channel) -> str | None:
     if comment.user_id in channel.author_ids:
         login: str | None = channel.author_ids[comment.user_id]
     else:
-        login = channel.author_emails.get(addresses.normalise(comment.author_email))
+        login = channel.author_emails.get(normalise_email(comment.author_email))
     if login is None or not _own_names(channel.authors.get(login, login), login).taken_by(comment.author_name):
         return None
     return login
 
 
 @functools.lru_cache(maxsize=64)
-def _own_names(name: str, login: str) -> names.Reserved:
-    return names.Reserved.of([name, login])
+def _own_names(name: str, login: str) -> ReservedNames:
+    return ReservedNames.of([name, login])
 
