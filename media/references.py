@@ -36,8 +36,8 @@ _SERVED_PATH = re.compile(r"^/media/(" + KEY + r")(?:/|$)")
 _POST_PAGE = "/posts/post/"
 # What CommonMark lets a backslash escape and an alt text would otherwise lose or
 # change: escapes themselves, brackets, emphasis, code, character references, and a
-# leading caret (cmark-gfm reads `![^` as a footnote and shows a link).
-_ALT_SPECIAL = re.compile(r"([\\\[\]*_`&^])")
+# leading caret (cmark-gfm reads `![^` as a footnote and shows a link), and `<` (`<A0:>` is an autolink).
+_ALT_SPECIAL = re.compile(r"([\\\[\]*_`&^<])")
 # A browser drops these from an address before it reads it (WHATWG URL).
 _URL_IGNORED = re.compile(r"[\t\n\r]")
 

@@ -106,3 +106,8 @@ def test_json_for_script_never_ends_the_script_and_parses_back(text):
     out = json_for_script({"headline": text})
     assert "<" not in out and ">" not in out and "&" not in out
     assert json.loads(out) == {"headline": text}
+
+
+def test_an_alt_text_that_reads_as_an_autolink_or_html_keeps_its_brackets():
+    for alt in ("<A0:>", "<b>bold</b>"):
+        assert references.referenced(references.image_markdown(key=KEY, alt=alt)) == [(KEY, alt)]
