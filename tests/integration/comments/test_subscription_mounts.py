@@ -30,10 +30,8 @@ NO_SITE_WIDE = "tests.integration.comments.no_site_wide_urls"
 
 
 @pytest.fixture(autouse=True)
-def _mail_settings(settings):
-    settings.SITE_URL = SITE
-    settings.DEFAULT_FROM_EMAIL = "Slugline <notices@blog.example.test>"
-    settings.NOTIFICATIONS_BATCH_SECONDS = 0
+def _mail_at_once(settings):
+    settings.SITE_URL, settings.NOTIFICATIONS_BATCH_SECONDS = SITE, 0
 
 
 def later() -> datetime:
