@@ -115,7 +115,7 @@ def insert_discussion(store: CommentStore, *, discussion_id: ObjectId, count: in
     inserted = insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng,
                                                           start=start))
     if store.name == get_store().name:
-        counters.recount(discussion_id)
+        counters.recount(discussion_id, store=store)
     return inserted
 
 

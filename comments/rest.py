@@ -50,12 +50,11 @@ from comments.posting.ownership import member_author, viewer_for
 from comments.posting.services import (
     REFUSAL_STATUS, delete_own_comment, edit_comment, flag_comment, flagger_key,
 )
-from comments.reading.fragments import readers_tally, store_in_use
+from comments.reading.fragments import discussion_version, readers_tally, store_in_use
 from comments.reading.listings import (
     VIEWS, Listing, Shown, Thread, list_comments, parse_view, present, thread_of, visible_comment,
 )
 from comments.records import QUEUE_TABS, QueueFilter, Viewer
-from comments.stores.counters import version as discussion_version
 from comments.stores.store_switch import Moving
 
 __all__ = [

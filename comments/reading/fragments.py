@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from bson import ObjectId
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -42,7 +43,7 @@ from comments.posting import services
 from comments.posting.confirmations import Confirmations
 from comments.reading import listings, thread_cuts
 from comments.records import Tally, Viewer
-from comments.stores import counters, store_switch
+from comments.stores import counters, get_store, store_switch
 from comments.stores.discussion_state import State
 from infra import mongo, stale
 
@@ -77,7 +78,7 @@ def fragment_key(
     current = conf.get()
     parts = {
         "discussion": str(post.id),
-        "version": version if version is not None else counters.version(post.id),
+        "version": version if version is not None else discussion_version(post.id),
         "slug": post.slug,
         "view": view,
         "page": page or "",
@@ -97,12 +98,18 @@ def fragment_key(
     return f"{KEY_PREFIX}{post.id}:{digest}"
 
 
+def discussion_version(discussion_id: ObjectId) -> str:
+    """The version of a discussion's pages (its counters' state's, in the store in use):
+    part of every shared answer's cache key, new with every change to the discussion."""
+    return counters.version(discussion_id, store=get_store())
+
+
 def readers_tally(post: Discussion, state: State | None = None) -> Tally:
     """What a reader's listing of the whole discussion holds, from its counters
     (comments/stores/counters.py): a reader's page then costs one comment query, not two
     (plus one naming the parents of replies that open the page, when they are on an
     earlier page)."""
-    counts = (state or counters.state(post.id)).counts
+    counts = (state or counters.state(post.id, store=get_store())).counts
     return Tally(total=counts.listed, placeholders=counts.placeholders)
 
 
@@ -150,7 +157,7 @@ def _state_if_available(post: Discussion) -> State | None:
     cached under its version is still served); None while MongoDB is unreachable and
     no copy is kept (the listing then says so, or raises, as `comments_fragment` is asked)."""
     try:
-        return stale.remembered(f"discussion_state:{post.id}", lambda: counters.state(post.id))
+        return stale.remembered(f"discussion_state:{post.id}", lambda: counters.state(post.id, store=get_store()))
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise

@@ -151,6 +151,51 @@ def test_the_app_layers_point_one_way(path):
     assert higher == [], higher
 
 
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of `graph` (module -> the modules it imports), each as the
+    modules in it, sorted (Tarjan's strongly connected components of more than one)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_import_cycles_finds_a_loop_through_a_type_only_import():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_app_s_modules_import_no_cycle():
+    """No loop among the app's modules, not even through an import for the type checker
+    only (`if TYPE_CHECKING:`) or a hook handed over in `ready()`: every module can be
+    read after the ones it imports."""
+    paths = sorted((ROOT / "comments").rglob("*.py"))
+    names = {path: ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+             for path in paths}
+    graph = {names[path]: set(comments_modules(path)) - {names[path]} for path in paths}
+    assert import_cycles(graph) == []
+
+
 def test_rank_orders_the_rooms():
     assert rank("comments.records") < rank("comments.stores.base") < rank("comments.posting.services") \
         < rank("comments.reading.listings") < rank("comments.views.reading") < rank("comments.api")
