@@ -41,7 +41,7 @@ from comments import conf
 from comments.host import Discussion
 from comments.posting import services
 from comments.posting.confirmations import Confirmations
-from comments.reading import listings, thread_cuts
+from comments.reading import listers, listings, thread_cuts
 from comments.records import Tally, Viewer
 from comments.stores import counters, get_store, store_switch
 from comments.stores.discussion_state import State
@@ -141,7 +141,7 @@ def render_listing(
     context = {
         "post": post,
         "listing": listing,
-        "views": listings.VIEWS,
+        "views": listers.VIEWS,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
         "votes_shown": True,
@@ -174,7 +174,7 @@ def comments_fragment(
     instead of an error (the post page). `confirmations`: messages about one comment,
     drawn beside it if this page shows it (such a page is this reader's own, never
     cached). `own_votes`: the reader's votes by comment slug, drawn pressed (a page of
-    their own too). BadRequest and Http404 as `listings.list_comments`."""
+    their own too). BadRequest and Http404 as `listers.list_comments`."""
     seconds = conf.get().cache_seconds
     key = None
     beside = confirmations if confirmations is not None and confirmations.beside else None
@@ -187,7 +187,7 @@ def comments_fragment(
     query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
                  tally=readers_tally(post, state) if state is not None else None,
                  opens=state.opens if state is not None else None)
-    listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
+    listing = listers.list_comments_if_available(**query) if degrade else listers.list_comments(**query)
     if listing is not None:
         listing = thread_cuts.count_waiting_if_available(listing, discussion_id=post.id, viewer=viewer)
     html = render_listing(post=post, listing=listing, confirmations=beside, own_votes=own_votes)
