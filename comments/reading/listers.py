@@ -73,18 +73,9 @@ def parse_view(raw: str | None) -> str:
     return view
 
 
-def list_comments(
-    *,
-    discussion_id: ObjectId,
-    view: str,
-    page: str | None = None,
-    after: str | None = None,
-    before: str | None = None,
-    below: Comment | None = None,
-    viewer: Viewer = READERS,
-    tally: Tally | None = None,
-    opens: datetime | None = None,
-) -> Listing:
+def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
+                  before: str | None = None, below: Comment | None = None, viewer: Viewer = READERS,
+                  tally: Tally | None = None, opens: datetime | None = None) -> Listing:
     """One page of a discussion's comments in `view`, listed by the view's lister
     (`TABLE`), or, with `below`, of the replies below that comment (a permalink page's,
     listed in `view`'s order by listings.list_ordered). BadRequest for a view there is
