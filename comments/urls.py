@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from comments.views import changing, posting, reading
-from comments.votes import views as vote_views
+from comments.views import votes as vote_views
 
 app_name = "comments"
 
