@@ -93,7 +93,15 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "axes",
     "csp",
+    # Readers' accounts (docs/accounts.md): django-allauth and the site's accounts app.
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.mfa",
+    "allauth.usersessions",
     "slugline",
+    "accounts",
     "infra",
     "comments",
     "media",
@@ -121,6 +129,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # django-allauth: the login flow's state per request; the devices a member is signed in on.
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "slugline.middleware.MongoBudgetMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into slugline.logins.locked_out.
@@ -153,9 +164,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Django's cache: infra/stale.py's last good copies of pages and rendered pages of
 # comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several
 # gunicorn workers or machines set CACHE_URL (redis://host:6379/0) so that they share
-# one (Django's own Redis backend). No limit counts here: the login throttle counts in
-# Django's database, the comment rate limits in MongoDB.
+# one (Django's own Redis backend). The login throttle counts in Django's database, the
+# comment rate limits in MongoDB. django-allauth's rate limits and replay guards live in
+# the default cache and must be shared: with a per-process default, its keys go to a
+# table of Django's database instead (slugline/caches.py; `manage.py createcachetable`
+# makes it: the release step, make run and the test database do).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
+    CACHES = {
+        "default": {"BACKEND": "slugline.caches.SplitCache",
+                    "OPTIONS": {"LOCAL": "local", "SHARED": "shared"}},
+        "local": CACHES["default"],
+        "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                   "LOCATION": "slugline_shared_cache"},
+    }
 
 # MongoDB. An empty MONGODB_URI means "the dev database" (see devdb/server.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
@@ -202,9 +224,11 @@ MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
 MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
 MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
 
-# Logging in (Django's auth views, in the site's layout) and the dashboard.
+# Logging in: one page for readers and editors, django-allauth's /accounts/login/ (also
+# named "login"), in the site's layout. After it, editors go to the dashboard, readers back
+# where they came from or home (accounts.adapter.AccountAdapter.get_login_redirect_url).
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "dashboard:posts"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 # A refused CSRF check is a 403 in the site's layout, like every other refusal.
 CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
@@ -216,10 +240,14 @@ CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
 # address together, so failures from elsewhere never lock a user out. Tries sent all
 # at once may have up to (requests served at once - 1) more passwords checked before
 # the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/integration/slugline/test_limits_http.py).
+# Axes first, as it asks; then allauth's backend (Django's ModelBackend, plus a log-in
+# by e-mail address). The name Axes counts under is the account's username whether its
+# owner typed that or the address (slugline.logins.axes_username).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
+AXES_USERNAME_CALLABLE = "slugline.logins.axes_username"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
@@ -239,6 +267,51 @@ AXES_VERBOSE = False
 # recording at once wait their turn instead of failing with "database is locked".
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+
+# Readers' accounts (django-allauth; accounts/, docs/accounts.md). Readers sign up with an
+# address, a display name and a password, and verify the address with a mailed code
+# before the account counts; they log in with a password or a mailed code. Editors log
+# in on the same page with their username (or address), throttled by Axes as above.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED = True
+# Every mailed code (verification, log-in, password reset) works once, for this long.
+ACCOUNT_CODE_MINUTES = env.int("ACCOUNT_CODE_MINUTES", default=10)
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_TIMEOUT = ACCOUNT_CODE_MINUTES * 60
+ACCOUNT_LOGIN_BY_CODE_TIMEOUT = ACCOUNT_CODE_MINUTES * 60
+ACCOUNT_PASSWORD_RESET_BY_CODE_TIMEOUT = ACCOUNT_CODE_MINUTES * 60
+ACCOUNT_LOGIN_BY_CODE_MAX_ATTEMPTS = 3
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_MAX_ATTEMPTS = 3
+ACCOUNT_PASSWORD_RESET_BY_CODE_MAX_ATTEMPTS = 3
+# Known and unknown addresses get the same answers (a known one is told by mail).
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = env.str("ACCOUNT_EMAIL_SUBJECT_PREFIX", default="[Slugline] ")
+# allauth's limits, per client ("ip") and per address ("key"), kept in the shared cache
+# above. Failed passwords are Axes's alone (per username and address, in the database):
+# allauth's own "login_failed" limit is off, or strangers could lock an editor out.
+ACCOUNT_RATE_LIMITS = {
+    "signup": "10/m/ip,50/d/ip",
+    "login": "30/m/ip",
+    "login_failed": "",
+    "request_login_code": "10/m/ip,3/5m/key,10/d/key",
+    "reset_password": "10/m/ip,3/5m/key,10/d/key",
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/10s/key,10/d/key",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "reauthenticate": "10/m/user",
+}
+# Passkeys through allauth's MFA app (sign-in with a passkey; added from the account page).
+MFA_SUPPORTED_TYPES = ["webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+# Social and OpenID Connect providers: none unless configured (docs/accounts.md).
+SOCIALACCOUNT_PROVIDERS: dict[str, Any] = {}
 
 # Comments (app-prefixed, documented in docs/reference.md). Each is set here only when
 # the environment gives it; unset, the comments app's own default applies (the one
