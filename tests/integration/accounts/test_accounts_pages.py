@@ -155,3 +155,16 @@ def test_an_address_and_a_username_are_one_count_for_the_lockout(editor, setting
         assert sign_in(Client(REMOTE_ADDR="10.0.0.9"), login, password="wrong").status_code in (200, 429)
     assert sign_in(Client(REMOTE_ADDR="10.0.0.9"), "ada").status_code == 429
     assert sign_in(Client(REMOTE_ADDR="10.0.0.10"), "ada").status_code == 302
+
+
+@pytest.mark.parametrize("path", ["/accounts/email/", "/accounts/password/change/", "/accounts/2fa/",
+                                  "/accounts/sessions/", "/accounts/logout/"])
+def test_a_readers_own_account_pages_are_in_the_sites_layout(path, make_verified_reader):
+    make_verified_reader("rosa@example.org")
+    client = Client()
+    sign_in(client, "rosa@example.org")
+    response = client.get(path)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'class="site-header"' in html and 'class="site-footer"' in html
+    if path != "/accounts/logout/":
+        assert '<nav class="account-nav"' in html and 'aria-current="page"' in html
