@@ -5,6 +5,7 @@ Content-Security-Policy, and how allauth's limits answer."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -168,3 +169,27 @@ def test_a_readers_own_account_pages_are_in_the_sites_layout(path, make_verified
     assert response.status_code == 200 and 'class="site-header"' in html and 'class="site-footer"' in html
     if path != "/accounts/logout/":
         assert '<nav class="account-nav"' in html and 'aria-current="page"' in html
+
+
+def test_password_resets_for_one_address_stop_at_its_limit_known_or_not(smtp_server, make_verified_reader):
+    make_verified_reader("rosa@example.org")
+    for address in ("rosa@example.org", "nobody@example.org"):
+        answers = [Client().post("/accounts/password/reset/", {"email": address}) for _ in range(4)]
+        assert [a.status_code for a in answers] == [302, 302, 302, 429]
+        assert "Too many tries" in answers[-1].content.decode()
+        assert len(smtp_server.inbox.to(address)) == 3
+
+
+def test_an_unverified_account_cannot_sign_in_with_its_password(smtp_server, settings):
+    """Until its code comes back, a password sign-in mails a new code and asks for it
+    (once the pause between two codes for one address is over: 10 seconds, 1 here)."""
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "confirm_email": "1/1s/key"}
+    Client().post("/accounts/signup/", {"email": "rosa@example.org", "display_name": "Rosa", "password1": PASSWORD})
+    too_soon = sign_in(Client(), "rosa@example.org")
+    assert too_soon.status_code == 200 and "Too many tries for this account" in too_soon.content.decode()
+    time.sleep(1.1)
+    client = Client()
+    response = sign_in(client, "rosa@example.org")
+    assert response.status_code == 302 and response["Location"] == "/accounts/confirm-email/"
+    assert "_auth_user_id" not in client.session
+    assert len(smtp_server.inbox.to("rosa@example.org")) == 2

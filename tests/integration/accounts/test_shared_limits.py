@@ -32,7 +32,7 @@ def site(mongo_database):
 
 
 def _env(site: Site) -> dict:
-    return {"BEHIND_PROXY": "true", "EMAIL_URL": f"filemail://{site.workdir / 'mail'}"}
+    return {"BEHIND_PROXY": "true", "EMAIL_URL": f"filemail:///{site.workdir / 'mail'}"}
 
 
 def sign_up(site: Site, address: str, n: int):
