@@ -7,8 +7,10 @@ from that address for `LOGIN_COOLOFF_MINUTES` once the count reaches
 restart keeps them. Someone failing from another address cannot lock a user out.
 Axes guards every `authenticate()` call, so the admin's login is throttled too.
 
-This module tells Axes which address a request comes from and what a refused
-visitor sees: the login page, in the site's layout, with the reason.
+The login page is django-allauth's (readers and editors alike): its one field takes a
+username or an address. This module tells Axes whose account a try is for (the
+account's username, however its owner spelled it), and what a refused visitor sees:
+the login page, in the site's layout, with the reason.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datetime import datetime, timedelta
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_failure_limit
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -33,6 +35,41 @@ LOCKED_OUT = ngettext_lazy(
     "Logging in is paused: try again in {minutes} minutes.",
     "minutes",
 )
+
+
+def axes_username(request: HttpRequest | None, credentials: dict | None) -> str | None:
+    """The name Axes counts a log-in under (settings.AXES_USERNAME_CALLABLE): the
+    username of the account the typed login names, by username in any case or by
+    address; else the typed login in lower case. So "ada", "ADA" and ada's address
+    are one count, and no spelling buys more tries."""
+    given = None
+    if credentials:
+        given = credentials.get("username") or credentials.get("email") or credentials.get("login")
+    if given is None and request is not None:
+        data = getattr(request, "data", request.POST)
+        given = data.get("login") or data.get("username")
+    if not given:
+        return None
+    given = str(given).strip()
+    return _account_username(given) or given.lower()
+
+
+def _account_username(login: str) -> str | None:
+    """The username of the one account `login` names (its username, any case, or one of
+    its addresses); None if none or several do."""
+    from allauth.account.models import EmailAddress
+
+    users = get_user_model()._default_manager
+    found = list(users.filter(username__iexact=login).values_list("username", flat=True)[:2])
+    if len(found) == 1:
+        return found[0]
+    if "@" not in login:
+        return None
+    ids = set(EmailAddress.objects.filter(email__iexact=login).values_list("user_id", flat=True)[:2])
+    ids |= set(users.filter(email__iexact=login).values_list("pk", flat=True)[:2])
+    if len(ids) != 1:
+        return None
+    return users.filter(pk=ids.pop()).values_list("username", flat=True).first()
 
 
 def seconds_locked(request: HttpRequest, credentials: dict | None) -> int:
@@ -66,11 +103,15 @@ def _pause_ends(attempts, *, limit: int, cooloff: timedelta) -> datetime | None:
 def locked_out(request: HttpRequest, response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
     """The login page again, saying why logging in is refused: 429 with Retry-After,
     the time the pause has left."""
+    from allauth.account.forms import LoginForm
+    from allauth.account.views import LoginView
+
     seconds = seconds_locked(request, credentials)
-    context = {
-        "form": AuthenticationForm(request),
-        "locked_out": LOCKED_OUT.format(minutes=math.ceil(seconds / 60)),
-    }
-    refused = render(request, "registration/login.html", context, status=429)
+    page = LoginView()
+    page.setup(request)
+    typed = request.POST.get("login", "") if request.method == "POST" else ""
+    context = page.get_context_data(form=LoginForm(request=request, initial={"login": typed}))
+    context["locked_out"] = LOCKED_OUT.format(minutes=math.ceil(seconds / 60))
+    refused = render(request, page.template_name, context, status=429)
     refused["Retry-After"] = str(seconds)
     return refused

@@ -93,7 +93,15 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "axes",
     "csp",
+    # Readers' accounts (docs/accounts.md): django-allauth and the site's accounts app.
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.mfa",
+    "allauth.usersessions",
     "slugline",
+    "accounts",
     "infra",
     "comments",
     "media",
@@ -121,6 +129,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # django-allauth: the login flow's state per request; the devices a member is signed in on.
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "slugline.middleware.MongoBudgetMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into slugline.logins.locked_out.
@@ -153,9 +164,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Django's cache: infra/stale.py's last good copies of pages and rendered pages of
 # comments (COMMENTS_CACHE_SECONDS). Per process (locmem) by default; with several
 # gunicorn workers or machines set CACHE_URL (redis://host:6379/0) so that they share
-# one (Django's own Redis backend). No limit counts here: the login throttle counts in
-# Django's database, the comment rate limits in MongoDB.
+# one (Django's own Redis backend). The login throttle counts in Django's database, the
+# comment rate limits in MongoDB. django-allauth's rate limits and replay guards live in
+# the default cache and must be shared: with a per-process default, its keys go to a
+# table of Django's database instead (slugline/caches.py; `manage.py createcachetable`
+# makes it: the release step, make run and the test database do).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
+    CACHES = {
+        "default": {"BACKEND": "slugline.caches.SplitCache",
+                    "OPTIONS": {"LOCAL": "local", "SHARED": "shared"}},
+        "local": CACHES["default"],
+        "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                   "LOCATION": "slugline_shared_cache"},
+    }
 
 # MongoDB. An empty MONGODB_URI means "the dev database" (see devdb/server.py).
 MONGODB_URI = env.str("MONGODB_URI", default="")
@@ -202,9 +224,11 @@ MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
 MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
 MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
 
-# Logging in (Django's auth views, in the site's layout) and the dashboard.
+# Logging in: one page for readers and editors, django-allauth's /accounts/login/ (also
+# named "login"), in the site's layout. After it, editors go to the dashboard, readers back
+# where they came from or home (accounts.adapter.AccountAdapter.get_login_redirect_url).
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "dashboard:posts"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 # A refused CSRF check is a 403 in the site's layout, like every other refusal.
 CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
@@ -216,10 +240,14 @@ CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
 # address together, so failures from elsewhere never lock a user out. Tries sent all
 # at once may have up to (requests served at once - 1) more passwords checked before
 # the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/integration/slugline/test_limits_http.py).
+# Axes first, as it asks; then allauth's backend (Django's ModelBackend, plus a log-in
+# by e-mail address). The name Axes counts under is the account's username whether its
+# owner typed that or the address (slugline.logins.axes_username).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
+AXES_USERNAME_CALLABLE = "slugline.logins.axes_username"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
@@ -239,6 +267,12 @@ AXES_VERBOSE = False
 # recording at once wait their turn instead of failing with "database is locked".
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+
+# Readers' accounts (django-allauth): its settings, in their own module for length.
+from slugline.account_settings import *  # noqa: E402,F401,F403
+# Links in account mail are https wherever the site is (a request behind a proxy that
+# SECURE_PROXY_SSL_HEADER does not cover would otherwise say http).
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS else "http"
 
 # Comments (app-prefixed, documented in docs/reference.md). Each is set here only when
 # the environment gives it; unset, the comments app's own default applies (the one

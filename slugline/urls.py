@@ -1,5 +1,5 @@
+from allauth.account import views as account_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, register_converter
 
@@ -35,8 +35,11 @@ urlpatterns = [
     path("dashboard/", include("dashboard.urls")),
     path("media/", include("media.urls")),
     path("api/", include("api.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # One login page for readers and editors: django-allauth's, also under the names
+    # "login" and "logout" the rest of the site reverses (docs/accounts.md).
+    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
     # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
     path("i18n/", include("django.conf.urls.i18n")),
 ]
@@ -44,3 +47,5 @@ urlpatterns = [
 handler400 = "slugline.errors.bad_request"
 handler403 = "slugline.errors.permission_denied"
 handler404 = "slugline.errors.page_not_found"
+# Not Django's: django-allauth looks for it, for a request its rate limits refuse.
+handler429 = "slugline.errors.too_many_requests"

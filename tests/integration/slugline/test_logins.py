@@ -35,9 +35,14 @@ def ada(make_user):
     return user
 
 
+def _login_field(path: str | None) -> str:
+    """The site's login page (allauth's) names its field "login"; the admin's, "username"."""
+    return "login" if path is None else "username"
+
+
 def log_in(username: str, password: str, *, ip: str, path: str | None = None):
     client = Client(REMOTE_ADDR=ip)
-    response = client.post(path or reverse("login"), {"username": username, "password": password})
+    response = client.post(path or reverse("login"), {_login_field(path): username, "password": password})
     return response, client
 
 
