@@ -95,7 +95,8 @@ try:
     assert 'data-votes-up="1"' in client.get(permalink).content.decode(), "the vote is not counted"
     newest = client.get("/recipes/pancakes/comments/?view=newest")
     assert newest.status_code == 200 and "Only when the bubbles show." in newest.content.decode(), newest.status_code
-    print("wheel-check: posted a comment and a reply, voted, opened", permalink, "and the newest view")
+    print("wheel-check: the recipe page links the stylesheet and scripts the wheel holds; posted a comment and "
+          "a reply, voted, opened", permalink, "and the newest view")
 finally:
     mongo.get_client().drop_database(mongo.get_db().name)
 '''
