@@ -87,7 +87,7 @@ class CommentTextMixin:
     """The comment's text, validated the same way for new comments and edits. The
     server judges the length (no `maxlength`, which would cut a long paste without a
     word): the form comes back with the whole text and TOO_LONG; the page's script
-    counts as the reader types (static/js/text-count.js, from `data-limit`)."""
+    counts as the reader types (comments/static/comments/js/text-count.js, from `data-limit`)."""
 
     fields: dict[str, Any]  # the form's (forms.Form sets them)
 

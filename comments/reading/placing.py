@@ -1,5 +1,5 @@
 """Where a comment just posted belongs in the page a reader has open: the server's
-answer, so that the page's script holds no rule of its own (see static/js/posting.js).
+answer, so that the page's script holds no rule of its own (see comments/static/comments/js/posting.js).
 
 The script sends the address of the page it shows. From it come the view the reader
 reads (the post page without `?page=` and a discussion page without `?view=` open on

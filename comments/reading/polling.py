@@ -1,4 +1,4 @@
-"""New comments while a reader reads: what static/js/live.js asks every 15 seconds.
+"""New comments while a reader reads: what comments/static/comments/js/live.js asks every 15 seconds.
 
 `GET /posts/<slug>/comments/latest/?seen=N` answers how many comments the discussion
 has now and, against the N the reader's page showed, how many are new, with the words

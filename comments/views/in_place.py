@@ -1,4 +1,4 @@
-"""The comment form's answers to the page's script (static/js/posting.js), which posts
+"""The comment form's answers to the page's script (comments/static/comments/js/posting.js), which posts
 without leaving the page: the same view, the same rules and the same templates as a
 full page, answered as a piece of HTML.
 

@@ -3,7 +3,7 @@
 Without JavaScript a vote button submits the page's one vote form (its CSRF token is
 rendered for each request, outside the shared comments fragment) to the comment's
 `vote/` address, and the answer is a 303 back to the comment with a message beside it. With
-JavaScript (static/js/votes.js) the same request asks for JSON and the counts change
+JavaScript (comments/static/comments/js/votes.js) the same request asks for JSON and the counts change
 in place: the rules are the same code either way.
 """
 

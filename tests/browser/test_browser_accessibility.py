@@ -58,7 +58,7 @@ def test_post_form_preview_has_no_serious_accessibility_violations(open_page, ed
 def test_inline_reply_form_and_loaded_comments_have_no_serious_accessibility_violations(
     open_page, discussion, axe
 ):
-    """What static/js/slugline.js adds: a reply form under a comment, a loaded page."""
+    """What comments/static/comments/js/section.js adds: a reply form under a comment, a loaded page."""
     page = open_page()
     page.goto(f"/posts/{discussion.post.slug}/")
     page.get_by_role("button", name="Load more comments").click()

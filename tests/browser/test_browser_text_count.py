@@ -1,4 +1,4 @@
-"""The count under the comment textarea (static/js/text-count.js), in Chromium (also
+"""The count under the comment textarea (comments/static/comments/js/text-count.js), in Chromium (also
 under the site's Content-Security-Policy): it follows the typing, says how many characters
 are too many in the page's language, and a paste longer than the limit is posted
 whole, so the server's message comes back beside the whole text (the textarea has no

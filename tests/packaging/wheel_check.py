@@ -1,8 +1,10 @@
 """`make wheel-check`: build the slugline-comments wheel, install it into a fresh
 virtualenv (the checkout not on its path), make a project with `django-admin
 startproject` and the five lines (host_project.py), and through Django's test client
-post a comment, a reply and open the permalink, and follow a confirmation mail's link
-(the subscription pages under the recipe's URL), against the database at MONGODB_URI.
+check that the recipe page links the app's stylesheet and scripts (which staticfiles
+finds in the wheel), post a comment, a reply and open the permalink, and follow a
+confirmation mail's link (the subscription pages under the recipe's URL), against the
+database at MONGODB_URI.
 
     python -m tests.packaging.wheel_check        (make wheel-check; .ci/run after make test)
 """
@@ -19,7 +21,8 @@ from urllib.parse import urlsplit
 from tests.packaging.host_project import make_project
 
 CHECKOUT = Path(__file__).resolve().parents[2]
-# Run inside the project by the virtualenv's python: the page, a comment, a reply, the permalink.
+# Run inside the project by the virtualenv's python: the page and its static files, a
+# comment, a reply, the permalink.
 VISIT = r'''
 import re, sys
 from html.parser import HTMLParser
@@ -30,6 +33,9 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 setup_test_environment()  # the test client's "testserver" host, mail kept in memory
 from recipes.models import Recipe
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
+from comments.templatetags.comments import SCRIPTS, STYLESHEET
 
 class Forms(HTMLParser):
     def __init__(self):
@@ -67,6 +73,12 @@ try:
     call_command("ensure_indexes", verbosity=0)
     Recipe.objects.create(slug="pancakes", title="Pancakes")
     client = Client()
+    # The app's stylesheet and scripts: found by staticfiles in the installed wheel, linked once.
+    recipe_page = client.get("/recipes/pancakes/").content.decode()
+    for name in (STYLESHEET, *SCRIPTS):
+        found = finders.find(name)
+        assert found and "site-packages" in found, ("not found in the wheel", name, found)
+        assert recipe_page.count('"%s"' % static(name)) == 1, ("not linked once on the recipe page", name)
     where = post(client, "/recipes/pancakes/", "Flip them once.")
     page = client.get(where.split("#")[0]).content.decode()
     found = re.search(r'class="comment-permalink" href="([^"#]+)', page)
@@ -84,7 +96,8 @@ try:
     assert 'data-votes-up="1"' in client.get(permalink).content.decode(), "the vote is not counted"
     newest = client.get("/recipes/pancakes/comments/?view=newest")
     assert newest.status_code == 200 and "Only when the bubbles show." in newest.content.decode(), newest.status_code
-    print("wheel-check: posted a comment and a reply, voted, opened", permalink, "and the newest view")
+    print("wheel-check: the recipe page links the stylesheet and scripts the wheel holds; posted a comment and "
+          "a reply, voted, opened", permalink, "and the newest view")
     # Reply mail with the five lines alone: the confirmation mail's link opens under the recipe.
     from django.core import mail
     reader = Client()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from comments.templatetags.comments import SCRIPTS, STYLESHEET
 from tests.packaging.host_project import make_project
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -45,6 +46,8 @@ def test_the_wheel_holds_only_comments_and_infra_with_their_data(tmp_path):
               and not name.startswith(DATA_DIRS)]
     assert strays == []
     assert "comments/templates/comments/includes/section.html" in names
+    # Its stylesheet and scripts, as {% comments_assets %} links them.
+    assert {f"comments/static/{name}" for name in (STYLESHEET, *SCRIPTS)} <= set(names)
     assert "infra/mongo.py" in names and "comments/stores/documents.py" in names
     # The app's own translations travel with it (compiled by make before a build).
     assert {f"comments/locale/{code}/LC_MESSAGES/django.po" for code in ("vi", "hi", "id")} <= set(names)

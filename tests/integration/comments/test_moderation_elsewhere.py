@@ -35,7 +35,12 @@ def test_the_queue_works_mounted_by_a_host_without_the_dashboard(make_user, held
     shown = editor.get("/moderate/")
     body = shown.content.decode()
     assert shown.status_code == 200 and "Rosa waits" in body
-    assert 'class="site-header"' not in body and '<main id="main">' in body
+    assert 'class="site-header"' not in body
+    assert '<main id="main" class="comments-moderation">' in body
+    # The minimal layout links the app's stylesheet in its <head>, once.
+    head = body.split("</head>")[0]
+    assert body.count("comments/comments.") == 1
+    assert 'rel="stylesheet" href="/static/comments/comments.' in head
     assert 'action="/moderate/actions/"' in body and 'href="/moderate/blocklist/"' in body
     done = editor.post("/moderate/actions/",
                        {"action": "approve", "ids": [str(held.id)], "next": "/moderate/"})

@@ -1,4 +1,4 @@
-"""Votes asked for as JSON (static/js/votes.js) answer every refusal as an RFC 9457
+"""Votes asked for as JSON (comments/static/comments/js/votes.js) answer every refusal as an RFC 9457
 problem (issue 36, item 23): a post or comment that is not there is a 404 problem and
 a database that is not answering a 503 problem with Retry-After, not the site's HTML
 pages; without JavaScript those stay the site's pages."""

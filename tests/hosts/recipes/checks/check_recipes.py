@@ -6,11 +6,14 @@ import re
 
 import pytest
 from bson import ObjectId
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from django.test import Client
 
 from comments.host import get_host
 from comments.model_host import discussion_key
 from comments.stores import discussion_state
+from comments.templatetags.comments import SCRIPTS, STYLESHEET
 from recipes.models import Recipe
 from tests.command_log import registered
 from tests.page_reading import page, submit
@@ -95,6 +98,19 @@ def test_the_apps_pages_use_its_own_layout_without_the_blogs_name(client, recipe
     slug = posted(client, text="Basil.")
     html = client.get(f"{COMMENTS}{slug}/").content.decode()
     assert 'class="comments-page' in html and "Slugline" not in re.sub(r"Slugline-\w+", "", html)
+
+
+def test_the_pages_link_the_apps_stylesheet_and_scripts_once_where_staticfiles_finds_them(client, recipe):
+    """The recipe page's template has only `{% comment_section recipe %}`: the section
+    links the app's files itself, once; the app's own layout links them in its <head>;
+    django.contrib.staticfiles (in every startproject) finds them in the app."""
+    html = client.get(RECIPE).content.decode()
+    permalink = client.get(f"{COMMENTS}{posted(client, text='Cardamom.')}/").content.decode()
+    for name in (STYLESHEET, *SCRIPTS):
+        assert html.count(f'"{static(name)}"') == 1, name
+        assert permalink.split("</head>")[0].count(f'"{static(name)}"') == permalink.count(static(name)) == 1
+        assert finders.find(name), name
+    assert html.index(static(STYLESHEET)) < html.index('<section id="comments"')
 
 
 def test_the_discussion_is_the_recipes_key_and_maps_back_to_it(client, recipe):

@@ -155,7 +155,7 @@
       });
   }
 
-  document.addEventListener("slugline:posted", function (event) {
+  document.addEventListener("comments:posted", function (event) {
     if (event.detail && event.detail.counted) seen += 1;
   });
 

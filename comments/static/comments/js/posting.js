@@ -24,7 +24,8 @@
   function announce(text) {
     if (!live) {
       live = document.createElement("div");
-      live.className = "visually-hidden";
+      // comments-status: hidden by the app's stylesheet on a page without the host's .visually-hidden.
+      live.className = "visually-hidden comments-status";
       live.setAttribute("role", "status");
       live.setAttribute("aria-live", "polite");
       document.body.appendChild(live);
@@ -38,7 +39,7 @@
     return new DOMParser().parseFromString(html, "text/html");
   }
 
-  // A reply form opened under a comment (slugline.js) gives its ids the comment's
+  // A reply form opened under a comment (section.js) gives its ids the comment's
   // anchor as a prefix, so that they do not clash with the page's own form.
   // An edit form opened under a comment (below) gives them "<anchor>-edit-".
   function prefixOf(form) {
@@ -140,7 +141,7 @@
       clearForm(form);
     }
     // live.js: a comment of the reader's own is not news to them.
-    document.dispatchEvent(new CustomEvent("slugline:posted", { detail: { counted: posted.dataset.counted === "yes" } }));
+    document.dispatchEvent(new CustomEvent("comments:posted", { detail: { counted: posted.dataset.counted === "yes" } }));
     var said = (placed ? item : notice).querySelector(".confirmations");
     if (said) announce(said.textContent.replace(/\s+/g, " ").trim());
     var focus = placed ? item.querySelector("article.comment") : notice.querySelector("a");

@@ -2,8 +2,8 @@
  * JavaScript, asking for JSON, and the counts and pressed states change on the page.
  *
  * - A page of comments is shared between readers (cached), so it is drawn with no
- *   button pressed; this script asks `comments/votes/` for the reader's own votes
- *   and presses theirs.
+ *   button pressed; this script asks the discussion's `votes/` address (the vote
+ *   form's data-votes) for the reader's own votes and presses theirs.
  * - Comments appended later ("Load more comments") are pressed as they arrive.
  * - Pressing a pressed button takes the vote back (`vote=none`).
  * - The result is announced in the page's status region (#vote-status); a refused
@@ -15,10 +15,11 @@
   "use strict";
 
 
-function votesUrl(group) {
-  const url = group.dataset.voteUrl;
-  const at = url.indexOf("/comments/");
-  return at < 0 ? null : url.slice(0, at + "/comments/".length) + "votes/";
+// The discussion's `votes/` address, as the page's vote form names it (wherever the
+// host mounts the app's URLs).
+function votesUrl() {
+  const form = document.getElementById("vote-form");
+  return form ? form.dataset.votes || null : null;
 }
 
 function show(group, vote, up, down) {
@@ -75,9 +76,8 @@ function pressIn(root) {
 }
 
 function pressOwn() {
-  const groups = document.querySelectorAll(".comment-votes");
-  if (!groups.length) return;
-  const url = votesUrl(groups[0]);
+  if (!document.querySelector(".comment-votes")) return;
+  const url = votesUrl();
   if (!url) return;
   fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : { votes: {} }))

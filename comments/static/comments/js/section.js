@@ -1,4 +1,4 @@
-/* Slugline's progressive enhancement: small, optional, no framework.
+/* The comment section's links, enhanced: small, optional, no framework.
  *
  * - "Reply" opens the reply form under the comment (the form of the comment's
  *   permalink page, with its own signed token) instead of leaving the page.
