@@ -14,7 +14,7 @@ from typing import Any
 import environ
 from csp.constants import NONCE, NONE, SELF
 
-from slugline import languages
+from slugline import languages, oidc_providers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -310,8 +310,25 @@ ACCOUNT_RATE_LIMITS = {
 # Passkeys through allauth's MFA app (sign-in with a passkey; added from the account page).
 MFA_SUPPORTED_TYPES = ["webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
-# Social and OpenID Connect providers: none unless configured (docs/accounts.md).
-SOCIALACCOUNT_PROVIDERS: dict[str, Any] = {}
+# Signing up with a passkey instead of a password (the address is verified by a mailed
+# code first). A passkey's relying party is the host the reader sees: WebAuthn needs
+# https, or http://localhost in development (not http://127.0.0.1); the origin is
+# always checked (MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN stays off).
+MFA_PASSKEY_SIGNUP_ENABLED = True
+# OpenID Connect providers from AUTH_OIDC_PROVIDERS (slugline/oidc_providers.py,
+# docs/accounts.md): each is a button on the sign-in and sign-up pages. PKCE on every
+# sign-in. A provider's address signs in to the account that has it only when the
+# provider says it is verified (then the provider is connected to that account; an
+# editor's account never, accounts.social); an unverified one never takes an account
+# over. Each call to a provider waits at most AUTH_OIDC_TIMEOUT_SECONDS; a provider
+# that is down, slow or answers garbage gives a page saying so (accounts.social).
+SOCIALACCOUNT_PROVIDERS: dict[str, Any] = {
+    "openid_connect": {"APPS": oidc_providers.read_providers(env), "OAUTH_PKCE_ENABLED": True},
+}
+SOCIALACCOUNT_ADAPTER = "accounts.social.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_REQUESTS_TIMEOUT = env.int("AUTH_OIDC_TIMEOUT_SECONDS", default=5)
 
 # Comments (app-prefixed, documented in docs/reference.md). Each is set here only when
 # the environment gives it; unset, the comments app's own default applies (the one
