@@ -1,10 +1,12 @@
-"""The sign-up form: allauth's, with the display name the account comments under."""
+"""allauth's forms in the site's words: every field labelled as the site says it (no
+placeholder standing in for a label), and the sign-up form asks for the display name
+the account comments under. settings.ACCOUNT_FORMS names them."""
 
 from __future__ import annotations
 
 import unicodedata
 
-from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account import forms as allauth_forms
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -13,6 +15,27 @@ from accounts.models import DISPLAY_NAME_MAX_LENGTH, Profile
 # Unicode categories a display name may not hold: control, surrogate, private use, unassigned.
 _REFUSED_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
 BAD_DISPLAY_NAME = _("A display name needs a letter or a digit, and no control characters.")
+
+LABELS = {
+    "login": _("E-mail address or username"),
+    "email": _("E-mail address"),
+    "password": _("Password"),
+    "code": _("Code"),
+}
+NEW_PASSWORD_LABELS = {"password1": _("New password"), "password2": _("New password, again")}
+
+
+class SiteLabels:
+    """Relabels the fields named in `labels` and drops every placeholder."""
+
+    labels: dict = LABELS
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if name in self.labels:
+                field.label = self.labels[name]
+            field.widget.attrs.pop("placeholder", None)
 
 
 def clean_display_name(value: str) -> str:
@@ -25,7 +48,15 @@ def clean_display_name(value: str) -> str:
     return " ".join(value.split())
 
 
-class SignupForm(AllauthSignupForm):
+class LoginForm(SiteLabels, allauth_forms.LoginForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Editors type a username, readers an address: a password manager's "username".
+        self.fields["login"].widget.attrs["autocomplete"] = "username"
+
+
+class SignupForm(SiteLabels, allauth_forms.SignupForm):
+    labels = {**LABELS, "password1": _("Password")}
     display_name = forms.CharField(
         label=_("Display name"), max_length=DISPLAY_NAME_MAX_LENGTH,
         help_text=_("Shown with your comments."),
@@ -40,3 +71,27 @@ class SignupForm(AllauthSignupForm):
     def custom_signup(self, request, user) -> None:
         super().custom_signup(request, user)
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+
+
+class RequestLoginCodeForm(SiteLabels, allauth_forms.RequestLoginCodeForm):
+    pass
+
+
+class ConfirmLoginCodeForm(SiteLabels, allauth_forms.ConfirmLoginCodeForm):
+    pass
+
+
+class ConfirmEmailVerificationCodeForm(SiteLabels, allauth_forms.ConfirmEmailVerificationCodeForm):
+    pass
+
+
+class ResetPasswordForm(SiteLabels, allauth_forms.ResetPasswordForm):
+    pass
+
+
+class ConfirmPasswordResetCodeForm(SiteLabels, allauth_forms.ConfirmPasswordResetCodeForm):
+    pass
+
+
+class ResetPasswordKeyForm(SiteLabels, allauth_forms.ResetPasswordKeyForm):
+    labels = {**LABELS, **NEW_PASSWORD_LABELS}

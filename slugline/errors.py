@@ -1,4 +1,4 @@
-"""The site's own 400, 403 and 404 pages, in its layout.
+"""The site's own 400, 403, 404 and 429 pages, in its layout.
 
 Django's defaults show no reason for a 400 and the exception's class name for a
 404 raised by URL resolution. These show the reason our own code gave (our
@@ -15,6 +15,7 @@ PAGES = {
     400: (_("Bad request"), _("That request could not be understood.")),
     403: (_("Not allowed"), _("You are not allowed to do that.")),
     404: (_("Page not found"), _("There is nothing at this address.")),
+    429: (_("Too many tries"), _("Too many tries from here in a short time. Wait a few minutes, then try again.")),
 }
 
 
@@ -40,6 +41,12 @@ def permission_denied(request, exception):
 
 def page_not_found(request, exception):
     return _error_page(request, 404, _reason(exception, (Http404,)))
+
+
+def too_many_requests(request):
+    """What django-allauth answers when one of its rate limits refuses a request
+    (sign-up, codes by mail, password reset): it calls ROOT_URLCONF's handler429."""
+    return _error_page(request, 429, None)
 
 
 CSRF_FAILED = gettext_noop(

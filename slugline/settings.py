@@ -273,7 +273,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # before the account counts; they log in with a password or a mailed code. Editors log
 # in on the same page with their username (or address), throttled by Axes as above.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "signup": "accounts.forms.SignupForm",
+    "request_login_code": "accounts.forms.RequestLoginCodeForm",
+    "confirm_login_code": "accounts.forms.ConfirmLoginCodeForm",
+    "confirm_email_verification_code": "accounts.forms.ConfirmEmailVerificationCodeForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+    "confirm_password_reset_code": "accounts.forms.ConfirmPasswordResetCodeForm",
+    "reset_password_from_key": "accounts.forms.ResetPasswordKeyForm",
+}
+ACCOUNT_USER_DISPLAY = "accounts.names.display_name"
+# Signed in until they sign out (SESSION_COOKIE_AGE), as editors always were: no "remember me".
+ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
 ACCOUNT_UNIQUE_EMAIL = True

@@ -52,3 +52,5 @@ urlpatterns = [
 handler400 = "slugline.errors.bad_request"
 handler403 = "slugline.errors.permission_denied"
 handler404 = "slugline.errors.page_not_found"
+# Not Django's: django-allauth looks for it, for a request its rate limits refuse.
+handler429 = "slugline.errors.too_many_requests"

@@ -100,7 +100,7 @@ def log_in(reader: Reader, password: str):
     page = reader.get("/accounts/login/")
     token = CSRF_RE.search(page.body)
     assert page.status == 200 and token, page.status
-    return reader.post("/accounts/login/", {"csrfmiddlewaretoken": token.group(1), "username": "ada",
+    return reader.post("/accounts/login/", {"csrfmiddlewaretoken": token.group(1), "login": "ada",
                                             "password": password})
 
 
