@@ -135,26 +135,42 @@ def provider_display_name(sociallogin) -> str | None:
     return None
 
 
-def _guarded(view):
+def provider_origin(provider) -> str:
+    """The scheme, host and port of the provider's server_url."""
+    parts = urlsplit(provider.app.settings["server_url"])
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _guarded(view, *, leaves_for_provider: bool = False):
     """allauth's provider view, with what a failing provider raises turned into the
     sign-in-failed page (allauth catches some of it in the callback, none in the
-    redirect to the provider, which first reads the provider's configuration)."""
+    redirect to the provider, which first reads the provider's configuration).
+
+    `leaves_for_provider`: the view's page is a form whose answer redirects to the
+    provider; the site's CSP (form-action 'self') would stop that redirect, so the
+    page's own policy also allows the provider's origin (its server_url's: where
+    Keycloak, Google, Authentik and the like have their sign-in page too)."""
 
     @functools.wraps(view)
     def guarded(request, provider_id):
         try:
-            return view(request, provider_id)
+            response = view(request, provider_id)
         except PROVIDER_FAILURES as error:
             try:
                 provider = get_adapter().get_provider(request, provider_id)
             except SocialApp.DoesNotExist:
                 raise Http404 from error
             return render_authentication_error(request, provider, exception=error)
+        if leaves_for_provider and request.method == "GET" and response.status_code == 200:
+            provider = get_adapter().get_provider(request, provider_id)
+            # django-csp's per-response addition (what its csp_update decorator sets).
+            response._csp_update = {"form-action": [provider_origin(provider)]}
+        return response
 
     return guarded
 
 
 # slugline/urls.py routes the provider's URLs (/accounts/oidc/<id>/login/ and
 # …/login/callback/, named by allauth) here, ahead of allauth's own.
-login = _guarded(oidc_views.login)
+login = _guarded(oidc_views.login, leaves_for_provider=True)
 callback = _guarded(oidc_views.callback)

@@ -47,7 +47,7 @@ def reader(site):
 def localhost_page(browser, site):
     """A page at http://localhost:<port> under the site's CSP, with a virtual
     authenticator that holds passkeys and verifies its user; `page.errors` collects
-    script errors and what the CSP refused."""
+    script errors, what the CSP refused and any 5xx answer."""
     context = browser.new_context(base_url=f"http://localhost:{site.port}", bypass_csp=False)
     context.set_default_timeout(15_000)
     page = context.new_page()
@@ -59,8 +59,8 @@ def localhost_page(browser, site):
     }})
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda m: page.errors.append(m.text)
-            if m.type == "error" or "Content Security Policy" in m.text else None)
+    page.on("console", lambda m: page.errors.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("response", lambda r: page.errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
     page.credentials = lambda: cdp.send("WebAuthn.getCredentials",
                                          {"authenticatorId": authenticator["authenticatorId"]})["credentials"]
     yield page

@@ -134,3 +134,14 @@ def test_a_reader_who_cancels_at_the_provider_is_told_so_and_not_signed_in(clien
     page = client.get(answer["Location"])
     assert page.status_code == 200 and 'class="site-header"' in page.content.decode()
     assert signed_in_as(client) is None
+
+
+def test_the_page_before_leaving_lets_its_form_lead_to_the_provider_and_nowhere_else(client, provider):
+    """Its form's answer redirects to the provider: the page's CSP form-action allows
+    the provider's origin besides the site's own (other pages allow only the site)."""
+    page = client.get(reverse("openid_connect_login", kwargs={"provider_id": PROVIDER_ID}))
+    assert page.status_code == 200 and 'class="site-header"' in page.content.decode()
+    form_action = next(d for d in page["Content-Security-Policy"].split(";") if "form-action" in d).split()
+    assert form_action == ["form-action", "'self'", provider.url]
+    elsewhere = client.get(reverse("account_login"))["Content-Security-Policy"]
+    assert provider.url not in elsewhere
