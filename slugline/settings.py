@@ -327,6 +327,8 @@ MFA_PASSKEY_LOGIN_ENABLED = True
 # https, or http://localhost in development (not http://127.0.0.1); the origin is
 # always checked (MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN stays off).
 MFA_PASSKEY_SIGNUP_ENABLED = True
+# A passkey is a way to sign in, not a second step after a password or a code.
+MFA_ADAPTER = "accounts.passkeys.MFAAdapter"
 # OpenID Connect providers from AUTH_OIDC_PROVIDERS (slugline/oidc_providers.py,
 # docs/accounts.md): each is a button on the sign-in and sign-up pages. PKCE on every
 # sign-in. A provider's address signs in to the account that has it only when the
