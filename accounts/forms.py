@@ -9,12 +9,31 @@ import unicodedata
 from allauth.account import forms as allauth_forms
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, Profile
 
 # Unicode categories a display name may not hold: control, surrogate, private use, unassigned.
 _REFUSED_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
 BAD_DISPLAY_NAME = _("A display name needs a letter or a digit, and no control characters.")
+
+# Texts of Django's password rules and of allauth that these forms show, marked here so
+# that the site's catalogs (read before Django's and allauth's own) translate them:
+# Django's Hindi catalog lacks the password rules, its Vietnamese one the "too short"
+# error as Django 5.2 spells it, and allauth ships no Vietnamese or Hindi at all.
+BORROWED_TEXTS = (
+    _("Your password can’t be too similar to your other personal information."),
+    ngettext_lazy("Your password must contain at least %(min_length)d character.",
+                  "Your password must contain at least %(min_length)d characters.", "min_length"),
+    _("Your password can’t be a commonly used password."),
+    _("Your password can’t be entirely numeric."),
+    ngettext_lazy("This password is too short. It must contain at least %d character.",
+                  "This password is too short. It must contain at least %d characters.", "min_length"),
+    _("This password is too common."),
+    _("This password is entirely numeric."),
+    _("The password is too similar to the %(verbose_name)s."),
+    _("You must type the same password each time."),
+)
 
 LABELS = {
     "login": _("E-mail address or username"),

@@ -21,9 +21,19 @@ CACHE_HINT = "Set CACHE_URL to a shared cache, e.g. redis://127.0.0.1:6379/0 (do
 @checks.register(checks.Tags.security, checks.Tags.caches, deploy=True)
 def shared_cache(app_configs, **kwargs):
     """A deployment's workers share one cache (pages' last good copies, rendered comments)."""
-    if settings.CACHES["default"]["BACKEND"] in PER_PROCESS_CACHES:
+    if _pages_cache_backend() in PER_PROCESS_CACHES:
         return [checks.Warning(CACHE_PER_PROCESS, hint=CACHE_HINT, id="cms.W001")]
     return []
+
+
+def _pages_cache_backend() -> str:
+    """The backend pages and rendered comments are cached in: the default cache's, or
+    with slugline.caches.SplitCache (a per-process default whose allauth keys alone go
+    to a shared table) its local alias's."""
+    default = settings.CACHES["default"]
+    if default["BACKEND"] == "slugline.caches.SplitCache":
+        return settings.CACHES[default["OPTIONS"]["LOCAL"]]["BACKEND"]
+    return default["BACKEND"]
 
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}

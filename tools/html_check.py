@@ -87,7 +87,8 @@ def reader_pages(reader: Reader) -> dict[str, str]:
         "search-results": "/search/?q=the", "search-nothing": "/search/?q=zzzqqq",
         "tag": _first(r'href="(/tags/[^"]+/)"', page), "author": _first(r'href="(/authors/[^"]+/)"', page),
         "comment-permalink": permalink, "comment-flag": permalink + "flag/", "login": "/accounts/login/",
-        "api-reference": "/api/v1/reference/",
+        "signup": "/accounts/signup/", "login-code": "/accounts/login/code/",
+        "password-reset": "/accounts/password/reset/", "api-reference": "/api/v1/reference/",
     }
     for view in ("threaded", "newest", "chronological", "best", "top"):
         pages[f"comments-{view}"] = f"{discussion}?view={view}"
@@ -122,7 +123,7 @@ def dashboard_pages(reader: Reader) -> dict[str, str]:
 def log_in(reader: Reader, *, username: str, password: str) -> None:
     form = reader.get("/accounts/login/").body
     token = _first(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
-    answer = reader.post("/accounts/login/", {"csrfmiddlewaretoken": token, "username": username,
+    answer = reader.post("/accounts/login/", {"csrfmiddlewaretoken": token, "login": username,
                                               "password": password})
     if answer.status != 302:
         raise RuntimeError(f"logging in as {username} answered {answer.status}")

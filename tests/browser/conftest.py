@@ -181,9 +181,9 @@ def open_page(browser, site):
 def _log_in(page, editor: Editor) -> None:
     """Log in through the login form; the dashboard opens."""
     page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(editor.username)
+    page.get_by_label("E-mail address or username").fill(editor.username)
     page.get_by_label("Password").fill(editor.password)
-    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url("**/dashboard/")
 
 

@@ -11,6 +11,17 @@ def test_a_per_process_cache_is_a_deploy_warning(settings):
     assert (warning.id, warning.msg) == ("cms.W001", checks.CACHE_PER_PROCESS)
 
 
+def test_a_per_process_cache_that_shares_only_allauths_keys_is_a_deploy_warning_too(settings):
+    """The default settings' split cache (slugline/caches.py) keeps pages per process."""
+    settings.CACHES = {
+        "default": {"BACKEND": "slugline.caches.SplitCache", "OPTIONS": {"LOCAL": "local", "SHARED": "shared"}},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "slugline_shared_cache"},
+    }
+    [warning] = checks.shared_cache(None)
+    assert warning.id == "cms.W001"
+
+
 def test_a_shared_cache_passes(settings):
     """Redis, shared by every worker, raises nothing."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",

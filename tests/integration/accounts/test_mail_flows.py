@@ -151,5 +151,5 @@ def test_known_and_unknown_addresses_get_the_same_answers(smtp_server, make_veri
 def test_mail_is_written_in_the_readers_language(smtp_server):
     sign_up(Client(HTTP_ACCEPT_LANGUAGE="vi"), "an@example.org", name="Nguyễn Thu Hà")
     mail = last_mail(smtp_server, "an@example.org")
-    assert mail["Subject"] == "[Slugline] Mã xác minh địa chỉ e-mail của bạn"
+    assert " ".join(mail["Subject"].split()) == "[Slugline] Mã xác minh địa chỉ e-mail của bạn"
     assert "Nguyễn Thu Hà" in text_of(mail)

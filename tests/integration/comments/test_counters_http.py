@@ -68,7 +68,7 @@ def _logged_in(base_url: str, username: str) -> tuple[Reader, str]:
     editor = Reader(base_url, timeout=60)
     page = editor.get("/accounts/login/")
     token = CSRF.search(page.body).group(1)
-    answer = editor.post("/accounts/login/", {"csrfmiddlewaretoken": token, "username": username,
+    answer = editor.post("/accounts/login/", {"csrfmiddlewaretoken": token, "login": username,
                                               "password": PASSWORD})
     assert answer.status in (302, 303), (answer.status, answer.body[-500:])
     token = CSRF.search(editor.get("/dashboard/moderation/").body).group(1)

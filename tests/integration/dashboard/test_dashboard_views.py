@@ -66,7 +66,7 @@ def only_post() -> posts.Post:
 
 
 def test_login_page_is_in_the_site_layout_and_logs_in(make_user):
-    """Django's login view, our template; success goes to the dashboard."""
+    """The one login page (allauth's view, our template); an editor goes to the dashboard."""
     user = make_user("ada")
     user.set_password("a long demo password")
     user.save()
@@ -77,7 +77,7 @@ def test_login_page_is_in_the_site_layout_and_logs_in(make_user):
         and 'class="site-header"' in text(page)
         and "csrfmiddlewaretoken" in text(page)
     )
-    response = client.post("/accounts/login/", {"username": "ada", "password": "a long demo password"})
+    response = client.post("/accounts/login/", {"login": "ada", "password": "a long demo password"})
     assert response.status_code == 302 and response["Location"] == "/dashboard/"
     assert client.get("/dashboard/").status_code == 200
 
@@ -85,7 +85,7 @@ def test_login_page_is_in_the_site_layout_and_logs_in(make_user):
 def test_a_wrong_password_is_a_form_error(make_user):
     """The login form says so and logs nobody in."""
     make_user("ada")
-    response = Client().post("/accounts/login/", {"username": "ada", "password": "wrong"})
+    response = Client().post("/accounts/login/", {"login": "ada", "password": "wrong"})
     assert response.status_code == 200 and "form-errors" in text(response)
 
 

@@ -119,7 +119,7 @@ def _log_in(url: str, username: str, password: str) -> int:
     reader = Reader(url)
     form = reader.get("/accounts/login/")
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.body).group(1)
-    return reader.post("/accounts/login/", {"csrfmiddlewaretoken": token, "username": username,
+    return reader.post("/accounts/login/", {"csrfmiddlewaretoken": token, "login": username,
                                             "password": password}).status
 
 

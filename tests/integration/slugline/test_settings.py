@@ -26,6 +26,7 @@ PROBE = (
     "'SECURE_HSTS_PRELOAD', 'SECURE_PROXY_SSL_HEADER', 'SITE_URL']} | {'DB': settings.DATABASES['default']['NAME'], "
     "'ENGINE': settings.DATABASES['default']['ENGINE'], 'CACHE': settings.CACHES['default']['BACKEND'], "
     "'CACHE_LOCATION': str(settings.CACHES['default'].get('LOCATION')), "
+    "'CACHE_LOCAL': settings.CACHES.get('local', {}).get('BACKEND'), "
     "'COMMENTS_MAX_DEPTH': str(__import__('comments.conf').conf.get().max_depth)}))"
 )
 # What the apps' own settings come to: which are set in Django's settings, and what the
@@ -157,13 +158,15 @@ def test_every_app_setting_reaches_its_app_from_the_environment():
 
 def test_plain_http_is_the_default_so_make_run_works_locally():
     """Without HTTPS, nothing redirects to https, cookies travel over http, no HSTS,
-    no proxy header is trusted and the cache is per process."""
+    no proxy header is trusted and the cache is per process (but for allauth's keys,
+    which go to a table of Django's database: slugline/caches.py)."""
     loaded = load_settings()
     assert loaded["SECURE_SSL_REDIRECT"] == loaded["SESSION_COOKIE_SECURE"] == "False"
     assert loaded["CSRF_COOKIE_SECURE"] == "False"
     assert loaded["SECURE_HSTS_SECONDS"] == "0"
     assert loaded["SECURE_PROXY_SSL_HEADER"] == "None"
-    assert loaded["CACHE"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert loaded["CACHE"] == "slugline.caches.SplitCache"
+    assert loaded["CACHE_LOCAL"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_https_turns_on_the_redirect_secure_cookies_and_a_year_of_hsts():
