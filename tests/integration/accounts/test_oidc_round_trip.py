@@ -14,6 +14,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from allauth.socialaccount.models import SocialAccount
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.urls import reverse
 
 from accounts.models import Profile
@@ -110,6 +111,7 @@ def test_an_unverified_address_does_not_take_over_the_account_that_has_it(client
     answer = sign_in_with_provider(client, MALLORY)
     # As a sign-up with a taken address: "check your mail" (the owner is told by mail).
     assert answer.status_code == 302 and answer["Location"] == reverse("account_email_verification_sent")
+    assert [m.to for m in mail.outbox] == [[MALLORY.email]]
     print("DEBUG", answer.status_code, answer.get("Location"), client.get(answer["Location"]).content.decode()[-3000:])
     assert signed_in_as(client) != reader
     assert not SocialAccount.objects.filter(user=reader).exists()
