@@ -14,8 +14,6 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -25,7 +23,7 @@ from bs4 import BeautifulSoup
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from bench.harness import GUNICORN, PYTHON, REPO, free_port
+from bench.harness import GUNICORN, PYTHON, REPO, free_port, start_server, stop_server
 
 SETTINGS = "tests.oidc_provider.settings"
 CONFIG = REPO / "tests" / "oidc_provider" / "gunicorn.conf.py"
@@ -65,16 +63,10 @@ class OIDCProvider:
     proc: subprocess.Popen | None = None
 
     def __post_init__(self):
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.workdir / "provider.log"
         self._secret_key = secrets.token_urlsafe(40)
         self._private_key = private_key_pem()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def log_path(self) -> Path:
-        return self.workdir / "gunicorn.log"
 
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
@@ -102,31 +94,15 @@ class OIDCProvider:
         self._run("-m", "tests.oidc_provider.populate", json.dumps(data))
 
     def start(self) -> None:
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            [GUNICORN, "--config", str(CONFIG), "tests.oidc_provider.wsgi"],
-            cwd=REPO, env=self.env(), stdout=log, stderr=log, start_new_session=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/.well-known/openid-configuration", timeout=1)
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"the test provider did not start: {self.log()[-2000:]}")
+        try:
+            self.proc = start_server([GUNICORN, "--config", str(CONFIG), "tests.oidc_provider.wsgi"],
+                                     env=self.env(), log_path=self.log_path,
+                                     ready_url=self.url + "/.well-known/openid-configuration")
+        except RuntimeError as error:
+            raise RuntimeError(f"the test provider did not start: {self.log()[-2000:]}") from error
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop_server(self.proc)
 
     def remove(self) -> None:
         shutil.rmtree(self.workdir, ignore_errors=True)
