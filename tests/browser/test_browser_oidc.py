@@ -96,3 +96,18 @@ def test_a_reader_signs_in_at_the_provider_and_comes_back_signed_in(oidc_site, p
     expect(page.locator("main")).to_contain_text(ADA.email)
     expect(page.locator("main")).to_contain_text(re.compile("verified", re.IGNORECASE))
     assert not page.errors, page.errors
+
+
+def test_the_provider_pages_pass_axe(oidc_site, browser, axe):
+    """The sign-in page with the provider's button and the page before leaving for it:
+    no serious or critical axe violation (axe is injected, so the CSP is bypassed)."""
+    site, _ = oidc_site
+    context = browser.new_context(base_url=site.url, bypass_csp=True)
+    try:
+        page = context.new_page()
+        for path in ("/accounts/login/", f"/accounts/oidc/{PROVIDER_ID}/login/"):
+            page.goto(path)
+            violations, described = axe(page)
+            assert not violations, f"{path}:\n{described}"
+    finally:
+        context.close()

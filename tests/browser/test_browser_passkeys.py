@@ -150,3 +150,30 @@ def test_a_new_reader_signs_up_with_a_passkey_and_signs_in_with_it(localhost_pag
 
     sign_out_and_in_with_the_passkey(page, "Noa Newcomer")
     assert not page.errors, page.errors
+
+
+def test_the_passkey_pages_pass_axe(browser, passkey_site, reader, axe):
+    """Signing up with a passkey, the account's passkeys and adding one: no serious or
+    critical axe violation (axe is injected, so the CSP is bypassed)."""
+    site, _ = passkey_site
+    context = browser.new_context(base_url=f"http://localhost:{site.port}", bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto("/accounts/signup/passkey/")
+        violations, described = axe(page)
+        assert not violations, described
+        page.goto("/accounts/login/")
+        page.locator("input[name=login]").fill(reader["email"])
+        page.locator("input[name=password]").fill(reader["password"])
+        page.get_by_role("button", name="Sign in", exact=True).click()
+        expect(page.locator(".site-header .account-link")).to_be_visible()
+        page.goto("/accounts/2fa/webauthn/add/")
+        page.locator("input[name=password]").fill(reader["password"])
+        page.locator("main form button[type=submit]").first.click()
+        page.wait_for_url("**/accounts/2fa/webauthn/add/")
+        for path in ("/accounts/2fa/webauthn/add/", "/accounts/2fa/", "/accounts/2fa/webauthn/"):
+            page.goto(path)
+            violations, described = axe(page)
+            assert not violations, f"{path}:\n{described}"
+    finally:
+        context.close()
