@@ -18,7 +18,8 @@ def populate(data: dict) -> None:
             username=spec["username"], password=spec["password"], email=spec["email"],
             first_name=first, last_name=last,
         )
-        EmailAddress.objects.create(user=user, email=spec["email"], verified=spec["verified"], primary=True)
+        if spec["email"]:
+            EmailAddress.objects.create(user=user, email=spec["email"], verified=spec["verified"], primary=True)
     for spec in data.get("clients", []):
         client = Client(id=spec["id"], name=spec["name"], type=Client.Type.CONFIDENTIAL)
         client.set_secret(spec["secret"])

@@ -33,13 +33,15 @@ BRUNO = ProviderUser("bruno", "bruno@example.org", verified=True, name="Bruno Re
 MALLORY = ProviderUser("mallory", "chen@example.org", verified=False, name="Mallory")
 # Someone whose provider account has an editor's address, verified there.
 EVE = ProviderUser("eve", "edith@example.org", verified=True, name="Eve")
+# Someone the provider knows no address for.
+NEMO = ProviderUser("nemo", "", verified=False, name="Nemo")
 
 
 @pytest.fixture(scope="module")
 def provider():
     started = OIDCProvider()
     try:
-        started.prepare(users=[ADA, BRUNO, MALLORY, EVE], clients=[CLIENT])
+        started.prepare(users=[ADA, BRUNO, MALLORY, EVE, NEMO], clients=[CLIENT])
         started.start()
         yield started
     finally:
@@ -147,3 +149,20 @@ def test_the_page_before_leaving_lets_its_form_lead_to_the_provider_and_nowhere_
     assert form_action == ["form-action", "'self'", provider.url]
     elsewhere = client.get(reverse("account_login"))["Content-Security-Policy"]
     assert provider.url not in elsewhere
+
+
+def test_without_an_address_from_the_provider_the_reader_gives_one_and_verifies_it(client):
+    answer = sign_in_with_provider(client, NEMO)
+    assert answer.status_code == 302 and answer["Location"] == reverse("socialaccount_signup")
+    page = client.get(answer["Location"]).content.decode()
+    assert 'class="site-header"' in page and 'name="email"' in page
+    given = client.post(answer["Location"], {"email": "nemo@example.org"})
+    assert given.status_code == 302 and given["Location"] == reverse("account_email_verification_sent")
+    assert [m.to for m in mail.outbox] == [["nemo@example.org"]]
+    assert signed_in_as(client) is None
+
+
+def test_a_reader_sees_the_providers_connected_to_the_account(client):
+    sign_in_with_provider(client, ADA)
+    page = client.get(reverse("socialaccount_connections")).content.decode()
+    assert 'class="site-header"' in page and NAME in page
