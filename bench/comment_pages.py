@@ -180,12 +180,12 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
                               author=CommentAuthor(id=None, name="Bench", email="bench@example.com"))
 
     counted = get_store().tally_listing(discussion_id=post.id, viewer=READERS)
-    kept = counters.state(post.id).counts
+    kept = counters.state(post.id, store=get_store()).counts
     assert (kept.listed, kept.placeholders) == (counted.total, counted.placeholders), (kept, counted)
     return [
         *pages,
         ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
-        ("the counters", timed(lambda: counters.state(post.id), meter, repeat)),
+        ("the counters", timed(lambda: counters.state(post.id, store=get_store()), meter, repeat)),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
 

@@ -16,7 +16,7 @@ gunicorn.conf.py (same workers, worker class and timeouts), loaded one at a time
 After a warm-up, a closed loop of client threads sends GETs for a bounded time or
 number of requests, in interleaved rounds; an answer counts only if it is a 200
 showing the expected comments: for Slugline and the limit, exactly the comments
-the first threaded page is meant to show, in order (comments.listings.list_comments,
+the first threaded page is meant to show, in order (comments.reading.listers.list_comments,
 asked once: COMMENTS_PER_PAGE entries, the replies below the indent limit behind
 "Continue this thread"); for the peer, the whole tree. Prints req/s, p50 and p95 latency, errors, where the
 CPU went, the ratios, and the targets this benchmark exists to check.
@@ -64,7 +64,7 @@ from django.conf import settings  # noqa: E402
 from bench.harness import GUNICORN, PYTHON, free_port, percentile  # noqa: E402
 from cms import demo, posts  # noqa: E402
 from comments import conf, records  # noqa: E402
-from comments.reading import listings  # noqa: E402
+from comments.reading import listers, listings  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from devdb.server import DevDB  # noqa: E402
@@ -320,8 +320,8 @@ def build_slugline(size: int, *, seed: int) -> Dataset:
     comments = get_store().find_page(discussion_id=post.id, order="threaded", limit=None)
     print(f"  seeded {len(comments):,} comments in {time.perf_counter() - started:.1f} s", flush=True)
     export = export_tree(posts.get_published(SLUG), comments, size)
-    first_page = Expected.first_page(listings.list_comments(discussion_id=post.id, view="threaded"))
-    print(f"  the first threaded page shows {first_page.count} of them (listings.list_comments)", flush=True)
+    first_page = Expected.first_page(listers.list_comments(discussion_id=post.id, view="threaded"))
+    print(f"  the first threaded page shows {first_page.count} of them (listers.list_comments)", flush=True)
     return Dataset(size, settings.MONGODB_NAME, post, len(comments), export, first_page)
 
 
@@ -789,7 +789,7 @@ def print_facts(uri: str, plan: Plan, peer: dict[str, str], *, own: bool) -> Non
           f"(Django's sqlite3 backend, a file under var/peer/)")
     print(f"page: /posts/<slug>/; Slugline and the limit show the first threaded page ({conf.get().per_page} "
           f"entries, COMMENTS_PER_PAGE; replies below the indent limit behind \"Continue this thread\"), "
-          f"checked comment by comment against comments.listings.list_comments; xtd renders the whole "
+          f"checked comment by comment against comments.reading.listers.list_comments; xtd renders the whole "
           f"tree on every request (it has no comment pages)")
     print(f"load: {plan.threads} client threads, closed loop, {plan.seconds:g} s or {plan.requests} requests "
           f"per server and size in {plan.rounds} interleaved round(s), after {plan.warmup:g} s of warm-up; "

@@ -15,18 +15,15 @@ class CommentsConfig(AppConfig):
         from comments.notifications import outbox, subscriptions
         from comments.reading import ranked
         from comments.votes import collection as votes
-        from comments.stores import counters
         from comments.notifications import notify
         from comments import signals
-        from comments.stores.counting_hook import use_counting
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
                       ranked, discussion_state):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
-        use_counting(counters)  # Every change the stores make moves the counters.
-        mongo.register_indexes(counters.ensure_states)  # after every owner's indexes
+        mongo.register_indexes(stores.ensure_states)  # after every owner's indexes
         # The notifications hear of comments through the app's signals (comments/signals.py).
         signals.comment_posted.connect(notify.on_comment_posted, dispatch_uid="comments.notifications.notify.posted")
         signals.comment_status_changed.connect(notify.on_status_changed,

@@ -5,10 +5,10 @@ discussions with a long-tailed number of comments (the largest has --max-comment
 the i-th about max / i^tail, at least one), threaded as readers thread them (most
 replies go to recent comments; depth capped by COMMENTS_MAX_DEPTH). Then, store by
 store, it times what the site does with them, through the store interface the site
-uses (comments.stores.get_store(), and comments/reading/listings.py for whole pages):
+uses (comments.stores.get_store(), and comments/reading/listers.py for whole pages):
 
   post a reply     find the parent by its slug, insert the reply
-  threaded page 1  listings.list_comments: the tally and the first page
+  threaded page 1  listers.list_comments: the tally and the first page
   deep page        the same, page N (default 100, or the last page)
   permalink        find one comment by its slug
   sub-thread       a root comment and all its replies
@@ -39,7 +39,7 @@ from django.conf import settings
 from pymongo import monitoring
 
 from comments import conf, slugs
-from comments.reading import listings
+from comments.reading import listers
 from comments.records import APPROVED, Comment, CommentAuthor, new_document
 from comments.stores import CommentStore, counters, get_store, store_switch
 from infra import conf as infra_conf, mongo
@@ -115,7 +115,7 @@ def insert_discussion(store: CommentStore, *, discussion_id: ObjectId, count: in
     inserted = insert_batches(store, discussion_documents(discussion_id=discussion_id, count=count, rng=rng,
                                                           start=start))
     if store.name == get_store().name:
-        counters.recount(discussion_id)
+        counters.recount(discussion_id, store=store)
     return inserted
 
 
@@ -185,9 +185,9 @@ def run_store(
                                  text="A reply.", html="<p>A reply.</p>")
 
         measure(post_reply, rows["post a reply"])
-        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded"),
+        measure(lambda: listers.list_comments(discussion_id=largest, view="threaded"),
                 rows["threaded page 1"])
-        measure(lambda: listings.list_comments(discussion_id=largest, view="threaded", page=page),
+        measure(lambda: listers.list_comments(discussion_id=largest, view="threaded", page=page),
                 rows["deep page"])
         slug = rng.choice(docs)["slug"]
         measure(lambda: store.find_by_slug(discussion_id=largest, slug=slug), rows["permalink"])

@@ -115,9 +115,9 @@ UNKNOWN_VIEW = "COMMENTS_DEFAULT_VIEW is {name!r}; the views are: {known}."
 
 @checks.register()
 def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
-    """COMMENTS_DEFAULT_VIEW names one of the views (comments.listings.VIEWS); until it
-    does, discussions open threaded."""
-    from comments.reading.listings import VIEWS
+    """COMMENTS_DEFAULT_VIEW names one of the views (comments.reading.listers.VIEWS); until
+    it does, discussions open threaded."""
+    from comments.reading.listers import VIEWS
 
     name = conf.get().default_view
     if name not in VIEWS:

@@ -14,8 +14,8 @@ Public here:
   pages see it), `member_author(user)` (how a member signs a comment);
 - the settings as the app reads them: `comment_settings()` (`CommentsSettings`, read
   on each call: per page, depth and indent limits, lengths, cache seconds);
-- reading, as the discussion and permalink pages list: `VIEWS` (the view registry:
-  name -> label, views added to it appear at once), `parse_view`, `list_comments`
+- reading, as the discussion and permalink pages list: `VIEWS` (each view's name ->
+  label, from the one table of views and their listers), `parse_view`, `list_comments`
   (a page, by number or cursor: a `Listing` of `Shown` comments), `present` (one
   comment as a viewer may see it), `thread_of` (a comment's ancestors: a `Thread`),
   `visible_comment` (a comment by its slug path, if the viewer may see it);
@@ -50,12 +50,10 @@ from comments.posting.ownership import member_author, viewer_for
 from comments.posting.services import (
     REFUSAL_STATUS, delete_own_comment, edit_comment, flag_comment, flagger_key,
 )
-from comments.reading.fragments import readers_tally, store_in_use
-from comments.reading.listings import (
-    VIEWS, Listing, Shown, Thread, list_comments, parse_view, present, thread_of, visible_comment,
-)
+from comments.reading.fragments import discussion_version, readers_tally, store_in_use
+from comments.reading.listers import VIEWS, list_comments, parse_view
+from comments.reading.listings import Listing, Shown, Thread, present, thread_of, visible_comment
 from comments.records import QUEUE_TABS, QueueFilter, Viewer
-from comments.stores.counters import version as discussion_version
 from comments.stores.store_switch import Moving
 
 __all__ = [

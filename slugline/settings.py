@@ -270,6 +270,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Readers' accounts (django-allauth): its settings, in their own module for length.
 from slugline.account_settings import *  # noqa: E402,F401,F403
+# Links in account mail are https wherever the site is (a request behind a proxy that
+# SECURE_PROXY_SSL_HEADER does not cover would otherwise say http).
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS else "http"
 
 # Comments (app-prefixed, documented in docs/reference.md). Each is set here only when
 # the environment gives it; unset, the comments app's own default applies (the one

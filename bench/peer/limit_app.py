@@ -32,7 +32,7 @@ from django.shortcuts import render  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from cms import posts  # noqa: E402
-from comments.reading import fragments, listings, sections  # noqa: E402
+from comments.reading import fragments, listers, sections  # noqa: E402
 from comments.posting import services as comment_services  # noqa: E402
 from comments.posting.forms import CommentForm  # noqa: E402
 from slugline.urls import handler400, handler403, handler404  # noqa: E402, F401
@@ -41,7 +41,7 @@ from slugline.urls import urlpatterns as site_urlpatterns  # noqa: E402
 POST = posts.get_published(os.environ["LIMIT_POST_SLUG"])
 if POST is None:
     raise RuntimeError(f"no published post {os.environ['LIMIT_POST_SLUG']!r}")
-LISTING = listings.list_comments(discussion_id=POST.id, view="threaded")
+LISTING = listers.list_comments(discussion_id=POST.id, view="threaded")
 
 
 def post_detail(request, slug):

@@ -131,7 +131,8 @@ def _apply_batch(doc: dict, batch: list[dict]) -> None:
     # One conditional change per comment, each moving its discussion's counters once
     # (comments/stores/counters.py); a rerun finds them changed and moves nothing.
     # remove_thread: the whole sub-thread goes, nothing inside it stands as a placeholder.
-    counters.set_status(get_store().find_by_ids(ids=ids), status=status,
+    store = get_store()
+    counters.set_status(store.find_by_ids(ids=ids), store=store, status=status,
                         placeholder=False if doc["action"] == "remove_thread" else None)
     if status == APPROVED:
         _forget_flags(ids)

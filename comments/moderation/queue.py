@@ -71,7 +71,7 @@ def tab_counts(*, filters: QueueFilter) -> dict[str, int]:
     found = {tab: get_store().count_queue(tab=tab, filters=filters) for tab in records.QUEUE_TABS
              if tab not in COUNTED_TABS or filters.name or filters.email or filters.ip}
     if len(found) < len(records.QUEUE_TABS):
-        totals = counters.totals(discussion_id=filters.discussion_id)
+        totals = counters.totals(store=get_store(), discussion_id=filters.discussion_id)
         found.update({"pending": totals.pending, "spam": totals.spam,
                       "recent": totals.approved + totals.pending + totals.spam + totals.deleted})
     return {tab: found[tab] for tab in records.QUEUE_TABS}

@@ -18,6 +18,7 @@ the language itself around everything it renders.
 from __future__ import annotations
 
 import hashlib
+import logging
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -30,10 +31,12 @@ from django.utils.translation import ngettext_lazy
 
 from comments import conf, records
 from comments.host import Discussion, get_host
-from comments.notifications import notify, subscriptions
+from comments.notifications import links, notify, subscriptions
 from comments.notifications.outbox import Item
 from comments.records import Comment
 from comments.stores import get_store
+
+logger = logging.getLogger(__name__)
 
 # Each kind's subject for one comment (naming its author) and for several (counting them).
 SUBJECTS = {
@@ -140,17 +143,20 @@ def compose(items: list[Item]) -> EmailMultiAlternatives | None:
 def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
     kind, to = items[0].kind, items[0].to
     if kind == notify.CONFIRM:
-        if not subscriptions.pending(email=to):
+        waiting = subscriptions.pending(email=to)
+        url = _address_link("confirm", subscriptions.confirm_token(to), waiting) if waiting else None
+        if url is None:
             return None
-        url = absolute(reverse("subscriptions:confirm", args=[subscriptions.confirm_token(to)]))
         days = max(1, conf.get().notifications_confirm_max_age // 86400)
         return _message(to=to, subject=CONFIRM_SUBJECT, template="confirm", items=items,
                         context={"confirm_url": url, "days": days})
     if kind == notify.MANAGE:
-        if not subscriptions.of_address(email=to):
+        found = subscriptions.of_address(email=to)
+        url = _address_link("manage", subscriptions.manage_token(to), found) if found else None
+        if url is None:
             return None
         return _message(to=to, subject=MANAGE_SUBJECT, template="manage", items=items,
-                        context={"manage_url": _manage_url(to)})
+                        context={"manage_url": url})
     entries = _entries(items, status=records.PENDING if kind == notify.QUEUE else records.APPROVED)
     if not entries:
         return None
@@ -161,8 +167,21 @@ def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
                              "queue_url": absolute(moderation) if moderation else ""})
 
 
-def _manage_url(email: str) -> str:
-    return absolute(reverse("subscriptions:manage", args=[subscriptions.manage_token(email)]))
+def _address_link(name: str, token: str, about: list[subscriptions.Subscription]) -> str | None:
+    """The link in a mail about an address (`about`: the subscriptions it concerns):
+    None, and the mail not sent, when the host mounts the subscription pages nowhere
+    for the whole site and none of their discussions is left to link under."""
+    path = links.for_address(name, token=token, about=about)
+    if path is None:
+        logger.warning("A %s mail was not sent: the subscription pages have no site-wide mount and "
+                       "none of the address's discussions is left to link under.", name)
+        return None
+    return absolute(path)
+
+
+def _discussion_link(name: str, token: str, post: Discussion) -> str:
+    """The link in a mail about discussion `post`: at the site-wide mount, or under its prefix."""
+    return absolute(links.in_discussion(name, token=token, discussion_slug=post.slug))
 
 
 def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives | None:
@@ -173,12 +192,13 @@ def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives |
     if not entries:
         return None
     parent = get_store().find_by_id(subscription.target) if kind == notify.REPLY else None
-    unsubscribe = absolute(reverse("subscriptions:unsubscribe",
-                                   args=[subscriptions.unsubscribe_token(subscription.id)]))
+    post = entries[0]["post"]
+    unsubscribe = _discussion_link("unsubscribe", subscriptions.unsubscribe_token(subscription.id), post)
+    manage = _discussion_link("manage", subscriptions.manage_token(subscription.email), post)
     with translation.override(recipient_language(items, subscription)):
         return _message(
             to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
             unsubscribe=unsubscribe,
-            context={"entries": entries, "post": entries[0]["post"], "parent": parent,
-                     "replies": kind == notify.REPLY, "manage_url": _manage_url(subscription.email)},
+            context={"entries": entries, "post": post, "parent": parent,
+                     "replies": kind == notify.REPLY, "manage_url": manage},
         )

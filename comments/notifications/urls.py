@@ -4,7 +4,9 @@ from comments.notifications import views
 
 app_name = "subscriptions"
 
-# Mounted at notifications/ (slugline/urls.py): the links in notification mail.
+# The pages behind the links in notification mail: under every discussion's prefix
+# (comments/urls.py), and wherever a host mounts them for the whole site (Slugline:
+# notifications/, slugline/urls.py). Where mail links to: comments/notifications/links.py.
 urlpatterns = [
     path("", views.ask, name="ask"),
     path("confirm/<str:token>/", views.confirm, name="confirm"),

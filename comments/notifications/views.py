@@ -3,6 +3,12 @@ with an address, one-click unsubscribe (RFC 8058: a POST with no login and no fo
 token), and the list of an address's subscriptions. Thin: token ->
 comments/notifications/subscriptions.py -> page.
 
+They answer under every discussion's prefix (comments/urls.py) and at a host's
+site-wide mount alike: the discussion in the address (`discussion`) only places the
+page, the token alone says what it is about, so a link keeps working after its
+discussion is renamed. Each page links to its neighbours on the mount it was opened
+on (comments/notifications/links.py).
+
 Each names someone's address and subscriptions, so none may be kept by a browser's
 or a proxy's cache (`Cache-Control: private, no-store`)."""
 
@@ -11,7 +17,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
@@ -19,8 +24,8 @@ from django.views.decorators.http import require_http_methods
 
 from comments import conf
 from comments.host import get_host
-from comments.internal.rendering import render
-from comments.notifications import notify, subscriptions
+from comments.internal import rendering
+from comments.notifications import links, notify, subscriptions
 from comments.posting import confirmed, ownership
 from comments.posting.forms import AddressField
 from infra import clients
@@ -49,18 +54,18 @@ class AddressForm(forms.Form):
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def confirm(request: HttpRequest, token: str) -> HttpResponse:
+def confirm(request: HttpRequest, token: str, discussion: str = "") -> HttpResponse:
     """GET lists what was asked for with the address until its mail was written, each
     ticked (a mail program's link checker must not confirm); POST confirms the ticked
     ones, marks this browser as the address's owner, and redirects (303) to the
     address's subscriptions."""
     found = subscriptions.read_confirm_token(token, max_age=conf.get().notifications_confirm_max_age)
     if found is None:
-        return render(request, "comments/subscriptions/broken.html", {"message": gettext(BROKEN_LINK)}, status=400)
+        return _page(request, "comments/subscriptions/broken.html", {"message": gettext(BROKEN_LINK)}, status=400)
     email, issued = found
     if request.method != "POST":
         waiting = _described(subscriptions.pending(email=email, before=issued))
-        return render(request, "comments/subscriptions/confirm.html", {"email": email, "waiting": waiting})
+        return _page(request, "comments/subscriptions/confirm.html", {"email": email, "waiting": waiting})
     count = subscriptions.confirm_requests(email=email, ids=request.POST.getlist("subscription"), before=issued)
     confirmed.confirm(email=email)
     if count:
@@ -69,7 +74,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
                          % {"count": count})
     else:
         messages.info(request, gettext(CONFIRMED_ADDRESS))
-    response = see_other(reverse("subscriptions:manage", args=[subscriptions.manage_token(email)]))
+    response = see_other(links.here(request, "manage", token=subscriptions.manage_token(email)))
     # This browser followed the address's link: it may now vouch for the address.
     ownership.remember_confirmed(request, response, email)
     return response
@@ -78,7 +83,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 @private_page
 @csrf_exempt  # RFC 8058: mail programs POST `List-Unsubscribe=One-Click` with no form token.
 @require_http_methods(["GET", "HEAD", "POST"])
-def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+def unsubscribe(request: HttpRequest, token: str, discussion: str = "") -> HttpResponse:
     """GET: a page with a button; POST (the button, or a mail program's one click): done."""
     subscription_id = subscriptions.read_unsubscribe_token(token)
     subscription = subscriptions.find(subscription_id) if subscription_id else None
@@ -89,20 +94,20 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         if subscription is None:
             raise Http404(gettext(NO_SUCH_SUBSCRIPTION))
     # No link to the address's other subscriptions: this link never expires and may be
-    # in a forwarded mail; the page links to /notifications/, which mails the owner one.
+    # in a forwarded mail; the page links to the ask page, which mails the owner one.
     context = {"subscription": _described([subscription])[0], "done": not subscription.active}
-    return render(request, "comments/subscriptions/unsubscribe.html", context)
+    return _page(request, "comments/subscriptions/unsubscribe.html", context)
 
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def manage(request: HttpRequest, token: str) -> HttpResponse:
+def manage(request: HttpRequest, token: str, discussion: str = "") -> HttpResponse:
     """Every active subscription of the address the link names, each with a Stop button,
     and one to stop them all; the link works for NOTIFICATIONS_MANAGE_MAX_AGE."""
     email = subscriptions.read_manage_token(token, max_age=conf.get().notifications_manage_max_age)
     if email is None:
-        return render(request, "comments/subscriptions/ask.html",
-                      {"form": AddressForm(), "message": gettext(BAD_MANAGE_LINK)}, status=400)
+        return _page(request, "comments/subscriptions/ask.html",
+                     {"form": AddressForm(), "message": gettext(BAD_MANAGE_LINK)}, status=400)
     stopped = 0
     if request.method == "POST":
         chosen = str(request.POST.get("subscription", ""))
@@ -113,21 +118,21 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
             stopped = int(stopped_one is not None and not stopped_one.active)
     context = {"email": email, "subscriptions": _described(subscriptions.of_address(email=email)),
                "stopped": stopped, "posted": request.method == "POST"}
-    return render(request, "comments/subscriptions/manage.html", context)
+    return _page(request, "comments/subscriptions/manage.html", context)
 
 
 @private_page
 @require_http_methods(["GET", "HEAD", "POST"])
-def ask(request: HttpRequest) -> HttpResponse:
+def ask(request: HttpRequest, discussion: str = "") -> HttpResponse:
     """Ask for a link to one's subscriptions by mail: the same answer for any address."""
     if request.method != "POST":
-        return render(request, "comments/subscriptions/ask.html", {"form": AddressForm()})
+        return _page(request, "comments/subscriptions/ask.html", {"form": AddressForm()})
     form = AddressForm(request.POST)
     if not form.is_valid():
-        return render(request, "comments/subscriptions/ask.html", {"form": form}, status=400)
+        return _page(request, "comments/subscriptions/ask.html", {"form": form}, status=400)
     notify.request_address_mail(kind=notify.MANAGE, email=form.cleaned_data["email"],
                                 ip=clients.client_ip(request))
-    return render(request, "comments/subscriptions/ask.html", {"form": form, "asked": gettext(ASKED)})
+    return _page(request, "comments/subscriptions/ask.html", {"form": form, "asked": gettext(ASKED)})
 
 
 def _described(found: list[subscriptions.Subscription]) -> list[dict]:
@@ -135,3 +140,9 @@ def _described(found: list[subscriptions.Subscription]) -> list[dict]:
     titles = {p.id: p for p in get_host().get_many(list({s.discussion_id for s in found}))}
     return [{"subscription": s, "post": titles.get(s.discussion_id),
              "replies": s.kind == subscriptions.REPLIES} for s in found]
+
+
+def _page(request: HttpRequest, template_name: str, context: dict, *, status: int = 200) -> HttpResponse:
+    """The app's `render`, with the link to the ask page on this page's mount (`ask_url`)."""
+    return rendering.render(request, template_name, {**context, "ask_url": links.here(request, "ask")},
+                            status=status)

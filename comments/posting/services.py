@@ -234,7 +234,7 @@ def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
     the discussion is recorded to be settled later (comments/moderation/changes.py), which
     finishes the counting and the summary."""
     try:
-        counters.finish(comment)
+        counters.finish(comment, store=get_store())
         if summarise:
             refresh_summary(post_id=comment.discussion_id)
     except (PyMongoError, counters.Contended) as exc:

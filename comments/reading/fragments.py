@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from bson import ObjectId
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -40,9 +41,9 @@ from comments import conf
 from comments.host import Discussion
 from comments.posting import services
 from comments.posting.confirmations import Confirmations
-from comments.reading import listings, thread_cuts
+from comments.reading import listers, listings, thread_cuts
 from comments.records import Tally, Viewer
-from comments.stores import counters, store_switch
+from comments.stores import counters, get_store, store_switch
 from comments.stores.discussion_state import State
 from infra import mongo, stale
 
@@ -77,7 +78,7 @@ def fragment_key(
     current = conf.get()
     parts = {
         "discussion": str(post.id),
-        "version": version if version is not None else counters.version(post.id),
+        "version": version if version is not None else discussion_version(post.id),
         "slug": post.slug,
         "view": view,
         "page": page or "",
@@ -97,12 +98,18 @@ def fragment_key(
     return f"{KEY_PREFIX}{post.id}:{digest}"
 
 
+def discussion_version(discussion_id: ObjectId) -> str:
+    """The version of a discussion's pages (its counters' state's, in the store in use):
+    part of every shared answer's cache key, new with every change to the discussion."""
+    return counters.version(discussion_id, store=get_store())
+
+
 def readers_tally(post: Discussion, state: State | None = None) -> Tally:
     """What a reader's listing of the whole discussion holds, from its counters
     (comments/stores/counters.py): a reader's page then costs one comment query, not two
     (plus one naming the parents of replies that open the page, when they are on an
     earlier page)."""
-    counts = (state or counters.state(post.id)).counts
+    counts = (state or counters.state(post.id, store=get_store())).counts
     return Tally(total=counts.listed, placeholders=counts.placeholders)
 
 
@@ -134,7 +141,7 @@ def render_listing(
     context = {
         "post": post,
         "listing": listing,
-        "views": listings.VIEWS,
+        "views": listers.VIEWS,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).
         "votes_shown": True,
@@ -150,7 +157,7 @@ def _state_if_available(post: Discussion) -> State | None:
     cached under its version is still served); None while MongoDB is unreachable and
     no copy is kept (the listing then says so, or raises, as `comments_fragment` is asked)."""
     try:
-        return stale.remembered(f"discussion_state:{post.id}", lambda: counters.state(post.id))
+        return stale.remembered(f"discussion_state:{post.id}", lambda: counters.state(post.id, store=get_store()))
     except PyMongoError as exc:
         if not mongo.is_outage(exc):
             raise
@@ -167,7 +174,7 @@ def comments_fragment(
     instead of an error (the post page). `confirmations`: messages about one comment,
     drawn beside it if this page shows it (such a page is this reader's own, never
     cached). `own_votes`: the reader's votes by comment slug, drawn pressed (a page of
-    their own too). BadRequest and Http404 as `listings.list_comments`."""
+    their own too). BadRequest and Http404 as `listers.list_comments`."""
     seconds = conf.get().cache_seconds
     key = None
     beside = confirmations if confirmations is not None and confirmations.beside else None
@@ -180,7 +187,7 @@ def comments_fragment(
     query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
                  tally=readers_tally(post, state) if state is not None else None,
                  opens=state.opens if state is not None else None)
-    listing = listings.list_comments_if_available(**query) if degrade else listings.list_comments(**query)
+    listing = listers.list_comments_if_available(**query) if degrade else listers.list_comments(**query)
     if listing is not None:
         listing = thread_cuts.count_waiting_if_available(listing, discussion_id=post.id, viewer=viewer)
     html = render_listing(post=post, listing=listing, confirmations=beside, own_votes=own_votes)

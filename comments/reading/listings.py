@@ -1,9 +1,13 @@
 """What one page of comments shows: which comments, how deep each is drawn, and
-the links to other pages. Plain functions over the store; no request in sight."""
+the links to other pages; and the pages of the views ordered by a sort key (threaded,
+newest, chronological: records.ORDERS), `list_ordered`. Plain functions over the
+store; no request in sight. Which function lists which view is
+comments/reading/listers.py's table (the ranked views build on this module:
+comments/reading/ranked.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -14,26 +18,15 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
-from pymongo.errors import PyMongoError
 
 from comments import conf, slugs
 from comments.posting import services
 from comments.reading import cursors
-from comments.records import DELETED, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
+from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
-from infra import mongo
 from infra.html_text import html_text
 from infra.pagination import get_page
 
-# The views of a discussion, by the name `?view=` takes (the one registry: pages, the
-# order links and COMMENTS_DEFAULT_VIEW's check read it). best and top: comments/reading/ranked.py.
-VIEWS = {
-    "threaded": _("Threaded"),
-    "newest": _("Newest threads first"),
-    "chronological": _("Oldest first"),
-    "best": _("Best"),
-    "top": _("Top"),
-}
 BAD_VIEW = gettext_noop("Unknown view: choose threaded, newest, chronological, best or top.")
 NO_MORE = gettext_noop("There are no more comments this way.")
 # What stands in for a comment that is not shown but whose replies are.
@@ -144,7 +137,7 @@ def place(
 
     The indent limit is a boundary: a comment at the limit with replies offers
     "Continue this thread" to its permalink page, and the replies below it are not
-    drawn here (they are left out of the result; see `list_comments`). `next_slug`
+    drawn here (they are left out of the result; see `list_ordered`). `next_slug`
     is the slug of the comment that opens the next page, if known, so a comment at
     the limit whose reply starts the next page still offers its thread.
     """
@@ -207,33 +200,7 @@ def name_parents(
     return named
 
 
-def default_view() -> str:
-    """The view a discussion opens on (COMMENTS_DEFAULT_VIEW; threaded if it names none)."""
-    view = conf.get().default_view
-    return view if view in VIEWS else "threaded"
-
-
-def parse_view(raw: str | None) -> str:
-    view = raw or default_view()
-    if view not in VIEWS:
-        raise BadRequest(gettext(BAD_VIEW))
-    return view
-
-
-# Views whose pages another module lists (comments/reading/ranked.py: best and top, paged by
-# cursor only). That module builds on this one, so it registers here when the app is
-# ready (comments/apps.py imports it) instead of this module importing it back.
-_LISTERS: dict[str, Callable[..., Listing]] = {}
-
-
-def register_lister(*, views: Iterable[str], lister: Callable[..., Listing]) -> None:
-    """Let `lister` list the discussion's pages in `views` (keyword arguments
-    discussion_id, view, after, before, viewer, tally)."""
-    for view in views:
-        _LISTERS[view] = lister
-
-
-def list_comments(
+def list_ordered(
     *,
     discussion_id: ObjectId,
     view: str,
@@ -245,11 +212,12 @@ def list_comments(
     tally: Tally | None = None,
     opens: datetime | None = None,
 ) -> Listing:
-    """One page of a discussion's comments (or of the replies below one comment) as
-    `viewer` sees them, reached by page number (`?page=`) or by cursor (`?after=` /
-    `?before=`). Two commands: the tally (an aggregate) and the page; one when the
-    caller knows the tally already (a reader's, stored by the host); one more, when
-    the page holds replies whose parents are not on it, to name those parents.
+    """One page of a discussion's comments in a view ordered by a sort key (or of the
+    replies below one comment) as `viewer` sees them, reached by page number (`?page=`)
+    or by cursor (`?after=` / `?before=`). Two commands: the tally (an aggregate) and
+    the page; one when the caller knows the tally already (a reader's, stored by the
+    host); one more, when the page holds replies whose parents are not on it, to name
+    those parents.
 
     Threaded views stop at the indent limit ("Continue this thread", see `place`).
     Pages are still cut from every comment in order, so page numbers, cursors and
@@ -263,13 +231,11 @@ def list_comments(
     `opens`: no later than the discussion's earliest comment (its state's), where
     page 1 may start reading when the store has no hint of where it ends.
 
-    BadRequest for a malformed page number or a tampered cursor, Http404 for a page
-    past the end. The ranked views (best, top) are listed by comments/reading/ranked.py, which
-    builds on this module and registers itself (`register_lister`).
+    BadRequest for a view not ordered by a sort key, a malformed page number or a
+    tampered cursor, Http404 for a page past the end.
     """
-    if below is None and (lister := _LISTERS.get(view)) is not None:
-        return lister(discussion_id=discussion_id, view=view, after=after, before=before,
-                      viewer=viewer, tally=tally)
+    if view not in ORDERS:
+        raise BadRequest(gettext(BAD_VIEW))
     per_page = conf.get().per_page
     scope = f"{discussion_id}/{below.slug}" if below else str(discussion_id)
     if tally is None:
@@ -339,17 +305,6 @@ def list_comments(
         next_cursor=link(comments[-1], number + 1) if comments and has_next else None,
         prev_cursor=link(comments[0], max(1, number - 1)) if comments and has_prev else None,
     )
-
-
-def list_comments_if_available(**query: Any) -> Listing | None:
-    """`list_comments`, or None while MongoDB is unreachable or over its budget (the
-    page then says that comments are unavailable instead of failing whole)."""
-    try:
-        return list_comments(**query)
-    except PyMongoError as exc:
-        if not mongo.is_outage(exc):
-            raise
-        return None
 
 
 def visible_comment(*, discussion_id: ObjectId, path: str, viewer: Viewer) -> Comment | None:

@@ -27,7 +27,7 @@ from django.urls import reverse
 
 from comments import conf, slugs
 from comments.host import Discussion
-from comments.reading import listings
+from comments.reading import listers, listings
 from comments.records import RANKED_ORDERS, Comment, Viewer
 from comments.stores import get_store
 
@@ -72,10 +72,10 @@ def reading_of(*, post: Discussion, address: str) -> Reading | None:
     discussion = reverse("comments:discussion", args=[post.slug])
     if parts.path == post.get_absolute_url():
         # As comments/reading/sections.py draws the post page: `?page=N` is of the threaded view.
-        return Reading(view="threaded" if "page" in query else listings.default_view(), page=number)
+        return Reading(view="threaded" if "page" in query else listers.default_view(), page=number)
     if parts.path == discussion:
-        view = (query.get("view") or [listings.default_view()])[0]
-        return Reading(view=view, page=number) if view in listings.VIEWS else None
+        view = (query.get("view") or [listers.default_view()])[0]
+        return Reading(view=view, page=number) if view in listers.VIEWS else None
     if parts.path.startswith(discussion):
         path = parts.path[len(discussion):].strip("/")
         if not slugs.is_slug_path(path):
@@ -104,7 +104,7 @@ def place(*, comment: Comment, viewer: Viewer, reading: Reading) -> Placement:
     )
     number = earlier // conf.get().per_page + 1
     try:
-        listing = listings.list_comments(
+        listing = listers.list_comments(
             discussion_id=comment.discussion_id, view=reading.view, page=str(number), below=reading.below,
             viewer=viewer,
         )
@@ -123,7 +123,7 @@ def _place_ranked(*, comment: Comment, viewer: Viewer, view: str) -> Placement:
     """Where a ranked view (comments/reading/ranked.py, paged by cursor only) draws `comment`:
     on its first page, or for a reply in a thread that page does not show, after the
     comment before it in its thread (drawn as the ranked pages draw a thread)."""
-    shown = listings.list_comments(discussion_id=comment.discussion_id, view=view, viewer=viewer).shown
+    shown = listers.list_comments(discussion_id=comment.discussion_id, view=view, viewer=viewer).shown
     found = _after_in(shown, comment)
     if found is not None:
         return Placement(item=found[0], after=found[1], page=1, first_in_view=not found[1])
@@ -151,7 +151,7 @@ def _last_drawn(*, comment: Comment, viewer: Viewer, reading: Reading, page: int
     that opens the next page follows, for a reader who has loaded both."""
     if page < 1:
         return ""
-    listing = listings.list_comments(
+    listing = listers.list_comments(
         discussion_id=comment.discussion_id, view=reading.view, page=str(page), below=reading.below,
         viewer=viewer,
     )

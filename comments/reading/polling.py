@@ -38,7 +38,7 @@ from django.core.exceptions import BadRequest
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from comments.host import get_host
-from comments.stores import counters
+from comments.stores import counters, get_store
 
 # How long a discussion's numbers are reused: a new comment shows within this plus
 # the script's 15 seconds between polls.
@@ -76,7 +76,7 @@ def counts_of(slug: str) -> Counts:
     if kept is not None:
         return Counts(*kept)
     post = get_host().published_or_404(slug)
-    kept = counters.state(post.id).counts
+    kept = counters.state(post.id, store=get_store()).counts
     counts = Counts(comments=kept.approved, listed=kept.listed, read_at=time.time_ns() // 1_000_000)
     cache.set(key, (counts.comments, counts.listed, counts.read_at), POLL_CACHE_SECONDS)
     return counts

@@ -22,7 +22,7 @@ from comments.host import Discussion
 from comments.posting import confirmations, ownership, services
 from comments.posting.confirmations import Confirmations
 from comments.posting.forms import CommentForm, comment_form
-from comments.reading import fragments, listings
+from comments.reading import fragments, listers
 from comments.votes import collection as votes, voters
 from infra import mongo
 
@@ -60,7 +60,7 @@ def prepare(
     form: CommentForm | None = None,
 ) -> Section:
     """The section showing this page of comments (`view`, `page`/`after`/`before` as
-    `listings.list_comments` takes them), kept for the rest of the request. `form`: the
+    `listers.list_comments` takes them), kept for the rest of the request. `form`: the
     form as the reader sent it (its errors and text), else a fresh one. `degrade`:
     while MongoDB is unreachable, a notice in place of the comments."""
     notes = confirmations.take(request)
@@ -110,7 +110,7 @@ def of(request: HttpRequest, discussion: Discussion) -> Section:
         return found
     number = request.GET.get("page")
     # `?page=N` is where posting lands: a page of the threaded order, which numbers its pages.
-    view = "threaded" if number else listings.default_view()
+    view = "threaded" if number else listers.default_view()
     return prepare(request, discussion, view=view, page=number, degrade=True)
 
 

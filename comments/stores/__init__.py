@@ -7,8 +7,16 @@
 - `buckets`: comments in pages of about 100, collection `comment_pages`.
 
 `get_store()` is the store in use, like `django.core.cache.caches`: one instance
-per name, made on first use. Which one is in use is comments.store_switch.in_use()'s
-to say (COMMENTS_STORE until `comments_migrate` records a switch).
+per name, made on first use, and the one place a store is made: each is made with the
+counters (comments/stores/counters.py, the `Counting` of comments/stores/counting.py)
+that move with its changes. Which one is in use is comments.store_switch.in_use()'s to
+say (COMMENTS_STORE until `comments_migrate` records a switch).
+
+Also here: the counters and the discussion state the stores move (counters,
+counting, discussion_state), page windows, the switch between stores and the
+discussions' summaries for their host (summaries). This package imports only the
+app's core modules (records, slugs, keyset, scores, conf, host) and infra; every room
+above may import it.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from importlib import import_module
 
 from pymongo.database import Database
 
-from comments.stores import store_switch
+from comments.stores import counters, store_switch
 from comments.stores.base import CommentStore
 from comments.stores.queries import Duplicate, Query
 from infra.sharding import ShardKey
@@ -44,7 +52,8 @@ def get_store(name: str | None = None) -> CommentStore:
     with _lock:
         if name not in _instances:
             module, _, cls = STORES[name].rpartition(".")
-            _instances[name] = getattr(import_module(module), cls)()
+            made: type[CommentStore] = getattr(import_module(module), cls)
+            _instances[name] = made(counting=counters)
         return _instances[name]
 
 
@@ -56,3 +65,10 @@ def shard_keys() -> tuple[ShardKey, ...]:
 def ensure_indexes(db: Database) -> list[str]:
     """The indexes of the store in use (registered from the comments app's ready())."""
     return get_store().ensure_indexes(db)
+
+
+def ensure_states(db: Database) -> list[str]:
+    """A counters' state for each discussion of the store in use that lacks one
+    (counters.ensure_states; registered from the comments app's ready() after every
+    owner's indexes)."""
+    return counters.ensure_states(db, store=get_store())

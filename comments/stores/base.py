@@ -22,7 +22,7 @@ Writes wait out a migration's last pass: the write primitives are `@frozen_aware
 (comments/stores/frozen.py), which refuses them (store_switch.Moving) on a store that
 takes no writes now (frozen for a migration's last pass, or switched away from:
 store_switch.check_writable). Status, placeholder and text changes move the
-counters through `counting()` (comments/stores/counting_hook.py).
+counters through the `Counting` a store is made with (counters.py, from get_store).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from bson import ObjectId
 from pymongo.database import Database
 
-from comments import keyset, scores, slugs
+from comments import scores, slugs
 from infra.ids import parse_id
 from comments.records import (
     APPROVED,
@@ -56,9 +56,9 @@ from comments.records import (
     new_document,
     queue_order,
 )
-from comments.stores.counting_hook import counting
+from comments.stores.counting import Counting
 from comments.stores.frozen import frozen_aware
-from comments.stores.queries import NOT_DUPLICATES, Duplicate, Order, Query
+from comments.stores.queries import NOT_DUPLICATES, Duplicate, Query, reverse
 from infra.sharding import ShardKey
 
 
@@ -69,6 +69,11 @@ class CommentStore(ABC):
     name: ClassVar[str] = ""
     # Its collections' shard keys, each leading with the discussion (infra/sharding.py).
     shard_keys: ClassVar[tuple[ShardKey, ...]] = ()
+
+    def __init__(self, *, counting: Counting[CommentStore]) -> None:
+        """`counting` moves the discussion's counters with each status, placeholder and
+        text change this store makes (comments/stores/counters.py, from get_store)."""
+        self.counting = counting
 
     # --- Primitives ----------------------------------------------------------------------
 
@@ -362,16 +367,13 @@ class CommentStore(ABC):
     def count_queue(self, *, tab: str, filters: QueueFilter) -> int:
         return self.tally(Query(tab=tab, filters=filters)).total
 
-    # Status, placeholder and text changes go through the counters (`counting()`, which
-    # is comments/stores/counters.py), which move the discussion's counters with them.
-
     def set_status(self, *, ids: Iterable[ObjectId], status: str, blank: bool = False) -> int:
         """Give these comments `status`; with `blank`, also empty their text (an author
         taking their words back). Returns how many changed."""
-        return counting().set_status(self.find_by_ids(ids=ids), status=status, blank=blank, store=self)
+        return self.counting.set_status(self.find_by_ids(ids=ids), store=self, status=status, blank=blank)
 
     def set_placeholder(self, *, ids: Iterable[ObjectId], placeholder: bool) -> int:
-        return counting().set_placeholder(self.find_by_ids(ids=ids), placeholder=placeholder, store=self)
+        return self.counting.set_placeholder(self.find_by_ids(ids=ids), store=self, placeholder=placeholder)
 
     def set_flag_count(self, *, ids: Iterable[ObjectId], flag_count: int) -> int:
         """Store how many readers flagged these comments (counted by comments.flags)."""
@@ -386,7 +388,7 @@ class CommentStore(ABC):
         fields = {"text": text, "html": html, "edited": edited}
         if found is None:
             return None
-        return counting().change(found, status=status, fields=fields, store=self, only_from=was)
+        return self.counting.change(found, store=self, status=status, fields=fields, only_from=was)
 
     def set_author_name(self, *, author_id: int, name: str) -> int:
         """Give every comment by this member `name`; how many changed. Only copies that
@@ -394,7 +396,3 @@ class CommentStore(ABC):
         rename does not roll back on a replica set."""
         member = Commenter(user_id=int(author_id))
         return self.change(Query(commenter=member), fields={"author.name": str(name)}, majority=True)
-
-
-def reverse(order: Order) -> Order:
-    return tuple(keyset.reverse(order))

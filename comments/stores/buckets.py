@@ -69,7 +69,6 @@ from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken,
 from comments.stores import bucket_writes, discussion_state
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
 from comments.stores.containers import ContainerStore, counted_fields
-from comments.stores.counting_hook import counting
 from comments.stores.queries import MEMBERS, Query, differing
 from infra.sharding import ShardKey
 
@@ -278,7 +277,7 @@ class BucketsStore(ContainerStore):
         if slug_in_use(discussion_id=discussion_id, slug=slug):
             raise SlugTaken(slug)
         page = claim_page(discussion_id=discussion_id, slug=slug,
-                          page=counting().num_pages(discussion_id, store=self))
+                          page=self.counting.num_pages(discussion_id, store=self))
         bucket = push_comment(discussion_id=discussion_id, page=page, document=document)
         advance_page(discussion_id=discussion_id, page=page, count=bucket["count"])
         return Comment.from_doc(document)

@@ -17,6 +17,11 @@ A writer that finds another's intent on the comment it wants to change finishes 
 the state listing it (until 3); `repair` completes both. Because every apply is a
 compare-and-set on `seq` made after reading that the comment still carries the
 intent, an apply can never land after the intent was cleared: one change, one move.
+
+Every function works on the store it is given, the one that holds the comments: this
+module is the `Counting` each store is made with (comments/stores/counting.py;
+comments.stores.get_store hands it over), and callers above the stores pass the store
+in use. It imports no store and nothing that makes one.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from comments.records import APPROVED, Comment, Intent
-from comments.stores import counting, discussion_state, get_store
+import comments.stores.counting as counting
+import comments.stores.discussion_state as discussion_state
 from comments.stores.base import CommentStore
 from comments.stores.counting import Counts, Shape
 from comments.stores.discussion_state import State
@@ -63,15 +69,14 @@ class Contended(RuntimeError):
 # --- The state --------------------------------------------------------------------------
 
 
-def state(discussion_id: ObjectId, *, store: CommentStore | None = None) -> State:
-    """The discussion's state, made once from a recount of its stored comments when it
-    has none (a discussion from before the counters, or a new one). Comments changed
+def state(discussion_id: ObjectId, *, store: CommentStore) -> State:
+    """The discussion's state, made once from a recount of its comments in `store` when
+    it has none (a discussion from before the counters, or a new one). Comments changed
     meanwhile carry intents no state has applied, so the recount counts them as they
     were and their writers' applies move the counters on; the first state stored wins."""
     found = discussion_state.get(discussion_id)
     if found is not None:
         return found
-    store = store or get_store()
     surveyed = survey(discussion_id, store=store)
     return discussion_state.create(discussion_id, counts=surveyed.counts, opens=surveyed.opens,
                                    num_pages=store.last_page(discussion_id=discussion_id))
@@ -101,32 +106,32 @@ def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[An
     return Survey(counts=counts, carried=frozenset(carried), opens=opens)
 
 
-def num_pages(discussion_id: ObjectId, *, store: CommentStore | None = None) -> int:
+def num_pages(discussion_id: ObjectId, *, store: CommentStore) -> int:
     """The bucket page new comments of the discussion go to (the buckets store)."""
     return state(discussion_id, store=store).num_pages
 
 
-def ensure_states(db: Database) -> list[str]:
+def ensure_states(db: Database, *, store: CommentStore) -> list[str]:
     """After the indexes (the release step and `make run` run `ensure_indexes`): a
-    state for each discussion whose comments have none (a deployment upgraded from
-    before the counters), at most STATE_BACKFILL a run, so the site-wide queue totals
-    count every discussion from the first release on. Creates no index."""
-    missing = set(get_store().discussion_ids()) - set(discussion_state.discussion_ids())
+    state for each discussion whose comments in `store` have none (a deployment
+    upgraded from before the counters), at most STATE_BACKFILL a run, so the site-wide
+    queue totals count every discussion from the first release on. Creates no index."""
+    missing = set(store.discussion_ids()) - set(discussion_state.discussion_ids())
     for discussion_id in sorted(missing)[:STATE_BACKFILL]:
-        state(discussion_id)
+        state(discussion_id, store=store)
     return []
 
 
-def totals(*, discussion_id: ObjectId | None = None) -> Counts:
+def totals(*, store: CommentStore, discussion_id: ObjectId | None = None) -> Counts:
     """The counters of one discussion, or summed over every discussion (each has a
     state once it has a comment; `ensure_states` makes those an upgrade lacks)."""
     if discussion_id is not None:
-        return state(discussion_id).counts
+        return state(discussion_id, store=store).counts
     return discussion_state.totals()
 
 
-def version(discussion_id: ObjectId) -> str:
-    return state(discussion_id).version
+def version(discussion_id: ObjectId, *, store: CommentStore) -> str:
+    return state(discussion_id, store=store).version
 
 
 def touch(discussion_ids: Iterable[ObjectId]) -> None:
@@ -152,15 +157,13 @@ def _reread(comment: Comment, store: CommentStore) -> Comment | None:
     return _find(comment.discussion_id, comment.id, store)
 
 
-def change(comment: Comment, *, status: str | None = None, placeholder: bool | None = None,
-           fields: dict[str, Any] | None = None, store: CommentStore | None = None,
-           only_from: str | None = None) -> Comment | None:
+def change(comment: Comment, *, store: CommentStore, status: str | None = None, placeholder: bool | None = None,
+           fields: dict[str, Any] | None = None, only_from: str | None = None) -> Comment | None:
     """Give one comment `status` and/or `placeholder` (and `fields` with them), moving
     its discussion's counters once; the comment as changed, or None when it is gone
     (or, with `only_from`, no longer has that status: an edit read before a delete).
     Read again and retried while another writer changes it first. `store`: the one
-    the caller holds (default: the one in use)."""
-    store = store or get_store()
+    that holds the comment."""
     current: Comment | None = comment
     for _ in range(ATTEMPTS):
         if current is None:
@@ -205,17 +208,16 @@ def _as_doc(comment: Comment) -> dict[str, Any]:
             "rank": comment.rank, "picked": comment.picked}
 
 
-def finish(comment: Comment, *, store: CommentStore | None = None) -> None:
+def finish(comment: Comment, *, store: CommentStore) -> None:
     """Complete the intent `comment` carries (if any), whoever wrote it."""
     if comment.intent is not None:
         finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store)
 
 
 def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent,
-                  store: CommentStore | None = None, carrier: Comment | None = None) -> None:
+                  store: CommentStore, carrier: Comment | None = None) -> None:
     """Steps 2 and 3 of the module docstring for one intent; each is idempotent.
     `carrier`: the comment as its writer knows it (else it is read)."""
-    store = store or get_store()
     _apply(discussion_id, comment_id=comment_id, intent=intent, store=store)
     between_steps("applied")
     found = carrier or _find(discussion_id, comment_id, store)
@@ -240,8 +242,8 @@ def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, sto
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
 
-def set_status(comments: Iterable[Comment], *, status: str, blank: bool = False,
-               placeholder: bool | None = None, store: CommentStore | None = None) -> int:
+def set_status(comments: Iterable[Comment], *, store: CommentStore, status: str, blank: bool = False,
+               placeholder: bool | None = None) -> int:
     """Give each comment `status` (with `blank`, empty its text; `placeholder`, set
     that too); how many changed."""
     fields = {"text": "", "html": ""} if blank else None
@@ -254,7 +256,7 @@ def set_status(comments: Iterable[Comment], *, status: str, blank: bool = False,
     return changed
 
 
-def set_placeholder(comments: Iterable[Comment], *, placeholder: bool, store: CommentStore | None = None) -> int:
+def set_placeholder(comments: Iterable[Comment], *, store: CommentStore, placeholder: bool) -> int:
     changed = 0
     for comment in comments:
         if comment.placeholder != placeholder or comment.intent is not None:
@@ -275,11 +277,12 @@ class CountDrift:
     unfinished: int
 
 
-def check(discussion_id: ObjectId) -> CountDrift | None:
-    """Compare the counters with a recount (reads only); None when they agree. The
-    intents still on comments are counted as the state stands (applied or not)."""
+def check(discussion_id: ObjectId, *, store: CommentStore) -> CountDrift | None:
+    """Compare the counters with a recount of the comments in `store` (reads only); None
+    when they agree. The intents still on comments are counted as the state stands
+    (applied or not)."""
     found = discussion_state.get(discussion_id)
-    docs = list(get_store().iter_documents(discussion_id=discussion_id))
+    docs = list(store.iter_documents(discussion_id=discussion_id))
     unfinished = sum(1 for d in docs if Intent.from_doc(d.get("intent")) is not None)
     counted = counting.recount(docs, applied=found.applied if found else ())
     if found is not None and found.counts == counted:
@@ -290,20 +293,19 @@ def check(discussion_id: ObjectId) -> CountDrift | None:
                       unfinished=unfinished)
 
 
-def repair(discussion_id: ObjectId) -> bool:
-    """Finish every intent left on the discussion's comments, forget applied ids no
-    comment carries, then store a recount if the counters drift from it (a
+def repair(discussion_id: ObjectId, *, store: CommentStore) -> bool:
+    """Finish every intent left on the discussion's comments in `store`, forget applied
+    ids no comment carries, then store a recount if the counters drift from it (a
     compare-and-set on `seq`: a writer that moved them meanwhile makes it count again).
     Whether the counters were wrong."""
-    store = get_store()
     # Only the comments that carry an intent are kept (few: changes cut short).
     unfinished = [(doc["_id"], intent)
                   for doc in store.scan_documents(discussion_id=discussion_id, batch_size=SCAN_BATCH)
                   if (intent := Intent.from_doc(doc.get("intent"))) is not None]
     for comment_id, intent in unfinished:
-        finish_intent(discussion_id, comment_id=comment_id, intent=intent)
+        finish_intent(discussion_id, comment_id=comment_id, intent=intent, store=store)
     for _ in range(ATTEMPTS):
-        current = state(discussion_id)
+        current = state(discussion_id, store=store)
         surveyed = survey(discussion_id, store=store, applied=current.applied)
         discussion_state.forget(discussion_id, intent_ids=current.applied - surveyed.carried)
         counted, opens = surveyed.counts, surveyed.opens
@@ -317,13 +319,13 @@ def repair(discussion_id: ObjectId) -> bool:
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
 
-def recount(discussion_id: ObjectId) -> None:
-    """After comments were added outside `change` (imports, restores): bring the
-    counters up to them, and give the discussion's pages a new version."""
-    if not repair(discussion_id):
+def recount(discussion_id: ObjectId, *, store: CommentStore) -> None:
+    """After comments were added to `store` outside `change` (imports, restores): bring
+    the counters up to them, and give the discussion's pages a new version."""
+    if not repair(discussion_id, store=store):
         touch([discussion_id])
 
 
-def discussion_ids() -> list[ObjectId]:
-    """Every discussion with comments in the store in use or with a state."""
-    return sorted(set(get_store().discussion_ids()) | set(discussion_state.discussion_ids()))
+def discussion_ids(*, store: CommentStore) -> list[ObjectId]:
+    """Every discussion with comments in `store` or with a state."""
+    return sorted(set(store.discussion_ids()) | set(discussion_state.discussion_ids()))

@@ -1,6 +1,7 @@
 """The arithmetic of a discussion's counters: what one comment counts for, how a
 change moves the counters, and a recount from stored comments. Pure: no I/O
-(comments/stores/counters.py does the writes).
+(comments/stores/counters.py does the writes). And `Counting`, what a comment store is
+made with to move the counters with its changes (counters.py is the one).
 
 A comment counts once under its status (`approved`, `pending`, `spam`, `deleted`)
 and, when it is hidden but stands as a placeholder for approved replies, once under
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from comments.records import APPROVED, HIDDEN, Intent
+from bson import ObjectId
+
+from comments.records import APPROVED, HIDDEN, Comment, Intent
 
 KEYS = ("approved", "pending", "spam", "deleted", "placeholders")
 # What a comment is as far as counting goes: (status, placeholder).
@@ -94,3 +97,24 @@ def recount(docs: Iterable[Mapping[str, Any]], *, applied: Iterable[Any] = ()) -
         for key, n in counted(counted_shape(doc, applied=done)).items():
             totals[key] = totals.get(key, 0) + n
     return Counts(**{key: totals[key] for key in KEYS})
+
+
+Store = TypeVar("Store", contravariant=True)
+
+
+class Counting(Protocol[Store]):
+    """What moves a discussion's counters with each change of a comment's status,
+    placeholder or text that a comment store makes, in that store (`store`): a store is
+    made with it (comments/stores/base.py: CommentStore takes a Counting[CommentStore];
+    comments.stores.get_store hands over comments/stores/counters.py). Generic in the
+    store so that this module need not import the stores, which import it."""
+
+    def change(self, comment: Comment, *, store: Store, status: str | None = None, placeholder: bool | None = None,
+               fields: dict[str, Any] | None = None, only_from: str | None = None) -> Comment | None: ...
+
+    def set_status(self, comments: Iterable[Comment], *, store: Store, status: str, blank: bool = False,
+                   placeholder: bool | None = None) -> int: ...
+
+    def set_placeholder(self, comments: Iterable[Comment], *, store: Store, placeholder: bool) -> int: ...
+
+    def num_pages(self, discussion_id: ObjectId, *, store: Store) -> int: ...

@@ -63,8 +63,8 @@ from comments.stores import page_windows
 from comments.records import (
     HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer,
 )
-from comments.stores.base import CommentStore, reverse
-from comments.stores.queries import MEMBERS, Query
+from comments.stores.base import CommentStore
+from comments.stores.queries import MEMBERS, Query, reverse
 from infra.mongo import get_db
 from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 
-from comments.stores import store_switch
+from comments.stores.store_switch import check_writable
 
 
 @runtime_checkable
@@ -31,7 +31,7 @@ def frozen_aware(write: Callable[P, R]) -> Callable[P, R]:
     def checked(*args: P.args, **kwargs: P.kwargs) -> R:
         store = args[0]
         assert isinstance(store, Named)
-        store_switch.check_writable(store.name)
+        check_writable(store.name)
         return write(*args, **kwargs)
 
     return checked

@@ -52,6 +52,11 @@ TAB_CONDITIONS: dict[str, dict[str, Any]] = {
 MEMBERS: dict[str, Any] = {"author.id": {"$ne": None}}
 
 
+def reverse(order: Order) -> Order:
+    """`order` read backwards (a page before a key is read so, then flipped)."""
+    return tuple(keyset.reverse(order))
+
+
 def differing(fields: dict[str, Any]) -> dict[str, Any]:
     """The comments whose stored values are not all `fields` (dotted paths): those a
     change would write (its modified count)."""

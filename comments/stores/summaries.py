@@ -32,15 +32,15 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     store = get_store()
     found = store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted))
     for comment in found:
-        counters.finish(comment)
+        counters.finish(comment, store=store)
     on: list[Comment] = []
     off: list[Comment] = []
     for comment in found:
         should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
         if should != comment.placeholder:
             (on if should else off).append(comment)
-    counters.set_placeholder(on, placeholder=True)
-    counters.set_placeholder(off, placeholder=False)
+    counters.set_placeholder(on, store=store, placeholder=True)
+    counters.set_placeholder(off, store=store, placeholder=False)
 
 
 def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
@@ -73,7 +73,7 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     comments, and the host stores the pair only if the state's `seq` is newer than the
     one it holds: a summary is never replaced by one read before it, and the writer of
     each change (which raised `seq`) hands over one read after its change."""
-    current = counters.state(post_id)
+    current = counters.state(post_id, store=get_store())
     get_host().store_comment_summary(post_id, seq=current.seq, count=current.counts.approved,
                                      latest=latest_of(post_id))
     return current.counts.approved
@@ -82,12 +82,13 @@ def refresh_summary(*, post_id: ObjectId) -> int:
 def repair_all() -> int:
     """Repair the counters of every discussion (finish what was left unfinished, fix
     drift), then hand every host its summary again; how many discussions."""
-    ids = counters.discussion_ids()
+    store = get_store()
+    ids = counters.discussion_ids(store=store)
     for discussion_id in ids:
-        counters.repair(discussion_id)
+        counters.repair(discussion_id, store=store)
         discussion = get_host().get(discussion_id)
-        if discussion is not None and _held(discussion) != (counters.state(discussion_id).counts.approved,
-                                                            _latest_slugs(discussion_id)):
+        approved = counters.state(discussion_id, store=store).counts.approved
+        if discussion is not None and _held(discussion) != (approved, _latest_slugs(discussion_id)):
             counters.touch([discussion_id])  # A newer `seq`, so the host takes the summary.
         refresh_summary(post_id=discussion_id)
     return len(ids)
@@ -120,9 +121,10 @@ def find_drift() -> Iterator[SummaryDrift]:
     """Every discussion whose counters, or whose host's stored count and latest
     comments, differ from a recount; reads only, changes nothing. A comment posted
     while this runs can show as drift that the next write puts right."""
-    for post_id in counters.discussion_ids():
+    store = get_store()
+    for post_id in counters.discussion_ids(store=store):
         discussion = get_host().get(post_id)
-        counts = counters.check(post_id)
+        counts = counters.check(post_id, store=store)
         kept = discussion_state.get(post_id)
         approved = counts.counted.approved if counts else (kept.counts.approved if kept else 0)
         counted = (approved, _latest_slugs(post_id))

@@ -144,6 +144,6 @@ def import_comments(
             batch = []
     inserted += get_store().insert_documents(documents=batch)
     for discussion_id in discussions:
-        counters.recount(discussion_id)  # The restored comments, counted once per discussion.
+        counters.recount(discussion_id, store=get_store())  # The restored comments, counted once per discussion.
         summaries.refresh_summary(post_id=discussion_id)
     return Imported(read=read, inserted=inserted, discussions=len(discussions))

@@ -374,7 +374,7 @@ class Importer:
         finally:
             self.waiting.drop()
         for discussion_id in sorted(self.touched):
-            counters.recount(discussion_id)  # The imported comments, counted once per discussion.
+            counters.recount(discussion_id, store=get_store())  # The imported comments, counted once per discussion.
             summaries.refresh_summary(post_id=discussion_id)
         self.report.posts = len(self.touched)
         return self.report

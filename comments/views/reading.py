@@ -8,7 +8,7 @@ from comments.host import Discussion, get_host
 from comments.internal.rendering import render
 from comments.posting import confirmations, ownership, services
 from comments.posting.forms import CommentForm, comment_form
-from comments.reading import listings, polling, sections, thread_cuts
+from comments.reading import listers, listings, polling, sections, thread_cuts
 from comments.records import Comment, Viewer
 from comments.views.common import location_url, visible_comment
 
@@ -19,7 +19,7 @@ def discussion(request: HttpRequest, discussion: str) -> HttpResponse:
     comments/views/posting.py)."""
     post = get_host().published_or_404(discussion)
     section = sections.prepare(
-        request, post, view=listings.parse_view(request.GET.get("view")), page=request.GET.get("page"),
+        request, post, view=listers.parse_view(request.GET.get("view")), page=request.GET.get("page"),
         after=request.GET.get("after"), before=request.GET.get("before"),
     )
     return _discussion_page(request, section)
@@ -30,7 +30,7 @@ def render_discussion(request: HttpRequest, post: Discussion, *, form: CommentFo
     """The discussion's page with a comment form as the reader sent it (refused, or
     previewed): its errors, their text kept. The first page of the default view, or
     while MongoDB is unreachable, a notice in its place."""
-    section = sections.prepare(request, post, view=listings.default_view(), degrade=True, form=form)
+    section = sections.prepare(request, post, view=listers.default_view(), degrade=True, form=form)
     return _discussion_page(request, section, status=status)
 
 
@@ -68,7 +68,7 @@ def permalink(request: HttpRequest, discussion: str, comment_path: str) -> HttpR
 
 def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer,
                      form: CommentForm | None = None, status: int = 200) -> HttpResponse:
-    replies = listings.list_comments(
+    replies = listers.list_comments(
         discussion_id=post.id,
         view="threaded",
         page=request.GET.get("page"),

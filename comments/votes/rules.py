@@ -1,5 +1,5 @@
 """The rules of voting on comments: who may vote on what. Plain functions; no request
-in sight (comments/votes/views.py asks, comments/votes/collection.py records)."""
+in sight (comments/views/votes.py asks, comments/votes/collection.py records)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ The key stored with a vote is `u:<user id>` or `b:<keyed hash of the token>`: th
 token itself never reaches the database, so reading `comment_votes` does not let
 anyone vote as someone else. A forged or altered cookie fails its signature and the
 browser simply gets a fresh token: a new voter, as a browser whose cookies were
-cleared is, and both are bounded by the per-address limits (comments/votes/views.py).
+cleared is, and both are bounded by the per-address limits (comments/views/votes.py).
 A copied cookie only ever changes that one voter's own votes.
 
 A browser's first token is not drawn at random: its first vote may leave from several

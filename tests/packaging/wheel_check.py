@@ -1,7 +1,8 @@
 """`make wheel-check`: build the slugline-comments wheel, install it into a fresh
 virtualenv (the checkout not on its path), make a project with `django-admin
 startproject` and the five lines (host_project.py), and through Django's test client
-post a comment, a reply and open the permalink, against the database at MONGODB_URI.
+post a comment, a reply and open the permalink, and follow a confirmation mail's link
+(the subscription pages under the recipe's URL), against the database at MONGODB_URI.
 
     python -m tests.packaging.wheel_check        (make wheel-check; .ci/run after make test)
 """
@@ -84,6 +85,26 @@ try:
     newest = client.get("/recipes/pancakes/comments/?view=newest")
     assert newest.status_code == 200 and "Only when the bubbles show." in newest.content.decode(), newest.status_code
     print("wheel-check: posted a comment and a reply, voted, opened", permalink, "and the newest view")
+    # Reply mail with the five lines alone: the confirmation mail's link opens under the recipe.
+    from django.core import mail
+    reader = Client()
+    action, fields = reply_form(reader.get("/recipes/pancakes/").content.decode(), "/recipes/pancakes/")
+    fields.update({"text": "Tell me of replies.", "website": "", "name": "Bea", "email": "bea@example.com",
+                   "notify_replies": "on"})
+    answer = reader.post(action, fields)
+    assert answer.status_code in (302, 303), ("opt-in", answer.status_code, answer.content[:2000])
+    call_command("send_notifications", verbosity=0)
+    [confirmation] = [m for m in mail.outbox if m.to == ["bea@example.com"]]
+    found = re.search(r"https?://[^/\s]+(/\S+/notifications/confirm/\S+/)", confirmation.body)
+    assert found and found.group(1).startswith("/recipes/pancakes/comments/notifications/confirm/"), confirmation.body
+    confirm = found.group(1)
+    shown = reader.get(confirm)
+    waiting = re.findall(r'name="subscription" value="([^"]+)"', shown.content.decode())
+    assert shown.status_code == 200 and waiting, (confirm, shown.status_code)
+    done = reader.post(confirm, {"subscription": waiting})
+    assert done.status_code == 303 and "/recipes/pancakes/comments/notifications/manage/" in done["Location"], done
+    assert reader.get(done["Location"]).status_code == 200, done["Location"]
+    print("wheel-check: a confirmation mail's link confirmed the subscription at", confirm.split("confirm/")[0])
 finally:
     mongo.get_client().drop_database(mongo.get_db().name)
 '''

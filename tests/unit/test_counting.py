@@ -1,9 +1,12 @@
 """The counters' arithmetic (comments/stores/counting.py): what a comment counts for, how a
-change moves the counters, and a recount that knows which intents were applied."""
+change moves the counters, and a recount that knows which intents were applied; and
+the counters each store is made with."""
 
+import pytest
 from bson import ObjectId
 
 from comments.records import Intent
+from comments.stores import STORES, counters, get_store
 from comments.stores.counting import Counts, counted, deltas, recount
 
 
@@ -55,3 +58,10 @@ def test_an_intent_survives_its_round_trip_and_junk_is_no_intent():
     intent = Intent(id=ObjectId(), was=("pending", False), now=("approved", True))
     assert Intent.from_doc(intent.as_doc()) == intent
     assert Intent.from_doc(None) is None and Intent.from_doc({"id": "x"}) is None
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_every_store_is_made_with_the_counters(name):
+    """get_store, the one place a store is made, hands it the counters its status,
+    placeholder and text changes move (no hook set up later)."""
+    assert get_store(name).counting is counters

@@ -16,7 +16,7 @@ from cms import posts
 from cms.published import NO_SUCH_POST
 from comments.moderation import queue as moderation
 from comments.posting import services
-from comments.reading import listings
+from comments.reading import listers
 from comments.reading.cursors import BAD_CURSOR
 from comments.reading.listings import BAD_VIEW
 from comments.records import RANKED_ORDERS, CommentAuthor
@@ -86,7 +86,7 @@ def api_pages(post, view: str) -> list[list[dict]]:
     return found
 
 
-@pytest.mark.parametrize("view", list(listings.VIEWS))
+@pytest.mark.parametrize("view", list(listers.VIEWS))
 def test_api_and_pages_show_the_same_comments_in_the_same_order(hidden_discussion, view):
     """Every page of every view: the same slugs, in the same order, placeholders in the
     same places, whether reached by cursor or (in the views that number their pages)
@@ -125,8 +125,8 @@ def test_views_come_from_the_site_registry(hidden_discussion, monkeypatch):
     """A view the site adds to its registry appears in the discussion with no change to the API."""
     post, _ = hidden_discussion
     _, data = api(f"/api/v1/posts/{post.slug}/")
-    assert [v["name"] for v in data["views"]] == list(listings.VIEWS)
-    monkeypatch.setitem(listings.VIEWS, "best", "Best")
+    assert [v["name"] for v in data["views"]] == list(listers.VIEWS)
+    monkeypatch.setitem(listers.VIEWS, "best", "Best")
     _, data = api(f"/api/v1/posts/{post.slug}/")
     assert "best" in [v["name"] for v in data["views"]]
 

@@ -359,7 +359,7 @@ class TestImport:
         run()
         swifts = posts.get_by_slug(SWIFTS)
         # Approved: 101, 102, 103, 105, 110, 111, 112; and the placeholder 104.
-        assert (swifts.comment_count, counters.state(swifts.id).counts.listed) == (7, 8)
+        assert (swifts.comment_count, counters.state(swifts.id, store=get_store()).counts.listed) == (7, 8)
         assert swifts.latest_comments[0].author_name == "Clockless"
 
     def test_a_second_run_creates_no_post_and_imports_nothing(self):

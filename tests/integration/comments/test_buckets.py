@@ -112,12 +112,12 @@ def test_a_page_rolls_over_after_100_and_num_pages_lives_in_the_discussion_state
     """The 101st comment still goes to page 1 (the push happens before the check) and
     moves num_pages to 2; the 102nd opens page 2."""
     post = make_post()
-    assert counters.state(post.id).num_pages == 1
+    assert counters.state(post.id, store=BUCKETS).num_pages == 1
     for n in range(bucket_writes.PAGE_SIZE):
         insert(post.id, n)
-    assert counters.state(post.id).num_pages == 1 and page_numbers(bucket_store, post.id) == [1]
+    assert counters.state(post.id, store=BUCKETS).num_pages == 1 and page_numbers(bucket_store, post.id) == [1]
     insert(post.id, 100)
-    assert counters.state(post.id).num_pages == 2
+    assert counters.state(post.id, store=BUCKETS).num_pages == 2
     assert bucket_store.comment_pages.find_one({"discussion_id": post.id, "page": 1})["count"] == 101
     insert(post.id, 101)
     assert page_numbers(bucket_store, post.id) == [1, 2]
@@ -129,8 +129,8 @@ def test_two_writers_past_a_full_page_advance_it_once(bucket_store, make_post):
     one does, the next comment opens page 2, and no comment is lost."""
     post = make_post()
     fill(post.id, 100)
-    page_a = counters.state(post.id).num_pages
-    page_b = counters.state(post.id).num_pages
+    page_a = counters.state(post.id, store=BUCKETS).num_pages
+    page_b = counters.state(post.id, store=BUCKETS).num_pages
     a = bucket_writes.push_comment(discussion_id=post.id, page=page_a, document=new_comment(post.id, 100))
     b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
     assert (a["count"], b["count"]) == (101, 102)
@@ -139,7 +139,7 @@ def test_two_writers_past_a_full_page_advance_it_once(bucket_store, make_post):
         bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"]),
     ]
     assert advanced == [True, False]
-    assert counters.state(post.id).num_pages == 2
+    assert counters.state(post.id, store=BUCKETS).num_pages == 2
     insert(post.id, 102)
     assert page_numbers(bucket_store, post.id) == [1, 2]
     assert len(set(stored_ids(bucket_store, post.id))) == 103
@@ -150,12 +150,12 @@ def test_a_writer_late_on_a_page_another_advanced_only_overfills_it(bucket_store
     1 holds one more, B's advance does nothing, and page 3 is never skipped to."""
     post = make_post()
     fill(post.id, 100)
-    page_b = counters.state(post.id).num_pages
+    page_b = counters.state(post.id, store=BUCKETS).num_pages
     a = bucket_writes.push_comment(discussion_id=post.id, page=1, document=new_comment(post.id, 100))
     assert bucket_writes.advance_page(discussion_id=post.id, page=1, count=a["count"])
     b = bucket_writes.push_comment(discussion_id=post.id, page=page_b, document=new_comment(post.id, 101))
     assert not bucket_writes.advance_page(discussion_id=post.id, page=page_b, count=b["count"])
-    assert counters.state(post.id).num_pages == 2 and b["count"] == 102
+    assert counters.state(post.id, store=BUCKETS).num_pages == 2 and b["count"] == 102
 
 
 def test_two_writers_of_a_new_page_both_land_in_one_bucket(bucket_store, make_post):
@@ -242,7 +242,7 @@ def test_writers_in_threads_across_a_rollover_lose_nothing_and_skip_no_page(buck
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 2
     for bucket in bucket_store.comment_pages.find({"discussion_id": post.id}):
         assert bucket["count"] == len(bucket["comments"])
-    assert counters.state(post.id).num_pages == numbers[-1]
+    assert counters.state(post.id, store=BUCKETS).num_pages == numbers[-1]
 
 
 def test_a_slug_used_on_an_earlier_page_is_taken(bucket_store, make_post):
@@ -277,7 +277,7 @@ def test_a_form_sent_again_after_its_page_rolled_over_goes_to_the_claimed_page(b
     assert bucket_writes.claim_page(discussion_id=post.id, slug=raced["slug"], page=1) == 1  # writer A
     insert(post.id, 100)
     insert(post.id, 101)
-    assert counters.state(post.id).num_pages == 2
+    assert counters.state(post.id, store=BUCKETS).num_pages == 2
     fields = {k: raced[k] for k in ("slug", "full_slug", "posted", "text", "html")}
     b = BUCKETS.insert_comment(discussion_id=post.id, parent=None, author=READER, **fields)  # writer B
     with pytest.raises(SlugTaken):
@@ -460,11 +460,11 @@ def test_an_export_imported_again_is_the_same_documents(bucket_store, make_post)
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 5
     assert BUCKETS.drop_discussion(discussion_id=post.id) == 205
     assert bucket_store.comment_claims.count_documents({"discussion_id": post.id}) == 0
-    assert BUCKETS.discussion_ids() == [] and counters.state(post.id).num_pages == 1
+    assert BUCKETS.discussion_ids() == [] and counters.state(post.id, store=BUCKETS).num_pages == 1
     assert BUCKETS.insert_documents(documents=exported) == 205
     assert list(BUCKETS.iter_documents(discussion_id=post.id)) == exported
     assert page_numbers(bucket_store, post.id) == [1, 2, 3]
-    assert counters.state(post.id).num_pages == 3
+    assert counters.state(post.id, store=BUCKETS).num_pages == 3
     assert BUCKETS.insert_documents(documents=exported) == 0
     insert(post.id, 999)
     assert len(stored_ids(bucket_store, post.id)) == 206 and page_numbers(bucket_store, post.id) == [1, 2, 3]
@@ -478,7 +478,7 @@ def test_documents_imported_into_a_discussion_with_comments_fill_its_last_page(b
     more = [new_comment(post.id, n) for n in range(50, 160)]  # 10 slugs it has, 100 new
     assert BUCKETS.insert_documents(documents=more) == 100
     counts = [b["count"] for b in bucket_store.comment_pages.find({"discussion_id": post.id}).sort("page", 1)]
-    assert counts == [100, 60] and counters.state(post.id).num_pages == 2
+    assert counts == [100, 60] and counters.state(post.id, store=BUCKETS).num_pages == 2
 
 
 def test_concurrent_submits_of_one_form_store_one_comment_even_on_a_full_page(

@@ -37,7 +37,7 @@ def assert_buckets_sound(mongo_db, discussion_id: ObjectId) -> None:
     all_slugs = [c["slug"] for b in found for c in b["comments"]]
     assert len(all_slugs) == len(set(all_slugs))
     last = max(found, key=lambda b: b["page"])
-    assert counters.state(discussion_id).num_pages == numbers[-1] + (last["count"] > bucket_writes.PAGE_SIZE)
+    assert counters.state(discussion_id, store=BUCKETS).num_pages == numbers[-1] + (last["count"] > bucket_writes.PAGE_SIZE)
 
 
 @pytest.mark.parametrize("before", [99, 100, 101])

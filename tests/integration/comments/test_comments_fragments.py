@@ -21,7 +21,7 @@ from django.test import Client
 from cms import authors, posts
 from cms.models import AuthorProfile
 from comments.moderation import queue as moderation
-from comments.reading import fragments, listings
+from comments.reading import fragments, listers
 from comments.records import CommentAuthor
 from comments.transfer import backup
 from tests.page_reading import page, permalink_url, post_url, submit
@@ -122,7 +122,7 @@ def test_a_page_with_a_recent_comment_is_kept_briefly(make_post, make_comment, s
     post = make_post()
     now = datetime.now(timezone.utc)
     make_comment(post, at=now - timedelta(minutes=2))
-    listing = listings.list_comments(discussion_id=post.id, view="threaded")
+    listing = listers.list_comments(discussion_id=post.id, view="threaded")
     assert fragments.keep_seconds(listing, now=now) == 12
     assert fragments.keep_seconds(listing, now=now + timedelta(days=2)) == 300
     assert fragments.keep_seconds(listing, now=now - timedelta(minutes=2)) == fragments.MIN_SECONDS

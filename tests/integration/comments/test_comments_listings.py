@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import BadRequest
 
 from comments.moderation import queue as moderation
-from comments.reading import listings
+from comments.reading import listers, listings
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM, CommentAuthor, Viewer
 from comments.stores import get_store
 
@@ -21,7 +21,7 @@ EDITOR = Viewer(user_id=99, editor=True)
 
 
 def shown(post, viewer=READERS, **query) -> list[listings.Shown]:
-    return listings.list_comments(discussion_id=post.id, view=query.pop("view", "threaded"), viewer=viewer,
+    return listers.list_comments(discussion_id=post.id, view=query.pop("view", "threaded"), viewer=viewer,
                                **query).shown
 
 
@@ -79,7 +79,7 @@ def test_counts_match_what_each_viewer_is_shown(trio):
     get_store().set_status(ids=[made[0].id], status=PENDING)
     get_store().set_status(ids=[made[2].id], status=SPAM)
     for viewer, count in [(READERS, 1), (Viewer(own=frozenset({made[0].id})), 2), (EDITOR, 2)]:
-        listing = listings.list_comments(discussion_id=post.id, view="threaded", viewer=viewer)
+        listing = listers.list_comments(discussion_id=post.id, view="threaded", viewer=viewer)
         assert listing.total == listing.comment_count == len(listing.shown) == count
 
 
@@ -95,7 +95,7 @@ def test_a_deleted_parent_shows_as_a_placeholder_and_its_replies_stay(make_post,
         assert items[0].placeholder == "[deleted]"
         assert items[0].comment.text == items[0].comment.html == items[0].comment.author.name == ""
         assert items[1].comment.text == "Reply words" and items[1].indent == 1
-    listing = listings.list_comments(discussion_id=post.id, view="threaded")
+    listing = listers.list_comments(discussion_id=post.id, view="threaded")
     assert (listing.total, listing.comment_count) == (2, 1)
 
 
@@ -130,12 +130,12 @@ def test_cursor_pages_skip_hidden_comments_and_still_cover_every_shown_one(
         get_store().set_status(ids=[made[i].id], status=SPAM if i % 2 else PENDING)
     expected = [c.slug for c in get_store().find_page(discussion_id=post.id, order=view, limit=100)]
     assert len(expected) == 10
-    seen, listing = [], listings.list_comments(discussion_id=post.id, view=view)
+    seen, listing = [], listers.list_comments(discussion_id=post.id, view=view)
     while True:
         seen += [item.comment.slug for item in listing.shown]
         if not listing.next_cursor:
             break
-        listing = listings.list_comments(discussion_id=post.id, view=view, after=listing.next_cursor)
+        listing = listers.list_comments(discussion_id=post.id, view=view, after=listing.next_cursor)
     assert seen == expected
     assert listing.num_pages == 4
 
@@ -145,11 +145,11 @@ def test_a_cursor_made_for_one_viewer_pages_for_another(trio, settings):
     settings.COMMENTS_PER_PAGE = 1
     post, made = trio
     get_store().set_status(ids=[made[1].id], status=PENDING)
-    cursor = listings.list_comments(discussion_id=post.id, view="threaded", viewer=EDITOR).next_cursor
-    following = listings.list_comments(discussion_id=post.id, view="threaded", after=cursor)
+    cursor = listers.list_comments(discussion_id=post.id, view="threaded", viewer=EDITOR).next_cursor
+    following = listers.list_comments(discussion_id=post.id, view="threaded", after=cursor)
     assert [item.comment.text for item in following.shown] == ["after"]
     with pytest.raises(BadRequest):
-        listings.list_comments(discussion_id=post.id, view="newest", after=cursor)
+        listers.list_comments(discussion_id=post.id, view="newest", after=cursor)
 
 
 def test_page_of_counts_only_what_the_viewer_sees(trio, settings):

@@ -16,7 +16,7 @@ from cms.published import NO_SUCH_POST
 from comments.posting import services
 from comments.posting.forms import BAD_PARENT, EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.posting.services import PARENT_NOT_FOUND
-from comments.reading import listings
+from comments.reading import listers
 from comments.reading.cursors import BAD_CURSOR
 from comments.reading.listings import BAD_VIEW, NO_MORE
 from comments.records import CommentAuthor
@@ -47,7 +47,7 @@ PATTERN_SORTS = {
     "newest": [("thread", -1), ("full_slug", 1)],
 }
 VIEWS = list(PATTERN_SORTS)
-ALL_VIEWS = list(listings.VIEWS)
+ALL_VIEWS = list(listers.VIEWS)
 VIEW_LABELS = {"threaded": "Threaded", "newest": "Newest threads first", "chronological": "Oldest first"}
 
 
@@ -240,7 +240,7 @@ def test_numbered_pages_show_consecutive_slices_of_the_views_order(client, discu
 
 def test_view_switch_links_to_the_other_views_and_marks_the_current_one(client, discussion):
     """The view switch names the current view and links to every other one (the ranked
-    views, best and top, included: comments.listings.VIEWS)."""
+    views, best and top, included: comments.reading.listers.VIEWS)."""
     post, _ = discussion
     for view in VIEWS:
         shown = page(client.get(discussion_url(post), {"view": view}))

@@ -95,12 +95,12 @@ def _moderating(editor: Reader, token: str, ids: list, rng: random.Random):
 
 
 def assert_counters_exact(discussion_id, log: list[str] = ()) -> None:
-    stored = counters.state(discussion_id).counts
+    stored = counters.state(discussion_id, store=get_store()).counts
     docs = list(get_store().iter_documents(discussion_id=discussion_id))
     assert not [d for d in docs if d.get("intent")], ("every change finished", log[-20:])
     assert stored == counting.recount(docs)
     assert posts.get_by_id(discussion_id).comment_count == stored.approved
-    assert counters.check(discussion_id) is None
+    assert counters.check(discussion_id, store=get_store()) is None
 
 
 def test_posters_moderators_and_a_ban_at_once_leave_every_counter_exact(using, make_post):

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments.reading.listings import VIEWS
+from comments.reading.listers import VIEWS
 from comments.records import RANKED_ORDERS, Viewer
 from comments.votes import rules as voting
 from tests.integration.comments.test_posting_in_place import form_data, in_place, posted

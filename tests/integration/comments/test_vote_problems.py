@@ -10,7 +10,7 @@ import json
 from django.test import Client
 
 from comments.views.common import NO_SUCH_COMMENT
-from comments.votes import views as vote_views
+from comments.views import votes as vote_views
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 PROBLEM = "application/problem+json"

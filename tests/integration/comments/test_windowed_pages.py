@@ -17,7 +17,7 @@ from django.core.cache import cache
 
 from comments import slugs
 from comments.benchmark import discussion_documents
-from comments.reading import cursors, listings
+from comments.reading import cursors, listers, listings
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
 from comments.stores import get_store, page_windows
 from comments.stores.base import CommentStore
@@ -134,12 +134,12 @@ def test_every_page_both_ways_is_the_one_query_s_page(awkward, view, hints):
 
 @pytest.mark.parametrize("view", VIEWS)
 def test_a_reader_s_listing_has_the_same_comments_and_links_as_one_query_gave(awkward, view, monkeypatch):
-    """Through comments.listings.list_comments, page by page by the next link: the same
+    """Through comments.reading.listers.list_comments, page by page by the next link: the same
     comments drawn, the same page numbers and the same next and prev cursors as with
     the windows turned off (MAX_WINDOWS 0: one query)."""
 
     def listing(after: str | None) -> listings.Listing:
-        return listings.list_comments(discussion_id=awkward, view=view, after=after)
+        return listers.list_comments(discussion_id=awkward, view=view, after=after)
 
     def payload(token: str | None):
         return signing.loads(token, salt=cursors.SALT) if token else None

@@ -6,7 +6,7 @@ them, which counted every Slugline answer as an error)."""
 import pytest
 
 from comments import conf
-from comments.reading import listings
+from comments.reading import listers
 from tests.page_reading import post_url
 
 
@@ -27,7 +27,7 @@ def test_the_benchmark_expects_what_the_first_page_shows(client, deep_discussion
 
     settings.COMMENTS_CACHE_SECONDS = 0
     body = client.get(post_url(deep_discussion)).content
-    expected = Expected.first_page(listings.list_comments(discussion_id=deep_discussion.id, view="threaded"))
+    expected = Expected.first_page(listers.list_comments(discussion_id=deep_discussion.id, view="threaded"))
     assert b"continue-thread" in body
     assert expected.count < 11  # the replies below the limit are not on the page
     assert _error(200, body, SLUGLINE_COMMENT, expected) == ""
@@ -39,7 +39,7 @@ def test_a_page_missing_or_reordering_a_comment_is_an_error(client, deep_discuss
     from bench.peer import SLUGLINE_COMMENT, Expected, _error
 
     body = client.get(post_url(deep_discussion)).content
-    expected = Expected.first_page(listings.list_comments(discussion_id=deep_discussion.id, view="threaded"))
+    expected = Expected.first_page(listers.list_comments(discussion_id=deep_discussion.id, view="threaded"))
     first, second = expected.slugs[0].encode(), expected.slugs[1].encode()
     swapped = body.replace(b'data-slug="' + first + b'"', b'data-slug="@@"').replace(
         b'data-slug="' + second + b'"', b'data-slug="' + first + b'"').replace(b'data-slug="@@"',

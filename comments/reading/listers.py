@@ -1,0 +1,100 @@
+"""The views of a discussion, by the name `?view=` takes, and the function that lists
+each one's pages: the one table (`TABLE`; the pages, the order links,
+COMMENTS_DEFAULT_VIEW's check and the REST API read it). The views ordered by a sort key
+(threaded, newest, chronological: records.ORDERS) are listed by
+comments/reading/listings.py, the ranked ones (best, top: records.RANKED_ORDERS) by
+comments/reading/ranked.py, which builds on listings; this module imports both, so
+neither registers anywhere and no import has to have happened first.
+
+Callers list through here: `list_comments` (a page of a view, or of the replies below
+one comment), `parse_view`, `default_view`, `VIEWS` (each view's label).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from bson import ObjectId
+from django.core.exceptions import BadRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy as _
+from pymongo.errors import PyMongoError
+
+from comments import conf
+from comments.reading import listings, ranked
+from comments.reading.listings import BAD_VIEW, Listing
+from comments.records import READERS, Comment, Tally, Viewer
+from infra import mongo
+
+
+class Lister(Protocol):
+    """What lists one page of a view of a whole discussion, as `viewer` sees it: by page
+    number (`page`) or by cursor (`after`, `before`); `tally`, the listing's counts when
+    the caller knows them; `opens`, no later than the discussion's first comment, when
+    known. BadRequest for a malformed page or cursor, Http404 past the end."""
+
+    def __call__(self, *, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
+                 before: str | None = None, viewer: Viewer = READERS, tally: Tally | None = None,
+                 opens: datetime | None = None) -> Listing: ...
+
+
+@dataclass(frozen=True)
+class View:
+    """A view of a discussion: its label (the order links) and what lists its pages."""
+
+    label: str | Promise
+    lister: Lister
+
+
+TABLE: dict[str, View] = {
+    "threaded": View(label=_("Threaded"), lister=listings.list_ordered),
+    "newest": View(label=_("Newest threads first"), lister=listings.list_ordered),
+    "chronological": View(label=_("Oldest first"), lister=listings.list_ordered),
+    "best": View(label=_("Best"), lister=ranked.list_ranked),
+    "top": View(label=_("Top"), lister=ranked.list_ranked),
+}
+# Each view's label by its name, in the order the links show them.
+VIEWS: dict[str, str | Promise] = {name: view.label for name, view in TABLE.items()}
+
+
+def default_view() -> str:
+    """The view a discussion opens on (COMMENTS_DEFAULT_VIEW; threaded if it names none)."""
+    view = conf.get().default_view
+    return view if view in TABLE else "threaded"
+
+
+def parse_view(raw: str | None) -> str:
+    """The view `?view=` names (none: the default); BadRequest for one there is not."""
+    view = raw or default_view()
+    if view not in TABLE:
+        raise BadRequest(gettext(BAD_VIEW))
+    return view
+
+
+def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
+                  before: str | None = None, below: Comment | None = None, viewer: Viewer = READERS,
+                  tally: Tally | None = None, opens: datetime | None = None) -> Listing:
+    """One page of a discussion's comments in `view`, listed by the view's lister
+    (`TABLE`), or, with `below`, of the replies below that comment (a permalink page's,
+    listed in `view`'s order by listings.list_ordered). BadRequest for a view there is
+    not, a malformed page number or a tampered cursor; Http404 past the end."""
+    if view not in TABLE:
+        raise BadRequest(gettext(BAD_VIEW))
+    if below is not None:
+        return listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
+                                     below=below, viewer=viewer, tally=tally, opens=opens)
+    return TABLE[view].lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
+                              viewer=viewer, tally=tally, opens=opens)
+
+
+def list_comments_if_available(**query: Any) -> Listing | None:
+    """`list_comments`, or None while MongoDB is unreachable or over its budget (the
+    page then says that comments are unavailable instead of failing whole)."""
+    try:
+        return list_comments(**query)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
+        return None
