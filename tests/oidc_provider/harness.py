@@ -32,6 +32,9 @@ PASSWORD = "provider-tests-only-4Kd!"
 
 @dataclass(frozen=True)
 class ProviderUser:
+    """A user of the test provider: how they sign in there, and the address (and its
+    verified flag) the provider vouches for in its claims."""
+
     username: str
     email: str
     verified: bool
@@ -41,6 +44,8 @@ class ProviderUser:
 
 @dataclass(frozen=True)
 class ProviderClient:
+    """A relying party registered at the test provider (Slugline, with its callbacks)."""
+
     id: str
     secret: str
     redirect_uris: tuple[str, ...]
