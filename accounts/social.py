@@ -60,7 +60,8 @@ def configuration_problem(document) -> str | None:
         value = document.get(name)
         if value is None:
             continue
-        if not isinstance(value, str) or urlsplit(value).scheme not in ("http", "https") or not urlsplit(value).netloc:
+        parts = urlsplit(value) if isinstance(value, str) else None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
             return f"its {name} is not an http(s) address"
     return None
 

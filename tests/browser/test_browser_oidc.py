@@ -58,7 +58,8 @@ def page_of(browser):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.on("console", lambda m: page.errors.append(m.text) if "Content Security Policy" in m.text else None)
+        page.on("console", lambda m: page.errors.append(m.text)
+                if "Content Security Policy" in m.text else None)
         page.on("response", lambda r: page.errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
         return page
 
@@ -71,7 +72,8 @@ def test_the_provider_is_a_button_on_the_sign_up_page(oidc_site, page_of):
     site, _ = oidc_site
     page = page_of(site)
     page.goto("/accounts/signup/")
-    expect(page.get_by_role("link", name=NAME)).to_have_attribute("href", re.compile(f"/accounts/oidc/{PROVIDER_ID}/login/"))
+    button = page.get_by_role("link", name=NAME)
+    expect(button).to_have_attribute("href", re.compile(f"/accounts/oidc/{PROVIDER_ID}/login/"))
 
 
 def test_a_reader_signs_in_at_the_provider_and_comes_back_signed_in(oidc_site, page_of):

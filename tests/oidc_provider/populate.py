@@ -19,7 +19,8 @@ def populate(data: dict) -> None:
             first_name=first, last_name=last,
         )
         if spec["email"]:
-            EmailAddress.objects.create(user=user, email=spec["email"], verified=spec["verified"], primary=True)
+            EmailAddress.objects.create(user=user, email=spec["email"], verified=spec["verified"],
+                                        primary=True)
     for spec in data.get("clients", []):
         client = Client(id=spec["id"], name=spec["name"], type=Client.Type.CONFIDENTIAL)
         client.set_secret(spec["secret"])

@@ -52,7 +52,8 @@ def test_a_server_url_naming_its_configuration_document_is_kept_as_given():
 
 
 def test_json_that_does_not_parse_names_the_variable(monkeypatch):
-    with pytest.raises(ImproperlyConfigured, match=r"^AUTH_OIDC_PROVIDERS is not valid JSON: .*docs/accounts\.md"):
+    not_json = r"^AUTH_OIDC_PROVIDERS is not valid JSON: .*docs/accounts\.md"
+    with pytest.raises(ImproperlyConfigured, match=not_json):
         read(monkeypatch, '[{"id": "keycloak", "secret": "' + SECRET + '",')
 
 

@@ -27,7 +27,8 @@ def _quick_timeout(settings, db):
 
 def configure(settings, server_url: str) -> None:
     settings.SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"APPS": openid_connect_apps([
-        {"id": "company", "name": NAME, "server_url": server_url, "client_id": "slugline", "secret": "s3cret"},
+        {"id": "company", "name": NAME, "server_url": server_url,
+         "client_id": "slugline", "secret": "s3cret"},
     ]), "OAUTH_PKCE_ENABLED": True}}
 
 
@@ -50,7 +51,8 @@ def test_a_provider_that_is_down_gives_the_failure_page(settings, client):
 
 def test_a_slow_provider_is_given_up_on_after_the_timeout(settings, client):
     with BrokenProvider() as provider:
-        provider.answers["/.well-known/openid-configuration"] = Answer.json(provider.discovery(), delay=TIMEOUT + 5)
+        slow = Answer.json(provider.discovery(), delay=TIMEOUT + 5)
+        provider.answers["/.well-known/openid-configuration"] = slow
         configure(settings, provider.url)
         started = time.monotonic()
         answer = start_signing_in(client)

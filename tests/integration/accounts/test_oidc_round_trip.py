@@ -114,7 +114,6 @@ def test_an_unverified_address_does_not_take_over_the_account_that_has_it(client
     # As a sign-up with a taken address: "check your mail" (the owner is told by mail).
     assert answer.status_code == 302 and answer["Location"] == reverse("account_email_verification_sent")
     assert [m.to for m in mail.outbox] == [[MALLORY.email]]
-    print("DEBUG", answer.status_code, answer.get("Location"), client.get(answer["Location"]).content.decode()[-3000:])
     assert signed_in_as(client) != reader
     assert not SocialAccount.objects.filter(user=reader).exists()
     reader.refresh_from_db()

@@ -50,7 +50,8 @@ def test_adding_a_passkey_to_an_account_without_password_asks_for_a_mailed_code(
     reader.save()
     client.force_login(reader)
     asked = client.get(reverse("mfa_add_webauthn"))
-    assert asked.status_code == 302 and asked["Location"].startswith(reverse("account_request_reauthentication_code"))
+    assert asked.status_code == 302
+    assert asked["Location"].startswith(reverse("account_request_reauthentication_code"))
     page = client.get(asked["Location"]).content.decode()
     assert 'class="site-header"' in page
     sent = client.post(asked["Location"], {"recipient": "ada@example.org"})
