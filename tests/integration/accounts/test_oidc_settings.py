@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,20 @@ def test_a_well_formed_value_starts():
     done = check(json.dumps([{"id": "company", "name": "Company", "server_url": "https://id.example.com",
                               "client_id": "slugline", "secret": SECRET}]))
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_gunicorn_does_not_start_with_a_malformed_value():
+    """Its workers fail to boot on the settings, and the master gives up (no site
+    answering with providers missing)."""
+    from django.conf import settings
+
+    from bench.harness import Site
+
+    site = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=1)
+    try:
+        with pytest.raises(RuntimeError, match="did not start"):
+            site.start(AUTH_OIDC_PROVIDERS='[{"id": "company"')
+        assert "ImproperlyConfigured: AUTH_OIDC_PROVIDERS is not valid JSON" in site.log()
+    finally:
+        site.stop()
+        shutil.rmtree(site.workdir, ignore_errors=True)
