@@ -38,6 +38,35 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def start_server(argv: list[str], *, env: dict, log_path: Path, ready_url: str,
+                 seconds: float = 30) -> subprocess.Popen:
+    """Start a server process from the repository (its output appended to `log_path`)
+    and wait until `ready_url` answers; RuntimeError if it does not within `seconds`
+    (the process is stopped) or exits first."""
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=log, stderr=log, start_new_session=True)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            urllib.request.urlopen(ready_url, timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError(f"{Path(argv[0]).name} did not start; see {log_path}")
+
+
+def stop_server(proc: subprocess.Popen | None) -> None:
+    """Stop a process start_server() started (SIGTERM, then SIGKILL after 30 s)."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -93,27 +122,12 @@ class Site:
 
     def start(self, **extra_env) -> None:
         self.manage("collectstatic", "--noinput", "-v0")  # as the release step does
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            [GUNICORN, "--config", "gunicorn.conf.py", "slugline.wsgi"],
-            cwd=REPO, env=self.env(**extra_env), stdout=log, stderr=log, start_new_session=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/healthz/live", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not start; see {self.log_path}")
+        self.proc = start_server([GUNICORN, "--config", "gunicorn.conf.py", "slugline.wsgi"],
+                                 env=self.env(**extra_env), log_path=self.log_path,
+                                 ready_url=self.url + "/healthz/live")
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_server(self.proc)
 
     def drop(self) -> None:
         from pymongo import MongoClient

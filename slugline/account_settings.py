@@ -5,6 +5,8 @@ from typing import Any as _Any
 
 import environ as _environ
 
+from slugline import oidc_providers as _oidc_providers
+
 _env = _environ.Env()  # settings.py has read .env already
 
 # Readers' accounts (django-allauth; accounts/, docs/accounts.md). Readers sign up with an
@@ -61,5 +63,24 @@ ACCOUNT_RATE_LIMITS = {
 # Passkeys through allauth's MFA app (sign-in with a passkey; added from the account page).
 MFA_SUPPORTED_TYPES = ["webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
-# Social and OpenID Connect providers: none unless configured (docs/accounts.md).
-SOCIALACCOUNT_PROVIDERS: dict[str, _Any] = {}
+# Signing up with a passkey instead of a password (the address is verified by a mailed
+# code first). A passkey's relying party is the host the reader sees: WebAuthn needs
+# https, or http://localhost in development (not http://127.0.0.1); the origin is
+# always checked (MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN stays off).
+MFA_PASSKEY_SIGNUP_ENABLED = True
+# A passkey is a way to sign in, not a second step after a password or a code.
+MFA_ADAPTER = "accounts.passkeys.MFAAdapter"
+# OpenID Connect providers from AUTH_OIDC_PROVIDERS (slugline/oidc_providers.py,
+# docs/accounts.md): each is a button on the sign-in and sign-up pages. PKCE on every
+# sign-in. A provider's address signs in to the account that has it only when the
+# provider says it is verified (then the provider is connected to that account; an
+# editor's account never, accounts.social); an unverified one never takes an account
+# over. Each call to a provider waits at most AUTH_OIDC_TIMEOUT_SECONDS; a provider
+# that is down, slow or answers garbage gives a page saying so (accounts.social).
+SOCIALACCOUNT_PROVIDERS: dict[str, _Any] = {
+    "openid_connect": {"APPS": _oidc_providers.read_providers(_env), "OAUTH_PKCE_ENABLED": True},
+}
+SOCIALACCOUNT_ADAPTER = "accounts.social.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_REQUESTS_TIMEOUT = _env.int("AUTH_OIDC_TIMEOUT_SECONDS", default=5)

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, register_converter
 
+from accounts import social
 from cms import feeds, views
 from cms.sitemaps import SITEMAPS
 from cms.slugs import SlugConverter
@@ -39,6 +40,10 @@ urlpatterns = [
     # "login" and "logout" the rest of the site reverses (docs/accounts.md).
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),
+    # An OpenID Connect provider's two views (allauth's, reversed by allauth's names),
+    # answering a provider that fails with a page instead of a 500 (accounts/social.py).
+    path("accounts/oidc/<str:provider_id>/login/", social.login),
+    path("accounts/oidc/<str:provider_id>/login/callback/", social.callback),
     path("accounts/", include("allauth.urls")),
     # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
     path("i18n/", include("django.conf.urls.i18n")),
