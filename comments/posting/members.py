@@ -1,0 +1,70 @@
+"""Who may comment, and as whom (COMMENTS_WHO_MAY_COMMENT; docs/reference.md):
+
+- "anyone" (the default): a stranger comments with a name (and maybe an address), a
+  signed-in member as their account;
+- "members": only signed-in members; a stranger sees "Sign in to comment", its link
+  carrying `next=` back to the discussion, and a stranger's POST is refused with that
+  link and their text kept.
+
+Either way a member comments as a member only once their host lets them
+(`BaseHost.member_verification_url`: Slugline asks for a verified address first);
+until then the form is refused with a link to that page, their text kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.shortcuts import resolve_url
+from django.utils.translation import gettext, gettext_noop
+
+from comments import conf
+from comments.host import get_host
+
+MEMBERS_ONLY = gettext_noop("Only members can comment here: sign in to comment.")
+SIGN_IN = gettext_noop("Sign in to comment")
+UNVERIFIED = gettext_noop(
+    "Verify your account's e-mail address before you comment: your comments carry your "
+    "account, and replies are mailed to that address."
+)
+# What the comment form adds to either refusal.
+KEPT = gettext_noop("Your text is kept below.")
+VERIFY = gettext_noop("Verify your address")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why this reader cannot comment now, in words (`message`, plain text: the API
+    sends it as it is), and where to go to fix it (`url`, with its link's `label`)."""
+
+    code: str
+    message: str
+    url: str
+    label: str
+
+
+def members_only() -> bool:
+    """Whether only signed-in members may comment (a setting out of its values counts
+    as "members": comments.E008 reports it)."""
+    return conf.get().who_may_comment != "anyone"
+
+
+def sign_in_url(next_url: str) -> str:
+    """The site's login page (LOGIN_URL), coming back to `next_url` after."""
+    return f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': next_url})}"
+
+
+def refusal(user: Any, *, next_url: str) -> Refusal | None:
+    """Why `user` (signed in or not) may not comment at all now, or None: a stranger
+    where only members may, or a member whose host wants them verified first."""
+    if user is None or not user.is_authenticated:
+        if members_only():
+            return Refusal("members_only", gettext(MEMBERS_ONLY), sign_in_url(next_url), gettext(SIGN_IN))
+        return None
+    url = get_host().member_verification_url(user)
+    if url is not None:
+        return Refusal("unverified", gettext(UNVERIFIED), url, gettext(VERIFY))
+    return None
