@@ -21,10 +21,16 @@ def display_name(user) -> str:
         return ""
 
 
-def verified_address(user) -> str:
-    """The account's verified primary address (allauth's EmailAddress), "" when it has none."""
-    found = EmailAddress.objects.filter(user=user, primary=True, verified=True).values_list("email", flat=True).first()
-    return found or ""
+def member_address(user) -> tuple[str, bool]:
+    """Where the account's mail goes, and whether it may comment as a member: its
+    verified primary address (allauth's EmailAddress); nothing while its addresses
+    await verification; `user.email` for an account with no address record at all,
+    one made by the site's staff (the admin, createsuperuser), never by sign-up."""
+    rows = list(EmailAddress.objects.filter(user=user).values_list("email", "primary", "verified"))
+    if not rows:
+        return str(user.email or ""), True
+    verified = [email for email, primary, is_verified in rows if primary and is_verified]
+    return (verified[0], True) if verified else ("", False)
 
 
 def display_names() -> list[str]:

@@ -60,14 +60,14 @@ class BlogHost(BaseHost):
         return commenting.display_names()
 
     def member_address(self, user) -> str:
-        """A reader's verified primary address; an editor's account address (staff skip
-        verification: accounts.stages)."""
-        return str(user.email or "") if user.is_staff else commenting.verified_address(user)
+        """A reader's verified primary address (accounts.commenting.member_address); an
+        editor's account address (staff skip verification: accounts.stages)."""
+        return str(user.email or "") if user.is_staff else commenting.member_address(user)[0]
 
     def member_verification_url(self, user) -> str | None:
         """A reader comments as a member once their address is verified: until then, the
         account's addresses page (where a verification code is sent again)."""
-        if user.is_staff or commenting.verified_address(user):
+        if user.is_staff or commenting.member_address(user)[1]:
             return None
         return reverse("account_email")
 

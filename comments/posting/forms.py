@@ -161,6 +161,11 @@ class CommentForm(CommentTextMixin, forms.Form):
         return get_host().commenter_name(self.user) if self.is_member else ""
 
     @property
+    def kept_text(self) -> str:
+        """The text the reader sent (or a preview kept), for a page that cannot draw the form."""
+        return str((self.data if self.is_bound else self.initial).get("text") or "")
+
+    @property
     def writing_fields(self) -> list[Any]:
         """The fields a person fills in (the visible ones but the honeypot)."""
         return [field for field in self.visible_fields() if field.name != HONEYPOT_FIELD]
