@@ -5,6 +5,8 @@ strangers, and mail to a member's verified address with no confirmation."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -110,3 +112,53 @@ def test_a_members_mail_goes_to_their_verified_address_with_no_confirmation(make
     # No confirmation mail asked for, none queued: the address is the account's, verified.
     assert "Mail goes only to confirmed addresses" not in mia.get(answer["Location"]).content.decode()
     assert mongo_db.notification_outbox.count_documents({}) == 0
+
+
+def vote(browser: Client, post, comment, value: str = "up"):
+    return browser.post(f"{discussion_url(post)}{comment.slug}/vote/", {"vote": value},
+                        HTTP_ACCEPT="application/json")
+
+
+def tallies(comment) -> tuple[int, int]:
+    now = get_store().find_by_slug(discussion_id=comment.discussion_id, slug=comment.slug)
+    return now.votes_up, now.votes_down
+
+
+def test_one_member_in_two_browsers_has_one_vote(make_post, make_comment):
+    post = make_post()
+    comment = make_comment(post)
+    laptop = reader("mia", name="Mia Member")
+    phone = Client()
+    phone.force_login(laptop.user)  # type: ignore[attr-defined]
+    assert vote(laptop, post, comment).status_code == 200
+    assert vote(phone, post, comment).status_code == 200
+    assert tallies(comment) == (1, 0)
+    assert vote(phone, post, comment, "down").status_code == 200
+    assert tallies(comment) == (0, 1)
+    assert vote(Client(), post, comment).status_code == 200
+    assert tallies(comment) == (1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_member_voting_from_many_browsers_at_once_has_one_vote(make_post, make_comment):
+    """Eight browsers signed in as one member vote on one comment at the same moment."""
+    post = make_post()
+    comment = make_comment(post)
+    first = reader("mia", name="Mia Member")
+    browsers = [first] + [Client() for _ in range(7)]
+    for browser in browsers[1:]:
+        browser.force_login(first.user)  # type: ignore[attr-defined]
+    barrier = threading.Barrier(len(browsers))
+    answers: list[int] = []
+
+    def send(browser: Client) -> None:
+        barrier.wait()
+        answers.append(vote(browser, post, comment).status_code)
+
+    threads = [threading.Thread(target=send, args=(browser,)) for browser in browsers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * len(browsers)
+    assert tallies(comment) == (1, 0)
