@@ -24,15 +24,16 @@ from django.utils.translation import gettext, gettext_noop
 from comments import conf
 from comments.host import get_host
 
-MEMBERS_ONLY = gettext_noop("Only members can comment here: sign in to comment.")
-SIGN_IN = gettext_noop("Sign in to comment")
-UNVERIFIED = gettext_noop(
-    "Verify your account's e-mail address before you comment: your comments carry your "
-    "account, and replies are mailed to that address."
-)
+# Each refusal's words and its link's label, by its code.
+WORDS = {
+    "members_only": (gettext_noop("Only members can comment here: sign in to comment."),
+                     gettext_noop("Sign in to comment")),
+    "unverified": (gettext_noop("Verify your account's e-mail address before you comment: your comments carry "
+                                "your account, and replies are mailed to that address."),
+                   gettext_noop("Verify your address")),
+}
 # What the comment form adds to either refusal.
 KEPT = gettext_noop("Your text is kept below.")
-VERIFY = gettext_noop("Verify your address")
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,11 @@ def refusal(user: Any, *, next_url: str) -> Refusal | None:
     """Why `user` (signed in or not) may not comment at all now, or None: a stranger
     where only members may, or a member whose host wants them verified first."""
     if user is None or not user.is_authenticated:
-        if members_only():
-            return Refusal("members_only", gettext(MEMBERS_ONLY), sign_in_url(next_url), gettext(SIGN_IN))
-        return None
+        return _refused("members_only", sign_in_url(next_url)) if members_only() else None
     url = get_host().member_verification_url(user)
-    if url is not None:
-        return Refusal("unverified", gettext(UNVERIFIED), url, gettext(VERIFY))
-    return None
+    return _refused("unverified", url) if url is not None else None
+
+
+def _refused(code: str, url: str) -> Refusal:
+    message, label = WORDS[code]
+    return Refusal(code, gettext(message), url, gettext(label))

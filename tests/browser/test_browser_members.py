@@ -4,36 +4,25 @@ form asks for no name or address, and the comment is drawn with the member's ini
 
 from __future__ import annotations
 
-import json
-import subprocess
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from bench.harness import PYTHON, REPO
-
 MEMBER = {"email": "mia.member@example.com", "password": "a long enough passphrase 7", "name": "Mia Okonkwo"}
 
 
 @pytest.fixture(scope="module")
-def member(site) -> int:
+def member(in_site) -> int:
     """A reader's account as sign-up and verification leave it, in the site's database."""
-    code = (
-        "import json\n"
-        "from allauth.account.models import EmailAddress\n"
-        "from django.contrib.auth import get_user_model\n"
-        "from accounts.models import Profile\n"
-        f"u = get_user_model().objects.create_user(username='mia', email={MEMBER['email']!r},"
-        f" password={MEMBER['password']!r})\n"
-        f"EmailAddress.objects.create(user=u, email={MEMBER['email']!r}, verified=True, primary=True)\n"
-        f"Profile.objects.create(user=u, display_name={MEMBER['name']!r})\n"
-        "print(json.dumps({'id': u.pk}))\n"
-    )
-    done = subprocess.run([PYTHON, "manage.py", "shell", "-c", code], cwd=REPO, env=site.env(),
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])["id"]
+    email, password, name = MEMBER["email"], MEMBER["password"], MEMBER["name"]
+    return in_site("; ".join([
+        "import json", "from allauth.account.models import EmailAddress", "from accounts.models import Profile",
+        "from django.contrib.auth import get_user_model",
+        f"u = get_user_model().objects.create_user(username='mia', email={email!r}, password={password!r})",
+        f"EmailAddress.objects.create(user=u, email={email!r}, verified=True, primary=True)",
+        f"Profile.objects.create(user=u, display_name={name!r})", "print(json.dumps({'id': u.pk}))",
+    ]))["id"]
 
 
 def test_a_members_form_has_no_name_or_email_and_their_comment_shows_initials(open_page, post_by, member, site):

@@ -43,11 +43,8 @@ def test_a_members_session_posts_as_that_member(make_post):
 
 
 def test_an_unverified_members_session_is_refused_with_where_to_verify(make_post):
-    post = make_post()
     _, browser = signed_in("una", verified=False)
-    response = post_json(browser, post, {"text": "Let me in"})
-    assert response.status_code == 403
-    problem = json.loads(response.content)
-    assert problem["code"] == "unverified"
+    problem = json.loads(post_json(browser, make_post(), {"text": "Let me in"}).content)
+    assert (problem["status"], problem["code"]) == (403, "unverified")
     assert "Verify your account's e-mail address" in problem["detail"]
     assert problem["detail"].endswith("http://testserver/accounts/email/")
