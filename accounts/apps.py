@@ -20,3 +20,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(create_cache_tables, sender=self, dispatch_uid="accounts.create_cache_tables")
+        from accounts import commenting
+
+        commenting.connect()

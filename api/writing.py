@@ -9,7 +9,7 @@ from typing import Any
 from comments.api import PENDING, Comment, CommentError, post_comment
 from comments.rest import (
     REFUSAL_STATUS, Viewer, check_writer_rate, delete_own_comment, edit_comment, flag_comment, flagger_key,
-    member_author, present,
+    member_author, member_refusal, present,
 )
 from infra import clients
 
@@ -46,6 +46,11 @@ def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, A
     ip = clients.client_ip(request)
     check_writer_rate(action="post", ip=ip, viewer=viewer)
     _check(form)
+    barred = member_refusal(request.auth, next_url=post.get_absolute_url())
+    if barred is not None:
+        # An account that must verify its address first, as the form refuses it.
+        detail = f"{barred.message} {request.build_absolute_uri(barred.url)}"
+        raise Refused(403, detail, code=barred.code, errors=[{"field": None, "message": detail, "code": barred.code}])
     author = member_author(request.auth)
     try:
         posted = post_comment(

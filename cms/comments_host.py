@@ -1,5 +1,6 @@
 """The blog as the comments app's host (`COMMENTS_HOST`, see comments/host.py): each
 discussion is a published post, its id the post's `_id`, its page the post's page.
+Readers' accounts (accounts/commenting.py) give members' names and addresses.
 `BaseHost` gives the rest: `get` (through `get_many`) and `moderators` (the users
 with an address whom `can_moderate` admits: the editors)."""
 
@@ -11,6 +12,7 @@ from datetime import UTC, datetime
 from bson import ObjectId
 from django.urls import reverse
 
+from accounts import commenting
 from cms import authors, posts, roles
 from cms.published import published_post_or_404
 from comments.api import BaseHost, LatestComment
@@ -50,7 +52,24 @@ class BlogHost(BaseHost):
         return [author.name for author in posts.distinct_authors()]
 
     def commenter_name(self, user) -> str:
-        return authors.summary_for(user).name
+        """A reader's display name (accounts.Profile), else an author's name."""
+        return commenting.display_name(user) or authors.summary_for(user).name
+
+    def member_names(self) -> list[str]:
+        """Readers' display names: strangers may not take them either."""
+        return commenting.display_names()
+
+    def member_address(self, user) -> str:
+        """A reader's verified primary address (accounts.commenting.member_address); an
+        editor's account address (staff skip verification: accounts.stages)."""
+        return str(user.email or "") if user.is_staff else commenting.member_address(user)[0]
+
+    def member_verification_url(self, user) -> str | None:
+        """A reader comments as a member once their address is verified: until then, the
+        account's addresses page (where a verification code is sent again)."""
+        if user.is_staff or commenting.member_address(user)[1]:
+            return None
+        return reverse("account_email")
 
     def can_moderate(self, user) -> bool:
         return roles.is_editor(user)

@@ -127,6 +127,21 @@ def known_default_view(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -
     return []
 
 
+UNKNOWN_WHO = "COMMENTS_WHO_MAY_COMMENT is {value!r}; it takes one of: {known}."
+
+
+@checks.register()
+def known_who_may_comment(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
+    """COMMENTS_WHO_MAY_COMMENT is one of conf.WHO_MAY_COMMENT; until it is, only
+    members may comment (the stricter reading of a mistyped setting)."""
+    value = conf.get().who_may_comment
+    if value not in conf.WHO_MAY_COMMENT:
+        known = ", ".join(conf.WHO_MAY_COMMENT)
+        return [checks.Error(UNKNOWN_WHO.format(value=value, known=known),
+                             hint=f"Set COMMENTS_WHO_MAY_COMMENT to one of: {known}.", id="comments.E008")]
+    return []
+
+
 @checks.register()
 def lookalike_check_installed(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> Messages:
     """Without the "icu" extra names and texts are compared without look-alike skeletons."""

@@ -138,6 +138,24 @@ class BaseHost:
         """The name a member's comments are signed with: their full name, or username."""
         return str(user.get_full_name() or user.get_username())
 
+    def member_names(self) -> list[str]:
+        """The display names of the site's members, which strangers may not take
+        either (as `author_names`): none by default. A host that returns them calls
+        `forget_reserved_names()` when one changes, or waits a minute for the check to see it."""
+        return []
+
+    def member_address(self, user: Any) -> str:
+        """Where a member's reply mail and follows go, with no confirmation asked: an
+        address the host knows they own ("" for none). By default the account's
+        `email`, which a host that does not verify addresses overrides."""
+        return str(getattr(user, "email", "") or "")
+
+    def member_verification_url(self, user: Any) -> str | None:
+        """None when this signed-in user may comment as a member; else the page where
+        they verify their account first (the form links it). By default None: every
+        account may."""
+        return None
+
     def can_moderate(self, user: Any) -> bool:
         """Whether this user moderates comments: active staff, by default."""
         return bool(user.is_authenticated and user.is_active and user.is_staff)

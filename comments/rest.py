@@ -11,7 +11,10 @@ Public here:
 
 - who is asking: `Viewer` (whose eyes a listing is for: a member, an editor, or a
   browser with the comments it posted), `viewer_for(request)` (a browser's, as the
-  pages see it), `member_author(user)` (how a member signs a comment);
+  pages see it), `member_author(user)` (how a member signs a comment),
+  `member_refusal(user, next_url=...)` (why this user may not comment now, as the form
+  refuses them: a `MemberRefusal` with its `code`, `message` and the `url` that fixes
+  it; None when they may);
 - the settings as the app reads them: `comment_settings()` (`CommentsSettings`, read
   on each call: per page, depth and indent limits, lengths, cache seconds);
 - reading, as the discussion and permalink pages list: `VIEWS` (each view's name ->
@@ -46,6 +49,7 @@ from comments.posting.antispam import RateLimited, check_writer_rate
 from comments.posting.forms import (
     NOTE_MAX_LENGTH, CommentForm, CommentTextMixin, EditCommentForm, FlagForm,
 )
+from comments.posting.members import Refusal as MemberRefusal, refusal as member_refusal
 from comments.posting.ownership import member_author, viewer_for
 from comments.posting.services import (
     REFUSAL_STATUS, delete_own_comment, edit_comment, flag_comment, flagger_key,
@@ -58,7 +62,8 @@ from comments.stores.store_switch import Moving
 
 __all__ = [
     # Who is asking, and the settings.
-    "Viewer", "member_author", "viewer_for", "CommentsSettings", "comment_settings",
+    "Viewer", "member_author", "viewer_for", "MemberRefusal", "member_refusal", "CommentsSettings",
+    "comment_settings",
     # Reading.
     "VIEWS", "Listing", "Shown", "Thread", "list_comments", "parse_view", "present", "thread_of",
     "visible_comment",

@@ -8,12 +8,14 @@ from django import forms
 from django.core.validators import MaxLengthValidator
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from comments import addresses, conf, slugs
+from comments.host import get_host
 from comments.moderation import flags
-from comments.posting import names, ownership, tokens
+from comments.posting import members, names, ownership, tokens
 from infra.http import undecodable_fields
 
 if TYPE_CHECKING:
@@ -132,7 +134,7 @@ class CommentForm(CommentTextMixin, forms.Form):
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser | None = None,
                  discussion_id: ObjectId | None, browser: str = "", damaged: frozenset[str] = frozenset(),
-                 **kwargs: Any) -> None:
+                 next_url: str = "/", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user, self.discussion_id, self.browser = user, discussion_id, browser
         # The fields whose bytes were not UTF-8 (infra.http.undecodable_fields).
@@ -140,9 +142,12 @@ class CommentForm(CommentTextMixin, forms.Form):
         if not self.is_bound:
             self.initial["token"] = tokens.issue(discussion_id=discussion_id, browser=browser)
         self._set_up_text()
+        # Why this reader cannot comment now (comments/posting/members.py), or None:
+        # the form shows its link instead of its fields, and refuses what is sent.
+        self.barrier = members.refusal(user, next_url=next_url)
         if self.is_member:
             del self.fields["name"], self.fields["email"]
-        else:
+        elif self.barrier is None:
             self.fields["name"].required = True
             self.fields["name"].error_messages["required"] = gettext(NAME_REQUIRED)
 
@@ -151,12 +156,26 @@ class CommentForm(CommentTextMixin, forms.Form):
         return bool(self.user and self.user.is_authenticated)
 
     @property
+    def member_name(self) -> str:
+        """The name a member's comments are signed with ("" for a stranger)."""
+        return get_host().commenter_name(self.user) if self.is_member else ""
+
+    @property
+    def kept_text(self) -> str:
+        """The text the reader sent (or a preview kept), for a page that cannot draw the form."""
+        return str((self.data if self.is_bound else self.initial).get("text") or "")
+
+    @property
     def writing_fields(self) -> list[Any]:
         """The fields a person fills in (the visible ones but the honeypot)."""
         return [field for field in self.visible_fields() if field.name != HONEYPOT_FIELD]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if self.barrier is not None:
+            link = format_html('<a href="{}">{}</a>', self.barrier.url, self.barrier.label)
+            raise forms.ValidationError(format_html("{} {} {}", self.barrier.message, link, gettext(members.KEPT)),
+                                        code=self.barrier.code)
         for name in sorted(self.damaged & {field.name for field in self.writing_fields}):
             self.add_error(name, forms.ValidationError(gettext(NOT_UTF8), code="not_utf8"))
         if data.get(HONEYPOT_FIELD):
@@ -194,8 +213,9 @@ class CommentForm(CommentTextMixin, forms.Form):
 
     @property
     def _account_address(self) -> str:
-        """A member's account's e-mail address ("" when it has none)."""
-        return str(self.user.email or "") if self.user is not None else ""
+        """A member's account's address as their host vouches for it ("" when none):
+        their mail needs no confirming."""
+        return get_host().member_address(self.user) if self.user is not None else ""
 
     def renew_token(self) -> None:
         """Give a refused form a fresh token, so the reader can post what they wrote."""
@@ -233,7 +253,7 @@ def comment_form(request: HttpRequest, discussion_id: ObjectId | None, data: Any
     if data is None and not request.user.is_authenticated:
         initial = {**ownership.remembered_author(request), **initial}
     return CommentForm(data, initial=initial, user=request.user, discussion_id=discussion_id,
-                       browser=tokens.browser_key(request),
+                       browser=tokens.browser_key(request), next_url=request.get_full_path(),
                        damaged=undecodable_fields(request) if data is not None else frozenset())
 
 

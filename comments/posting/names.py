@@ -24,8 +24,8 @@ from infra import mongo
 NAMES_SECONDS = 60
 _KEY = "comments:author-names:readings"
 TAKEN = gettext_noop(
-    "“{name}” is the name of one of this site's authors. Please choose another name, "
-    "or log in if it is yours."
+    "“{name}” is the name of one of this site's authors or members. Please choose another "
+    "name, or log in if it is yours."
 )
 # Categories that become a space in a name: controls (tab, NEL "\x85"), line and
 # paragraph separators, and every kind of space.
@@ -128,14 +128,15 @@ class Reserved:
 
 
 def reserved() -> Reserved:
-    """The display names of the authors of the site's posts (not their usernames:
-    "chen" is many people's name, "Chen Mei" one author's). No names while MongoDB
+    """The display names of the authors of the site's posts and of its members (not
+    their usernames: "chen" is many people's name, "Chen Mei" one author's). No names while MongoDB
     is unreachable: the comment then cannot be stored either, and the form comes
     back with the reader's text and the outage's message."""
     names = cache.get(_KEY)
     if names is None:
         try:
-            names = Reserved.of(get_host().author_names())
+            host = get_host()
+            names = Reserved.of([*host.author_names(), *host.member_names()])
         except PyMongoError as exc:
             if not mongo.is_outage(exc):
                 raise

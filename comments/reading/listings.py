@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
 
 from comments import conf, slugs
 from comments.posting import services
-from comments.reading import cursors
+from comments.reading import avatars, cursors
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra.html_text import html_text
@@ -65,6 +65,13 @@ class Shown:
     staff: bool = False
     # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
     folded: bool = False
+
+    @property
+    def avatar(self) -> avatars.Avatar | None:
+        """Its author's avatar, if a member wrote it (none for a placeholder)."""
+        if self.placeholder:
+            return None
+        return avatars.avatar_for(user_id=self.comment.author.id, name=self.comment.author.name)
 
     @property
     def parent_anchor(self) -> str:

@@ -133,6 +133,8 @@ def _post_comment(request: HttpRequest, post: Discussion) -> HttpResponse:
             _notify(request, post, posted, form=form, author=author, from_this_browser=data["from_this_browser"])
             return _posted(request, post, posted, viewer=viewer, author=author,
                            from_this_browser=data["from_this_browser"])
+    if form.barrier is not None:
+        status = 403
     if any(form.has_error(NON_FIELD_ERRORS, code) for code in RENEW_TOKEN):
         form.renew_token()
     if form.has_error(NON_FIELD_ERRORS, "honeypot"):

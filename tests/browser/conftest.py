@@ -113,6 +113,22 @@ def site(chromium, mongo_database):
         shutil.rmtree(scratch.workdir, ignore_errors=True)
 
 
+def _in_site(site, code: str) -> dict:
+    """Run `code` in a Django shell of the site (its databases); what its last line printed, as JSON."""
+    done = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", code], cwd=REPO, env=site.env(),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def in_site(site):
+    """`in_site(code)`: run Python in a Django shell of the site; what it printed last, as JSON."""
+    return lambda code: _in_site(site, code)
+
+
 @pytest.fixture(scope="session")
 def editor(site) -> Editor:
     """An editor in the site's Django database, who can log in."""
@@ -126,12 +142,7 @@ def editor(site) -> Editor:
         "u.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])\n"
         "print(json.dumps({'id': u.pk}))\n"
     )
-    done = subprocess.run(
-        [PYTHON, "manage.py", "shell", "-c", code], cwd=REPO, env=site.env(),
-        capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    user_id = json.loads(done.stdout.strip().splitlines()[-1])["id"]
+    user_id = _in_site(site, code)["id"]
     return Editor(id=user_id, username=EDITOR["username"], name=EDITOR["name"], password=EDITOR["password"])
 
 

@@ -23,6 +23,9 @@ class _Host:
     def author_names(self) -> list[str]:
         return self.authors
 
+    def member_names(self) -> list[str]:
+        return []
+
 
 @pytest.fixture
 def taken(monkeypatch):

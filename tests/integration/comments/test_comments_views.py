@@ -801,7 +801,7 @@ def test_logged_in_user_posts_as_themselves_without_a_name(
     post = make_post()
     shown = page(client.get(post_url(post)))
     assert "name" not in shown.inputs and "email" not in shown.inputs
-    assert shown.text_of("posting-as") == ["Posting as grace."]
+    assert shown.text_of("posting-as") == ["Posting as Grace Hopper."]
     response = submit(client, post_url(post), text="Members only", name="Impostor", email="x@y.org")
     assert response.status_code == 303
     doc = mongo_db.comments.find_one({"discussion_id": post.id})
