@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, register_converter
 
+from accounts import views as account_views_own
 from cms import feeds, views
 from cms.sitemaps import SITEMAPS
 from cms.slugs import SlugConverter
@@ -39,7 +40,9 @@ urlpatterns = [
     # "login" and "logout" the rest of the site reverses (docs/accounts.md).
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    path("members/<str:member>/", account_views_own.member, name="member"),
     # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
     path("i18n/", include("django.conf.urls.i18n")),
 ]
