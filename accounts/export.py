@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from itertools import islice
 from typing import Any
 
@@ -33,9 +34,12 @@ BATCH = 200
 
 
 class Encoder(DjangoJSONEncoder):
-    """Django's JSON encoder (times in ISO 8601) that also writes MongoDB ids."""
+    """Django's JSON encoder that also writes MongoDB ids, and times in ISO 8601 to the
+    microsecond (as stored)."""
 
     def default(self, o: Any) -> Any:
+        if isinstance(o, datetime):
+            return o.isoformat()
         return str(o) if isinstance(o, ObjectId) else super().default(o)
 
 

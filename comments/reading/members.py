@@ -98,9 +98,10 @@ def replies_to(*, author_id: int, cursor: str | None, limit: int) -> MemberPage:
     return replace(page, comments=[c for c in page.comments if c.author.id != int(author_id)])
 
 
-def all_comments_of(*, author_id: int, batch: int = BATCH) -> Iterator[Comment]:
-    """Every comment of a member, any status, newest first, read `batch` at a time
-    (a data download: never more than one batch in memory)."""
+def all_comments_of(*, author_id: int) -> Iterator[Comment]:
+    """Every comment of a member, any status, newest first, read BATCH at a time (a
+    data download: never more than one batch in memory)."""
+    batch = BATCH
     query = Query(commenter=Commenter(user_id=int(author_id)), order=tuple(NEWEST), limit=batch)
     while True:
         found = get_store().find(query)
