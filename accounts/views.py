@@ -5,7 +5,9 @@ comments app's API, a page at a time after its signed cursor."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from allauth.account.models import EmailAddress
 from django.contrib import messages
@@ -68,12 +70,13 @@ def readable(discussion: comments_api.Discussion, now) -> bool:
     return discussion.published is not None and discussion.published <= now
 
 
-def _listing(request: HttpRequest, template: str, read, context: dict, *, published_only: bool) -> HttpResponse:
-    """A page of one member listing (`read(cursor)` gives it); the site's 400 page,
-    saying why, for a damaged cursor."""
+def _listing(request: HttpRequest, template: str, read: Callable[..., comments_api.MemberPage], context: dict,
+             *, published_only: bool) -> HttpResponse:
+    """A page of one member listing (`read(cursor=, limit=)` gives it); the site's 400
+    page, saying why, for a damaged cursor."""
     cursor = request.GET.get("after") or None
     try:
-        page = read(cursor)
+        page = read(cursor=cursor, limit=PER_PAGE)
     except comments_api.BadPageCursor as error:
         raise BadRequest(str(error)) from None
     context = {**context, "entries": entries(page.comments, published_only=published_only),
@@ -81,32 +84,26 @@ def _listing(request: HttpRequest, template: str, read, context: dict, *, publis
     return render(request, template, context)
 
 
-@never_cache
-@login_required
-@require_http_methods(["GET", "HEAD"])
+def own_page(view: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+    """A signed-in member's own page: GET only, never cached, strangers sent to sign in."""
+    return never_cache(login_required(require_http_methods(["GET", "HEAD"])(view)))
+
+
+@own_page
 def my_comments(request: HttpRequest) -> HttpResponse:
     """Every comment of the signed-in member, newest first, with its status."""
-    user_id = request.user.pk
-    return _listing(request, "account/my_comments.html",
-                    lambda cursor: comments_api.member_comments(author_id=user_id, cursor=cursor, limit=PER_PAGE,
-                                                                approved_only=False),
-                    {}, published_only=False)
+    read = partial(comments_api.member_comments, author_id=request.user.pk, approved_only=False)
+    return _listing(request, "account/my_comments.html", read, {}, published_only=False)
 
 
-@never_cache
-@login_required
-@require_http_methods(["GET", "HEAD"])
+@own_page
 def replies(request: HttpRequest) -> HttpResponse:
     """The approved replies others wrote to the member's comments, newest first."""
-    user_id = request.user.pk
-    return _listing(request, "account/replies.html",
-                    lambda cursor: comments_api.replies_to_member(author_id=user_id, cursor=cursor, limit=PER_PAGE),
-                    {}, published_only=True)
+    read = partial(comments_api.replies_to_member, author_id=request.user.pk)
+    return _listing(request, "account/replies.html", read, {}, published_only=True)
 
 
-@never_cache
-@login_required
-@require_http_methods(["GET", "HEAD"])
+@own_page
 def notifications(request: HttpRequest) -> HttpResponse:
     """The notification subscriptions of each of the member's verified addresses, each
     address with a link to the page that stops them."""
@@ -153,10 +150,8 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
     name = profile.display_name or user.get_username()
     context = {"member": user, "name": name, "initials": initials(name), "own": own,
                "public": profile.public_profile}
-    response = _listing(request, "account/member.html",
-                        lambda cursor: comments_api.member_comments(author_id=user.pk, cursor=cursor,
-                                                                    limit=PER_PAGE, approved_only=True),
-                        context, published_only=True)
+    read = partial(comments_api.member_comments, author_id=user.pk, approved_only=True)
+    response = _listing(request, "account/member.html", read, context, published_only=True)
     response["Cache-Control"] = "private, no-cache"
     return response
 
