@@ -40,6 +40,13 @@ Public here:
   `SPAM`, `DELETED`, and `Refused` (the base of the app's refusals, with a `code`);
 - signals (comments/signals.py): `comment_posted`, `comment_status_changed`,
   `comment_flagged`;
+- a member's own pages and data (comments/reading/members.py; one block at the end):
+  `member_comments` (their comments, every status or only approved ones),
+  `replies_to_member` (approved replies to their comments), a page of either a
+  `MemberPage` after a signed cursor (`BadPageCursor` for a damaged one),
+  `all_member_comments` and `member_votes` (everything, in batches: a data download),
+  `comment_permalink`, `address_subscriptions` and `subscriptions_manage_url` (the
+  subscription manage page of an address, with a fresh link);
 - for a host's own REST API: `take_rate_slot` (one action counted in a shared, fixed
   rate window, as the comment forms' limits are) and `EMPTY_TEXT` (the form's refusal
   of an empty comment, in its own words); the rest of what a REST API builds on (the
@@ -95,6 +102,9 @@ __all__ = [
     "IMPORT_BATCH_SIZE", "TIME_OUT_OF_RANGE", "XML_LINE", "BadSource", "EmptySource", "ImportRefusal",
     "ImportReport", "Importer", "ReservedNames", "SourceComment", "SourceThread", "forget_reserved_names",
     "normalise_email", "open_import_file", "read_xml", "utc_time",
+    # A member's own pages and data.
+    "BadPageCursor", "MemberPage", "Subscription", "address_subscriptions", "all_member_comments",
+    "comment_permalink", "member_comments", "member_votes", "replies_to_member", "subscriptions_manage_url",
 ]
 
 
@@ -201,3 +211,58 @@ def take_rate_slot(*, key: str, window: int, limit: int, expires: float) -> bool
     worker, in MongoDB): True if among the first `limit`, False (nothing stored) past
     it. `expires` (a Unix time after the window's end) is when the count may go."""
     return limits.take_slot(key=key, window=window, limit=limit, expires=expires)
+
+
+# --- A member's own pages and data (comments/reading/members.py) --------------------------
+
+from collections.abc import Iterator  # noqa: E402
+
+from django.urls import reverse  # noqa: E402
+
+from comments.notifications import links as _links, subscriptions as _subscriptions  # noqa: E402
+from comments.notifications.subscriptions import Subscription  # noqa: E402
+from comments.reading import members as _members  # noqa: E402
+from comments.reading.cursors import BadCursor as BadPageCursor  # noqa: E402
+from comments.reading.members import MemberPage  # noqa: E402
+
+
+def member_comments(*, author_id: int, cursor: str | None, limit: int, approved_only: bool) -> MemberPage:
+    """A page of a member's comments on any discussion, newest first, after `cursor`
+    (None: the first page): every status for their own page, only approved ones
+    (`approved_only`) for others. BadPageCursor for a cursor altered or of another list."""
+    return _members.comments_of(author_id=author_id, cursor=cursor, limit=limit, approved_only=approved_only)
+
+
+def replies_to_member(*, author_id: int, cursor: str | None, limit: int) -> MemberPage:
+    """A page of the approved replies others wrote to a member's newest comments
+    (comments/reading/members.py says how many), newest first, after `cursor`."""
+    return _members.replies_to(author_id=author_id, cursor=cursor, limit=limit)
+
+
+def all_member_comments(*, author_id: int) -> Iterator[Comment]:
+    """Every comment of a member, any status, newest first, read in batches."""
+    return _members.all_comments_of(author_id=author_id)
+
+
+def member_votes(*, user_id: int) -> Iterator[dict]:
+    """Every vote a member cast signed in: dicts of `comment_id`, `discussion_id`,
+    `vote` ("up" or "down") and `changed` (when), oldest first."""
+    return _members.votes_of(user_id=user_id)
+
+
+def comment_permalink(*, discussion: Discussion, comment: Comment) -> str:
+    """The path of a comment's own page (its permalink), with its anchor."""
+    return reverse("comments:permalink", args=[discussion.slug, comment.slug]) + "#" + comment.anchor
+
+
+def address_subscriptions(*, email: str) -> list[Subscription]:
+    """Every active notification subscription of an address, oldest first."""
+    return _subscriptions.of_address(email=email)
+
+
+def subscriptions_manage_url(*, email: str) -> str | None:
+    """The path of the page that lists and stops an address's subscriptions, with a new
+    link (it works for NOTIFICATIONS_MANAGE_MAX_AGE): at the host's site-wide mount, else
+    under a discussion of the address's; None without either."""
+    about = _subscriptions.of_address(email=email)
+    return _links.for_address("manage", token=_subscriptions.manage_token(email), about=about)

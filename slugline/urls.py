@@ -4,6 +4,7 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, register_converter
 
 from accounts import social
+from accounts import views as account_views_own
 from cms import feeds, views
 from cms.sitemaps import SITEMAPS
 from cms.slugs import SlugConverter
@@ -44,7 +45,9 @@ urlpatterns = [
     # answering a provider that fails with a page instead of a 500 (accounts/social.py).
     path("accounts/oidc/<str:provider_id>/login/", social.login),
     path("accounts/oidc/<str:provider_id>/login/callback/", social.callback),
+    path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    path("members/<str:member>/", account_views_own.member, name="member"),
     # Django's set_language: POST /i18n/setlang/ (the switcher on every page).
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -101,6 +101,8 @@ class Query:
     tab: str | None = None
     filters: QueueFilter = field(default_factory=QueueFilter)
     duplicate: Duplicate | None = None
+    # Only replies to these comments (their `parent_id`): a member's replies page.
+    parents: frozenset[ObjectId] | None = None
     # Only top-level comments; only the comments of these threads (`thread` keys).
     roots: bool = False
     threads: frozenset[str] | None = None
@@ -132,6 +134,7 @@ class Query:
     def is_empty(self) -> bool:
         """Whether the query cannot match anything (no ids, no slugs, no discussion)."""
         return (self.ids is not None and not self.ids) or (self.slugs is not None and not self.slugs) or (
+            self.parents is not None and not self.parents) or (
             self.threads is not None and not self.threads) or (
             self.discussions() == []) or self.limit is not None and self.limit <= 0
 
@@ -162,6 +165,8 @@ class Query:
             parts.extend({path: condition} for path, condition in filter_conditions(self.filters))
         if self.duplicate is not None:
             parts.append(self.duplicate.conditions())
+        if self.parents is not None:
+            parts.append({"parent_id": {"$in": sorted(self.parents)}})
         if self.roots:
             parts.append({"parent_id": None})
         if self.threads is not None:

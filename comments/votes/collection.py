@@ -200,3 +200,14 @@ def repair(drift: Drift) -> bool:
 
 def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def by_voter(*, voter: str, batch_size: int = 500) -> Iterator[dict]:
+    """Every vote of one voter that still counts (value not 0), oldest change first, read
+    in batches (a member's data download): the comment, its discussion, up or down and
+    when. No index leads with `voter`: the server reads the collection once."""
+    found = _votes().find({"voter": str(voter), "value": {"$ne": 0}},
+                          {"comment_id": 1, "discussion_id": 1, "value": 1, "changed": 1}, batch_size=batch_size)
+    for doc in found.sort([("changed", ASCENDING), ("_id", ASCENDING)]):
+        yield {"comment_id": doc["comment_id"], "discussion_id": doc["discussion_id"],
+               "vote": name_of(doc["value"]), "changed": doc.get("changed")}

@@ -1,0 +1,14 @@
+"""A signed-in member's own pages, beside django-allauth's under /accounts/ (included
+before allauth.urls, which has none of these paths)."""
+
+from django.urls import path
+
+from accounts import export, views
+
+urlpatterns = [
+    path("comments/", views.my_comments, name="account_comments"),
+    path("replies/", views.replies, name="account_replies"),
+    path("notifications/", views.notifications, name="account_notifications"),
+    path("profile/", views.profile_settings, name="account_profile_settings"),
+    path("export/", export.export, name="account_export"),
+]

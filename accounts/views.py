@@ -1,0 +1,170 @@
+"""A signed-in member's own pages (their comments, the replies to them, their
+notification subscriptions, their public profile's switch) and every member's public
+profile. The data download is accounts/export.py. Comments are read through the
+comments app's API, a page at a time after its signed cursor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from allauth.account.models import EmailAddress
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from accounts.models import Profile
+from accounts.names import display_name
+from comments import api as comments_api
+
+# Comments a page of these lists shows.
+PER_PAGE = 20
+NO_SUCH_MEMBER = gettext_noop("No member has a public profile here.")
+PROFILE_SAVED = gettext_noop("Your public profile is now on.")
+PROFILE_HIDDEN = gettext_noop("Your public profile is now off.")
+STATUS_NAMES = {
+    comments_api.APPROVED: gettext_noop("Approved"),
+    comments_api.PENDING: gettext_noop("Waiting for a moderator"),
+    comments_api.SPAM: gettext_noop("Held as spam"),
+    comments_api.DELETED: gettext_noop("Deleted"),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A comment as these pages list it: with its discussion (None: gone or hidden)."""
+
+    comment: comments_api.Comment
+    title: str
+    url: str
+    status: str
+
+
+def entries(found: list[comments_api.Comment], *, published_only: bool) -> list[Entry]:
+    """The comments with their discussions (one query for all of them); with
+    `published_only`, those whose discussion readers cannot see are left out."""
+    host, now = comments_api.get_host(), timezone.now()
+    on = {d.id: d for d in host.get_many(list({c.discussion_id for c in found}))}
+    listed = []
+    for comment in found:
+        discussion = on.get(comment.discussion_id)
+        if published_only and (discussion is None or not readable(discussion, now)):
+            continue
+        listed.append(Entry(
+            comment=comment, title=discussion.title if discussion else "",
+            url=comments_api.comment_permalink(discussion=discussion, comment=comment) if discussion else "",
+            status=gettext(STATUS_NAMES.get(comment.status, comment.status))))
+    return listed
+
+
+def readable(discussion: comments_api.Discussion, now) -> bool:
+    """Whether readers can see the discussion: published, not in the future."""
+    return discussion.published is not None and discussion.published <= now
+
+
+def _listing(request: HttpRequest, template: str, read: Callable[..., comments_api.MemberPage], context: dict,
+             *, published_only: bool) -> HttpResponse:
+    """A page of one member listing (`read(cursor=, limit=)` gives it); the site's 400
+    page, saying why, for a damaged cursor."""
+    cursor = request.GET.get("after") or None
+    try:
+        page = read(cursor=cursor, limit=PER_PAGE)
+    except comments_api.BadPageCursor as error:
+        raise BadRequest(str(error)) from None
+    context = {**context, "entries": entries(page.comments, published_only=published_only),
+               "next_cursor": page.next_cursor, "first_page": cursor is None}
+    return render(request, template, context)
+
+
+def own_page(view: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+    """A signed-in member's own page: GET only, never cached, strangers sent to sign in."""
+    return never_cache(login_required(require_http_methods(["GET", "HEAD"])(view)))
+
+
+@own_page
+def my_comments(request: HttpRequest) -> HttpResponse:
+    """Every comment of the signed-in member, newest first, with its status."""
+    read = partial(comments_api.member_comments, author_id=request.user.pk, approved_only=False)
+    return _listing(request, "account/my_comments.html", read, {}, published_only=False)
+
+
+@own_page
+def replies(request: HttpRequest) -> HttpResponse:
+    """The approved replies others wrote to the member's comments, newest first."""
+    read = partial(comments_api.replies_to_member, author_id=request.user.pk)
+    return _listing(request, "account/replies.html", read, {}, published_only=True)
+
+
+@own_page
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The notification subscriptions of each of the member's verified addresses, each
+    address with a link to the page that stops them."""
+    host = comments_api.get_host()
+    addresses = []
+    for address in EmailAddress.objects.filter(user=request.user, verified=True).order_by("email"):
+        found = comments_api.address_subscriptions(email=address.email)
+        on = {d.id: d for d in host.get_many(list({s.discussion_id for s in found}))}
+        addresses.append({"email": address.email, "manage_url": comments_api.subscriptions_manage_url(
+            email=address.email) if found else None,
+            "subscriptions": [{"subscription": s, "post": on.get(s.discussion_id)} for s in found]})
+    return render(request, "account/notifications.html", {"addresses": addresses})
+
+
+def own_profile(user) -> Profile:
+    """The member's Profile (made for an account from before profiles: an editor)."""
+    profile, _ = Profile.objects.get_or_create(user=user, defaults={"display_name": display_name(user)})
+    return profile
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def profile_settings(request: HttpRequest) -> HttpResponse:
+    """Turn the member's public profile page on or off."""
+    profile = own_profile(request.user)
+    if request.method == "POST":
+        profile.public_profile = request.POST.get("public_profile") == "on"
+        profile.save(update_fields=["public_profile"])
+        messages.success(request, gettext(PROFILE_SAVED if profile.public_profile else PROFILE_HIDDEN))
+        return redirect("account_profile_settings")
+    return render(request, "account/profile_settings.html", {"profile": profile})
+
+
+@require_http_methods(["GET", "HEAD"])
+def member(request: HttpRequest, member: str) -> HttpResponse:
+    """A member's public profile: their name, initials and approved comments, newest
+    first; 404 unless they turned it on (or it is their own)."""
+    user = _member(member)
+    profile = Profile.objects.filter(user=user).first() if user is not None else None
+    own = user is not None and request.user.is_authenticated and request.user.pk == user.pk
+    if user is None or profile is None or not (profile.public_profile or own):
+        raise Http404(gettext(NO_SUCH_MEMBER))
+    name = profile.display_name or user.get_username()
+    context = {"member": user, "name": name, "initials": initials(name), "own": own,
+               "public": profile.public_profile}
+    read = partial(comments_api.member_comments, author_id=user.pk, approved_only=True)
+    response = _listing(request, "account/member.html", read, context, published_only=True)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _member(key: str):
+    """The account `key` names: a user id, else a username; None for neither."""
+    users = get_user_model().objects.filter(is_active=True)
+    if key.isdigit():
+        return users.filter(pk=int(key)).first()
+    return users.filter(username=key).first()
+
+
+def initials(name: str) -> str:
+    """Up to two letters that stand for a name (its first two words' first letters)."""
+    letters = [word[0] for word in name.split() if word[:1].isalnum()]
+    return "".join(letters[:2]).upper() or "?"
