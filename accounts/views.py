@@ -148,7 +148,7 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
     if user is None or profile is None or not (profile.public_profile or own):
         raise Http404(gettext(NO_SUCH_MEMBER))
     name = profile.display_name or user.get_username()
-    context = {"member": user, "name": name, "initials": initials(name), "own": own,
+    context = {"member": user, "name": name, "avatar": comments_api.member_avatar(user_id=user.pk, name=name), "own": own,
                "public": profile.public_profile}
     read = partial(comments_api.member_comments, author_id=user.pk, approved_only=True)
     response = _listing(request, "account/member.html", read, context, published_only=True)
@@ -163,8 +163,3 @@ def _member(key: str):
         return users.filter(pk=int(key)).first()
     return users.filter(username=key).first()
 
-
-def initials(name: str) -> str:
-    """Up to two letters that stand for a name (its first two words' first letters)."""
-    letters = [word[0] for word in name.split() if word[:1].isalnum()]
-    return "".join(letters[:2]).upper() or "?"

@@ -60,10 +60,11 @@ settings: it reaches the app's modules.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from bson import ObjectId
 from django.http import HttpRequest
+from django.urls import reverse
 
 from comments import conf, slugs
 from comments.addresses import normalise as normalise_email
@@ -71,11 +72,16 @@ from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
+from comments.notifications import links as _links, subscriptions as _subscriptions
+from comments.notifications.subscriptions import Subscription
 from comments.posting import limits, services
 from comments.posting.forms import EMPTY_TEXT
 from comments.posting.names import Reserved as ReservedNames, forget as forget_reserved_names
 from comments.posting.services import CommentError, post_comment
-from comments.reading import sections
+from comments.reading import members as _members, sections
+from comments.reading.avatars import Avatar, avatar_for as member_avatar
+from comments.reading.cursors import BadCursor as BadPageCursor
+from comments.reading.members import MemberPage
 from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
 from comments.signals import comment_flagged, comment_posted, comment_status_changed
@@ -103,8 +109,8 @@ __all__ = [
     "ImportReport", "Importer", "ReservedNames", "SourceComment", "SourceThread", "forget_reserved_names",
     "normalise_email", "open_import_file", "read_xml", "utc_time",
     # A member's own pages and data.
-    "BadPageCursor", "MemberPage", "Subscription", "address_subscriptions", "all_member_comments",
-    "comment_permalink", "member_comments", "member_votes", "replies_to_member", "subscriptions_manage_url",
+    "Avatar", "BadPageCursor", "MemberPage", "Subscription", "address_subscriptions", "all_member_comments",
+    "comment_permalink", "member_avatar", "member_comments", "member_votes", "replies_to_member", "subscriptions_manage_url",
 ]
 
 
@@ -214,17 +220,6 @@ def take_rate_slot(*, key: str, window: int, limit: int, expires: float) -> bool
 
 
 # --- A member's own pages and data (comments/reading/members.py) --------------------------
-
-from collections.abc import Iterator  # noqa: E402
-
-from django.urls import reverse  # noqa: E402
-
-from comments.notifications import links as _links, subscriptions as _subscriptions  # noqa: E402
-from comments.notifications.subscriptions import Subscription  # noqa: E402
-from comments.reading import members as _members  # noqa: E402
-from comments.reading.cursors import BadCursor as BadPageCursor  # noqa: E402
-from comments.reading.members import MemberPage  # noqa: E402
-
 
 def member_comments(*, author_id: int, cursor: str | None, limit: int, approved_only: bool) -> MemberPage:
     """A page of a member's comments on any discussion, newest first, after `cursor`

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-# The stylesheet's avatar colours (static/css/slugline.css: .avatar-0 … .avatar-7).
+# The stylesheet's avatar colours (comments/static/comments/comments.css: .avatar-0 … .avatar-7).
 PALETTE = 8
 
 

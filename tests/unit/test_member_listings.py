@@ -1,6 +1,6 @@
 """The pure parts of a member's pages: their cursors (comments/reading/members.py)
 round-trip and refuse what was altered or is another listing's, a query of replies
-selects by parent, and a public profile's initials (accounts/views.py)."""
+selects by parent."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from bson import ObjectId
 from django.core import signing
 
-from accounts.views import initials
 from comments.reading import members
 from comments.reading.cursors import BadCursor
 from comments.records import Comment, CommentAuthor
@@ -59,11 +58,3 @@ def test_a_query_of_replies_selects_by_parent():
     assert query.matches(comment(parent_id=mine)) and not query.matches(comment(parent_id=other))
     assert not query.matches(comment())
     assert Query(parents=frozenset()).is_empty()
-
-
-@pytest.mark.parametrize(("name", "expected"), [
-    ("Rosa Park", "RP"), ("rosa", "R"), ("Ada Lovelace Byron", "AL"), ("  ", "?"), ("— Ivo", "I"),
-    ("Nguyễn Văn An", "NV"), ("अनु शर्मा", "अश"),
-])
-def test_initials_stand_for_the_first_two_words(name, expected):
-    assert initials(name) == expected

@@ -157,7 +157,9 @@ def test_the_public_profile_is_off_by_default_and_its_owner_turns_it_on(rosa, iv
     response = Client().get(url)
     assert response.status_code == 200
     assert texts(response) == ["shown"]
-    assert "Rosa Park" in response.content.decode() and ">RP</span>" in response.content.decode()
+    # The same avatar as beside Rosa's comments: her initials on her account's colour.
+    assert "Rosa Park" in response.content.decode()
+    assert f'<span class="avatar avatar-{rosa.pk % 8}" aria-hidden="true">RP</span>' in response.content.decode()
     assert Client().get(f"/members/{rosa.username}/").status_code == 200
     rosa_client.post("/accounts/profile/", {})
     assert Client().get(url).status_code == 404
