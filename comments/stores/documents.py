@@ -22,7 +22,8 @@ is applied to the documents an index walk yields, in the index's order, so the
 threaded order and keyset cursors stay exact, and since almost every comment is
 approved it discards little.
 
-Indexes, next to the queries they serve:
+Indexes, next to the queries they serve (docs/comment-stores.md has the table, and
+tests/integration/comments/test_query_plans.py checks each query's plan):
 - `{discussion_id, slug}` unique: permalinks, ancestors, and slug uniqueness;
 - `{discussion_id, full_slug}`: the threaded view and sub-threads;
 - `{discussion_id, posted, _id}`: the chronological view and latest comments. It
@@ -31,19 +32,31 @@ Indexes, next to the queries they serve:
   millisecond; it serves every query the pattern's index does;
 - `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view (and the
   replies of the threads on a ranked view's page);
-- `{discussion_id, parent_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
-  `{discussion_id, parent_id, score: -1, posted: -1, _id: -1}`: the first page of the
-  best and top views (top-level comments, `parent_id` null, in rank order).
+- `{discussion_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
+  `{discussion_id, score: -1, posted: -1, _id: -1}`, of top-level comments only
+  (`parent_id` null): the first page of the best and top views.
 
-The moderation queue's indexes (none of them unique, so none stands in the way of
-sharding on `{discussion_id: "hashed"}`):
-- `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
-- `{posted: -1}`: the recent tab, every comment newest first;
-- `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
-- `{score, posted: -1}`: the most down-voted tab, lowest net score first;
+The moderation queue's and commenters' indexes (none of them unique, so none stands
+in the way of sharding on `{discussion_id: "hashed"}`):
+- `{status, posted: -1, _id: -1}` of pending and spam comments: those tabs;
+- `{flag_count: -1, posted: -1, _id: -1}` of flagged comments: the flagged tab;
+- `{score, posted: -1, _id: -1}` of comments with a negative score: the most
+  down-voted tab;
+- `{posted: -1, _id: -1}`: the recent tab, every comment newest first;
 - `{author.email, posted: -1}`: the queue's e-mail filter;
-- `{author.id, posted: -1}`, `{ip, posted: -1}`: a commenter's comments (queue
-  filters, bans, the first-time-commenter check, renames).
+- `{author.id, posted: -1, _id: -1}` of members' comments, `{ip, posted: -1}`: a
+  commenter's comments (queue filters, bans, the first-time-commenter check, renames).
+
+Every write pays for an entry in each index that holds the comment, so the indexes
+that serve a small part of the comments are partial (`partialFilterExpression`, which
+MongoDB 6.0 and DocumentDB both take in the forms used here: a comparison, or
+equality with null). A query reaches a partial index only when its filter implies
+the index's, and DocumentDB only when the filter also bounds one of the index's keys
+by a condition other than the index's own: so the flagged and down-voted tabs ask
+for `flag_count >= 1` and `score <= -1` (comments/stores/queries.py), inside the
+indexes' `> 0` and `< 0`. `_hint` names a partial index only for a query that
+implies its filter: DocumentDB, hinted, reads the index even for a query it cannot
+answer, and returns what it holds.
 """
 
 from __future__ import annotations
@@ -61,15 +74,24 @@ from pymongo.write_concern import WriteConcern
 
 from comments.stores import page_windows
 from comments.records import (
-    HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer,
+    HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, READERS, Comment, CommentAuthor, Commenter, SlugTaken, Tally,
+    Viewer,
 )
 from comments.stores.base import CommentStore, reverse
 from comments.stores.queries import MEMBERS, Query
-from infra.mongo import get_db
+from infra.mongo import get_db, replace_indexes
 from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey
 
 SLUG_INDEX = "discussion_slug"
+# What the partial indexes hold (module docstring). HELD: pending and spam, the statuses
+# with a tab of their own (records.STATUSES sort approved < deleted < pending < spam; a
+# comment without a status counts as approved and is not held).
+ROOTS = {"parent_id": None}
+HELD = {"status": {"$gte": PENDING}}
+FLAGGED = {"flag_count": {"$gt": 0}}
+DOWNVOTED = {"score": {"$lt": 0}}
+MEMBERS_ONLY = {"author.id": {"$gt": 0}}
 INDEXES = [
     IndexModel([("discussion_id", ASCENDING), ("slug", ASCENDING)], unique=True, name=SLUG_INDEX),
     IndexModel([("discussion_id", ASCENDING), ("full_slug", ASCENDING)], name="discussion_full_slug"),
@@ -83,24 +105,35 @@ INDEXES = [
     ),
     # The ranked views' first pages: a discussion's top-level comments in each order.
     IndexModel(
-        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING),
-         ("posted", DESCENDING), ("_id", DESCENDING)],
-        name="discussion_best",
+        [("discussion_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING), ("posted", DESCENDING),
+         ("_id", DESCENDING)],
+        name="discussion_best_roots", partialFilterExpression=ROOTS,
     ),
     IndexModel(
-        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING),
-         ("_id", DESCENDING)],
-        name="discussion_top",
+        [("discussion_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)],
+        name="discussion_top_roots", partialFilterExpression=ROOTS,
     ),
     # The moderation queue and commenters' histories (see the module docstring).
-    IndexModel([("status", ASCENDING), ("posted", DESCENDING)], name="status_posted"),
-    IndexModel([("posted", DESCENDING)], name="posted"),
-    IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING)], name="flagged"),
-    IndexModel([("score", ASCENDING), ("posted", DESCENDING)], name="downvoted"),
+    IndexModel([("status", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_held",
+               partialFilterExpression=HELD),
+    IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_flagged",
+               partialFilterExpression=FLAGGED),
+    IndexModel([("score", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_downvoted",
+               partialFilterExpression=DOWNVOTED),
+    IndexModel([("posted", DESCENDING), ("_id", DESCENDING)], name="queue_recent"),
     IndexModel([("author.email", ASCENDING), ("posted", DESCENDING)], name="author_email"),
-    IndexModel([("author.id", ASCENDING), ("posted", DESCENDING)], name="author_id"),
+    IndexModel([("author.id", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="member_posted",
+               partialFilterExpression=MEMBERS_ONLY),
     IndexModel([("ip", ASCENDING), ("posted", DESCENDING)], name="ip"),
 ]
+# Indexes this store made before and no longer has (issue 39: each held every comment
+# for queries that read a few): `ensure_indexes` drops them from existing databases.
+RETIRED = ("discussion_best", "discussion_top", "status_posted", "posted", "flagged", "downvoted", "author_id")
+# The index of each queue tab (each tab's condition implies the index's filter:
+# tests/unit/test_partial_indexes.py). The recent tab narrowed to a discussion or a
+# commenter reads their index instead (`_queue_hint`).
+TAB_INDEXES = {"pending": "queue_held", "spam": "queue_held", "flagged": "queue_flagged",
+               "downvoted": "queue_downvoted", "recent": "queue_recent"}
 
 # The index that serves each order of a discussion's listing, both ways: every such
 # query names it (a hint), since a query planner may otherwise pick another index of
@@ -113,9 +146,11 @@ ORDER_INDEXES = {
     tuple(ORDERS["newest"]): "discussion_thread_newest",
 }
 ORDER_INDEXES |= {reverse(order): index for order, index in ORDER_INDEXES.items()}
-ORDER_INDEXES |= {tuple(RANKED_ORDERS["best"]): "discussion_best", tuple(RANKED_ORDERS["top"]): "discussion_top"}
-# A member's newest comments: the `{author.id, posted}` index.
-BY_AUTHOR = "author_id"
+# The ranked views' orders: of top-level comments only (`Query.roots`), their partial indexes.
+RANKED_INDEXES = {tuple(RANKED_ORDERS["best"]): "discussion_best_roots",
+                  tuple(RANKED_ORDERS["top"]): "discussion_top_roots"}
+# A member's newest comments: the `{author.id, posted, _id}` index (members only).
+BY_AUTHOR = "member_posted"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
 DUPLICATE_KEY = 11000
 # The first window of `find_latest`: comments posted since this long ago (or later).
@@ -134,7 +169,7 @@ class DocumentsStore(CommentStore):
         return get_db().comments
 
     def ensure_indexes(self, db: Database) -> list[str]:
-        return db.comments.create_indexes(INDEXES)
+        return replace_indexes(db.comments, INDEXES, retired=RETIRED)
 
     def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
         try:
@@ -152,6 +187,8 @@ class DocumentsStore(CommentStore):
         return {**scope, **query.conditions()}
 
     def _hint(self, query: Query) -> str | None:
+        if query.tab is not None:
+            return self._queue_hint(query)
         if query.discussion_id is not None and query.slugs is not None and query.ids is None:
             # Permalinks: the planner, before its statistics catch up, may walk the shard
             # key's `_id_` index instead (CI saw it once on the single node).
@@ -161,11 +198,32 @@ class DocumentsStore(CommentStore):
                 # A count: the threaded index walks the discussion's entries (the
                 # planner may otherwise pick a ranked view's, which leads with more).
                 return "discussion_full_slug"
+            if query.order in RANKED_INDEXES:
+                return RANKED_INDEXES[query.order] if query.roots else None
             return ORDER_INDEXES.get(query.order)
-        member = query.commenter
-        if member is not None and member.user_id is not None and not member.ips:
-            return BY_AUTHOR if query.order == tuple(NEWEST) else None
+        if query.commenter is not None and query.ids is None:
+            return self._commenter_hint(query.commenter)
         return None
+
+    @staticmethod
+    def _queue_hint(query: Query) -> str | None:
+        """A queue tab's index (TAB_INDEXES): the planners would otherwise scan for the
+        recent tab, and DocumentDB's may pass a partial index by. The recent tab of one
+        discussion, IP address or e-mail address reads that one's index."""
+        filters = query.filters
+        if query.tab != "recent":
+            return TAB_INDEXES[query.tab] if query.tab is not None else None
+        if filters.discussion_id is not None:
+            return ORDER_INDEXES[tuple(NEWEST)]
+        return "ip" if filters.ip else "author_email" if filters.email else TAB_INDEXES["recent"]
+
+    @staticmethod
+    def _commenter_hint(commenter: Commenter) -> str | None:
+        """A member's comments (BY_AUTHOR, which holds members' only: user ids from 1),
+        or an address's; both at once (an `$or`) is left to the planner."""
+        if commenter.ips:
+            return "ip" if commenter.user_id is None else None
+        return BY_AUTHOR if commenter.user_id is not None and commenter.user_id > 0 else None
 
     def find(self, query: Query) -> list[Comment]:
         if query.is_empty():
