@@ -42,7 +42,8 @@ in the way of sharding on `{discussion_id: "hashed"}`):
 - `{flag_count: -1, posted: -1, _id: -1}` of flagged comments: the flagged tab;
 - `{score, posted: -1, _id: -1}` of comments with a negative score: the most
   down-voted tab;
-- `{posted: -1, _id: -1}`: the recent tab, every comment newest first;
+- `{posted: -1, _id: -1}`: the recent tab, every comment newest first (read in
+  windows of `posted`, as a post's latest comments are);
 - `{author.email, posted: -1}`: the queue's e-mail filter;
 - `{author.id, posted: -1, _id: -1}` of members' comments, `{ip, posted: -1}`: a
   commenter's comments (queue filters, bans, the first-time-commenter check, renames).
@@ -62,6 +63,7 @@ answer, and returns what it holds.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -131,7 +133,7 @@ INDEXES = [
 RETIRED = ("discussion_best", "discussion_top", "status_posted", "posted", "flagged", "downvoted", "author_id")
 # The index of each queue tab (each tab's condition implies the index's filter:
 # tests/unit/test_partial_indexes.py). The recent tab narrowed to a discussion or a
-# commenter reads their index instead (`_queue_hint`).
+# commenter reads their index instead.
 TAB_INDEXES = {"pending": "queue_held", "spam": "queue_held", "flagged": "queue_flagged",
                "downvoted": "queue_downvoted", "recent": "queue_recent"}
 
@@ -155,6 +157,8 @@ EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASC
 DUPLICATE_KEY = 11000
 # The first window of `find_latest`: comments posted since this long ago (or later).
 LATEST_RECENT = timedelta(hours=1)
+# Where the queue's recent tab keeps its page hint (comments/stores/page_windows.py).
+RECENT_HINT = "moderation-queue"
 
 
 class DocumentsStore(CommentStore):
@@ -202,36 +206,38 @@ class DocumentsStore(CommentStore):
                 return RANKED_INDEXES[query.order] if query.roots else None
             return ORDER_INDEXES.get(query.order)
         if query.commenter is not None and query.ids is None:
-            return self._commenter_hint(query.commenter)
+            return self._commenter_hint(query.commenter, query.order)
         return None
 
     @staticmethod
     def _queue_hint(query: Query) -> str | None:
-        """A queue tab's index (TAB_INDEXES): the planners would otherwise scan for the
-        recent tab, and DocumentDB's may pass a partial index by. The recent tab of one
-        discussion, IP address or e-mail address reads that one's index."""
+        """The recent tab's index, unless a filter narrows the tab to one discussion,
+        address or e-mail address (whose index the planners pick): they would scan
+        the collection. The planners pick the other tabs' partial indexes unaided (a
+        query of each states its index's filter), and a hint would cost DocumentDB its
+        bitmap scan of them (half a millisecond a query, measured)."""
         filters = query.filters
-        if query.tab != "recent":
-            return TAB_INDEXES[query.tab] if query.tab is not None else None
-        if filters.discussion_id is not None:
-            return ORDER_INDEXES[tuple(NEWEST)]
-        return "ip" if filters.ip else "author_email" if filters.email else TAB_INDEXES["recent"]
+        if query.tab != "recent" or filters.discussion_id is not None or filters.ip or filters.email:
+            return None
+        return TAB_INDEXES["recent"]
 
     @staticmethod
-    def _commenter_hint(commenter: Commenter) -> str | None:
-        """A member's comments (BY_AUTHOR, which holds members' only: user ids from 1),
-        or an address's; both at once (an `$or`) is left to the planner."""
-        if commenter.ips:
-            return "ip" if commenter.user_id is None else None
-        return BY_AUTHOR if commenter.user_id is not None and commenter.user_id > 0 else None
+    def _commenter_hint(commenter: Commenter, order: tuple) -> str | None:
+        """A member's newest comments: BY_AUTHOR, which holds members' only (user ids
+        from 1). The planners pick it, or `ip`, for a commenter's other queries."""
+        member = commenter.user_id is not None and commenter.user_id > 0 and not commenter.ips
+        return BY_AUTHOR if member and order == tuple(NEWEST) else None
 
     def find(self, query: Query) -> list[Comment]:
         if query.is_empty():
             return []
+        hint = self._hint(query)
+        if hint == TAB_INDEXES["recent"] and query.limit is not None:
+            return self._find_recent(query, limit=query.limit)
         cursor = self._collection().find(self._filter(query))
         if query.order:
             cursor = cursor.sort(list(query.order))
-        if hint := self._hint(query):
+        if hint:
             cursor = cursor.hint(hint)
         cursor = cursor.skip(query.skip)
         if query.limit is not None:
@@ -286,14 +292,36 @@ class DocumentsStore(CommentStore):
         return page_windows.read(field=field, direction=direction, wanted=limit, hint=recent,
                                  fetch=lambda condition, count: self._find_within(query, condition, count))
 
-    def _find_within(self, query: Query, condition: dict[str, Any], limit: int) -> list[Comment]:
-        """`query` (a page of one discussion's order) with `condition` on its sort's
-        leading field added, the first `limit` in its order, through its index."""
+    def _find_recent(self, query: Query, *, limit: int) -> list[Comment]:
+        """A page of the queue's recent tab (every comment, newest first) read in
+        windows of `posted` through its index (comments/stores/page_windows.py), as a
+        discussion's pages are: DocumentDB sorts whatever an index range holds, so one
+        query would read every comment. The first window ends where page 1 ended the
+        last time (else an hour back), so page 1 costs what it holds; the same
+        comments as one query."""
+        whole = replace(query, skip=0, limit=None)
+        field, direction = NEWEST[0]
+        hint = page_windows.get_hint(discussion_id=RECENT_HINT, order="recent")
+        first = hint if hint.end is not None else page_windows.PageHint(
+            end=datetime.now(timezone.utc) - LATEST_RECENT)
+        found = page_windows.read(
+            field=field, direction=direction, wanted=query.skip + limit, hint=first,
+            fetch=lambda condition, count: self._find_within(whole, condition, count, index=TAB_INDEXES["recent"]),
+        )
+        if not query.filters.name:  # where page 1 of every comment ends
+            page_windows.set_hint(discussion_id=RECENT_HINT, order="recent", previous=hint, hint=page_windows.observed(
+                field, found[:limit], "chronological", wanted=limit, first_page=True, hint=hint))
+        return found[query.skip:]
+
+    def _find_within(self, query: Query, condition: dict[str, Any], limit: int, *, index: str | None = None,
+                     ) -> list[Comment]:
+        """`query` (a page of one discussion's order, or `index`'s) with `condition` on
+        its sort's leading field added, the first `limit` in its order, through its index."""
         selected = self._filter(query)
         if condition:
             field = next(iter(condition))
             selected = {"$and": [selected, condition]} if field in selected else {**selected, **condition}
-        cursor = self._collection().find(selected).sort(list(query.order)).hint(ORDER_INDEXES[query.order])
+        cursor = self._collection().find(selected).sort(list(query.order)).hint(index or ORDER_INDEXES[query.order])
         return [Comment.from_doc(doc) for doc in cursor.limit(limit)]
 
     def tally(self, query: Query) -> Tally:

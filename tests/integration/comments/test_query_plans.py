@@ -9,7 +9,7 @@ or PostgreSQL's plan under FerretDB v2/DocumentDB)."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from bson import ObjectId
@@ -177,7 +177,9 @@ MEMBERS = 40
 # when a filter narrows it to one discussion, address or e-mail address.
 TAB_INDEXES = {"pending": "queue_held", "spam": "queue_held", "flagged": "queue_flagged",
                "downvoted": "queue_downvoted", "recent": "queue_recent"}
-NARROWED_RECENT = {"discussion": "discussion_posted", "ip": "ip", "email": "author_email"}
+DISCUSSION_INDEXES = ("discussion_posted", "discussion_full_slug", "discussion_thread_newest", "discussion_slug",
+                      SHARD_KEY_INDEX)
+NARROWED_RECENT = {"discussion": DISCUSSION_INDEXES, "ip": ("ip",), "email": ("author_email",)}
 DECLARED = {model.document["name"] for model in INDEXES}
 
 
@@ -216,10 +218,10 @@ def test_each_queue_tab_is_read_from_its_index(mongo_db, commands, queue_collect
     recent tab narrowed to a discussion, address or e-mail address: from that one's)."""
     for label, filters in _queue_filters(queue_collection).items():
         for tab in QUEUE_TABS:
-            expected = NARROWED_RECENT.get(label, TAB_INDEXES[tab]) if tab == "recent" else TAB_INDEXES[tab]
+            expected = NARROWED_RECENT.get(label, (TAB_INDEXES[tab],)) if tab == "recent" else (TAB_INDEXES[tab],)
             _assert_indexed(mongo_db, commands,
-                            lambda: moderation.queue_page(tab=tab, filters=filters, skip=0, limit=20), expected)
-            _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.count_queue(tab=tab, filters=filters), expected)
+                            lambda: moderation.queue_page(tab=tab, filters=filters, skip=0, limit=20), *expected)
+            _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.count_queue(tab=tab, filters=filters), *expected)
 
 
 def test_the_partial_indexes_give_every_comment_of_their_tab(queue_collection):
@@ -232,6 +234,26 @@ def test_the_partial_indexes_give_every_comment_of_their_tab(queue_collection):
         assert listed == sort([c for c in everything if query.matches(c)], query.order)
         assert DOCUMENTS.count_queue(tab=tab, filters=QueueFilter()) == len(listed)
         assert len(listed) >= (1 if tab != "recent" else POSTS * PER_DISCUSSION)
+
+
+def test_the_recent_tab_read_in_windows_is_the_slice_of_every_comment(mongo_db, queue_collection):
+    """The recent tab's pages, read in windows of `posted` going back from the last
+    hour (then from where page 1 ended), are the slices of every comment newest
+    first: also past a comment dated ahead of the clock, with a filter by name, past
+    the last comment, and with a comment newer than the remembered page 1."""
+    made = queue_collection[0]
+    ahead = (datetime.now(timezone.utc) + timedelta(days=3)).replace(microsecond=0)
+    mongo_db.comments.update_one({"discussion_id": made[5].id}, {"$set": {"posted": ahead}})
+    for filters in (QueueFilter(), QueueFilter(name="bo")):
+        query = Query(tab="recent", filters=filters, order=tuple(queue_order("recent")))
+        every = sort([c for c in DOCUMENTS.find(Query()) if query.matches(c)], query.order)
+        assert every[0].posted == ahead or filters.name
+        for skip in (0, 30, 500, len(every) - 10, len(every) + 5):
+            assert DOCUMENTS.find_queue(tab="recent", filters=filters, skip=skip, limit=30) == every[skip:skip + 30]
+    # Page 1's end is remembered (a hint): a comment that arrives later is still on top.
+    later = mongo_db.comments.find_one_and_update({"discussion_id": made[6].id},
+                                                  {"$set": {"posted": ahead + timedelta(hours=1)}})
+    assert DOCUMENTS.find_queue(tab="recent", filters=QueueFilter(), skip=0, limit=30)[0].id == later["_id"]
 
 
 @pytest.mark.urls("tests.integration.comments.moderation_host_urls")
