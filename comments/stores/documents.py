@@ -22,31 +22,14 @@ is applied to the documents an index walk yields, in the index's order, so the
 threaded order and keyset cursors stay exact, and since almost every comment is
 approved it discards little.
 
-Indexes, next to the queries they serve (docs/comment-stores.md has the table, and
-tests/integration/comments/test_query_plans.py checks each query's plan):
-- `{discussion_id, slug}` unique: permalinks, ancestors, and slug uniqueness;
-- `{discussion_id, full_slug}`: the threaded view and sub-threads;
-- `{discussion_id, posted, _id}`: the chronological view and latest comments. It
-  is the pattern's `{discussion_id, posted}` with `_id` appended, so that it also
-  serves the tie-break that makes keyset paging exact when two comments share a
-  millisecond; it serves every query the pattern's index does;
-- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view (and the
-  replies of the threads on a ranked view's page);
-- `{discussion_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
-  `{discussion_id, score: -1, posted: -1, _id: -1}`, of top-level comments only
-  (`parent_id` null): the first page of the best and top views.
-
-The moderation queue's and commenters' indexes (none of them unique, so none stands
-in the way of sharding on `{discussion_id: "hashed"}`):
-- `{status, posted: -1, _id: -1}` of pending and spam comments: those tabs;
-- `{flag_count: -1, posted: -1, _id: -1}` of flagged comments: the flagged tab;
-- `{score, posted: -1, _id: -1}` of comments with a negative score: the most
-  down-voted tab;
-- `{posted: -1, _id: -1}`: the recent tab, every comment newest first (read in
-  windows of `posted`, as a post's latest comments are);
-- `{author.email, posted: -1}`: the queue's e-mail filter;
-- `{author.id, posted: -1, _id: -1}` of members' comments, `{ip, posted: -1}`: a
-  commenter's comments (queue filters, bans, the first-time-commenter check, renames).
+Indexes (INDEXES; docs/comment-stores.md lists each with the queries that read it,
+and tests/integration/comments/test_query_plans.py checks their plans): the pattern's
+three (`{discussion_id, slug}` unique, `{discussion_id, full_slug}`, `{discussion_id,
+posted, _id}`: `_id` makes keyset paging exact when two comments share a
+millisecond), the newest view's `{discussion_id, thread: -1, full_slug}`, the best
+and top views' first pages (of top-level comments), the moderation queue's tabs and
+filters and a commenter's comments. Only the slug index is unique, so none stands in
+the way of sharding on `{discussion_id: "hashed"}`.
 
 Every write pays for an entry in each index that holds the comment, so the indexes
 that serve a small part of the comments are partial (`partialFilterExpression`, which
@@ -115,7 +98,7 @@ INDEXES = [
         [("discussion_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)],
         name="discussion_top_roots", partialFilterExpression=ROOTS,
     ),
-    # The moderation queue and commenters' histories (see the module docstring).
+    # The moderation queue's tabs and filters, and commenters' comments (some partial).
     IndexModel([("status", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_held",
                partialFilterExpression=HELD),
     IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_flagged",
@@ -211,13 +194,18 @@ class DocumentsStore(CommentStore):
 
     @staticmethod
     def _queue_hint(query: Query) -> str | None:
-        """The recent tab's index, unless a filter narrows the tab to one discussion,
-        address or e-mail address (whose index the planners pick): they would scan
-        the collection. The planners pick the other tabs' partial indexes unaided (a
-        query of each states its index's filter), and a hint would cost DocumentDB its
-        bitmap scan of them (half a millisecond a query, measured)."""
+        """The recent tab's index for a page of it (read in windows, `_find_recent`),
+        unless a filter narrows the tab to one discussion, address or e-mail address
+        (whose index the planners pick). Its count (with a name filter: the counters
+        count it otherwise) reads every comment whatever the index, and hinted,
+        DocumentDB would read them through it rather than scan. The planners pick the
+        other tabs' partial indexes unaided (a query of each states its index's
+        filter), and a hint would cost DocumentDB its bitmap scan of them (half a
+        millisecond a query, measured)."""
         filters = query.filters
-        if query.tab != "recent" or filters.discussion_id is not None or filters.ip or filters.email:
+        if query.tab != "recent" or query.limit is None:
+            return None
+        if filters.discussion_id is not None or filters.ip or filters.email:
             return None
         return TAB_INDEXES["recent"]
 
@@ -232,7 +220,7 @@ class DocumentsStore(CommentStore):
         if query.is_empty():
             return []
         hint = self._hint(query)
-        if hint == TAB_INDEXES["recent"] and query.limit is not None:
+        if hint == TAB_INDEXES["recent"] and query.limit is not None:  # a page of the recent tab
             return self._find_recent(query, limit=query.limit)
         cursor = self._collection().find(self._filter(query))
         if query.order:

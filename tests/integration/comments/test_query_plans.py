@@ -215,13 +215,16 @@ def _queue_filters(queue_collection) -> dict[str, QueueFilter]:
 
 def test_each_queue_tab_is_read_from_its_index(mongo_db, commands, queue_collection):
     """Every tab's page and count, with each filter, is read from the tab's index (the
-    recent tab narrowed to a discussion, address or e-mail address: from that one's)."""
+    recent tab narrowed to a discussion, address or e-mail address: from that one's;
+    the recent tab's count, which the counters give, or by a name, which counts
+    every comment: from none)."""
     for label, filters in _queue_filters(queue_collection).items():
         for tab in QUEUE_TABS:
             expected = NARROWED_RECENT.get(label, (TAB_INDEXES[tab],)) if tab == "recent" else (TAB_INDEXES[tab],)
             _assert_indexed(mongo_db, commands,
                             lambda: moderation.queue_page(tab=tab, filters=filters, skip=0, limit=20), *expected)
-            _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.count_queue(tab=tab, filters=filters), *expected)
+            if tab != "recent" or label in NARROWED_RECENT:  # else every comment: documents.py `_queue_hint`
+                _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.count_queue(tab=tab, filters=filters), *expected)
 
 
 def test_the_partial_indexes_give_every_comment_of_their_tab(queue_collection):
