@@ -10,13 +10,14 @@ pymongo's 30-second defaults when the database is gone.
 import contextvars
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import pymongo
 from pymongo import _csot
 from django.core.exceptions import ImproperlyConfigured
-from pymongo import MongoClient
+from pymongo import IndexModel, MongoClient
+from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError, ConnectionFailure, OperationFailure, PyMongoError
 
@@ -227,12 +228,29 @@ def reset_client() -> None:
 # indexes of the collections they own (declared next to their queries) and return
 # their names. The platform knows no app by name.
 _INDEX_OWNERS: list[Callable[[Database], list[str]]] = []
+INDEX_NOT_FOUND = 27
 
 
 def register_indexes(ensure: Callable[[Database], list[str]]) -> None:
     """Add an owner's `ensure_indexes(db)` to what `ensure_all_indexes` runs."""
     if ensure not in _INDEX_OWNERS:
         _INDEX_OWNERS.append(ensure)
+
+
+def replace_indexes(collection: Collection, indexes: list[IndexModel], *, retired: Iterable[str] = ()) -> list[str]:
+    """Create `indexes` on `collection`, then drop those of `retired` (names of indexes
+    its owner made before and no longer declares) that it still has, so an existing
+    database sheds them on its next `ensure_indexes`; the names created. New first:
+    the queries an old index served have their new one before it goes."""
+    names = collection.create_indexes(indexes)
+    stale = (set(retired) & set(collection.index_information())) - set(names)
+    for name in sorted(stale):
+        try:
+            collection.drop_index(name)
+        except OperationFailure as exc:
+            if exc.code != INDEX_NOT_FOUND:  # another process dropped it first
+                raise
+    return names
 
 
 def ensure_all_indexes(db: Database | None = None) -> list[str]:

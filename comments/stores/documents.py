@@ -22,33 +22,31 @@ is applied to the documents an index walk yields, in the index's order, so the
 threaded order and keyset cursors stay exact, and since almost every comment is
 approved it discards little.
 
-Indexes, next to the queries they serve:
-- `{discussion_id, slug}` unique: permalinks, ancestors, and slug uniqueness;
-- `{discussion_id, full_slug}`: the threaded view and sub-threads;
-- `{discussion_id, posted, _id}`: the chronological view and latest comments. It
-  is the pattern's `{discussion_id, posted}` with `_id` appended, so that it also
-  serves the tie-break that makes keyset paging exact when two comments share a
-  millisecond; it serves every query the pattern's index does;
-- `{discussion_id, thread: -1, full_slug}`: the newest-first threaded view (and the
-  replies of the threads on a ranked view's page);
-- `{discussion_id, parent_id, picked: -1, rank: -1, posted: -1, _id: -1}` and
-  `{discussion_id, parent_id, score: -1, posted: -1, _id: -1}`: the first page of the
-  best and top views (top-level comments, `parent_id` null, in rank order).
+Indexes (INDEXES; docs/comment-stores.md lists each with the queries that read it,
+and tests/integration/comments/test_query_plans.py checks their plans): the pattern's
+three (`{discussion_id, slug}` unique, `{discussion_id, full_slug}`, `{discussion_id,
+posted, _id}`: `_id` makes keyset paging exact when two comments share a
+millisecond), the newest view's `{discussion_id, thread: -1, full_slug}`, the best
+and top views' first pages (of top-level comments), the moderation queue's tabs and
+filters and a commenter's comments. Only the slug index is unique, so none stands in
+the way of sharding on `{discussion_id: "hashed"}`.
 
-The moderation queue's indexes (none of them unique, so none stands in the way of
-sharding on `{discussion_id: "hashed"}`):
-- `{status, posted: -1}`: the pending, spam and deleted tabs, newest first;
-- `{posted: -1}`: the recent tab, every comment newest first;
-- `{flag_count: -1, posted: -1}`: the flagged tab, most flagged first;
-- `{score, posted: -1}`: the most down-voted tab, lowest net score first;
-- `{author.email, posted: -1}`: the queue's e-mail filter;
-- `{author.id, posted: -1}`, `{ip, posted: -1}`: a commenter's comments (queue
-  filters, bans, the first-time-commenter check, renames).
+Every write pays for an entry in each index that holds the comment, so the indexes
+that serve a small part of the comments are partial (`partialFilterExpression`, which
+MongoDB 6.0 and DocumentDB both take in the forms used here: a comparison, or
+equality with null). A query reaches a partial index only when its filter implies
+the index's, and DocumentDB only when the filter also bounds one of the index's keys
+by a condition other than the index's own: so the flagged and down-voted tabs ask
+for `flag_count >= 1` and `score <= -1` (comments/stores/queries.py), inside the
+indexes' `> 0` and `< 0`. `_hint` names a partial index only for a query that
+implies its filter: DocumentDB, hinted, reads the index even for a query it cannot
+answer, and returns what it holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -61,15 +59,24 @@ from pymongo.write_concern import WriteConcern
 
 from comments.stores import page_windows
 from comments.records import (
-    HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer,
+    HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, READERS, Comment, CommentAuthor, Commenter, SlugTaken, Tally,
+    Viewer,
 )
 from comments.stores.base import CommentStore
 from comments.stores.queries import MEMBERS, Query, reverse
-from infra.mongo import get_db
+from infra.mongo import get_db, replace_indexes
 from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey
 
 SLUG_INDEX = "discussion_slug"
+# What the partial indexes hold (module docstring). HELD: pending and spam, the statuses
+# with a tab of their own (records.STATUSES sort approved < deleted < pending < spam; a
+# comment without a status counts as approved and is not held).
+ROOTS = {"parent_id": None}
+HELD = {"status": {"$gte": PENDING}}
+FLAGGED = {"flag_count": {"$gt": 0}}
+DOWNVOTED = {"score": {"$lt": 0}}
+MEMBERS_ONLY = {"author.id": {"$gt": 0}}
 INDEXES = [
     IndexModel([("discussion_id", ASCENDING), ("slug", ASCENDING)], unique=True, name=SLUG_INDEX),
     IndexModel([("discussion_id", ASCENDING), ("full_slug", ASCENDING)], name="discussion_full_slug"),
@@ -83,24 +90,35 @@ INDEXES = [
     ),
     # The ranked views' first pages: a discussion's top-level comments in each order.
     IndexModel(
-        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING),
-         ("posted", DESCENDING), ("_id", DESCENDING)],
-        name="discussion_best",
+        [("discussion_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING), ("posted", DESCENDING),
+         ("_id", DESCENDING)],
+        name="discussion_best_roots", partialFilterExpression=ROOTS,
     ),
     IndexModel(
-        [("discussion_id", ASCENDING), ("parent_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING),
-         ("_id", DESCENDING)],
-        name="discussion_top",
+        [("discussion_id", ASCENDING), ("score", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)],
+        name="discussion_top_roots", partialFilterExpression=ROOTS,
     ),
-    # The moderation queue and commenters' histories (see the module docstring).
-    IndexModel([("status", ASCENDING), ("posted", DESCENDING)], name="status_posted"),
-    IndexModel([("posted", DESCENDING)], name="posted"),
-    IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING)], name="flagged"),
-    IndexModel([("score", ASCENDING), ("posted", DESCENDING)], name="downvoted"),
+    # The moderation queue's tabs and filters, and commenters' comments (some partial).
+    IndexModel([("status", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_held",
+               partialFilterExpression=HELD),
+    IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_flagged",
+               partialFilterExpression=FLAGGED),
+    IndexModel([("score", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="queue_downvoted",
+               partialFilterExpression=DOWNVOTED),
+    IndexModel([("posted", DESCENDING), ("_id", DESCENDING)], name="queue_recent"),
     IndexModel([("author.email", ASCENDING), ("posted", DESCENDING)], name="author_email"),
-    IndexModel([("author.id", ASCENDING), ("posted", DESCENDING)], name="author_id"),
+    IndexModel([("author.id", ASCENDING), ("posted", DESCENDING), ("_id", DESCENDING)], name="member_posted",
+               partialFilterExpression=MEMBERS_ONLY),
     IndexModel([("ip", ASCENDING), ("posted", DESCENDING)], name="ip"),
 ]
+# Indexes this store made before and no longer has (issue 39: each held every comment
+# for queries that read a few): `ensure_indexes` drops them from existing databases.
+RETIRED = ("discussion_best", "discussion_top", "status_posted", "posted", "flagged", "downvoted", "author_id")
+# The index of each queue tab (each tab's condition implies the index's filter:
+# tests/unit/test_partial_indexes.py). The recent tab narrowed to a discussion or a
+# commenter reads their index instead.
+TAB_INDEXES = {"pending": "queue_held", "spam": "queue_held", "flagged": "queue_flagged",
+               "downvoted": "queue_downvoted", "recent": "queue_recent"}
 
 # The index that serves each order of a discussion's listing, both ways: every such
 # query names it (a hint), since a query planner may otherwise pick another index of
@@ -113,13 +131,17 @@ ORDER_INDEXES = {
     tuple(ORDERS["newest"]): "discussion_thread_newest",
 }
 ORDER_INDEXES |= {reverse(order): index for order, index in ORDER_INDEXES.items()}
-ORDER_INDEXES |= {tuple(RANKED_ORDERS["best"]): "discussion_best", tuple(RANKED_ORDERS["top"]): "discussion_top"}
-# A member's newest comments: the `{author.id, posted}` index.
-BY_AUTHOR = "author_id"
+# The ranked views' orders: of top-level comments only (`Query.roots`), their partial indexes.
+RANKED_INDEXES = {tuple(RANKED_ORDERS["best"]): "discussion_best_roots",
+                  tuple(RANKED_ORDERS["top"]): "discussion_top_roots"}
+# A member's newest comments: the `{author.id, posted, _id}` index (members only).
+BY_AUTHOR = "member_posted"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
 DUPLICATE_KEY = 11000
 # The first window of `find_latest`: comments posted since this long ago (or later).
 LATEST_RECENT = timedelta(hours=1)
+# Where the queue's recent tab keeps its page hint (comments/stores/page_windows.py).
+RECENT_HINT = "moderation-queue"
 
 
 class DocumentsStore(CommentStore):
@@ -134,7 +156,7 @@ class DocumentsStore(CommentStore):
         return get_db().comments
 
     def ensure_indexes(self, db: Database) -> list[str]:
-        return db.comments.create_indexes(INDEXES)
+        return replace_indexes(db.comments, INDEXES, retired=RETIRED)
 
     def _insert(self, *, document: dict[str, Any], parent: Comment | None) -> Comment:
         try:
@@ -152,6 +174,8 @@ class DocumentsStore(CommentStore):
         return {**scope, **query.conditions()}
 
     def _hint(self, query: Query) -> str | None:
+        if query.tab is not None:
+            return self._queue_hint(query)
         if query.discussion_id is not None and query.slugs is not None and query.ids is None:
             # Permalinks: the planner, before its statistics catch up, may walk the shard
             # key's `_id_` index instead (CI saw it once on the single node).
@@ -161,19 +185,47 @@ class DocumentsStore(CommentStore):
                 # A count: the threaded index walks the discussion's entries (the
                 # planner may otherwise pick a ranked view's, which leads with more).
                 return "discussion_full_slug"
+            if query.order in RANKED_INDEXES:
+                return RANKED_INDEXES[query.order] if query.roots else None
             return ORDER_INDEXES.get(query.order)
-        member = query.commenter
-        if member is not None and member.user_id is not None and not member.ips:
-            return BY_AUTHOR if query.order == tuple(NEWEST) else None
+        if query.commenter is not None and query.ids is None:
+            return self._commenter_hint(query.commenter, query.order)
         return None
+
+    @staticmethod
+    def _queue_hint(query: Query) -> str | None:
+        """The recent tab's index for a page of it (read in windows, `_find_recent`),
+        unless a filter narrows the tab to one discussion, address or e-mail address
+        (whose index the planners pick). Its count (with a name filter: the counters
+        count it otherwise) reads every comment whatever the index, and hinted,
+        DocumentDB would read them through it rather than scan. The planners pick the
+        other tabs' partial indexes unaided (a query of each states its index's
+        filter), and a hint would cost DocumentDB its bitmap scan of them (half a
+        millisecond a query, measured)."""
+        filters = query.filters
+        if query.tab != "recent" or query.limit is None:
+            return None
+        if filters.discussion_id is not None or filters.ip or filters.email:
+            return None
+        return TAB_INDEXES["recent"]
+
+    @staticmethod
+    def _commenter_hint(commenter: Commenter, order: tuple) -> str | None:
+        """A member's newest comments: BY_AUTHOR, which holds members' only (user ids
+        from 1). The planners pick it, or `ip`, for a commenter's other queries."""
+        member = commenter.user_id is not None and commenter.user_id > 0 and not commenter.ips
+        return BY_AUTHOR if member and order == tuple(NEWEST) else None
 
     def find(self, query: Query) -> list[Comment]:
         if query.is_empty():
             return []
+        hint = self._hint(query)
+        if hint == TAB_INDEXES["recent"] and query.limit is not None:  # a page of the recent tab
+            return self._find_recent(query, limit=query.limit)
         cursor = self._collection().find(self._filter(query))
         if query.order:
             cursor = cursor.sort(list(query.order))
-        if hint := self._hint(query):
+        if hint:
             cursor = cursor.hint(hint)
         cursor = cursor.skip(query.skip)
         if query.limit is not None:
@@ -228,14 +280,36 @@ class DocumentsStore(CommentStore):
         return page_windows.read(field=field, direction=direction, wanted=limit, hint=recent,
                                  fetch=lambda condition, count: self._find_within(query, condition, count))
 
-    def _find_within(self, query: Query, condition: dict[str, Any], limit: int) -> list[Comment]:
-        """`query` (a page of one discussion's order) with `condition` on its sort's
-        leading field added, the first `limit` in its order, through its index."""
+    def _find_recent(self, query: Query, *, limit: int) -> list[Comment]:
+        """A page of the queue's recent tab (every comment, newest first) read in
+        windows of `posted` through its index (comments/stores/page_windows.py), as a
+        discussion's pages are: DocumentDB sorts whatever an index range holds, so one
+        query would read every comment. The first window ends where page 1 ended the
+        last time (else an hour back), so page 1 costs what it holds; the same
+        comments as one query."""
+        whole = replace(query, skip=0, limit=None)
+        field, direction = NEWEST[0]
+        hint = page_windows.get_hint(discussion_id=RECENT_HINT, order="recent")
+        first = hint if hint.end is not None else page_windows.PageHint(
+            end=datetime.now(timezone.utc) - LATEST_RECENT)
+        found = page_windows.read(
+            field=field, direction=direction, wanted=query.skip + limit, hint=first,
+            fetch=lambda condition, count: self._find_within(whole, condition, count, index=TAB_INDEXES["recent"]),
+        )
+        if not query.filters.name:  # where page 1 of every comment ends
+            page_windows.set_hint(discussion_id=RECENT_HINT, order="recent", previous=hint, hint=page_windows.observed(
+                field, found[:limit], "chronological", wanted=limit, first_page=True, hint=hint))
+        return found[query.skip:]
+
+    def _find_within(self, query: Query, condition: dict[str, Any], limit: int, *, index: str | None = None,
+                     ) -> list[Comment]:
+        """`query` (a page of one discussion's order, or `index`'s) with `condition` on
+        its sort's leading field added, the first `limit` in its order, through its index."""
         selected = self._filter(query)
         if condition:
             field = next(iter(condition))
             selected = {"$and": [selected, condition]} if field in selected else {**selected, **condition}
-        cursor = self._collection().find(selected).sort(list(query.order)).hint(ORDER_INDEXES[query.order])
+        cursor = self._collection().find(selected).sort(list(query.order)).hint(index or ORDER_INDEXES[query.order])
         return [Comment.from_doc(doc) for doc in cursor.limit(limit)]
 
     def tally(self, query: Query) -> Tally:

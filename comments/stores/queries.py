@@ -40,13 +40,15 @@ Order = tuple[tuple[str, int], ...]
 NO_TAB = "no queue tab {tab!r}"
 # The statuses a duplicate of a new comment may have: not spam or deleted.
 NOT_DUPLICATES = frozenset({SPAM, DELETED})
-# What each queue tab lists, before its filters (records.filter_conditions).
+# What each queue tab lists, before its filters (records.filter_conditions). Flag counts
+# and scores are whole numbers: `>= 1` and `<= -1` are the documents store's partial
+# indexes' `> 0` and `< 0` in a form DocumentDB reads them by (documents.py says why).
 TAB_CONDITIONS: dict[str, dict[str, Any]] = {
     "pending": {"status": PENDING},
     "spam": {"status": SPAM},
-    "flagged": {"flag_count": {"$gt": 0}, "status": {"$nin": [SPAM, DELETED]}},
+    "flagged": {"flag_count": {"$gte": 1}, "status": {"$nin": [SPAM, DELETED]}},
     "recent": {},
-    "downvoted": {"score": {"$lt": 0}, "status": {"$nin": [SPAM, DELETED]}},
+    "downvoted": {"score": {"$lte": -1}, "status": {"$nin": [SPAM, DELETED]}},
 }
 # The comments of logged-in members (whose author copies find_member_authors lists).
 MEMBERS: dict[str, Any] = {"author.id": {"$ne": None}}

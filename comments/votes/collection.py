@@ -27,8 +27,8 @@ documents at all keeps the tallies it came with (an import of another site's exp
 which carries tallies but not who voted).
 
 Indexes: `_id` (one vote per pair), `{discussion_id, voter}` (a reader's votes on a
-page), `{comment_id}` (a comment's votes, for repairs), `{unapplied, changed}`
-(votes left half-done).
+page, a discussion's tallies for repairs), `{comment_id}` (a comment's votes, for
+repairs).
 """
 
 from __future__ import annotations
@@ -46,13 +46,15 @@ from pymongo.errors import DuplicateKeyError
 from comments import scores
 from comments.records import Comment
 from comments.stores import Query, get_store, store_switch
-from infra.mongo import get_db
+from infra.mongo import get_db, replace_indexes
 
 INDEXES = [
     IndexModel([("discussion_id", ASCENDING), ("voter", ASCENDING)], name="discussion_voter"),
     IndexModel([("comment_id", ASCENDING)], name="comment"),
-    IndexModel([("unapplied", ASCENDING), ("changed", ASCENDING)], name="unapplied"),
 ]
+# No query reads votes by `unapplied` (a repair finds them per discussion, `counted`):
+# `ensure_indexes` drops the index once made for it.
+RETIRED = ("unapplied",)
 # A reader's votes fetched for one page at most (their votes on a discussion).
 MAX_OWN_VOTES = 5000
 # A vote changed this recently may still be on its way to the tallies: repairs leave
@@ -75,7 +77,7 @@ def _votes() -> Collection:
 
 
 def ensure_indexes(db: Database) -> list[str]:
-    return db.comment_votes.create_indexes(INDEXES)
+    return replace_indexes(db.comment_votes, INDEXES, retired=RETIRED)
 
 
 def vote_id(comment_id: ObjectId, voter: str) -> str:

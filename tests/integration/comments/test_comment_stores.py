@@ -1010,17 +1010,21 @@ def test_find_by_slug_finds_only_the_exact_slug_in_its_own_discussion(make_post,
 
 
 def test_the_moderation_queue_has_its_indexes_and_none_is_unique(mongo_db):
-    """The queue's indexes exist and none is unique (sharding on {discussion_id, slug} stays possible)."""
+    """The queue's indexes exist, those of a few comments partial, and none is unique
+    (sharding on {discussion_id: "hashed"} stays possible)."""
     info = mongo_db.comments.index_information()
     expected = {
-        "status_posted": [("status", 1), ("posted", -1)],
-        "posted": [("posted", -1)],
-        "flagged": [("flag_count", -1), ("posted", -1)],
-        "author_email": [("author.email", 1), ("posted", -1)],
-        "author_id": [("author.id", 1), ("posted", -1)],
-        "ip": [("ip", 1), ("posted", -1)],
+        "queue_held": ([("status", 1), ("posted", -1), ("_id", -1)], {"status": {"$gte": records.PENDING}}),
+        "queue_flagged": ([("flag_count", -1), ("posted", -1), ("_id", -1)], {"flag_count": {"$gt": 0}}),
+        "queue_downvoted": ([("score", 1), ("posted", -1), ("_id", -1)], {"score": {"$lt": 0}}),
+        "queue_recent": ([("posted", -1), ("_id", -1)], None),
+        "author_email": ([("author.email", 1), ("posted", -1)], None),
+        "member_posted": ([("author.id", 1), ("posted", -1), ("_id", -1)], {"author.id": {"$gt": 0}}),
+        "ip": ([("ip", 1), ("posted", -1)], None),
     }
-    assert {name: info.get(name, {}).get("key") for name in expected} == expected
+    found = {name: (info.get(name, {}).get("key"), info.get(name, {}).get("partialFilterExpression"))
+             for name in expected}
+    assert found == expected
     assert not any(info[name].get("unique") for name in expected)
 
 

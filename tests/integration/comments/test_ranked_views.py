@@ -106,7 +106,7 @@ def test_comments_default_view_chooses_the_order_a_discussion_opens_on(settings,
 
 def test_the_first_page_of_best_reads_top_level_comments_by_their_index(make_post, make_comment):
     """Only the first page's threads are read, not the discussion (documents store: the
-    query names the discussion_best index)."""
+    query names the discussion_best_roots index)."""
     post = make_post()
     roots = [make_comment(post) for _ in range(30)]
     vote(roots[3], 4)
