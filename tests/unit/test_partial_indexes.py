@@ -18,10 +18,11 @@ from comments.records import (
     by_commenter, queue_order,
 )
 from comments.stores.documents import HELD, INDEXES, RETIRED, TAB_INDEXES, DocumentsStore
+from comments.stores import counters
 from comments.stores.queries import Query
 from infra import matching
 
-STORE = DocumentsStore()
+STORE = DocumentsStore(counting=counters)
 PARTIAL = {model.document["name"]: model.document["partialFilterExpression"]
            for model in INDEXES if "partialFilterExpression" in model.document}
 THERE = ObjectId()

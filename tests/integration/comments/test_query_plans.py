@@ -204,7 +204,7 @@ def queue_collection(mongo_db, make_post):
     for fields, chosen in changes:
         mongo_db.comments.update_many({"_id": {"$in": chosen}}, {"$set": fields})
     for post in made:
-        counters.recount(post.id)
+        counters.recount(post.id, store=DOCUMENTS)
     return made, 7, "198.51.100.6", "member6@example.com"
 
 
