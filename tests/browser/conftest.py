@@ -146,18 +146,51 @@ def editor(site) -> Editor:
     return Editor(id=user_id, username=EDITOR["username"], name=EDITOR["name"], password=EDITOR["password"])
 
 
+class _Chromium:
+    """Playwright and its one Chromium, started for the browser tier and stopped as soon
+    as that tier ends: sync Playwright keeps an event loop running in the main thread,
+    and while one runs Django refuses its ORM there (SynchronousOnlyOperation), which
+    every integration test after this tier opens."""
+
+    def __init__(self) -> None:
+        self._playwright = None
+        self.launched = None
+
+    def start(self, chromium: str):
+        if self.launched is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            # launch() gives Chromium a fresh, empty profile directory of its own, removed
+            # when the browser closes: nothing carries over between runs.
+            self.launched = self._playwright.chromium.launch(executable_path=chromium, headless=True,
+                                                             args=CHROMIUM_ARGS)
+        return self.launched
+
+    def stop(self) -> None:
+        playwright, launched, self._playwright, self.launched = self._playwright, self.launched, None, None
+        try:
+            if launched is not None:
+                launched.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+_CHROMIUM = _Chromium()
+
+
 @pytest.fixture(scope="session")
 def browser(chromium):
-    from playwright.sync_api import sync_playwright
+    yield _CHROMIUM.start(chromium)
+    _CHROMIUM.stop()
 
-    with sync_playwright() as playwright:
-        # launch() gives Chromium a fresh, empty profile directory of its own, removed
-        # when the browser closes: nothing carries over between runs.
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the browser tier's last test (its fixtures torn down), stop Playwright."""
+    if nextitem is None or Path(__file__).parent not in Path(nextitem.fspath).parents:
+        _CHROMIUM.stop()
 
 
 @pytest.fixture
