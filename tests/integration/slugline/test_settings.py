@@ -135,6 +135,7 @@ GIVEN = {
     "COMMENTS_DISCUSSION_SLUG_FIELD": ("name", "name"),
     "COMMENTS_SITE_NAME": ("Tidewater", "Tidewater"),
     "COMMENTS_MODERATION_BASE_TEMPLATE": ("site/moderation.html", "site/moderation.html"),
+    "COMMENTS_WHO_MAY_COMMENT": ("members", "members"),
 }
 
 
