@@ -2,15 +2,16 @@
 votes: the pages of a member's own account and public profile, and their data
 download. Newest first, a page at a time after a signed cursor (no skip).
 
-Each store finds a member's comments by its author index (documents: `author_id`,
-`{author.id, posted}`, which also serves the order; buckets: `comment_author_id`,
+Each store finds a member's comments by its author index (documents: `member_posted`,
+`{author.id, posted, _id}`, which also serves the order; buckets: `comment_author_id`,
 the buckets holding one, sorted on the server; embedded: the discussion documents
 with one at some depth, unpacked and sorted in Python, `limit + 1` kept at a time).
 
 Replies do not record whom they answer, so `replies_to` finds the member's newest
 `REPLY_PARENTS` comments first (one query by the same index), then the approved
-replies whose `parent_id` is one of them in those comments' discussions (a second):
-replies to older comments than those are not listed.
+replies of others whose `parent_id` is one of them in those comments' discussions (a
+second, which leaves out the member's own replies, so a page is full while there are
+more): replies to older comments than those are not listed.
 """
 
 from __future__ import annotations
@@ -93,9 +94,8 @@ def replies_to(*, author_id: int, cursor: str | None, limit: int) -> MemberPage:
     mine = get_store().find(Query(commenter=Commenter(user_id=int(author_id)), order=tuple(NEWEST),
                                   limit=REPLY_PARENTS))
     query = Query(discussion_ids=frozenset(c.discussion_id for c in mine), parents=frozenset(c.id for c in mine),
-                  exclude=frozenset(HIDDEN))
-    page = _page(query, scope=f"replies:{int(author_id)}", cursor=cursor, limit=limit)
-    return replace(page, comments=[c for c in page.comments if c.author.id != int(author_id)])
+                  not_by=int(author_id), exclude=frozenset(HIDDEN))
+    return _page(query, scope=f"replies:{int(author_id)}", cursor=cursor, limit=limit)
 
 
 def all_comments_of(*, author_id: int) -> Iterator[Comment]:

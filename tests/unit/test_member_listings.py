@@ -58,3 +58,9 @@ def test_a_query_of_replies_selects_by_parent():
     assert query.matches(comment(parent_id=mine)) and not query.matches(comment(parent_id=other))
     assert not query.matches(comment())
     assert Query(parents=frozenset()).is_empty()
+
+
+def test_a_query_can_leave_out_a_members_own_comments():
+    query = Query(not_by=7)
+    assert query.conditions() == {"author.id": {"$ne": 7}}
+    assert not query.matches(comment()) and Query(not_by=8).matches(comment())
