@@ -21,16 +21,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bson import ObjectId
-from django.core import signing
-from django.utils.translation import gettext
 
-from comments.reading.cursors import BAD_CURSOR, BadCursor
+from comments.reading import cursors
 from comments.records import HIDDEN, NEWEST, Comment, Commenter
 from comments.stores import Query, get_store
 from comments.votes import collection as votes, voters
-from infra.ids import parse_id
 
-SALT = "comments.member_cursor"
 # How many of a member's newest comments `replies_to` lists the replies of.
 REPLY_PARENTS = 200
 # The comments read per query when a member's comments are all walked (a download).
@@ -47,25 +43,12 @@ class MemberPage:
 
 def encode(*, scope: str, comment: Comment) -> str:
     """A URL-safe token for the position after `comment` in listing `scope`."""
-    return signing.dumps({"s": scope, "k": [comment.posted.isoformat(), str(comment.id)]}, salt=SALT, compress=True)
+    return cursors.encode_key(order=NEWEST, scope=scope, key=(comment.posted, comment.id))
 
 
 def decode(token: str, *, scope: str) -> tuple[datetime, ObjectId]:
     """The key in `token`; BadCursor if it was altered or is another listing's."""
-    try:
-        data = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
-        raise BadCursor(gettext(BAD_CURSOR)) from None
-    key = data.get("k") if isinstance(data, dict) and data.get("s") == scope else None
-    if not isinstance(key, list) or len(key) != 2 or not all(isinstance(v, str) for v in key):
-        raise BadCursor(gettext(BAD_CURSOR))
-    oid = parse_id(key[1])
-    try:
-        posted = datetime.fromisoformat(key[0])
-    except ValueError:
-        raise BadCursor(gettext(BAD_CURSOR)) from None
-    if oid is None:
-        raise BadCursor(gettext(BAD_CURSOR))
+    posted, oid = cursors.decode_key(token, order=NEWEST, scope=scope)
     return posted, oid
 
 
