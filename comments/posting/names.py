@@ -1,15 +1,20 @@
 """Commenters' names: how a typed or imported name is cleaned before it is stored, and
 the names anonymous commenters may not take: those of the site's authors (the author
-copies its posts carry, so no query of Django's database), however spelled, with
-look-alike letters too. Kept for NAMES_SECONDS in Django's cache, since every comment
-posted asks.
+copies its posts carry, so no query of Django's database) and of its members (the
+host's `member_names`), however spelled, with look-alike letters too. Every
+stranger's comment asks, so what is built from them is kept in the process for
+NAMES_SECONDS (`reserved`): a site's members make it large (20,000 names, 1.4 MB
+pickled), too large to read back out of a cache for each comment.
 
 (Staff comments carry a badge from `CommentAuthor.staff`, stored when they post.)"""
 
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 import unicodedata
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -22,7 +27,9 @@ from comments.internal import unicode_text
 from infra import mongo
 
 NAMES_SECONDS = 60
-_KEY = "comments:author-names:readings"
+# The cache key of the names' generation: `forget` draws a new one, so every process
+# sharing the cache (or only this one, with a cache of its own) builds them again.
+_GENERATION = "comments:reserved-names:generation"
 TAKEN = gettext_noop(
     "“{name}” is the name of one of this site's authors or members. Please choose another "
     "name, or log in if it is yours."
@@ -127,13 +134,36 @@ class Reserved:
         )
 
 
+@dataclass(frozen=True)
+class _Kept:
+    names: Reserved
+    generation: str
+    until: float
+
+
+_kept: _Kept | None = None
+_building = threading.Lock()
+
+
 def reserved() -> Reserved:
     """The display names of the authors of the site's posts and of its members (not
-    their usernames: "chen" is many people's name, "Chen Mei" one author's). No names while MongoDB
-    is unreachable: the comment then cannot be stored either, and the form comes
-    back with the reader's text and the outage's message."""
-    names = cache.get(_KEY)
-    if names is None:
+    their usernames: "chen" is many people's name, "Chen Mei" one author's): built at
+    most once per NAMES_SECONDS in a process, and again once `forget` was called (or
+    the cache emptied). No names while MongoDB is unreachable: the comment then cannot
+    be stored either, and the form comes back with the reader's text and the outage's
+    message."""
+    global _kept
+    generation = cache.get(_GENERATION)
+    kept = _kept
+    if kept is not None and kept.generation == generation and kept.until > time.monotonic():
+        return kept.names
+    with _building:
+        if _kept is not kept and _kept is not None and _kept.generation == generation:
+            return _kept.names  # another thread built them meanwhile
+        if generation is None:
+            generation = uuid.uuid4().hex
+            if not cache.add(_GENERATION, generation, None):
+                generation = cache.get(_GENERATION) or generation
         try:
             host = get_host()
             names = Reserved.of([*host.author_names(), *host.member_names()])
@@ -141,14 +171,15 @@ def reserved() -> Reserved:
             if not mongo.is_outage(exc):
                 raise
             return Reserved()
-        cache.set(_KEY, names, NAMES_SECONDS)
-    return names
+        _kept = _Kept(names=names, generation=generation, until=time.monotonic() + NAMES_SECONDS)
+        return names
 
 
 def forget() -> None:
-    """Drop the cached names: a new author's name is reserved from the next check on
-    (an import that makes authors as it goes calls it)."""
-    cache.delete(_KEY)
+    """Build the names again at the next check: a new author's or member's name is
+    reserved from then on (an import that makes authors as it goes, a member who
+    changes their display name). Every process that shares the cache sees it."""
+    cache.set(_GENERATION, uuid.uuid4().hex, None)
 
 
 def is_taken(name: str) -> bool:
