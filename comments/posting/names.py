@@ -10,6 +10,7 @@ pickled), too large to read back out of a cache for each comment.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 import time
@@ -27,6 +28,8 @@ from comments.internal import unicode_text
 from infra import mongo
 
 NAMES_SECONDS = 60
+# How many names' readings a process remembers between builds (`_reserved_forms`).
+NAMES_REMEMBERED = 100_000
 # The cache key of the names' generation: `forget` draws a new one, so every process
 # sharing the cache (or only this one, with a cache of its own) builds them again.
 _GENERATION = "comments:reserved-names:generation"
@@ -100,6 +103,21 @@ def run_together(name: str) -> str:
 ORDERED_WORDS = 4
 
 
+@functools.lru_cache(maxsize=NAMES_REMEMBERED)
+def _reserved_forms(name: str) -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
+    """One name's part of `Reserved`: its readings in every case, and their words run
+    together in any order. Remembered by name, so building the names again (each
+    NAMES_SECONDS, after `forget`) reads anew only the names that changed: a name's
+    readings take ICU about 0.4 ms, 8 s for 20,000 members."""
+    found = readings(name, every_case=True)
+    joined = frozenset(
+        "".join(order)
+        for reading in found
+        for order in (itertools.permutations(reading) if len(reading) <= ORDERED_WORDS else (reading,))
+    )
+    return found, joined
+
+
 @dataclass(frozen=True)
 class Reserved:
     """Names no one else may take, as `taken_by` compares them: each name's readings
@@ -110,13 +128,9 @@ class Reserved:
 
     @classmethod
     def of(cls, names: Iterable[str]) -> Reserved:
-        found = frozenset(reading for name in names for reading in readings(name, every_case=True))
-        joined = frozenset(
-            "".join(order)
-            for reading in found
-            for order in (itertools.permutations(reading) if len(reading) <= ORDERED_WORDS else (reading,))
-        )
-        return cls(names=found, run_together=joined)
+        forms = [_reserved_forms(name) for name in set(names)]
+        return cls(names=frozenset().union(*(found for found, _ in forms)),
+                   run_together=frozenset().union(*(joined for _, joined in forms)))
 
     def taken_by(self, name: str) -> bool:
         """Whether `name` would pass for one of these names: its words, in any order and

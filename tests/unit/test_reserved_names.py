@@ -1,7 +1,7 @@
 """How the names strangers may not take are kept (comments/posting/names.py
 `reserved`): built once and then handed out as they are, in the process, not read
 back out of a cache for every comment; built again after NAMES_SECONDS, after
-`forget`, and once the cache is emptied."""
+`forget`, and once the cache is emptied, reading anew only the names not read before."""
 
 from __future__ import annotations
 
@@ -50,3 +50,14 @@ def test_forget_an_emptied_cache_and_time_build_them_again(host, monkeypatch):
     monkeypatch.setattr(names.time, "monotonic", lambda: later)
     names.reserved()
     assert host.asked == 4
+
+
+def test_building_them_again_reads_only_the_names_not_read_before(monkeypatch):
+    names._reserved_forms.cache_clear()
+    read: list[str] = []
+    readings = names.readings
+    monkeypatch.setattr(names, "readings", lambda name, **kwargs: read.append(name) or readings(name, **kwargs))
+    names.Reserved.of(["Quill Abernathy", "Tamsin Ovard"])
+    again = names.Reserved.of(["Quill Abernathy", "Tamsin Ovard", "Bex Marlow"])
+    assert sorted(read) == ["Bex Marlow", "Quill Abernathy", "Tamsin Ovard"]
+    assert again.taken_by("OVARD, Tamsin") and again.taken_by("bexmarlow") and not again.taken_by("Quill")
