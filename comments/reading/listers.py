@@ -48,12 +48,22 @@ class View:
     lister: Lister
 
 
+def list_ranked(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
+                before: str | None = None, viewer: Viewer = READERS, tally: Tally | None = None,
+                opens: datetime | None = None) -> Listing:
+    """A ranked view's lister (ranked.list_ranked). Its pages go by cursor only, so a
+    page number is not read (a numbered page is the first), nor `opens` (its pages
+    start from the ranking, not from the first comment)."""
+    return ranked.list_ranked(discussion_id=discussion_id, view=view, after=after, before=before, viewer=viewer,
+                              tally=tally)
+
+
 TABLE: dict[str, View] = {
     "threaded": View(label=_("Threaded"), lister=listings.list_ordered),
     "newest": View(label=_("Newest threads first"), lister=listings.list_ordered),
     "chronological": View(label=_("Oldest first"), lister=listings.list_ordered),
-    "best": View(label=_("Best"), lister=ranked.list_ranked),
-    "top": View(label=_("Top"), lister=ranked.list_ranked),
+    "best": View(label=_("Best"), lister=list_ranked),
+    "top": View(label=_("Top"), lister=list_ranked),
 }
 # Each view's label by its name, in the order the links show them.
 VIEWS: dict[str, str | Promise] = {name: view.label for name, view in TABLE.items()}
@@ -68,9 +78,16 @@ def default_view() -> str:
 def parse_view(raw: str | None) -> str:
     """The view `?view=` names (none: the default); BadRequest for one there is not."""
     view = raw or default_view()
-    if view not in TABLE:
-        raise BadRequest(gettext(BAD_VIEW))
+    _view(view)
     return view
+
+
+def _view(name: str) -> View:
+    """The view of this name; BadRequest for one there is not."""
+    found = TABLE.get(name)
+    if found is None:
+        raise BadRequest(gettext(BAD_VIEW))
+    return found
 
 
 def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
@@ -80,13 +97,12 @@ def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None
     (`TABLE`), or, with `below`, of the replies below that comment (a permalink page's,
     listed in `view`'s order by listings.list_ordered). BadRequest for a view there is
     not, a malformed page number or a tampered cursor; Http404 past the end."""
-    if view not in TABLE:
-        raise BadRequest(gettext(BAD_VIEW))
+    lister = _view(view).lister
     if below is not None:
         return listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
                                      below=below, viewer=viewer, tally=tally, opens=opens)
-    return TABLE[view].lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
-                              viewer=viewer, tally=tally, opens=opens)
+    return lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
+                  viewer=viewer, tally=tally, opens=opens)
 
 
 def list_comments_if_available(**query: Any) -> Listing | None:

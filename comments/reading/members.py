@@ -2,15 +2,16 @@
 votes: the pages of a member's own account and public profile, and their data
 download. Newest first, a page at a time after a signed cursor (no skip).
 
-Each store finds a member's comments by its author index (documents: `author_id`,
-`{author.id, posted}`, which also serves the order; buckets: `comment_author_id`,
+Each store finds a member's comments by its author index (documents: `member_posted`,
+`{author.id, posted, _id}`, which also serves the order; buckets: `comment_author_id`,
 the buckets holding one, sorted on the server; embedded: the discussion documents
 with one at some depth, unpacked and sorted in Python, `limit + 1` kept at a time).
 
 Replies do not record whom they answer, so `replies_to` finds the member's newest
 `REPLY_PARENTS` comments first (one query by the same index), then the approved
-replies whose `parent_id` is one of them in those comments' discussions (a second):
-replies to older comments than those are not listed.
+replies of others whose `parent_id` is one of them in those comments' discussions (a
+second, which leaves out the member's own replies, so a page is full while there are
+more): replies to older comments than those are not listed.
 """
 
 from __future__ import annotations
@@ -20,16 +21,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bson import ObjectId
-from django.core import signing
-from django.utils.translation import gettext
 
-from comments.reading.cursors import BAD_CURSOR, BadCursor
+from comments.reading import cursors
 from comments.records import HIDDEN, NEWEST, Comment, Commenter
 from comments.stores import Query, get_store
 from comments.votes import collection as votes, voters
-from infra.ids import parse_id
 
-SALT = "comments.member_cursor"
 # How many of a member's newest comments `replies_to` lists the replies of.
 REPLY_PARENTS = 200
 # The comments read per query when a member's comments are all walked (a download).
@@ -46,25 +43,12 @@ class MemberPage:
 
 def encode(*, scope: str, comment: Comment) -> str:
     """A URL-safe token for the position after `comment` in listing `scope`."""
-    return signing.dumps({"s": scope, "k": [comment.posted.isoformat(), str(comment.id)]}, salt=SALT, compress=True)
+    return cursors.encode_key(order=NEWEST, scope=scope, key=(comment.posted, comment.id))
 
 
 def decode(token: str, *, scope: str) -> tuple[datetime, ObjectId]:
     """The key in `token`; BadCursor if it was altered or is another listing's."""
-    try:
-        data = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
-        raise BadCursor(gettext(BAD_CURSOR)) from None
-    key = data.get("k") if isinstance(data, dict) and data.get("s") == scope else None
-    if not isinstance(key, list) or len(key) != 2 or not all(isinstance(v, str) for v in key):
-        raise BadCursor(gettext(BAD_CURSOR))
-    oid = parse_id(key[1])
-    try:
-        posted = datetime.fromisoformat(key[0])
-    except ValueError:
-        raise BadCursor(gettext(BAD_CURSOR)) from None
-    if oid is None:
-        raise BadCursor(gettext(BAD_CURSOR))
+    posted, oid = cursors.decode_key(token, order=NEWEST, scope=scope)
     return posted, oid
 
 
@@ -93,9 +77,8 @@ def replies_to(*, author_id: int, cursor: str | None, limit: int) -> MemberPage:
     mine = get_store().find(Query(commenter=Commenter(user_id=int(author_id)), order=tuple(NEWEST),
                                   limit=REPLY_PARENTS))
     query = Query(discussion_ids=frozenset(c.discussion_id for c in mine), parents=frozenset(c.id for c in mine),
-                  exclude=frozenset(HIDDEN))
-    page = _page(query, scope=f"replies:{int(author_id)}", cursor=cursor, limit=limit)
-    return replace(page, comments=[c for c in page.comments if c.author.id != int(author_id)])
+                  not_by=int(author_id), exclude=frozenset(HIDDEN))
+    return _page(query, scope=f"replies:{int(author_id)}", cursor=cursor, limit=limit)
 
 
 def all_comments_of(*, author_id: int) -> Iterator[Comment]:

@@ -131,14 +131,10 @@ def _roots(*, discussion_id: ObjectId, view: str, viewer: Viewer, cursor: dict |
     return roots, walk["_id"], (position if position < len(ids) else -1)
 
 
-def list_ranked(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
-                before: str | None = None, viewer: Viewer = READERS, tally: Tally | None = None,
-                opens: datetime | None = None) -> listings.Listing:
-    """One page of a ranked view (module docstring), as every view's lister is called
-    (comments/reading/listers.py): a ranked view is paged by cursor only, so `page` is
-    not read (a numbered page is the first), nor `opens` (its pages start from the
-    ranking, not from the first comment). BadRequest for a tampered or expired cursor;
-    Http404 past the end."""
+def list_ranked(*, discussion_id: ObjectId, view: str, after: str | None = None, before: str | None = None,
+                viewer: Viewer = READERS, tally: Tally | None = None) -> listings.Listing:
+    """One page of a ranked view (module docstring). BadRequest for a tampered or
+    expired cursor; Http404 past the end."""
     if view not in RANKED_ORDERS:
         raise BadRequest(gettext(listings.BAD_VIEW))
     token = after or before

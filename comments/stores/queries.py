@@ -105,6 +105,9 @@ class Query:
     duplicate: Duplicate | None = None
     # Only replies to these comments (their `parent_id`): a member's replies page.
     parents: frozenset[ObjectId] | None = None
+    # Not the comments of this member (their account id): the replies page leaves out
+    # a member's replies to themselves.
+    not_by: int | None = None
     # Only top-level comments; only the comments of these threads (`thread` keys).
     roots: bool = False
     threads: frozenset[str] | None = None
@@ -169,6 +172,8 @@ class Query:
             parts.append(self.duplicate.conditions())
         if self.parents is not None:
             parts.append({"parent_id": {"$in": sorted(self.parents)}})
+        if self.not_by is not None:
+            parts.append({"author.id": {"$ne": int(self.not_by)}})
         if self.roots:
             parts.append({"parent_id": None})
         if self.threads is not None:

@@ -3,6 +3,7 @@ Django's database open to each (a stranger's comment checks its name against the
 members' display names, accounts.Profile, so posting reads it)."""
 
 import pytest
+from django.utils import translation
 
 
 def pytest_collection_modifyitems(items):
@@ -14,3 +15,13 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def _on_the_database(on_the_database):
     yield
+
+
+@pytest.fixture(autouse=True)
+def _in_the_sites_language():
+    """Each test ends in the site's language: a request through the test client
+    leaves the language it was served in active in the test's thread (LocaleMiddleware
+    activates it and nothing deactivates it), and a later test's gettext spoke it
+    ("[dihapus]" for "[deleted]" after a page in Indonesian)."""
+    yield
+    translation.deactivate()

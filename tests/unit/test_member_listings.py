@@ -10,7 +10,7 @@ import pytest
 from bson import ObjectId
 from django.core import signing
 
-from comments.reading import members
+from comments.reading import cursors, members
 from comments.reading.cursors import BadCursor
 from comments.records import Comment, CommentAuthor
 from comments.stores import Query
@@ -36,13 +36,22 @@ def test_a_cursor_of_another_listing_is_refused(scope):
         members.decode(members.encode(scope="own:7", comment=comment()), scope=scope)
 
 
+def test_a_discussion_views_cursor_is_no_members_cursor_nor_the_reverse():
+    """Both are signed alike (comments/reading/cursors.py): each names what it is of."""
+    view_cursor = cursors.encode(view="chronological", scope="own:7", key=(WHEN, OID), page=2)
+    with pytest.raises(BadCursor):
+        members.decode(view_cursor, scope="own:7")
+    with pytest.raises(BadCursor):
+        cursors.decode(members.encode(scope="own:7", comment=comment()), view="chronological", scope="own:7")
+
+
 @pytest.mark.parametrize("data", [
     {"s": "own:7"}, {"s": "own:7", "k": ["x", str(OID)]}, {"s": "own:7", "k": [WHEN.isoformat(), "nope"]},
     {"s": "own:7", "k": [WHEN.isoformat()]}, {"s": "own:7", "k": [1, 2]}, ["own:7"],
 ])
 def test_a_signed_cursor_that_is_malformed_is_refused(data):
     with pytest.raises(BadCursor):
-        members.decode(signing.dumps(data, salt=members.SALT), scope="own:7")
+        members.decode(signing.dumps(data, salt=cursors.SALT), scope="own:7")
 
 
 def test_an_altered_cursor_is_refused():
@@ -58,3 +67,9 @@ def test_a_query_of_replies_selects_by_parent():
     assert query.matches(comment(parent_id=mine)) and not query.matches(comment(parent_id=other))
     assert not query.matches(comment())
     assert Query(parents=frozenset()).is_empty()
+
+
+def test_a_query_can_leave_out_a_members_own_comments():
+    query = Query(not_by=7)
+    assert query.conditions() == {"author.id": {"$ne": 7}}
+    assert not query.matches(comment()) and Query(not_by=8).matches(comment())

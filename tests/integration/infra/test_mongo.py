@@ -40,3 +40,20 @@ def test_each_index_owner_creates_its_indexes_in_one_command(mongo_db, commands)
     created = [sent["createIndexes"] for sent in commands.sent if "createIndexes" in sent]
     assert len(created) == len(set(created))  # no collection asked twice
     assert len(created) >= len(mongo._INDEX_OWNERS)  # every owner asked for its own
+
+
+def test_replace_indexes_drops_the_retired_ones_it_finds_and_keeps_what_it_declares(mongo_db):
+    """An existing database sheds an owner's retired indexes on its next ensure_indexes;
+    a retired name the owner declares again, and one never made, are no matter."""
+    from pymongo import ASCENDING, IndexModel
+
+    scratch = mongo_db["test_replace_indexes"]
+    scratch.drop()
+    try:
+        scratch.create_index([("old", ASCENDING)], name="old")
+        declared = [IndexModel([("new", ASCENDING)], name="new"), IndexModel([("kept", ASCENDING)], name="kept")]
+        for _ in range(2):  # again: nothing left to drop, nothing fails
+            assert mongo.replace_indexes(scratch, declared, retired=("old", "kept", "never")) == ["new", "kept"]
+            assert set(scratch.index_information()) == {"_id_", "new", "kept"}
+    finally:
+        scratch.drop()
