@@ -119,9 +119,12 @@ def notifications(request: HttpRequest) -> HttpResponse:
 
 
 def own_profile(user) -> Profile:
-    """The member's Profile (made for an account from before profiles: an editor)."""
-    profile, _ = Profile.objects.get_or_create(user=user, defaults={"display_name": display_name(user)})
-    return profile
+    """The member's Profile (made for an account from before profiles: an editor),
+    through `user.account_profile`, so the page's header reads the same one."""
+    try:
+        return user.account_profile
+    except Profile.DoesNotExist:
+        return Profile.objects.create(user=user, display_name=display_name(user))
 
 
 @never_cache
@@ -143,7 +146,7 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
     """A member's public profile: their name, initials and approved comments, newest
     first; 404 unless they turned it on (or it is their own)."""
     user = _member(member)
-    profile = Profile.objects.filter(user=user).first() if user is not None else None
+    profile = getattr(user, "account_profile", None)
     own = user is not None and request.user.is_authenticated and request.user.pk == user.pk
     if user is None or profile is None or not (profile.public_profile or own):
         raise Http404(gettext(NO_SUCH_MEMBER))
@@ -157,8 +160,9 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
 
 
 def _member(key: str):
-    """The account `key` names: a user id, else a username; None for neither."""
-    users = get_user_model().objects.filter(is_active=True)
+    """The account `key` names: a user id, else a username; None for neither. Its
+    Profile comes with it, in the same query."""
+    users = get_user_model().objects.filter(is_active=True).select_related("account_profile")
     if key.isdigit():
         return users.filter(pk=int(key)).first()
     return users.filter(username=key).first()
