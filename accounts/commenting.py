@@ -5,20 +5,14 @@ reply mail and follows go to, and the names strangers may not take."""
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
-from django.core.exceptions import ObjectDoesNotExist
 from django.db.models.signals import post_delete, post_save
 
 from accounts.models import Profile
+from accounts.names import reader_name
 from comments import api as comments_api
 
-
-def display_name(user) -> str:
-    """The display name of a reader's account ("" for an account without a Profile:
-    editors made with createsuperuser)."""
-    try:
-        return user.account_profile.display_name
-    except ObjectDoesNotExist:
-        return ""
+# The name a member's comments are signed with: their Profile's ("" without one).
+display_name = reader_name
 
 
 def member_address(user) -> tuple[str, bool]:

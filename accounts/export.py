@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts import member_data
 from accounts.models import Profile
 from comments import api as comments_api
 
@@ -66,14 +67,10 @@ def _batches(items: Iterable[Any]) -> Iterator[list[Any]]:
         yield batch
 
 
-def _discussions(ids: Iterable[ObjectId]) -> dict[ObjectId, comments_api.Discussion]:
-    return {d.id: d for d in comments_api.get_host().get_many(list(set(ids)))}
-
-
 def comments(user) -> Iterator[dict]:
     """Each of the member's comments, newest first, with its discussion."""
     for batch in _batches(comments_api.all_member_comments(author_id=user.pk)):
-        on = _discussions(c.discussion_id for c in batch)
+        on = member_data.discussions(c.discussion_id for c in batch)
         for comment in batch:
             discussion = on.get(comment.discussion_id)
             yield {"id": comment.id, "text": comment.text, "posted": comment.posted, "edited": comment.edited,
@@ -95,7 +92,7 @@ def _discussion(discussion: comments_api.Discussion | None, discussion_id: Objec
 def votes(user) -> Iterator[dict]:
     """Each vote the member cast signed in, oldest first, with its discussion."""
     for batch in _batches(comments_api.member_votes(user_id=user.pk)):
-        on = _discussions(v["discussion_id"] for v in batch)
+        on = member_data.discussions(v["discussion_id"] for v in batch)
         for vote in batch:
             yield {"comment_id": vote["comment_id"], "vote": vote["vote"], "changed": vote["changed"],
                    "discussion": _discussion(on.get(vote["discussion_id"]), vote["discussion_id"])}
@@ -103,9 +100,8 @@ def votes(user) -> Iterator[dict]:
 
 def subscriptions(user) -> list[dict]:
     """The active notification subscriptions of the member's verified addresses."""
-    found = [s for a in EmailAddress.objects.filter(user=user, verified=True).order_by("email")
-             for s in comments_api.address_subscriptions(email=a.email)]
-    on = _discussions(s.discussion_id for s in found)
+    found = [s for _, subscriptions in member_data.verified_subscriptions(user) for s in subscriptions]
+    on = member_data.discussions(s.discussion_id for s in found)
     return [{"email": s.email, "kind": s.kind, "created": s.created, "confirmed": s.confirmed,
              "language": s.language, "discussion": _discussion(on.get(s.discussion_id), s.discussion_id)}
             for s in found]

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -21,6 +20,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from accounts import member_data
 from accounts.models import Profile
 from accounts.names import display_name
 from comments import api as comments_api
@@ -51,8 +51,8 @@ class Entry:
 def entries(found: list[comments_api.Comment], *, published_only: bool) -> list[Entry]:
     """The comments with their discussions (one query for all of them); with
     `published_only`, those whose discussion readers cannot see are left out."""
-    host, now = comments_api.get_host(), timezone.now()
-    on = {d.id: d for d in host.get_many(list({c.discussion_id for c in found}))}
+    now = timezone.now()
+    on = member_data.discussions(c.discussion_id for c in found)
     listed = []
     for comment in found:
         discussion = on.get(comment.discussion_id)
@@ -107,21 +107,22 @@ def replies(request: HttpRequest) -> HttpResponse:
 def notifications(request: HttpRequest) -> HttpResponse:
     """The notification subscriptions of each of the member's verified addresses, each
     address with a link to the page that stops them."""
-    host = comments_api.get_host()
-    addresses = []
-    for address in EmailAddress.objects.filter(user=request.user, verified=True).order_by("email"):
-        found = comments_api.address_subscriptions(email=address.email)
-        on = {d.id: d for d in host.get_many(list({s.discussion_id for s in found}))}
-        addresses.append({"email": address.email, "manage_url": comments_api.subscriptions_manage_url(
-            email=address.email) if found else None,
-            "subscriptions": [{"subscription": s, "post": on.get(s.discussion_id)} for s in found]})
+    found = member_data.verified_subscriptions(request.user)
+    on = member_data.discussions(s.discussion_id for _, subscriptions in found for s in subscriptions)
+    addresses = [{"email": email,
+                  "manage_url": comments_api.subscriptions_manage_url(email=email) if subscriptions else None,
+                  "subscriptions": [{"subscription": s, "post": on.get(s.discussion_id)} for s in subscriptions]}
+                 for email, subscriptions in found]
     return render(request, "account/notifications.html", {"addresses": addresses})
 
 
 def own_profile(user) -> Profile:
-    """The member's Profile (made for an account from before profiles: an editor)."""
-    profile, _ = Profile.objects.get_or_create(user=user, defaults={"display_name": display_name(user)})
-    return profile
+    """The member's Profile (made for an account from before profiles: an editor),
+    through `user.account_profile`, so the page's header reads the same one."""
+    try:
+        return user.account_profile
+    except Profile.DoesNotExist:
+        return Profile.objects.create(user=user, display_name=display_name(user))
 
 
 @never_cache
@@ -143,7 +144,7 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
     """A member's public profile: their name, initials and approved comments, newest
     first; 404 unless they turned it on (or it is their own)."""
     user = _member(member)
-    profile = Profile.objects.filter(user=user).first() if user is not None else None
+    profile = getattr(user, "account_profile", None)
     own = user is not None and request.user.is_authenticated and request.user.pk == user.pk
     if user is None or profile is None or not (profile.public_profile or own):
         raise Http404(gettext(NO_SUCH_MEMBER))
@@ -157,8 +158,9 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
 
 
 def _member(key: str):
-    """The account `key` names: a user id, else a username; None for neither."""
-    users = get_user_model().objects.filter(is_active=True)
+    """The account `key` names: a user id, else a username; None for neither. Its
+    Profile comes with it, in the same query."""
+    users = get_user_model().objects.filter(is_active=True).select_related("account_profile")
     if key.isdigit():
         return users.filter(pk=int(key)).first()
     return users.filter(username=key).first()

@@ -61,15 +61,10 @@ def _account_username(login: str) -> str | None:
 
     users = get_user_model()._default_manager
     found = list(users.filter(username__iexact=login).values_list("username", flat=True)[:2])
-    if len(found) == 1:
-        return found[0]
-    if "@" not in login:
-        return None
-    ids = set(EmailAddress.objects.filter(email__iexact=login).values_list("user_id", flat=True)[:2])
-    ids |= set(users.filter(email__iexact=login).values_list("pk", flat=True)[:2])
-    if len(ids) != 1:
-        return None
-    return users.filter(pk=ids.pop()).values_list("username", flat=True).first()
+    if len(found) != 1 and "@" in login:
+        holders = users.filter(pk__in=EmailAddress.objects.filter(email__iexact=login).values("user_id"))
+        found = list((holders | users.filter(email__iexact=login)).values_list("username", flat=True)[:2])
+    return found[0] if len(found) == 1 else None
 
 
 def seconds_locked(request: HttpRequest, credentials: dict | None) -> int:

@@ -164,3 +164,15 @@ def test_the_public_profile_is_off_by_default_and_its_owner_turns_it_on(rosa, iv
     rosa_client.post("/accounts/profile/", {})
     assert Client().get(url).status_code == 404
     assert Client().get("/members/nobody/").status_code == 404
+
+
+def test_an_editor_without_a_profile_gets_one_named_as_the_header_names_them(make_user):
+    """Editors' accounts come from the admin or createsuperuser, with no Profile: the
+    profile settings page makes one, with their author name, and turns it on."""
+    ada = make_user("ada", role="editor", display_name="Ada Lovelace")
+    client = signed_in(ada)
+    page = client.get("/accounts/profile/").content.decode()
+    assert '<a class="account-link" href="/accounts/email/">Ada Lovelace</a>' in page
+    assert Profile.objects.get(user=ada).display_name == "Ada Lovelace"
+    assert client.post("/accounts/profile/", {"public_profile": "on"}).status_code == 302
+    assert Profile.objects.get(user=ada).public_profile

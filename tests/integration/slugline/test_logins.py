@@ -157,3 +157,23 @@ def test_an_operator_can_lift_a_pause_early(ada):
     assert log_in("ada", PASSWORD, ip="10.0.3.1")[0].status_code == 429
     call_command("axes_reset_ip", "10.0.3.1")
     assert log_in("ada", PASSWORD, ip="10.0.3.1")[0].status_code == 302
+
+
+def test_the_lockout_counts_under_the_username_of_the_one_account_a_login_names(ada):
+    """Axes's name for a try (slugline.logins.axes_username): the username of the
+    account the login names, by username in any case, by an allauth address or by the
+    account's own address; the login itself, lower case, when no one account has it."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    rosa = users.create_user(username="rosa", email="rosa@example.org")
+    EmailAddress.objects.create(user=rosa, email="rosa.park@example.org", verified=True, primary=False)
+    ada.email = "ada@example.org"
+    ada.save()
+    users.create_user(username="ivo", email="shared@example.org")
+    users.create_user(username="eve", email="shared@example.org")
+    named = {login: logins.axes_username(None, {"username": login}) for login in (
+        "ADA", "ada@example.org", "Rosa.Park@Example.org", "ROSA@example.org", "shared@example.org", "Nobody")}
+    assert named == {"ADA": "ada", "ada@example.org": "ada", "Rosa.Park@Example.org": "rosa",
+                     "ROSA@example.org": "rosa", "shared@example.org": "shared@example.org", "Nobody": "nobody"}
