@@ -1,8 +1,14 @@
-"""Builders for the accounts tests."""
+"""What the accounts tests share: a fast password hasher (they check many passwords)
+and a builder of readers' accounts."""
 
 from __future__ import annotations
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
