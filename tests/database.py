@@ -243,6 +243,28 @@ def make_user(db):
 
 
 @pytest.fixture
+def make_verified_reader(db):
+    """Builder: a reader's account as signing up and verifying leave it: the user (the
+    address's local part its username), the address's record, verified unless
+    `verified=False`, and a Profile with the display name. `password=None`: no usable
+    password (nothing to hash)."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    def build(address: str, *, password: str | None = "a long enough passphrase 7", name: str = "Ada",
+              verified: bool = True):
+        user = get_user_model().objects.create_user(username=address.split("@")[0], email=address,
+                                                     password=password)
+        EmailAddress.objects.create(user=user, email=address, verified=verified, primary=True)
+        Profile.objects.create(user=user, display_name=name)
+        return user
+
+    return build
+
+
+@pytest.fixture
 def on_the_database(_collected_static_files, _empty_collections, _empty_cache, _store_switch_read_once):
     """What every integration and browser test runs in: the session's database with
     empty collections, an empty cache, the store in use read once, static files

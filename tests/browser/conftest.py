@@ -123,10 +123,28 @@ def _in_site(site, code: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _new_reader(site, *, email: str, password: str, name: str) -> int:
+    """A reader's account as signing up and verifying leave it (a verified address and
+    a display name), in `site`'s Django database: its id."""
+    code = (
+        "import json\n"
+        "from allauth.account.models import EmailAddress\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from accounts.models import Profile\n"
+        f"u = get_user_model().objects.create_user(username={email.split('@')[0]!r}, email={email!r},"
+        f" password={password!r})\n"
+        f"EmailAddress.objects.create(user=u, email={email!r}, verified=True, primary=True)\n"
+        f"Profile.objects.create(user=u, display_name={name!r})\n"
+        "print(json.dumps({'id': u.pk}))\n"
+    )
+    return _in_site(site, code)["id"]
+
+
 @pytest.fixture(scope="session")
-def in_site(site):
-    """`in_site(code)`: run Python in a Django shell of the site; what it printed last, as JSON."""
-    return lambda code: _in_site(site, code)
+def new_reader():
+    """`new_reader(site, email=, password=, name=)`: a reader's account, verified and
+    named, in that site's Django database (the session's `site` or a module's own); its id."""
+    return _new_reader
 
 
 @pytest.fixture(scope="session")

@@ -13,16 +13,9 @@ MEMBER = {"email": "mia.member@example.com", "password": "a long enough passphra
 
 
 @pytest.fixture(scope="module")
-def member(in_site) -> int:
+def member(new_reader, site) -> int:
     """A reader's account as sign-up and verification leave it, in the site's database."""
-    email, password, name = MEMBER["email"], MEMBER["password"], MEMBER["name"]
-    return in_site("; ".join([
-        "import json", "from allauth.account.models import EmailAddress", "from accounts.models import Profile",
-        "from django.contrib.auth import get_user_model",
-        f"u = get_user_model().objects.create_user(username='mia', email={email!r}, password={password!r})",
-        f"EmailAddress.objects.create(user=u, email={email!r}, verified=True, primary=True)",
-        f"Profile.objects.create(user=u, display_name={name!r})", "print(json.dumps({'id': u.pk}))",
-    ]))["id"]
+    return new_reader(site, **MEMBER)
 
 
 def test_a_members_form_has_no_name_or_email_and_their_comment_shows_initials(open_page, post_by, member, site):

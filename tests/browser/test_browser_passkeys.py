@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import uuid
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from bench.harness import PYTHON, REPO, Site
+from bench.harness import Site
 from tests.smtp import SMTPServer, text_of
 
 PASSWORD = "passkey-tests-only-9Wz!"
@@ -44,22 +43,11 @@ def passkey_site(chromium, mongo_database):
 
 
 @pytest.fixture
-def reader(passkey_site):
+def reader(passkey_site, new_reader):
     """A reader with a verified address and a password, in the site's database."""
     site, _ = passkey_site
     who = {"email": f"pia-{uuid.uuid4().hex[:8]}@example.org", "name": "Pia Passkey", "password": PASSWORD}
-    code = (
-        "from allauth.account.models import EmailAddress\n"
-        "from django.contrib.auth import get_user_model\n"
-        "from accounts.models import Profile\n"
-        f"u = get_user_model().objects.create_user(username={who['email'].split('@')[0]!r},"
-        f" email={who['email']!r}, password={who['password']!r})\n"
-        f"EmailAddress.objects.create(user=u, email={who['email']!r}, verified=True, primary=True)\n"
-        f"Profile.objects.create(user=u, display_name={who['name']!r})\n"
-    )
-    run = subprocess.run([PYTHON, "manage.py", "shell", "-c", code], cwd=REPO, env=site.env(),
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
+    new_reader(site, **who)
     return who
 
 

@@ -23,11 +23,6 @@ PASSWORD = "a long enough passphrase 7"
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/", "/accounts/login/code/", "/accounts/password/reset/"]
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def editor(make_user):
     user = make_user("ada", role="editor")

@@ -23,11 +23,6 @@ START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 PASSWORD = "a long enough passphrase 7"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def author(user, name) -> CommentAuthor:
     return CommentAuthor(id=user.pk, name=name, email=f"{user.username}@example.org")
 

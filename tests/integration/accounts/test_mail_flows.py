@@ -25,11 +25,6 @@ PASSWORD = "a long enough passphrase 7"
 CODE_RE = re.compile(r"^ {4}(\S+)\r?$", re.MULTILINE)
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def code_in(message) -> str:
     """The code a mail gives, on its own indented line."""
     found = CODE_RE.findall(text_of(message))

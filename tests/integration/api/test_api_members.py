@@ -7,23 +7,26 @@ from __future__ import annotations
 import json
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounts.models import Profile
 from comments.stores import get_store
 
 pytestmark = [pytest.mark.usefixtures("each_store"), pytest.mark.django_db]
 
 
-def signed_in(username: str, *, verified: bool) -> tuple:
-    user = get_user_model().objects.create_user(username=username, email=f"{username}@example.com")
-    EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
-    Profile.objects.create(user=user, display_name=f"{username.capitalize()} Reader")
-    browser = Client()
-    browser.force_login(user)
-    return user, browser
+@pytest.fixture
+def signed_in(make_verified_reader):
+    """`signed_in(username, verified=)`: a reader's account named "<Username> Reader"
+    and a browser signed in to it."""
+
+    def build(username: str, *, verified: bool) -> tuple:
+        user = make_verified_reader(f"{username}@example.com", name=f"{username.capitalize()} Reader",
+                                    verified=verified, password=None)
+        browser = Client()
+        browser.force_login(user)
+        return user, browser
+
+    return build
 
 
 def post_json(browser: Client, post, body: dict):
@@ -31,7 +34,7 @@ def post_json(browser: Client, post, body: dict):
                         content_type="application/json")
 
 
-def test_a_members_session_posts_as_that_member(make_post):
+def test_a_members_session_posts_as_that_member(make_post, signed_in):
     post = make_post()
     user, browser = signed_in("mia", verified=True)
     response = post_json(browser, post, {"text": "Through the API"})
@@ -42,7 +45,7 @@ def test_a_members_session_posts_as_that_member(make_post):
     assert (stored.author.id, stored.author.name) == (user.pk, "Mia Reader")
 
 
-def test_an_unverified_members_session_is_refused_with_where_to_verify(make_post):
+def test_an_unverified_members_session_is_refused_with_where_to_verify(make_post, signed_in):
     _, browser = signed_in("una", verified=False)
     problem = json.loads(post_json(browser, make_post(), {"text": "Let me in"}).content)
     assert (problem["status"], problem["code"]) == (403, "unverified")

@@ -8,11 +8,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounts.models import Profile
 from comments.notifications import subscriptions
 from comments.stores import get_store
 from tests.page_reading import discussion_url, page, post_url, submit
@@ -20,17 +17,24 @@ from tests.page_reading import discussion_url, page, post_url, submit
 pytestmark = [pytest.mark.usefixtures("each_store"), pytest.mark.django_db]
 
 
-def reader(username: str, *, name: str, verified: bool = True, email: str = "") -> Client:
-    """A signed-in browser of a reader's account as sign-up leaves it (an address record,
-    verified or not, and a Profile with its display name)."""
-    address = email or f"{username}@example.com"
-    user = get_user_model().objects.create_user(username=username, email=f"old-{address}")
-    EmailAddress.objects.create(user=user, email=address, verified=verified, primary=True)
-    Profile.objects.create(user=user, display_name=name)
-    browser = Client()
-    browser.force_login(user)
-    browser.user = user  # type: ignore[attr-defined]
-    return browser
+@pytest.fixture
+def reader(make_verified_reader):
+    """`reader(username, name=, verified=, email=)`: a signed-in browser of a reader's
+    account as sign-up leaves it (an address record, verified or not, and a Profile
+    with its display name); the account's own e-mail field is another address."""
+
+    def signed_in(username: str, *, name: str, verified: bool = True, email: str = "") -> Client:
+        address = email or f"{username}@example.com"
+        assert address.split("@")[0] == username, address
+        user = make_verified_reader(address, name=name, verified=verified, password=None)
+        user.email = f"old-{address}"
+        user.save(update_fields=["email"])
+        browser = Client()
+        browser.force_login(user)
+        browser.user = user  # type: ignore[attr-defined]
+        return browser
+
+    return signed_in
 
 
 def shown_count(post) -> int:
@@ -38,7 +42,8 @@ def shown_count(post) -> int:
     return len(page(Client().get(discussion_url(post))).comments)
 
 
-def test_a_members_form_asks_no_name_and_their_comment_carries_account_name_and_initials(make_post, mongo_db):
+def test_a_members_form_asks_no_name_and_their_comment_carries_account_name_and_initials(make_post, mongo_db,
+                                                                                         reader):
     post = make_post()
     grace = reader("grace", name="Grace Brewster Hopper")
     shown = page(grace.get(post_url(post)))
@@ -57,7 +62,7 @@ def test_a_members_form_asks_no_name_and_their_comment_carries_account_name_and_
     assert 'class="avatar' not in articles[False]
 
 
-def test_an_unverified_member_is_sent_to_verify_and_keeps_their_text(make_post, mongo_db):
+def test_an_unverified_member_is_sent_to_verify_and_keeps_their_text(make_post, mongo_db, reader):
     post = make_post()
     una = reader("una", name="Una Verified", verified=False)
     shown = page(una.get(post_url(post)))
@@ -70,7 +75,8 @@ def test_an_unverified_member_is_sent_to_verify_and_keeps_their_text(make_post, 
     assert shown_count(post) == 0
 
 
-def test_where_only_members_comment_a_stranger_is_asked_to_sign_in_and_keeps_their_text(make_post, settings):
+def test_where_only_members_comment_a_stranger_is_asked_to_sign_in_and_keeps_their_text(make_post, settings,
+                                                                                        reader):
     settings.COMMENTS_WHO_MAY_COMMENT = "members"
     post = make_post()
     stranger = Client()
@@ -88,7 +94,7 @@ def test_where_only_members_comment_a_stranger_is_asked_to_sign_in_and_keeps_the
 
 
 @pytest.mark.parametrize("typed", ["Mia Member", "member, MIA", "Mіa Member", "miamember"])
-def test_a_stranger_cannot_take_a_members_display_name(make_post, mongo_db, typed):
+def test_a_stranger_cannot_take_a_members_display_name(make_post, mongo_db, typed, reader):
     """However spelled: case, order, run together, a Cyrillic і."""
     post = make_post()
     reader("mia", name="Mia Member")
@@ -100,7 +106,7 @@ def test_a_stranger_cannot_take_a_members_display_name(make_post, mongo_db, type
     assert shown_count(post) == 0
 
 
-def test_a_members_mail_goes_to_their_verified_address_with_no_confirmation(make_post, mongo_db):
+def test_a_members_mail_goes_to_their_verified_address_with_no_confirmation(make_post, mongo_db, reader):
     post = make_post()
     mia = reader("mia", name="Mia Member", email="mia@verified.example")
     answer = submit(mia, post_url(post), text="Tell me", notify_replies="on", follow_discussion="on")
@@ -124,7 +130,7 @@ def tallies(comment) -> tuple[int, int]:
     return now.votes_up, now.votes_down
 
 
-def test_one_member_in_two_browsers_has_one_vote(make_post, make_comment):
+def test_one_member_in_two_browsers_has_one_vote(make_post, make_comment, reader):
     post = make_post()
     comment = make_comment(post)
     laptop = reader("mia", name="Mia Member")
@@ -140,7 +146,7 @@ def test_one_member_in_two_browsers_has_one_vote(make_post, make_comment):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_one_member_voting_from_many_browsers_at_once_has_one_vote(make_post, make_comment):
+def test_one_member_voting_from_many_browsers_at_once_has_one_vote(make_post, make_comment, reader):
     """Eight browsers signed in as one member vote on one comment at the same moment."""
     post = make_post()
     comment = make_comment(post)

@@ -253,7 +253,9 @@ def test_the_recent_tab_read_in_windows_is_the_slice_of_every_comment(mongo_db, 
     for filters in (QueueFilter(), QueueFilter(name="bo")):
         query = Query(tab="recent", filters=filters, order=tuple(queue_order("recent")))
         every = sort([c for c in DOCUMENTS.find(Query()) if query.matches(c)], query.order)
-        assert every[0].posted == ahead or filters.name
+        assert len(every) > 40, filters  # pages to slice, else every slice below is []
+        if filters == QueueFilter():  # every comment: the one dated ahead of the clock leads
+            assert every[0].posted == ahead
         for skip in (0, 30, 500, len(every) - 10, len(every) + 5):
             assert DOCUMENTS.find_queue(tab="recent", filters=filters, skip=skip, limit=30) == every[skip:skip + 30]
     # Page 1's end is remembered (a hint): a comment that arrives later is still on top.
