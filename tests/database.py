@@ -24,6 +24,7 @@ from comments.posting import services
 from comments.records import CommentAuthor
 from infra import mongo
 from tests.command_log import registered
+from tests.written import WRITTEN
 
 
 COUNTER = registered()
@@ -80,10 +81,14 @@ def _collected_static_files(tmp_path_factory):
 
 @pytest.fixture
 def _empty_collections(mongo_database):
-    """Each test starts with empty collections (indexes stay)."""
+    """Each test starts with empty collections (indexes stay): those the test may
+    have written are emptied after it (tests/written.py)."""
     yield
-    for name in mongo_database.list_collection_names():
-        mongo_database[name].delete_many({})
+    WRITTEN.empty(mongo_database)
+    if os.environ.get("SLUGLINE_TEST_CHECK_EMPTY"):  # proves the tracking misses nothing
+        left = [name for name in mongo_database.list_collection_names()
+                if mongo_database[name].count_documents({}, limit=1)]
+        assert not left, f"documents left after the test in {left}"
 
 
 @pytest.fixture

@@ -199,14 +199,21 @@ _CHROMIUM = _Chromium()
 
 
 @pytest.fixture(scope="session")
-def browser(chromium):
-    yield _CHROMIUM.start(chromium)
+def _chromium_stopped_at_the_end():
+    yield
     _CHROMIUM.stop()
+
+
+@pytest.fixture
+def browser(chromium, _chromium_stopped_at_the_end):
+    """The one Chromium, started again when the end of a run of browser tests stopped
+    it (under pytest-xdist a worker takes browser and integration modules in turn)."""
+    return _CHROMIUM.start(chromium)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item, nextitem):
-    """After the browser tier's last test (its fixtures torn down), stop Playwright."""
+    """After a run of browser tests (their fixtures torn down), stop Playwright."""
     if nextitem is None or Path(__file__).parent not in Path(nextitem.fspath).parents:
         _CHROMIUM.stop()
 
@@ -250,9 +257,9 @@ def _log_in(page, editor: Editor) -> None:
 
 
 @pytest.fixture(scope="session")
-def editor_state(browser, site, editor) -> dict:
+def editor_state(chromium, _chromium_stopped_at_the_end, site, editor) -> dict:
     """Cookies of a logged-in editor session (log in once, reuse in many contexts)."""
-    context = browser.new_context(base_url=site.url)
+    context = _CHROMIUM.start(chromium).new_context(base_url=site.url)
     try:
         page = context.new_page()
         _log_in(page, editor)
