@@ -138,6 +138,13 @@ def test_an_expired_link_is_refused_and_changes_nothing(client, editor, held, mo
     assert status_of(held) == "pending" and mongo_db.moderation_link_uses.count_documents({}) == 0
 
 
+def test_links_switched_off_are_refused(client, editor, held, settings):
+    path = tokens_for(editor, held)["spam"]
+    settings.NOTIFICATIONS_MODERATION_LINK_MAX_AGE = 0
+    _refused(client, path, mail_moderation.OFF)
+    assert status_of(held) == "pending"
+
+
 def test_a_tampered_link_is_refused(client, editor, held):
     path = tokens_for(editor, held)["delete"]
     _refused(client, path[:-3] + ("x/" if path[-2] != "x" else "y/"), moderation_links.TAMPERED)
