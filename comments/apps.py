@@ -12,7 +12,7 @@ class CommentsConfig(AppConfig):
         from comments import checks, stores
         from comments.stores import discussion_state
         from comments.posting import limits, recent_texts
-        from comments.notifications import outbox, subscriptions
+        from comments.notifications import mail_moderation, outbox, subscriptions
         from comments.reading import ranked
         from comments.votes import collection as votes
         from comments.notifications import notify
@@ -20,7 +20,7 @@ class CommentsConfig(AppConfig):
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked, discussion_state):
+                      ranked, discussion_state, mail_moderation):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         mongo.register_indexes(stores.ensure_states)  # after every owner's indexes

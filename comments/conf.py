@@ -96,6 +96,11 @@ class CommentsSettings:
     # How long a "manage your subscriptions" link works (seconds): a forwarded or
     # leaked mail stops showing an address's subscriptions after this.
     notifications_manage_max_age: int = _setting("NOTIFICATIONS_MANAGE_MAX_AGE", 7 * 24 * 3600, minimum=0)
+    # How long the Approve, Spam and Delete links in the editors' queue mail work
+    # (seconds; 0: the mail carries none).
+    notifications_moderation_link_max_age: int = _setting(
+        "NOTIFICATIONS_MODERATION_LINK_MAX_AGE", 7 * 24 * 3600, minimum=0
+    )
     # Confirmation and "manage" mails per address and per client in each window (0: no limit).
     notifications_confirm_window: int = _setting("NOTIFICATIONS_CONFIRM_WINDOW", 3600, minimum=1)
     notifications_confirm_per_address: int = _setting("NOTIFICATIONS_CONFIRM_PER_ADDRESS", 2, minimum=0)

@@ -31,7 +31,7 @@ from django.utils.translation import ngettext_lazy
 
 from comments import conf, records
 from comments.host import Discussion, get_host
-from comments.notifications import links, notify, subscriptions
+from comments.notifications import links, mail_moderation, moderation_links, notify, subscriptions
 from comments.notifications.outbox import Item
 from comments.records import Comment
 from comments.stores import get_store
@@ -162,9 +162,29 @@ def _address_or_digest_mail(items: list[Item]) -> EmailMultiAlternatives | None:
         return None
     # A host may have no moderation page to link (BaseHost's moderation_url): no link then.
     moderation = get_host().moderation_url()
+    days = 0
+    if kind == notify.QUEUE and _add_moderation_links(items, entries):
+        days = max(1, mail_moderation.max_age() // 86400)
     return _message(to=to, subject=_subject(kind, entries), template="digest", items=items,
-                    context={"entries": entries, "queue": kind == notify.QUEUE,
+                    context={"entries": entries, "queue": kind == notify.QUEUE, "link_days": days,
                              "queue_url": absolute(moderation) if moderation else ""})
+
+
+def _add_moderation_links(items: list[Item], entries: list[dict]) -> bool:
+    """Give each entry of a queue mail its signed Approve, Spam and Delete links
+    (`moderate`: the URL of each action), when the links are on and the editor the
+    batch is for still moderates; whether it did. Items enqueued before they named
+    their editor name them in their batch (`queue:<user id>`)."""
+    if mail_moderation.max_age() <= 0:
+        return False
+    editor = mail_moderation.moderator(items[0].data.get("editor", items[0].batch.partition(":")[2]))
+    if editor is None:
+        return False
+    for entry in entries:
+        tokens = moderation_links.make_tokens(editor_id=editor.pk, comment_id=entry["comment"].id)
+        entry["moderate"] = {action: _discussion_link("moderate", token, entry["post"])
+                             for action, token in tokens.items()}
+    return True
 
 
 def _address_link(name: str, token: str, about: list[subscriptions.Subscription]) -> str | None:

@@ -136,13 +136,15 @@ def _tell_author(comment: Comment, *, post_author_id: int | None, told: set[str]
 
 
 def comment_held(comment: Comment) -> int:
-    """A comment waiting in the queue goes into each editor's next digest."""
+    """A comment waiting in the queue goes into each editor's next digest (the item
+    names the editor: the mail's moderation links are signed for them)."""
     minutes = conf.get().notifications_queue_digest_minutes
     if minutes <= 0 or comment.status != records.PENDING:
         return 0
     return outbox.enqueue_all(
         [{"key": f"{QUEUE}:{user.pk}:{comment.id}", "batch": f"{QUEUE}:{user.pk}", "kind": QUEUE,
-          "to": addresses.normalise(user.email), "data": {"comment": comment.id}} for user in get_host().moderators()],
+          "to": addresses.normalise(user.email), "data": {"comment": comment.id, "editor": user.pk}}
+         for user in get_host().moderators()],
         window=minutes * 60,
     )
 

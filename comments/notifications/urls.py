@@ -1,6 +1,6 @@
 from django.urls import path
 
-from comments.notifications import views
+from comments.notifications import moderation_views, views
 
 app_name = "subscriptions"
 
@@ -12,4 +12,6 @@ urlpatterns = [
     path("confirm/<str:token>/", views.confirm, name="confirm"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("manage/<str:token>/", views.manage, name="manage"),
+    # The Approve, Spam and Delete links of the editors' queue mail (docs/moderation.md).
+    path("moderate/<str:token>/", moderation_views.moderate, name="moderate"),
 ]
