@@ -60,10 +60,10 @@ def _events(events: list[str] | tuple[str, ...]) -> list[str]:
     return [event for event in EVENTS if event in events]
 
 
-def create_hook(*, url: str, events: list[str] | tuple[str, ...], created_by: str,
+def create_hook(*, url: str, events: list[str] | tuple[str, ...], created_by: str, active: bool = True,
                 now: datetime | None = None) -> Hook:
-    """A new active webhook with a new secret (Hook.secret: show it once)."""
-    doc = {"_id": ObjectId(), "url": url, "events": _events(events), "secret": new_secret(), "active": True,
+    """A new webhook (on unless `active` is False) with a new secret (Hook.secret: show it once)."""
+    doc = {"_id": ObjectId(), "url": url, "events": _events(events), "secret": new_secret(), "active": bool(active),
            "created": now or datetime.now(UTC), "created_by": str(created_by)}
     get_db().webhooks.insert_one(doc)
     return Hook.from_doc(doc)
