@@ -59,7 +59,8 @@ def webhook_detail(request, hook_id):
         return see_other(reverse("dashboard:webhook", args=[hook.id]))
     context = {"hook": hook, "form": form, "secret": request.session.pop(NEW_SECRET, ""),
                "deliveries": deliveries.for_hook(hook_id=hook.id)}
-    response = render_page(request, "dashboard/webhook_detail.html", context, status=400 if form.is_bound else 200)
+    status = 400 if form.is_bound else 200
+    response = render_page(request, "dashboard/webhook_detail.html", context, status=status)
     response["Cache-Control"] = "private, no-store"  # the secret stays in no cache
     return response
 

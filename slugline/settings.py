@@ -358,9 +358,7 @@ vars().update(_given({
     "API_COUNTS_MAX": env.int,
     "API_CORS_ORIGINS": env.list,
     "API_MAX_BODY_BYTES": env.int,
-}))
-# Webhooks (webhooks/; docs/webhooks.md): likewise, their defaults are webhooks/conf.py's.
-vars().update(_given({
+    # Webhooks (webhooks/; docs/webhooks.md): likewise, defaults in webhooks/conf.py.
     "WEBHOOKS_ALLOW_PRIVATE": env.bool,
     "WEBHOOKS_TIMEOUT_SECONDS": env.float,
     "WEBHOOKS_MAX_ANSWER_BYTES": env.int,

@@ -97,7 +97,8 @@ def next_attempt(*, created: datetime, failures: int, now: datetime, window: tim
     return due if due <= created + window else None
 
 
-def enqueue(*, event: str, hook_ids: list[ObjectId], subjects: list[dict], now: datetime | None = None) -> int:
+def enqueue(*, event: str, hook_ids: list[ObjectId], subjects: list[dict],
+            now: datetime | None = None) -> int:
     """Store one `event` about each of `subjects` for each of these webhooks, due
     now, in one round trip; how many deliveries. Each subject is its own event (its
     own id, shared by its deliveries to the several webhooks)."""
@@ -108,7 +109,8 @@ def enqueue(*, event: str, hook_ids: list[ObjectId], subjects: list[dict], now: 
     for subject in subjects:
         event_id = f"evt_{uuid.uuid4().hex}"
         docs += [{"_id": ObjectId(), "hook": hook, "event_id": event_id, "event": event, "created": now,
-                  "subject": subject, "body": None, "status": DUE, "due": now, "log": []} for hook in hook_ids]
+                  "subject": subject, "body": None, "status": DUE, "due": now, "log": []}
+                 for hook in hook_ids]
     return len(get_db().webhook_deliveries.insert_many(docs).inserted_ids)
 
 

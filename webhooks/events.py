@@ -101,7 +101,8 @@ def data_of(subject: dict, *, hook_id: object) -> dict[str, Any]:
             "comment": {"id": str(comment.id), "status": comment.status,
                         **comment_data(shown, post_slug=discussion.slug, viewer=EDITOR)},
             "discussion": discussion_data(discussion),
-            "permalink": settings.SITE_URL + comments_api.comment_permalink(discussion=discussion, comment=comment),
+            "permalink": settings.SITE_URL
+            + comments_api.comment_permalink(discussion=discussion, comment=comment),
         }
     data["comment_id"] = subject["comment"]
     data.update({key: subject[key] for key in ("flag", "vote") if key in subject})

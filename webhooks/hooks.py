@@ -49,7 +49,8 @@ class Hook:
     @classmethod
     def from_doc(cls, doc: dict) -> Hook:
         return cls(id=doc["_id"], url=doc["url"], events=tuple(doc.get("events") or ()),
-                   active=bool(doc.get("active")), created=doc["created"], created_by=doc.get("created_by", ""),
+                   active=bool(doc.get("active")), created=doc["created"],
+                   created_by=doc.get("created_by", ""),
                    secret=doc["secret"])
 
 
@@ -63,7 +64,8 @@ def _events(events: list[str] | tuple[str, ...]) -> list[str]:
 def create_hook(*, url: str, events: list[str] | tuple[str, ...], created_by: str, active: bool = True,
                 now: datetime | None = None) -> Hook:
     """A new webhook (on unless `active` is False) with a new secret (Hook.secret: show it once)."""
-    doc = {"_id": ObjectId(), "url": url, "events": _events(events), "secret": new_secret(), "active": bool(active),
+    doc = {"_id": ObjectId(), "url": url, "events": _events(events), "secret": new_secret(),
+           "active": bool(active),
            "created": now or datetime.now(UTC), "created_by": str(created_by)}
     get_db().webhooks.insert_one(doc)
     return Hook.from_doc(doc)

@@ -39,11 +39,10 @@ def attempt(delivery: deliveries.Delivery, *, now: datetime | None = None) -> de
     except targets.BadTarget as exc:
         return deliveries.Attempt(at=at, code=None, error=exc.message, ms=0)
     timestamp = int(at.timestamp())
-    answer = transport.post(target, body=body, timeout=settings.timeout_seconds,
-                            max_bytes=settings.max_answer_bytes, headers={
-                                signing.EVENT_HEADER: delivery.event,
-                                signing.HEADER: signing.header(secret=hook.secret, timestamp=timestamp, body=body),
-                            })
+    headers = {signing.EVENT_HEADER: delivery.event,
+               signing.HEADER: signing.header(secret=hook.secret, timestamp=timestamp, body=body)}
+    answer = transport.post(target, body=body, headers=headers, timeout=settings.timeout_seconds,
+                            max_bytes=settings.max_answer_bytes)
     return deliveries.Attempt(at=at, code=answer.code, error=answer.error,
                               ms=int((time.monotonic() - started) * 1000))
 

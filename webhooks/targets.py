@@ -16,10 +16,13 @@ from django.utils.translation import gettext, gettext_noop
 MAX_LENGTH = 2000
 BAD_URL = gettext_noop("Enter an http:// or https:// URL with a host name.")
 TOO_LONG = gettext_noop("A webhook URL has at most 2,000 characters.")
-CREDENTIALS = gettext_noop("Leave the user name and password out of the URL: the signature proves the sender.")
+CREDENTIALS = gettext_noop(
+    "Leave the user name and password out of the URL: the signature proves the sender."
+)
 UNRESOLVED = gettext_noop("The URL's host name does not resolve.")
 PRIVATE = gettext_noop(
-    "The URL's host resolves to a loopback, private or link-local address; webhooks call public addresses only."
+    "The URL's host resolves to a loopback, private or link-local address; "
+    "webhooks call public addresses only."
 )
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

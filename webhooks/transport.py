@@ -45,7 +45,9 @@ def request_bytes(target: Target, *, body: bytes, headers: dict[str, str]) -> by
 def status_of(head: bytes) -> int | None:
     """The status code of an answer's first line, or None if it is not HTTP's."""
     first = head.split(b"\r\n", 1)[0].split(b" ", 2)
-    if len(first) < 2 or not first[0].startswith(b"HTTP/1.") or not (first[1].isdigit() and len(first[1]) == 3):
+    if len(first) < 2 or not first[0].startswith(b"HTTP/1."):
+        return None
+    if not (first[1].isdigit() and len(first[1]) == 3):
         return None
     return int(first[1])
 

@@ -26,8 +26,8 @@ def test_a_signature_fails_for_another_secret_body_time_or_form(change):
     assert signing.verify(secret="whsec_k", value=value, body=body, now=now + 60)
     checked = {"secret": "whsec_k", "value": value, "body": body, "now": now}
     assert signing.verify(**checked)
-    checked.update({"secret": {"secret": "whsec_other"}, "body": {"body": body + b" "}, "old": {"now": now + 301},
-                    "garbled": {"value": "t=x,v1=00"}}[change])
+    checked.update({"secret": {"secret": "whsec_other"}, "body": {"body": body + b" "},
+                    "old": {"now": now + 301}, "garbled": {"value": "t=x,v1=00"}}[change])
     assert not signing.verify(**checked)
 
 
@@ -83,7 +83,9 @@ def test_the_retry_schedule_doubles_to_an_hour_and_ends_after_a_day():
 def test_the_request_names_the_host_and_closes_and_the_status_line_is_read():
     target = targets.Target(scheme="https", host="example.com", port=8443, path="/in", addresses=("1.2.3.4",))
     sent = transport.request_bytes(target, body=b"{}", headers={"Slugline-Event": "comment.posted"})
-    assert sent.startswith(b"POST /in HTTP/1.1\r\nHost: example.com:8443\r\n") and sent.endswith(b"\r\n\r\n{}")
+    assert sent.startswith(b"POST /in HTTP/1.1\r\nHost: example.com:8443\r\n")
+    assert sent.endswith(b"\r\n\r\n{}")
     assert b"Connection: close\r\n" in sent and b"Content-Length: 2\r\n" in sent
     assert transport.status_of(b"HTTP/1.1 204 No Content\r\n") == 204
-    assert transport.status_of(b"SSH-2.0-OpenSSH\r\n") is None and transport.status_of(b"HTTP/1.1 2000 x") is None
+    assert transport.status_of(b"SSH-2.0-OpenSSH\r\n") is None
+    assert transport.status_of(b"HTTP/1.1 2000 x") is None

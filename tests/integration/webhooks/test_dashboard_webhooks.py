@@ -37,7 +37,8 @@ def test_a_bad_or_private_url_is_refused_in_the_page(receiver, make_user, settin
     bad = client.post("/dashboard/webhooks/", {"url": "ftp://example.com/", "events": ["comment.posted"]})
     assert bad.status_code == 400 and targets.BAD_URL in bad.content.decode()
     settings.WEBHOOKS_ALLOW_PRIVATE = False
-    private = client.post("/dashboard/webhooks/", {"url": receiver.base + "/ok", "events": ["comment.posted"]})
+    private = client.post("/dashboard/webhooks/", {"url": receiver.base + "/ok",
+                                                   "events": ["comment.posted"]})
     assert private.status_code == 400 and "loopback, private or link-local" in private.content.decode()
     assert hooks.all_hooks() == []
 
@@ -51,7 +52,8 @@ def test_the_test_button_queues_an_event_the_sender_sends_and_the_log_shows(rece
     sender.deliver_due()
     [(_, headers, body)] = receiver.requests
     assert headers["Slugline-Event"] == hooks.TEST_EVENT
-    assert signing.verify(secret=hook.secret, value=headers["Slugline-Signature"], body=body, now=int(time.time()))
+    assert signing.verify(secret=hook.secret, value=headers["Slugline-Signature"], body=body,
+                          now=int(time.time()))
     log = client.get(page).content.decode()
     assert re.search(r'data-status="delivered".*<span class="webhook-code">200</span>', log, re.S)
 

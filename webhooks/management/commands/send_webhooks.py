@@ -24,7 +24,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--loop", action="store_true", help="keep delivering what falls due")
-        parser.add_argument("--every", type=float, default=2.0, help="seconds between rounds with --loop (default 2)")
+        parser.add_argument("--every", type=float, default=2.0,
+                            help="seconds between rounds with --loop (default 2)")
 
     def handle(self, *args: Any, loop: bool, every: float, **options: Any) -> None:
         if not loop:
