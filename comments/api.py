@@ -39,7 +39,7 @@ Public here:
 - records and errors: `Comment`, `CommentAuthor`, the statuses `APPROVED`, `PENDING`,
   `SPAM`, `DELETED`, and `Refused` (the base of the app's refusals, with a `code`);
 - signals (comments/signals.py): `comment_posted`, `comment_status_changed`,
-  `comment_flagged`;
+  `comment_flagged`, `comment_voted`;
 - a member's own pages and data (comments/reading/members.py; one block at the end):
   `member_comments` (their comments, every status or only approved ones),
   `replies_to_member` (approved replies to their comments), a page of either a
@@ -84,7 +84,7 @@ from comments.reading.cursors import BadCursor as BadPageCursor
 from comments.reading.members import MemberPage
 from comments.reading.sections import Section
 from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor
-from comments.signals import comment_flagged, comment_posted, comment_status_changed
+from comments.signals import comment_flagged, comment_posted, comment_status_changed, comment_voted
 from comments.stores import counters, get_store, summaries
 from comments.transfer import importing
 from comments.transfer.import_files import LINE as XML_LINE, open_source as open_import_file, read_xml
@@ -98,7 +98,7 @@ __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "EMPTY_TEXT", "PENDING", "SPAM", "BaseHost",
     "Comment", "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "close_after_days",
     "comment_by_id", "comment_flagged", "comment_posted", "comment_section", "comment_status_changed",
-    "comments_by_ids", "comments_by_keys", "comments_closed",
+    "comment_voted", "comments_by_ids", "comments_by_keys", "comments_closed",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",
     "latest_comments_by_author", "member_authors", "preview_ban", "refresh_summary",
     "register_import_format", "rename_author", "subthread", "take_rate_slot", "touch_discussions",

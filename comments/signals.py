@@ -12,6 +12,9 @@ Sent by the services after the change is stored, with `sender=Comment`.
   A recorded moderation action sends it again for a batch it runs again.
 - `comment_flagged(comment, reason, count, held)`: a reader flagged a comment;
   `count` is its flags now, `held`: this flag sent it to the moderation queue.
+- `comment_voted(comment, vote)`: a reader's vote changed a comment's tally
+  (`vote`: their vote now, up, down or none; `comment`: as it is after). A vote that
+  changes nothing (the same vote again) sends nothing.
 
 Receivers run in the request or command that made the change; a receiver that
 raises makes that request fail after the change is stored, so receivers catch what
@@ -23,3 +26,4 @@ from django.dispatch import Signal
 comment_posted = Signal()
 comment_status_changed = Signal()
 comment_flagged = Signal()
+comment_voted = Signal()

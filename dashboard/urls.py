@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from dashboard import api_tokens, media, moderation, views
+from dashboard import api_tokens, media, moderation, views, webhooks
 
 app_name = "dashboard"
 
@@ -30,4 +30,9 @@ urlpatterns = [
     # API tokens (dashboard/api_tokens.py).
     path("api-tokens/", api_tokens.token_list, name="api_tokens"),
     path("api-tokens/<str:token_id>/revoke/", api_tokens.token_revoke, name="api_token_revoke"),
+    # Webhooks (dashboard/webhooks.py).
+    path("webhooks/", webhooks.webhook_list, name="webhooks"),
+    path("webhooks/<str:hook_id>/", webhooks.webhook_detail, name="webhook"),
+    path("webhooks/<str:hook_id>/test/", webhooks.webhook_test, name="webhook_test"),
+    path("webhooks/<str:hook_id>/delete/", webhooks.webhook_delete, name="webhook_delete"),
 ]

@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "cms",
     "dashboard",
     "api",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -357,6 +358,12 @@ vars().update(_given({
     "API_COUNTS_MAX": env.int,
     "API_CORS_ORIGINS": env.list,
     "API_MAX_BODY_BYTES": env.int,
+    # Webhooks (webhooks/; docs/webhooks.md): likewise, defaults in webhooks/conf.py.
+    "WEBHOOKS_ALLOW_PRIVATE": env.bool,
+    "WEBHOOKS_TIMEOUT_SECONDS": env.float,
+    "WEBHOOKS_MAX_ANSWER_BYTES": env.int,
+    "WEBHOOKS_RETRY_HOURS": env.float,
+    "WEBHOOKS_CONCURRENCY": env.int,
 }))
 
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
-from comments import conf, scores
+from comments import conf, scores, signals
 from comments.errors import Refused
 from comments.posting import antispam, limits
 from comments.records import APPROVED, Comment, Viewer
@@ -48,7 +48,10 @@ def vote_on_comment(*, comment: Comment, viewer: Viewer, voter: str, vote: str) 
     """Record `voter`'s `vote` (up, down, none) on `comment` once the rules allow it."""
     parse_vote(vote)
     check_votable(comment=comment, viewer=viewer)
-    return votes.cast(comment=comment, voter=voter, vote=vote)
+    cast = votes.cast(comment=comment, voter=voter, vote=vote)
+    if cast.changed:
+        signals.comment_voted.send(sender=Comment, comment=cast.comment, vote=cast.vote)
+    return cast
 
 
 TOO_MANY_VOTES = gettext_noop("Too many votes from your address. Please wait a minute, then vote again.")

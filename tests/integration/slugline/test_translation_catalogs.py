@@ -26,7 +26,8 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 CATALOGS = {code: BASE / "locale" / code / "LC_MESSAGES" / "django.po" for code in LANGUAGES}
 APP_CATALOGS = {code: BASE / "comments" / "locale" / code / "LC_MESSAGES" / "django.po" for code in LANGUAGES}
 # What makemessages reads (Makefile's `messages` target ignores the rest the same way).
-SOURCES = ["slugline", "infra", "media", "cms", "comments", "dashboard", "api", "accounts", "templates", "manage.py"]
+SOURCES = ["slugline", "infra", "media", "cms", "comments", "dashboard", "api", "accounts", "webhooks", "templates",
+           "manage.py"]
 IGNORED = [".venv", "var", "tests", "bench", "tools", "docs", "static", "node_modules"]
 
 needs_msgfmt = pytest.mark.skipif(shutil.which("msgfmt") is None,
