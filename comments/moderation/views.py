@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from comments import conf
 from comments.host import Discussion, get_host
-from comments.moderation import blocklist, changes, confirmations, picks, queue as moderation
+from comments.moderation import bans as member_bans, blocklist, changes, confirmations, picks, queue as moderation
 from comments.moderation.forms import BanForm, BlocklistForm, ModerationForm, QueueFilterForm
 from comments.records import QueueFilter
 from comments.stores import get_store
@@ -294,11 +294,14 @@ def blocklist_page(request: HttpRequest) -> HttpResponse:
         return see_other(_url(request, "blocklist"))
     entries = blocklist.find_entries()
     bans = [e for e in entries if e.kind in blocklist.BANS]
-    names = confirmations.member_names([e.value for e in bans if e.kind == blocklist.BAN_USER])
+    members = member_bans.banned_now()
+    names = confirmations.member_names([e.value for e in bans if e.kind == blocklist.BAN_USER]
+                                       + [str(ban.user_id) for ban in members])
     context = {
         "form": form,
         "terms": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.TERMS],
         "bans": [(e, _kind_label(e.kind), _banned_value(e, names)) for e in bans],
+        "member_bans": [(ban, _member_name(str(ban.user_id), names)) for ban in members],
     }
     return _render(request, "comments/moderation/blocklist.html", context, status=400 if form.is_bound else 200)
 
@@ -342,6 +345,10 @@ def _banned_value(entry: blocklist.Entry, names: dict[str, str]) -> str:
     under (not their user id), an address as it is."""
     if entry.kind != blocklist.BAN_USER:
         return entry.value
-    if entry.value in names:
-        return gettext("“%(name)s”") % {"name": names[entry.value]}
-    return confirmations.ACCOUNT_GONE % {"id": entry.value}
+    return _member_name(entry.value, names)
+
+
+def _member_name(user_id: str, names: dict[str, str]) -> str:
+    if user_id in names:
+        return gettext("“%(name)s”") % {"name": names[user_id]}
+    return confirmations.ACCOUNT_GONE % {"id": user_id}
