@@ -24,20 +24,23 @@ pytestmark = [pytest.mark.stores("documents"), pytest.mark.usefixtures("each_sto
 QUEUE = "/dashboard/moderation/"
 
 
+def signed_in(user) -> Client:
+    """A browser signed in to `user`'s account (`.user` names it)."""
+    browser = Client()
+    browser.force_login(user)
+    browser.user = user
+    return browser
+
+
 @pytest.fixture
 def editor(make_user) -> Client:
-    client = Client()
-    client.force_login(make_user("bruno", role="editor"))
-    return client
+    return signed_in(make_user("bruno", role="editor"))
 
 
 @pytest.fixture
 def mia(make_verified_reader) -> Client:
     """A verified reader, "Mia Member", signed in."""
-    browser = Client()
-    browser.user = make_verified_reader("mia@example.com", name="Mia Member", verified=True, password=None)
-    browser.force_login(browser.user)
-    return browser
+    return signed_in(make_verified_reader("mia@example.com", name="Mia Member", verified=True, password=None))
 
 
 def member_page(mia: Client) -> str:
