@@ -48,8 +48,9 @@ def post(request, *, post, body: dict, viewer: Viewer) -> tuple[int, dict[str, A
     _check(form)
     barred = member_refusal(request.auth, next_url=post.get_absolute_url())
     if barred is not None:
-        # An account that must verify its address first, as the form refuses it.
-        detail = f"{barred.message} {request.build_absolute_uri(barred.url)}"
+        # An account that must verify its address first, or any account where comments
+        # are anonymous only, as the form refuses it.
+        detail = f"{barred.message} {request.build_absolute_uri(barred.url)}" if barred.url else barred.message
         raise Refused(403, detail, code=barred.code, errors=[{"field": None, "message": detail, "code": barred.code}])
     author = member_author(request.auth)
     try:

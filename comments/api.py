@@ -4,7 +4,8 @@ imports from the app. Everything else in `comments` is the app's own and may cha
 Public here:
 
 - the host contract: `BaseHost` (subclass it, override what differs; comments/host.py),
-  `LatestComment` (what a discussion's summary lists), `get_host()`;
+  `LatestComment` (what a discussion's summary lists), `MemberFacts` (a member's account
+  as the queue shows it), `get_host()`;
 - a discussion's page: `comment_section(request, discussion)`, the section that
   `{% comment_section discussion %}` draws (`{% load comments %}`), whose `messages`
   belong at the top of the page;
@@ -69,7 +70,7 @@ from django.urls import reverse
 from comments import conf, slugs
 from comments.addresses import normalise as normalise_email
 from comments.errors import Refused
-from comments.host import BaseHost, Discussion, LatestComment, get_host
+from comments.host import BaseHost, Discussion, LatestComment, MemberFacts, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
 from comments.notifications import links as _links, subscriptions as _subscriptions
@@ -96,7 +97,7 @@ from comments.transfer.importing import BATCH_SIZE as IMPORT_BATCH_SIZE, Importe
 
 __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "EMPTY_TEXT", "PENDING", "SPAM", "BaseHost",
-    "Comment", "CommentAuthor", "Discussion", "LatestComment", "Refused", "Section", "close_after_days",
+    "Comment", "CommentAuthor", "Discussion", "LatestComment", "MemberFacts", "Refused", "Section", "close_after_days",
     "comment_by_id", "comment_flagged", "comment_posted", "comment_section", "comment_status_changed",
     "comment_voted", "comments_by_ids", "comments_by_keys", "comments_closed",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",

@@ -8,7 +8,7 @@ class CommentsConfig(AppConfig):
     verbose_name = "Comments"
 
     def ready(self) -> None:
-        from comments.moderation import blocklist, changes, flags
+        from comments.moderation import bans, blocklist, changes, flags
         from comments import checks, stores
         from comments.stores import discussion_state
         from comments.posting import limits, recent_texts
@@ -19,7 +19,7 @@ class CommentsConfig(AppConfig):
         from comments import signals
         from infra import mongo, sharding
 
-        for owner in (stores, flags, blocklist, limits, changes, recent_texts, subscriptions, outbox, votes,
+        for owner in (stores, flags, blocklist, bans, limits, changes, recent_texts, subscriptions, outbox, votes,
                       ranked, discussion_state, mail_moderation):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)

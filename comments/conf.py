@@ -22,7 +22,7 @@ from comments import slugs
 PREMODERATION_RULES = ("all", "first", "links")
 BAD_MODERATION = "COMMENTS_MODERATION takes post, or any of all, first and links; not {value!r}."
 # COMMENTS_WHO_MAY_COMMENT's values (comments/posting/members.py).
-WHO_MAY_COMMENT = ("anyone", "members")
+WHO_MAY_COMMENT = ("anyone", "members", "anonymous")
 # The stylesheet has indent classes up to this many levels.
 INDENT_CEILING = 8
 # The deepest reply level slugs allow: full_slug stays well under 1 KB.
@@ -69,8 +69,8 @@ class CommentsSettings:
     rate_per_user: int = _setting("COMMENTS_RATE_PER_USER", 30, minimum=0)
     # The same text by the same author in the same place within this many seconds (0: off).
     duplicate_window: int = _setting("COMMENTS_DUPLICATE_WINDOW", 600, minimum=0)
-    # Who may comment: "anyone" (strangers, with a name, and signed-in members) or
-    # "members" (signed-in members only): WHO_MAY_COMMENT.
+    # Who may comment: "anyone" (strangers, with a name, and signed-in members),
+    # "members" (signed-in members only) or "anonymous" (strangers only): WHO_MAY_COMMENT.
     who_may_comment: str = _setting("COMMENTS_WHO_MAY_COMMENT", "anyone")
     # Discussions close this many days after the post was published (0: never).
     close_after_days: int = _setting("COMMENTS_CLOSE_AFTER_DAYS", 0, minimum=0)

@@ -57,6 +57,16 @@ class LatestComment:
     excerpt: str
 
 
+@dataclass(frozen=True)
+class MemberFacts:
+    """What editors see of a member's account beside their comments in the queue: when
+    it was made (None: unknown) and whether it may comment as a member (its address
+    verified, for a host that asks for that)."""
+
+    joined: datetime | None
+    verified: bool
+
+
 class DiscussionAuthor(Protocol):
     @property
     def id(self) -> int | None: ...
@@ -155,6 +165,16 @@ class BaseHost:
         they verify their account first (the form links it). By default None: every
         account may."""
         return None
+
+    def member_facts(self, user_ids: Iterable[int]) -> dict[int, MemberFacts]:
+        """The account facts of these members that still have an account, by user id
+        (the queue asks once a page). By default: the user model's `date_joined`, and
+        verified when `member_verification_url` lets them comment."""
+        ids = sorted({int(user_id) for user_id in user_ids})
+        users = get_user_model()._default_manager.filter(pk__in=ids) if ids else []
+        return {int(user.pk): MemberFacts(joined=getattr(user, "date_joined", None),
+                                          verified=self.member_verification_url(user) is None)
+                for user in users}
 
     def can_moderate(self, user: Any) -> bool:
         """Whether this user moderates comments: active staff, by default."""

@@ -107,6 +107,11 @@ def remove_entry(*, entry_id: object) -> bool:
     return oid is not None and get_db().comment_blocklist.delete_one({"_id": oid}).deleted_count == 1
 
 
+def remove_value(*, kind: str, value: str) -> bool:
+    """Remove the entry of this kind and value; False if there was none."""
+    return get_db().comment_blocklist.delete_one({"kind": kind, "value": normalise(kind, value)}).deleted_count == 1
+
+
 def find_entry(*, entry_id: object) -> Entry | None:
     """The entry with this id, or None (also for a malformed id)."""
     oid = _entry_id(entry_id)

@@ -83,6 +83,11 @@ class Impact:
         return self.action == "ban" and not self.ban_keys
 
     @property
+    def bans_member(self) -> bool:
+        """A ban by a member's account: it asks a reason and a length."""
+        return self.action == "ban" and any(kind == BAN_USER for kind, _value in self.ban_keys)
+
+    @property
     def title(self) -> str:
         return TITLES["spam"] if self.bans_nobody else TITLES[self.action]
 

@@ -4,15 +4,18 @@ check are the constants below."""
 
 import re
 import unicodedata
+from datetime import datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from comments.host import Discussion, get_host
+from comments.moderation import bans
 from infra.ids import parse_id
 
 BAD_TAB = _("Choose pending, flagged, spam or recent.")
@@ -136,4 +139,55 @@ class BlocklistForm(forms.Form):
         if data.get("kind") == "domain" and value and not DOMAIN_RE.fullmatch(value):
             self.add_error("value", forms.ValidationError(BAD_DOMAIN, code="bad_domain"))
         data["value"] = value
+        return data
+
+
+NO_REASON = _("Say why: the member is shown the reason when they try to comment.")
+UNTIL_MISSING = _("Give the date and time the ban ends, or choose another length.")
+UNTIL_PAST = _("The ban's end must be in the future.")
+# How long a ban lasts: days, a chosen end, or for good.
+UNTIL, PERMANENT = "until", "permanent"
+BAN_LENGTHS = [
+    ("1", pgettext_lazy("ban length", "1 day")),
+    ("7", pgettext_lazy("ban length", "7 days")),
+    ("30", pgettext_lazy("ban length", "30 days")),
+    ("365", pgettext_lazy("ban length", "1 year")),
+    (UNTIL, pgettext_lazy("ban length", "Until the date below")),
+    (PERMANENT, pgettext_lazy("ban length", "Permanent")),
+]
+
+
+def ban_end(*, length: str, until: datetime | None, now: datetime) -> datetime | None:
+    """When a ban of this `length` (one of BAN_LENGTHS) made at `now` ends; None: never."""
+    if length == PERMANENT:
+        return None
+    if length == UNTIL:
+        return until
+    return now + timedelta(days=int(length))
+
+
+class BanForm(forms.Form):
+    """A member's ban by account: why (shown to them), and for how long."""
+
+    reason = forms.CharField(max_length=bans.REASON_MAX_LENGTH, label=_("Reason (the member sees it)"),
+                             widget=forms.Textarea(attrs={"rows": 2}),
+                             error_messages={"required": NO_REASON, "max_length": TOO_LONG})
+    length = forms.ChoiceField(label=pgettext_lazy("ban length", "Length"), choices=BAN_LENGTHS, initial="7",
+                               widget=forms.RadioSelect)
+    until = forms.DateTimeField(required=False, label=_("Ends (date and time)"),
+                                widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"])
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        data["reason"] = " ".join(str(data.get("reason") or "").split())
+        if not data["reason"] and "reason" not in self.errors:
+            self.add_error("reason", forms.ValidationError(NO_REASON, code="required"))
+        length, until = data.get("length"), data.get("until")
+        if length == UNTIL and until is None and "until" not in self.errors:
+            self.add_error("until", forms.ValidationError(UNTIL_MISSING, code="until_missing"))
+        elif length:
+            data["ends"] = ban_end(length=length, until=until, now=timezone.now())
+            if data["ends"] is not None and data["ends"] <= timezone.now():
+                self.add_error("until", forms.ValidationError(UNTIL_PAST, code="until_past"))
         return data

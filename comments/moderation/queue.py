@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from bson import ObjectId
 from django.contrib.auth import get_user_model
@@ -21,7 +22,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from comments import records
 from comments.host import get_host
-from comments.moderation import blocklist, changes, flags
+from comments.moderation import bans, blocklist, changes, flags
+from comments.moderation.standing import Standing, standings
 from comments.records import APPROVED, DELETED, SPAM, Comment, QueueFilter
 from comments.stores import counters, get_store
 
@@ -48,10 +50,12 @@ class BanRefused(Exception):
 
 @dataclass(frozen=True)
 class QueueEntry:
-    """A comment as the queue shows it, with its readers' flags."""
+    """A comment as the queue shows it, with its readers' flags and, for a member's,
+    their standing (account age, verified, bans)."""
 
     comment: Comment
     flags: list[flags.Flag]
+    member: Standing | None = None
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,14 @@ COUNTED_TABS = ("pending", "spam", "recent")
 
 
 def queue_page(*, tab: str, filters: QueueFilter, skip: int, limit: int) -> list[QueueEntry]:
-    """A page of a queue tab, each comment with its flags (one more query in all)."""
+    """A page of a queue tab, each comment with its flags and its member's standing
+    (three more queries in all)."""
     comments = get_store().find_queue(tab=tab, filters=filters, skip=skip, limit=limit)
     found = flags.find_flags(comment_ids=[c.id for c in comments])
-    return [QueueEntry(comment=c, flags=found.get(c.id, [])) for c in comments]
+    members = standings(c.author.id for c in comments if c.author.id is not None)
+    return [QueueEntry(comment=c, flags=found.get(c.id, []),
+                       member=members.get(c.author.id) if c.author.id is not None else None)
+            for c in comments]
 
 
 def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") -> changes.Progress:
@@ -151,11 +159,16 @@ def ban_refusal(comment: Comment, *, editor_id: int | None) -> BanRefused | None
     editor banning (`editor_id`), or someone who moderates this site."""
     if comment.author.id is None:
         return None
-    if editor_id is not None and comment.author.id == editor_id:
+    return member_ban_refusal(user_id=comment.author.id, name=comment.author.name, editor_id=editor_id)
+
+
+def member_ban_refusal(*, user_id: int, name: str, editor_id: int | None) -> BanRefused | None:
+    """Why banning this member must not be, if it must not (as `ban_refusal`)."""
+    if editor_id is not None and user_id == editor_id:
         return BanRefused(BAN_SELF)
-    user = get_user_model()._default_manager.filter(pk=comment.author.id).first()
+    user = get_user_model()._default_manager.filter(pk=user_id).first()
     if user is not None and get_host().can_moderate(user):
-        return BanRefused(BAN_EDITOR, name=comment.author.name)
+        return BanRefused(BAN_EDITOR, name=name)
     return None
 
 
@@ -186,24 +199,49 @@ def preview_ban(*, comment_id: ObjectId) -> BanPreview | None:
                       names=sorted({c.author.name for c in theirs if c.author.name}))
 
 
-def ban_commenter(*, comment_id: ObjectId, editor: str, editor_id: int | None = None) -> Banned | None:
+def ban_commenter(*, comment_id: ObjectId, editor: str, editor_id: int | None = None, reason: str = "",
+                  ends: datetime | None = None) -> Banned | None:
     """Ban this comment's author from commenting and mark their comments as spam (a
     member's own; from an address, every anonymous comment sent from it; deleted
-    ones stay deleted). None if the comment is gone; an anonymous comment without an
+    ones stay deleted). A member is banned by account with `reason` until `ends`
+    (None: for good: comments/moderation/bans.py), an address on the blocklist.
+    None if the comment is gone; an anonymous comment without an
     IP address bans nothing and marks only itself. BanRefused for the editor banning
     (`editor_id`) or any other editor. The ban is recorded with what it changed, so
-    lifting it can put those comments back (`lift_ban`)."""
+    lifting it can put those comments back (`lift_ban`, `unban_member`)."""
     preview = preview_ban(comment_id=comment_id)
     if preview is None:
         return None
     if (refused := ban_refusal(preview.comment, editor_id=editor_id)) is not None:
         raise refused
-    changes.check_size(preview.count)  # Before the ban is recorded: all or nothing.
-    for kind, value in preview.keys:
-        blocklist.add_entry(kind=kind, value=value, added_by=editor)
-    progress = changes.apply(action="ban", status=SPAM, comments=preview.comments, editor=editor,
-                             keys=preview.keys)
-    return Banned(keys=preview.keys, marked=progress.total, done=progress.done)
+    return _ban(preview.keys, preview.comments, editor=editor, reason=reason, ends=ends)
+
+
+def ban_member(*, user_id: int, name: str, editor: str, editor_id: int | None, reason: str,
+               ends: datetime | None) -> Banned:
+    """Ban this member by account (from their history page) as `ban_commenter` does."""
+    if (refused := member_ban_refusal(user_id=user_id, name=name, editor_id=editor_id)) is not None:
+        raise refused
+    return _ban([(blocklist.BAN_USER, str(user_id))], member_comments(user_id), editor=editor, reason=reason,
+                ends=ends)
+
+
+def member_comments(user_id: int) -> list[Comment]:
+    """A member's comments a ban marks as spam: those neither spam nor deleted."""
+    found = get_store().find_by_commenter(commenter=records.by_commenter(user_id=user_id), exclude_status=SPAM)
+    return [c for c in found if c.status != DELETED]
+
+
+def _ban(keys: list[tuple[str, str]], comments: list[Comment], *, editor: str, reason: str,
+         ends: datetime | None) -> Banned:
+    changes.check_size(len(comments))  # Before the ban is recorded: all or nothing.
+    for kind, value in keys:
+        if kind == blocklist.BAN_USER:
+            bans.add(user_id=int(value), reason=reason, ends=ends, by=editor)
+        else:
+            blocklist.add_entry(kind=kind, value=value, added_by=editor)
+    progress = changes.apply(action="ban", status=SPAM, comments=comments, editor=editor, keys=keys)
+    return Banned(keys=keys, marked=progress.total, done=progress.done)
 
 
 @dataclass(frozen=True)
@@ -212,16 +250,22 @@ class Lifted:
     restored: int
 
 
-def _unrestored_ban(entry: blocklist.Entry) -> dict | None:
-    """The latest recorded ban with this blocklist entry, unless it was restored."""
-    ban = changes.latest_ban(keys=[(entry.kind, entry.value)])
+def _unrestored_ban(kind: str, value: str) -> dict | None:
+    """The latest recorded ban by this key (a blocklist entry's, or a member's account),
+    unless it was restored."""
+    ban = changes.latest_ban(keys=[(kind, value)])
     return ban if ban is not None and not ban.get("restored") else None
 
 
 def restorable_for(*, entry: blocklist.Entry) -> list[Comment]:
     """The comments the latest ban with this blocklist entry marked as spam and that
     are still spam: what lifting it may restore."""
-    ban = _unrestored_ban(entry)
+    return restorable_by(kind=entry.kind, value=entry.value)
+
+
+def restorable_by(*, kind: str, value: str) -> list[Comment]:
+    """As `restorable_for`, for the latest ban by this key (a member: BAN_USER and their id)."""
+    ban = _unrestored_ban(kind, value)
     return changes.restorable(ban) if ban is not None else []
 
 
@@ -231,6 +275,20 @@ def lift_ban(*, entry_id: object, restore: bool, editor: str = "") -> Lifted:
     entry = blocklist.find_entry(entry_id=entry_id)
     if entry is None:
         return Lifted(removed=False, restored=0)
-    ban = _unrestored_ban(entry) if restore else None
-    restored = changes.restore(ban=ban, editor=editor).total if ban is not None else 0
-    return Lifted(removed=blocklist.remove_entry(entry_id=entry.id), restored=restored)
+    return Lifted(removed=blocklist.remove_entry(entry_id=entry.id),
+                  restored=_restore(entry.kind, entry.value, editor=editor) if restore else 0)
+
+
+def _restore(kind: str, value: str, *, editor: str) -> int:
+    """Put back what the latest ban by this key marked as spam (unless done before)."""
+    ban = _unrestored_ban(kind, value)
+    return changes.restore(ban=ban, editor=editor).total if ban is not None else 0
+
+
+def unban_member(*, user_id: int, editor: str, restore: bool) -> Lifted:
+    """Lift this member's ban (by account, or a blocklist ban of theirs from before
+    bans had reasons); with `restore`, as `lift_ban`. `removed`: whether one held."""
+    lifted = bans.lift(user_id=user_id, by=editor)
+    legacy = blocklist.remove_value(kind=blocklist.BAN_USER, value=str(user_id))
+    restored = _restore(blocklist.BAN_USER, str(user_id), editor=editor) if restore else 0
+    return Lifted(removed=bool(lifted) or legacy, restored=restored)

@@ -26,8 +26,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from comments import conf
 from comments.host import Discussion, get_host
-from comments.moderation import blocklist, changes, confirmations, picks, queue as moderation
-from comments.moderation.forms import BlocklistForm, ModerationForm, QueueFilterForm
+from comments.moderation import bans as member_bans, blocklist, changes, confirmations, picks, queue as moderation
+from comments.moderation.forms import BanForm, BlocklistForm, ModerationForm, QueueFilterForm
 from comments.records import QueueFilter
 from comments.stores import get_store
 from infra.http import see_other
@@ -192,14 +192,21 @@ def moderate(request: HttpRequest) -> HttpResponse:
             messages.error(request, error)
         return see_other(_back(request, request.POST.get("next")))
     action, ids = form.cleaned_data["action"], form.cleaned_data["ids"]
+    terms: dict[str, Any] = {}
     if action == "ban" and (comment := get_store().find_by_id(ids[0])) is not None:
         if (refused := moderation.ban_refusal(comment, editor_id=request.user.pk)) is not None:
             messages.error(request, refused.message)
             return see_other(_back(request, form.cleaned_data.get("next")))
+        if comment.author.id is not None and form.cleaned_data["confirmed"]:
+            # A member's ban says why and until when (comments/moderation/bans.py).
+            ban_form = BanForm(request.POST)
+            if not ban_form.is_valid():
+                return _confirm(request, form, ban_form=ban_form)
+            terms = {"reason": ban_form.cleaned_data["reason"], "ends": ban_form.cleaned_data["ends"]}
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
     try:
-        done = _apply(request, action=action, ids=ids)
+        done = _apply(request, action=action, ids=ids, terms=terms)
     except (changes.TooMany, moderation.BanRefused) as exc:
         messages.error(request, exc.message)
         return see_other(_back(request, form.cleaned_data.get("next")))
@@ -208,12 +215,13 @@ def moderate(request: HttpRequest) -> HttpResponse:
     return see_other(_back(request, form.cleaned_data.get("next")))
 
 
-def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId]) -> bool:
+def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dict[str, Any]) -> bool:
     """Carry out a confirmed action and say what it did; whether it is all applied
-    (False: the rest is being finished in the background)."""
+    (False: the rest is being finished in the background). `terms`: a member's ban's
+    reason and end."""
     editor = request.user.get_username()
     if action == "ban":
-        banned = moderation.ban_commenter(comment_id=ids[0], editor=editor, editor_id=request.user.pk)
+        banned = moderation.ban_commenter(comment_id=ids[0], editor=editor, editor_id=request.user.pk, **terms)
         if banned is None:
             messages.error(request, gettext(GONE))
             return True
@@ -251,9 +259,10 @@ def _pick(request: HttpRequest, *, comment_id: ObjectId, picked: bool) -> bool:
     return True
 
 
-def _confirm(request: HttpRequest, form: ModerationForm) -> HttpResponse:
+def _confirm(request: HttpRequest, form: ModerationForm, *, ban_form: BanForm | None = None) -> HttpResponse:
     """The confirmation page of a destructive action: what it will change, a button
-    that sends the same action again, confirmed, and a way back. Nothing changes yet."""
+    that sends the same action again, confirmed, and a way back. Nothing changes yet.
+    A member's ban asks its reason and length there (`ban_form`: as sent, refused)."""
     data = form.cleaned_data
     back = _back(request, data.get("next"))
     impact = confirmations.impact_of(action=data["action"], comment_ids=data["ids"])
@@ -264,8 +273,9 @@ def _confirm(request: HttpRequest, form: ModerationForm) -> HttpResponse:
         "impact": impact, "summary": impact.summary(), "back": back,
         "title": impact.title, "button": impact.button,
         "one": data.get("one") or "", "action": data["action"], "ids": data["ids"],
+        "ban_form": ban_form or (BanForm() if impact.bans_member else None),
     }
-    return _render(request, "comments/moderation/confirm.html", context)
+    return _render(request, "comments/moderation/confirm.html", context, status=400 if ban_form else 200)
 
 
 @moderator_required
@@ -284,11 +294,14 @@ def blocklist_page(request: HttpRequest) -> HttpResponse:
         return see_other(_url(request, "blocklist"))
     entries = blocklist.find_entries()
     bans = [e for e in entries if e.kind in blocklist.BANS]
-    names = confirmations.member_names([e.value for e in bans if e.kind == blocklist.BAN_USER])
+    members = member_bans.banned_now()
+    names = confirmations.member_names([e.value for e in bans if e.kind == blocklist.BAN_USER]
+                                       + [str(ban.user_id) for ban in members])
     context = {
         "form": form,
         "terms": [(e, _kind_label(e.kind)) for e in entries if e.kind in blocklist.TERMS],
         "bans": [(e, _kind_label(e.kind), _banned_value(e, names)) for e in bans],
+        "member_bans": [(ban, _member_name(str(ban.user_id), names)) for ban in members],
     }
     return _render(request, "comments/moderation/blocklist.html", context, status=400 if form.is_bound else 200)
 
@@ -332,6 +345,10 @@ def _banned_value(entry: blocklist.Entry, names: dict[str, str]) -> str:
     under (not their user id), an address as it is."""
     if entry.kind != blocklist.BAN_USER:
         return entry.value
-    if entry.value in names:
-        return gettext("“%(name)s”") % {"name": names[entry.value]}
-    return confirmations.ACCOUNT_GONE % {"id": entry.value}
+    return _member_name(entry.value, names)
+
+
+def _member_name(user_id: str, names: dict[str, str]) -> str:
+    if user_id in names:
+        return gettext("“%(name)s”") % {"name": names[user_id]}
+    return confirmations.ACCOUNT_GONE % {"id": user_id}

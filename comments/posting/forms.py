@@ -156,6 +156,11 @@ class CommentForm(CommentTextMixin, forms.Form):
         return bool(self.user and self.user.is_authenticated)
 
     @property
+    def anonymous_notice(self) -> str:
+        """What a stranger's form says where only strangers may comment ("" elsewhere)."""
+        return gettext(members.ANONYMOUS_ONLY) if not self.is_member and members.anonymous_only() else ""
+
+    @property
     def member_name(self) -> str:
         """The name a member's comments are signed with ("" for a stranger)."""
         return get_host().commenter_name(self.user) if self.is_member else ""
@@ -173,7 +178,7 @@ class CommentForm(CommentTextMixin, forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.barrier is not None:
-            link = format_html('<a href="{}">{}</a>', self.barrier.url, self.barrier.label)
+            link = format_html('<a href="{}">{}</a>', self.barrier.url, self.barrier.label) if self.barrier.url else ""
             raise forms.ValidationError(format_html("{} {} {}", self.barrier.message, link, gettext(members.KEPT)),
                                         code=self.barrier.code)
         for name in sorted(self.damaged & {field.name for field in self.writing_fields}):

@@ -4,9 +4,12 @@
   signed-in member as their account;
 - "members": only signed-in members; a stranger sees "Sign in to comment", its link
   carrying `next=` back to the discussion, and a stranger's POST is refused with that
-  link and their text kept.
+  link and their text kept;
+- "anonymous": only strangers; a signed-in reader (editors too) sees that comments
+  here are anonymous and that they comment signed out, and their POST is refused
+  with that, their text kept; a stranger's form says comments here are anonymous.
 
-Either way a member comments as a member only once their host lets them
+Where members may, a member comments as a member only once their host lets them
 (`BaseHost.member_verification_url`: Slugline asks for a verified address first);
 until then the form is refused with a link to that page, their text kept.
 """
@@ -31,7 +34,11 @@ WORDS = {
     "unverified": (gettext_noop("Verify your account's e-mail address before you comment: your comments carry "
                                 "your account, and replies are mailed to that address."),
                    gettext_noop("Verify your address")),
+    "anonymous_only": (gettext_noop("Comments here are anonymous: members cannot comment while signed in. "
+                                    "Sign out to comment with a name of your choosing."), ""),
 }
+# What a stranger's form says where only strangers may comment.
+ANONYMOUS_ONLY = gettext_noop("Comments here are anonymous: no account is needed or used, only the name you give.")
 # What the comment form adds to either refusal.
 KEPT = gettext_noop("Your text is kept below.")
 
@@ -43,14 +50,19 @@ class Refusal:
 
     code: str
     message: str
-    url: str
+    url: str  # "" when there is nowhere to send them (no link)
     label: str
 
 
 def members_only() -> bool:
     """Whether only signed-in members may comment (a setting out of its values counts
     as "members": comments.E008 reports it)."""
-    return conf.get().who_may_comment != "anyone"
+    return conf.get().who_may_comment not in ("anyone", "anonymous")
+
+
+def anonymous_only() -> bool:
+    """Whether only strangers may comment (members not while signed in)."""
+    return conf.get().who_may_comment == "anonymous"
 
 
 def sign_in_url(next_url: str) -> str:
@@ -63,10 +75,12 @@ def refusal(user: Any, *, next_url: str) -> Refusal | None:
     where only members may, or a member whose host wants them verified first."""
     if user is None or not user.is_authenticated:
         return _refused("members_only", sign_in_url(next_url)) if members_only() else None
+    if anonymous_only():
+        return _refused("anonymous_only", "")
     url = get_host().member_verification_url(user)
     return _refused("unverified", url) if url is not None else None
 
 
 def _refused(code: str, url: str) -> Refusal:
     message, label = WORDS[code]
-    return Refusal(code, gettext(message), url, gettext(label))
+    return Refusal(code, gettext(message), url, gettext(label) if label else "")

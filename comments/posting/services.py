@@ -11,13 +11,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop
 from pymongo.errors import PyMongoError
 
 from comments import conf, records, signals, slugs
 from comments.errors import Refused
 from comments.host import Discussion
-from comments.moderation import blocklist, changes, flags
+from comments.moderation import bans, blocklist, changes, flags
 from comments.posting import antispam, recent_texts, same_text
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
 from comments.stores import counters, get_store
@@ -29,6 +31,9 @@ from infra.times import to_millisecond
 PARENT_NOT_FOUND = gettext_noop("The comment you replied to does not exist on this post.")
 CLOSED = gettext_noop("Comments are closed on this post, so yours was not posted.")
 BANNED = gettext_noop("You cannot comment on this site.")
+# A member's ban by account (comments/moderation/bans.py): its end and its reason.
+BANNED_UNTIL = gettext_noop("An editor has banned you from commenting until {ends}. The reason given: {reason}")
+BANNED_FOR_GOOD = gettext_noop("An editor has banned you from commenting on this site. The reason given: {reason}")
 NOT_YOURS = gettext_noop("You can only change your own comments.")
 EDIT_TIME_OVER = gettext_noop(
     "Comments can be changed for {minutes} minutes after posting; that time is over for this one."
@@ -100,11 +105,24 @@ def _attach_point(parent: Comment) -> tuple[Comment | None, bool]:
 
 
 def _screen(*, author: CommentAuthor, ip: str | None) -> blocklist.Screening:
-    """The blocklist's words and domains for this author; CommentError if banned."""
+    """The blocklist's words and domains for this author; CommentError if banned (a
+    member's ban by account says its reason and its end)."""
     screening = blocklist.screen(user_id=author.id, email=author.email, ip=ip)
     if screening.banned:
         raise CommentError(gettext(BANNED), code="banned")
+    ban = bans.active(user_id=author.id) if author.id is not None else None
+    if ban is not None:
+        raise CommentError(ban_message(ban), code="banned")
     return screening
+
+
+def ban_message(ban: bans.Ban) -> str:
+    """What a banned member is told, in the active language and time zone."""
+    reason = ban.reason or "-"
+    if ban.ends is None:
+        return gettext(BANNED_FOR_GOOD).format(reason=reason)
+    ends = date_format(localtime(ban.ends), "DATETIME_FORMAT")
+    return gettext(BANNED_UNTIL).format(ends=ends, reason=reason)
 
 
 def post_comment(

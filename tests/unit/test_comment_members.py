@@ -45,3 +45,17 @@ def test_a_mistyped_setting_is_an_error_and_counts_as_members_only(settings):
     assert members.members_only()
     settings.COMMENTS_WHO_MAY_COMMENT = "anyone"
     assert checks.known_who_may_comment(None) == [] and not members.members_only()
+
+
+class SignedIn:
+    is_authenticated = True
+
+
+def test_where_only_strangers_comment_a_signed_in_reader_is_refused_without_a_link(settings):
+    settings.COMMENTS_WHO_MAY_COMMENT = "anonymous"
+    assert checks.known_who_may_comment(None) == []
+    assert members.anonymous_only() and not members.members_only()
+    assert members.refusal(Anonymous(), next_url="/posts/a/") is None
+    refused = members.refusal(SignedIn(), next_url="/posts/a/")
+    assert refused is not None and (refused.code, refused.url, refused.label) == ("anonymous_only", "", "")
+    assert "Sign out" in refused.message

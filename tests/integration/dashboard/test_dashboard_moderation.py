@@ -13,7 +13,7 @@ from django.test import Client
 
 from cms import posts
 from cms.posts import AuthorSummary
-from comments.moderation import blocklist
+from comments.moderation import bans, blocklist
 from comments.posting import services
 from comments.records import APPROVED, DELETED, PENDING, SPAM, CommentAuthor
 from comments.stores import get_store, summaries
@@ -227,8 +227,9 @@ def test_banning_a_member_bans_their_user_id(editor_client, make_post, make_comm
     post = make_post()
     member = make_comment(post, author=CommentAuthor(id=42, name="Member"), ip="192.0.2.5")
     bystander = make_comment(post, author=ROSA, ip="192.0.2.5")
-    act(editor_client, one=f"ban:{member.id}")
-    assert [(e.kind, e.value) for e in blocklist.find_entries()] == [("user", "42")]
+    act(editor_client, one=f"ban:{member.id}", reason="Spam links", length="permanent")
+    assert blocklist.find_entries() == []
+    assert [(ban.user_id, ban.reason, ban.ends) for ban in bans.history(user_id=42)] == [(42, "Spam links", None)]
     assert status_of(member) == SPAM and status_of(bystander) == APPROVED
 
 
@@ -522,14 +523,13 @@ def test_bans_name_members_by_name_and_addresses_by_kind(editor_client, make_use
     name = get_host().commenter_name(reader)
     post = make_post()
     comment = make_comment(post, author=CommentAuthor(id=reader.pk, name=name), ip="192.0.2.5")
-    response = act(editor_client, one=f"ban:{comment.id}")
+    response = act(editor_client, one=f"ban:{comment.id}", reason="Rude", length="7")
     assert page(editor_client.get(response["Location"])).text_of("message") == [
         views.BANNED.format(who=f"the member “{name}”", count=1)]
-    entry = blocklist.find_entries(kinds=blocklist.BANS)[0]
     listed = editor_client.get(BLOCKLIST).content.decode()
     assert f"“{name}”" in listed and f">{reader.pk}<" not in listed
-    lift = page(editor_client.get(f"{BLOCKLIST}{entry.id}/remove/")).text_of("page-title")
-    assert lift == [f"Lift the ban on member “{name}”?"]
+    history = page(editor_client.get(f"{QUEUE}members/{reader.pk}/")).text_of("page-title")
+    assert history == [f"The member {name}"]
 
 
 def test_a_comment_with_no_account_or_address_offers_no_ban(editor_client, make_post, make_comment):
