@@ -153,6 +153,13 @@ def of_user(*, user_id: int, scope: str) -> list[ApiToken]:
     return [ApiToken.from_doc(doc) for doc in found.sort("created", DESCENDING)]
 
 
+def held_by(*, user_id: int) -> list[ApiToken]:
+    """Every token that acts as an account, any scope, revoked ones too, newest first
+    (the member's data download)."""
+    found = get_db().api_tokens.find({"user_id": int(user_id)}).sort("created", DESCENDING)
+    return [ApiToken.from_doc(doc) for doc in found]
+
+
 def newest(*, limit: int = 200) -> list[ApiToken]:
     """The newest tokens, revoked ones too, for the dashboard."""
     return [ApiToken.from_doc(doc) for doc in get_db().api_tokens.find({}).sort("created", DESCENDING).limit(limit)]
