@@ -67,7 +67,8 @@ from comments.records import QUEUE_TABS, QueueFilter, Viewer
 from comments.stores.store_switch import Moving
 from comments.votes.collection import Cast as VoteCast
 from comments.votes.rules import (
-    CHOICES as VOTE_CHOICES, REFUSAL_STATUS as VOTE_REFUSAL_STATUS, TooManyVotes, VoteRefused, vote_on_comment, voted_message,
+    CHOICES as VOTE_CHOICES, REFUSAL_STATUS as VOTE_REFUSAL_STATUS, TooManyVotes, VoteRefused, vote_on_comment,
+    voted_message,
 )
 from comments.votes.voters import member_key as member_voter
 
@@ -84,8 +85,8 @@ __all__ = [
     "REFUSAL_STATUS", "Moving", "RateLimited", "check_writer_rate", "delete_own_comment", "edit_comment",
     "flag_comment", "flagger_key",
     # Voting.
-    "VOTE_CHOICES", "VOTE_REFUSAL_STATUS", "TooManyVotes", "VoteCast", "VoteRefused", "member_voter", "vote_on_comment",
-    "voted_message",
+    "VOTE_CHOICES", "VOTE_REFUSAL_STATUS", "TooManyVotes", "VoteCast", "VoteRefused", "member_voter",
+    "vote_on_comment", "voted_message",
     # The forms.
     "FLAG_REASONS", "NOTE_MAX_LENGTH", "CommentForm", "CommentTextMixin", "EditCommentForm", "FlagForm",
     # Moderation.
