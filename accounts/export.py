@@ -3,7 +3,7 @@ signed-in member, as one JSON document written a piece at a time (a streamed
 response: a member with many comments costs one batch of them in memory, not all).
 
     {"account": {...}, "addresses": [...], "comments": [...], "votes": [...],
-     "subscriptions": [...], "sessions": [...]}
+     "subscriptions": [...], "sessions": [...], "api_tokens": [...]}
 
 docs/accounts.md lists each section's fields.
 """
@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts import member_data
+from api import tokens
 from accounts.models import Profile
 from comments import api as comments_api
 
@@ -114,6 +115,13 @@ def sessions(user, *, current_key: str | None) -> list[dict]:
             for s in UserSession.objects.purge_and_list(user)]
 
 
+def api_tokens(user) -> list[dict]:
+    """The API tokens that act as the member, revoked ones too: what each is for and
+    its times, never its digest."""
+    return [{"name": t.name, "scope": t.scope, "prefix": t.prefix, "created": t.created, "expires": t.expires,
+             "last_used": t.last_used, "revoked": t.revoked} for t in tokens.held_by(user_id=user.pk)]
+
+
 def document(user, *, current_key: str | None) -> Iterator[str]:
     """The download's JSON, in pieces: each list item is written as it is read."""
     yield '{"account": ' + dumps(account(user))
@@ -124,7 +132,8 @@ def document(user, *, current_key: str | None) -> Iterator[str]:
             yield ("" if number == 0 else ", ") + dumps(item)
         yield "]"
     yield ', "subscriptions": ' + dumps(subscriptions(user))
-    yield ', "sessions": ' + dumps(sessions(user, current_key=current_key)) + "}\n"
+    yield ', "sessions": ' + dumps(sessions(user, current_key=current_key))
+    yield ', "api_tokens": ' + dumps(api_tokens(user)) + "}\n"
 
 
 @never_cache

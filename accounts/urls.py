@@ -3,7 +3,7 @@ before allauth.urls, which has none of these paths)."""
 
 from django.urls import path
 
-from accounts import export, views
+from accounts import api_tokens, export, views
 
 urlpatterns = [
     path("comments/", views.my_comments, name="account_comments"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("notifications/", views.notifications, name="account_notifications"),
     path("profile/", views.profile_settings, name="account_profile_settings"),
     path("export/", export.export, name="account_export"),
+    path("api-tokens/", api_tokens.token_list, name="account_api_tokens"),
+    path("api-tokens/<str:token_id>/revoke/", api_tokens.token_revoke, name="account_api_token_revoke"),
 ]

@@ -1,7 +1,9 @@
 """Who is asking: a browser's session (with its CSRF token, for writes), or an API
 token in `Authorization: Bearer <token>` (scripts; no cookies, so no CSRF). A token
 acts as its user: it reads what they may read and, with the read-write scope, writes
-as them; the moderation endpoints take editors' tokens only. Each token has its own
+as them; the moderation endpoints take editors' tokens only. A member's own token
+(made on their account page) writes as them too, but never with an editor's powers,
+even an editor's: it sees and posts as a member does. Each token has its own
 rate limit, counted in MongoDB like the per-IP one (api/middleware.py)."""
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def viewer_of(request) -> Viewer:
     caller = token_caller(request)
     if caller is None:
         return viewer_for(request)
-    return Viewer(user_id=caller.user.pk, editor=get_host().can_moderate(caller.user))
+    editor = caller.token.editor_powers and get_host().can_moderate(caller.user)
+    return Viewer(user_id=caller.user.pk, editor=editor)
 
 
 class Token(HttpBearer):
@@ -90,7 +93,7 @@ class Token(HttpBearer):
             return None
         if not caller.token.writes:
             raise Refused(403, gettext(READ_ONLY), code="read_only_token")
-        if self.editors and not get_host().can_moderate(caller.user):
+        if self.editors and not (caller.token.editor_powers and get_host().can_moderate(caller.user)):
             raise Refused(403, gettext(EDITORS_ONLY), code="editors_only")
         return caller.user
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import conf as api_conf
-from comments.rest import FLAG_REASONS, NOTE_MAX_LENGTH, QUEUE_TABS, VIEWS, comment_settings
+from comments.rest import FLAG_REASONS, NOTE_MAX_LENGTH, QUEUE_TABS, VIEWS, VOTE_CHOICES, comment_settings
 
 PROBLEM = "application/problem+json"
 METHODS = ("get", "post", "patch", "put", "delete")
@@ -30,7 +30,7 @@ ACTIONS = ("approve", "spam", "delete")
 STATUSES = {
     400: "Refused: the detail says why (a form's message, a malformed page or cursor).",
     401: "Not signed in, or the API token is unknown, revoked or expired.",
-    403: "Not allowed: a read-only token, another's comment, a closed discussion, a ban.",
+    403: "Not allowed: a read-only token, another's comment, a closed discussion, a ban, a vote on your own comment.",
     404: "No such post, comment, page or address.",
     405: "This address does not take this method: `Allow` lists those it takes.",
     413: "The request body is larger than API_MAX_BODY_BYTES.",
@@ -85,6 +85,12 @@ def _bodies(schemas: dict[str, Any]) -> None:
             f"{key}: {label}" for key, label in FLAG_REASONS.items()) + ".")
     if "note" in flag:
         flag["note"]["maxLength"] = NOTE_MAX_LENGTH
+    vote = schemas.get("VoteIn", {}).get("properties", {}).get("vote")
+    if vote is not None:
+        vote["enum"] = list(VOTE_CHOICES)
+    cast = schemas.get("VoteOut", {}).get("properties", {}).get("vote")
+    if cast is not None:
+        cast["enum"] = list(VOTE_CHOICES)
     for name in ("ViewOut", "PageOut"):
         field = schemas.get(name, {}).get("properties", {}).get("name" if name == "ViewOut" else "view")
         if field is not None:

@@ -120,3 +120,18 @@ class WriteOut(Schema):
 
 class FlagOut(Schema):
     counted: bool = Field(description="False when you had flagged it before.")
+
+
+class VoteIn(Strict):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"vote": "up"}]})
+
+    vote: StrictStr = Field(description="up, down, or none to take your vote back.")
+
+
+class VoteOut(Schema):
+    vote: str = Field(description="Your vote on the comment now: up, down or none.")
+    up: int = Field(description="The comment's up votes, yours counted.")
+    down: int = Field(description="The comment's down votes, yours counted.")
+    score: int = Field(description="Up votes less down votes.")
+    slug: str = Field(description="The comment's slug path.")
+    message: str = Field(description="What the site says after such a vote, in your language.")

@@ -1,7 +1,9 @@
-"""The `api_tokens` collection: per-user API tokens, created and revoked by editors in
-the dashboard. The only module that touches it.
+"""The `api_tokens` collection: per-user API tokens, made and revoked by editors in
+the dashboard (read or read-write, for any account) and by members on their account
+page (the member scope: acting as themselves, never with an editor's powers). The
+only module that touches it.
 
-    {_id, user_id, name, scope: "read" | "read-write", digest, prefix, created,
+    {_id, user_id, name, scope: "read" | "read-write" | "member", digest, prefix, created,
      created_by, revoked: datetime | null, expires: datetime | null,
      last_used: datetime | null}
 
@@ -10,7 +12,8 @@ secret is 256 random bits, so a fast hash is enough: nothing can be guessed from
 it). A request's token is found by its digest through a unique index; a token is
 checked to have its form before any query. A token expires when its maker chose
 (or never); its last use is written at most once a minute (`note_use`), so a busy
-script costs one write a minute, not one a request.
+script costs one write a minute, not one a request. A member's own tokens are
+listed by `{user_id, created}`; they may hold at most MEMBER_LIMIT working ones.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from pymongo.database import Database
 from infra.ids import parse_id
 from infra.mongo import get_db
 
-READ, READ_WRITE = "read", "read-write"
-SCOPES = (READ, READ_WRITE)
+READ, READ_WRITE, MEMBER = "read", "read-write", "member"
+SCOPES = (READ, READ_WRITE, MEMBER)
+# Tokens a member may hold at once (not revoked, expired or not) from their account page.
+MEMBER_LIMIT = 10
 PREFIX = "slg_"
 FORM = re.compile(r"slg_[A-Za-z0-9_-]{43}")
 # How much of a token the dashboard shows to tell tokens apart.
@@ -39,6 +44,7 @@ USE_GRANULARITY = timedelta(minutes=1)
 INDEXES = [
     IndexModel([("digest", ASCENDING)], unique=True, name="digest_unique"),
     IndexModel([("created", DESCENDING)], name="created"),
+    IndexModel([("user_id", ASCENDING), ("created", DESCENDING)], name="user_created"),
 ]
 
 
@@ -61,7 +67,14 @@ class ApiToken:
 
     @property
     def writes(self) -> bool:
-        return self.scope == READ_WRITE
+        """It may post, edit, delete, flag and vote (read-write and member tokens)."""
+        return self.scope in (READ_WRITE, MEMBER)
+
+    @property
+    def editor_powers(self) -> bool:
+        """It carries its account's editor powers, if the account has them (what an
+        editor made in the dashboard); a member's own token never does."""
+        return self.scope != MEMBER
 
     def expired(self, now: datetime | None = None) -> bool:
         return self.expires is not None and self.expires <= (now or datetime.now(UTC))
@@ -116,14 +129,35 @@ def note_use(token: ApiToken, *, now: datetime | None = None) -> None:
     )
 
 
-def revoke(*, token_id: object) -> bool:
-    """Revoke a token at once (kept, marked revoked, for the record); False if unknown
-    or revoked already."""
+def revoke(*, token_id: object, user_id: int | None = None, scope: str | None = None) -> bool:
+    """Revoke a token at once (kept, marked revoked, for the record); False if unknown,
+    revoked already, or (when `user_id` and `scope` are given) not that account's
+    token of that scope."""
     oid = parse_id(token_id)
     if oid is None:
         return False
-    result = get_db().api_tokens.update_one({"_id": oid, "revoked": None}, {"$set": {"revoked": datetime.now(UTC)}})
+    query: dict[str, object] = {"_id": oid, "revoked": None}
+    if user_id is not None:
+        query["user_id"] = int(user_id)
+    if scope is not None:
+        query["scope"] = scope
+    result = get_db().api_tokens.update_one(query, {"$set": {"revoked": datetime.now(UTC)}})
     return result.modified_count == 1
+
+
+def of_user(*, user_id: int, scope: str) -> list[ApiToken]:
+    """An account's working tokens of `scope` (not revoked; expired ones too, to be
+    revoked), newest first: a member's own, on their account page."""
+    # As many as the page lets a member make (MEMBER_LIMIT), give or take a race.
+    found = get_db().api_tokens.find({"user_id": int(user_id), "scope": scope, "revoked": None})
+    return [ApiToken.from_doc(doc) for doc in found.sort("created", DESCENDING)]
+
+
+def held_by(*, user_id: int) -> list[ApiToken]:
+    """Every token that acts as an account, any scope, revoked ones too, newest first
+    (the member's data download)."""
+    found = get_db().api_tokens.find({"user_id": int(user_id)}).sort("created", DESCENDING)
+    return [ApiToken.from_doc(doc) for doc in found]
 
 
 def newest(*, limit: int = 200) -> list[ApiToken]:

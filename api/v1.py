@@ -107,6 +107,30 @@ def flag_comment(request, post_slug: str, comment_path: str, body: schemas.FlagI
     return writing.flag(request, comment=found, body=body.dict(), viewer=viewer)
 
 
+# Also before the comment's own route, for the same reason.
+@api.post("/posts/{post_slug:post_slug}/comments/{path:comment_path}/vote/", auth=auth.WRITERS,
+          url_name="vote_comment", response={200: schemas.VoteOut, **WRITE_ERRORS}, summary="Vote on a comment")
+def vote_comment(request, post_slug: str, comment_path: str, body: schemas.VoteIn):
+    """Your vote, up or down (or none, to take it back), as the vote buttons cast it:
+    one vote per member, whichever session or token sends it; never on your own comment
+    or one that is not approved."""
+    post = get_host().published_or_404(post_slug)
+    viewer = viewer_of(request)
+    found = _visible(post, comment_path, viewer)
+    return writing.vote(request, comment=found, choice=body.vote, viewer=viewer)
+
+
+@api.delete("/posts/{post_slug:post_slug}/comments/{path:comment_path}/vote/", auth=auth.WRITERS,
+            url_name="unvote_comment", response={200: schemas.VoteOut, **WRITE_ERRORS},
+            summary="Take your vote back")
+def unvote_comment(request, post_slug: str, comment_path: str):
+    """As a vote of none: the comment's counts without your vote (also when you had none)."""
+    post = get_host().published_or_404(post_slug)
+    viewer = viewer_of(request)
+    found = _visible(post, comment_path, viewer)
+    return writing.vote(request, comment=found, choice="none", viewer=viewer)
+
+
 @api.get("/posts/{post_slug:post_slug}/comments/{path:comment_path}/",
          response={200: schemas.ThreadOut, 304: None, **ERRORS}, url_name="comment",
          summary="A comment with its ancestors and replies")

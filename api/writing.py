@@ -8,8 +8,9 @@ from typing import Any
 
 from comments.api import PENDING, Comment, CommentError, post_comment
 from comments.rest import (
-    REFUSAL_STATUS, Viewer, check_writer_rate, delete_own_comment, edit_comment, flag_comment, flagger_key,
-    member_author, member_refusal, present,
+    REFUSAL_STATUS, VOTE_REFUSAL_STATUS, TooManyVotes, Viewer, VoteRefused, check_writer_rate,
+    delete_own_comment, edit_comment, flag_comment, flagger_key, member_author, member_refusal, member_voter,
+    present, vote_on_comment, voted_message,
 )
 from infra import clients
 
@@ -106,3 +107,22 @@ def flag(request, *, comment: Comment, body: dict, viewer: Viewer) -> dict[str, 
     except CommentError as exc:
         raise _service_refusal(exc) from None
     return {"counted": counted}
+
+
+def vote(request, *, comment: Comment, choice: object, viewer: Viewer) -> dict[str, Any]:
+    """A member's vote (up, down, none) as the vote buttons cast it: by their account,
+    so one vote per member whether it comes from a session or a token, under the same
+    rules and per-address limits; the comment's counts after it."""
+    try:
+        # `request.auth`: the member the session or token is (the endpoints take no stranger).
+        cast = vote_on_comment(comment=comment, viewer=viewer, voter=member_voter(request.auth.pk), vote=choice,
+                               ip=clients.client_ip(request))
+    except TooManyVotes as exc:
+        raise Refused(429, exc.message, code=exc.code, retry_after=exc.retry_after) from None
+    except VoteRefused as exc:
+        field = "vote" if exc.code == "bad_vote" else None
+        raise Refused(VOTE_REFUSAL_STATUS.get(exc.code, 400), exc.message, code=exc.code,
+                      errors=[{"field": field, "message": exc.message, "code": exc.code}]) from None
+    voted = cast.comment
+    return {"vote": cast.vote, "up": voted.votes_up, "down": voted.votes_down, "score": voted.score,
+            "slug": voted.slug, "message": voted_message(cast.vote)}

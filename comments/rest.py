@@ -30,6 +30,12 @@ Public here:
   status), `check_writer_rate` (the forms' rate limits, refusing with `RateLimited`,
   which carries `retry_after`), `Moving` (writes refused while comments move between
   stores);
+- voting, as the vote buttons do: `vote_on_comment` (the rules, the per-address
+  limits, the vote; a `VoteCast` with the reader's `vote` now, whether it `changed`
+  and the `comment` after), `member_voter` (a member's voter key: one vote per member
+  whatever the browser, device or token), `voted_message`, refusing with
+  `VoteRefused` or `TooManyVotes` (with `retry_after`), `VOTE_REFUSAL_STATUS` (their
+  codes' HTTP statuses), `VOTE_CHOICES` (up, down, none);
 - the forms whose fields and messages a write body is checked by: `CommentForm`,
   `CommentTextMixin` (the text field's checks, for a form of one's own),
   `EditCommentForm`, `FlagForm` with `FLAG_REASONS` and `NOTE_MAX_LENGTH`;
@@ -59,6 +65,12 @@ from comments.reading.listers import VIEWS, list_comments, parse_view
 from comments.reading.listings import Listing, Shown, Thread, present, thread_of, visible_comment
 from comments.records import QUEUE_TABS, QueueFilter, Viewer
 from comments.stores.store_switch import Moving
+from comments.votes.collection import Cast as VoteCast
+from comments.votes.rules import (
+    CHOICES as VOTE_CHOICES, REFUSAL_STATUS as VOTE_REFUSAL_STATUS, TooManyVotes, VoteRefused, vote_on_comment,
+    voted_message,
+)
+from comments.votes.voters import member_key as member_voter
 
 __all__ = [
     # Who is asking, and the settings.
@@ -72,6 +84,9 @@ __all__ = [
     # Writing.
     "REFUSAL_STATUS", "Moving", "RateLimited", "check_writer_rate", "delete_own_comment", "edit_comment",
     "flag_comment", "flagger_key",
+    # Voting.
+    "VOTE_CHOICES", "VOTE_REFUSAL_STATUS", "TooManyVotes", "VoteCast", "VoteRefused", "member_voter",
+    "vote_on_comment", "voted_message",
     # The forms.
     "FLAG_REASONS", "NOTE_MAX_LENGTH", "CommentForm", "CommentTextMixin", "EditCommentForm", "FlagForm",
     # Moderation.

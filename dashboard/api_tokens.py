@@ -7,34 +7,27 @@ tokens themselves are api/tokens.py's."""
 from __future__ import annotations
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from api import tokens
+from api import token_forms, tokens
 from dashboard.rendering import render_page
 from dashboard.permissions import editor_required
 from infra.http import see_other
 
 NO_SUCH_USER = gettext_noop("There is no active account with this username.")
-REVOKED = gettext_noop("The token is revoked: it no longer works.")
-NOT_REVOKED = gettext_noop("That token is unknown or was revoked already.")
 SCOPES = [(tokens.READ, _("Read only")), (tokens.READ_WRITE, _("Read and write"))]
-# How long a new token works, in days ("" : until it is revoked).
-LIFETIMES = [("30", _("30 days")), ("90", _("90 days")), ("365", _("A year")), ("", _("Until revoked"))]
 # The session key that carries a new token's secret to the one page that shows it.
 NEW_SECRET = "dashboard_api_token_secret"
 
 
-class TokenForm(forms.Form):
+class TokenForm(token_forms.TokenForm):
     username = forms.CharField(max_length=150, label=_("Account the token acts as"))
-    name = forms.CharField(max_length=80, label=_("What it is for"))
     scope = forms.ChoiceField(choices=SCOPES, initial=tokens.READ, widget=forms.RadioSelect, label=_("Scope"))
-    lifetime = forms.ChoiceField(choices=LIFETIMES, initial="90", required=False, widget=forms.RadioSelect,
-                                 label=_("Works for"))
+    field_order = ["username", "name", "scope", "lifetime"]
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -43,9 +36,6 @@ class TokenForm(forms.Form):
             raise forms.ValidationError(gettext(NO_SUCH_USER), code="no_such_user")
         self.user = user
         return username
-
-    def clean_lifetime(self) -> int | None:
-        return int(self.cleaned_data["lifetime"]) if self.cleaned_data["lifetime"] else None
 
 
 def _page(request, form, *, secret: str = "", status: int = 200):
@@ -60,24 +50,19 @@ def _page(request, form, *, secret: str = "", status: int = 200):
 def token_list(request):
     """The tokens, newest first, and the form that makes one (its secret shown once)."""
     if request.method != "POST":
-        response = _page(request, TokenForm(), secret=request.session.pop(NEW_SECRET, ""))
-        response["Cache-Control"] = "private, no-store"  # the secret stays in no cache
-        return response
+        return token_forms.private(_page(request, TokenForm(), secret=token_forms.show_once(request, NEW_SECRET)))
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
     _, secret = tokens.create_token(user_id=form.user.pk, name=form.cleaned_data["name"],
                                     scope=form.cleaned_data["scope"], created_by=request.user.get_username(),
                                     days=form.cleaned_data["lifetime"])
-    request.session[NEW_SECRET] = secret
+    token_forms.keep_secret(request, NEW_SECRET, secret)
     return see_other(reverse("dashboard:api_tokens"))
 
 
 @editor_required
 @require_POST
 def token_revoke(request, token_id):
-    if tokens.revoke(token_id=token_id):
-        messages.success(request, gettext(REVOKED))
-    else:
-        messages.error(request, gettext(NOT_REVOKED))
+    token_forms.say_revoked(request, tokens.revoke(token_id=token_id))
     return see_other(reverse("dashboard:api_tokens"))

@@ -26,14 +26,14 @@ from comments.host import Discussion, get_host
 from comments.internal.rendering import render
 from comments.posting import confirmations, ownership
 from comments.records import Comment
-from comments.stores import counters, get_store, store_switch
+from comments.stores import get_store, store_switch
 from comments.views.common import MOVING_RETRY_SECONDS, NO_SUCH_COMMENT
 from comments.votes import collection as votes, rules as voting, voters
 from infra import clients, mongo
 from infra.http import see_other
 
 
-STATUS_OF = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429, "moving": 503}
+STATUS_OF = {**voting.REFUSAL_STATUS, "moving": 503}
 VOTES_UNAVAILABLE = gettext_noop("Votes cannot be counted right now: the database is not answering. "
                                  "Please try again in a minute.")
 UNAVAILABLE_RETRY_SECONDS = 30
@@ -111,11 +111,8 @@ def vote(request: HttpRequest, discussion: str, comment_path: str) -> HttpRespon
         token = fresh = voters.first_token(request)
     voter = voters.key_for(user_id=request.user.pk if request.user.is_authenticated else None, token=token)
     try:
-        # The rules first, then the limits: a refused vote takes no slot of them.
-        choice = voting.parse_vote(request.POST.get("vote", ""))
-        voting.check_votable(comment=comment, viewer=viewer)
-        voting.check_vote_rate(ip=clients.client_ip(request), comment=comment)
-        cast = voting.vote_on_comment(comment=comment, viewer=viewer, voter=str(voter), vote=choice)
+        cast = voting.vote_on_comment(comment=comment, viewer=viewer, voter=str(voter),
+                                      vote=request.POST.get("vote", ""), ip=clients.client_ip(request))
     except voting.VoteRefused as exc:
         response = _refused(request, post, comment, exc)
     except voting.TooManyVotes as exc:
@@ -126,9 +123,7 @@ def vote(request: HttpRequest, discussion: str, comment_path: str) -> HttpRespon
         response = _refused(request, post, comment, Refused(str(exc), code="moving"))
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     else:
-        if cast.changed:
-            counters.touch([post.id])  # a fresh version: cached pages show the new counts
-        message = gettext(voting.VOTED[cast.vote])
+        message = voting.voted_message(cast.vote)
         if wants_json(request):
             response = JsonResponse({**counts(cast.comment, cast.vote), "message": message})
         else:

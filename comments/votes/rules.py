@@ -9,6 +9,7 @@ from comments import conf, scores, signals
 from comments.errors import Refused
 from comments.posting import antispam, limits
 from comments.records import APPROVED, Comment, Viewer
+from comments.stores import counters
 from comments.votes import collection as votes
 
 NOT_VOTABLE = gettext_noop(
@@ -22,6 +23,10 @@ VOTED = {
     "down": gettext_noop("Your down vote is counted."),
     "none": gettext_noop("Your vote is taken back."),
 }
+# What a vote may say, as a form or a request body spells it.
+CHOICES = tuple(scores.VALUES)
+# The HTTP status of each refusal's code (the vote view's and a REST API's).
+REFUSAL_STATUS = {"not_votable": 403, "own_comment": 403, "bad_vote": 400, "too_many_votes": 429}
 
 
 class VoteRefused(Refused):
@@ -44,14 +49,24 @@ def check_votable(*, comment: Comment, viewer: Viewer) -> None:
         raise VoteRefused(gettext(OWN_COMMENT), code="own_comment")
 
 
-def vote_on_comment(*, comment: Comment, viewer: Viewer, voter: str, vote: str) -> votes.Cast:
-    """Record `voter`'s `vote` (up, down, none) on `comment` once the rules allow it."""
-    parse_vote(vote)
+def vote_on_comment(*, comment: Comment, viewer: Viewer, voter: str, vote: object, ip: str = "") -> votes.Cast:
+    """Record `voter`'s `vote` (up, down, none) on `comment`: the rules first, then the
+    per-minute limits of address `ip` (none without one), so a refused vote takes no
+    slot of them; a vote that moved the tallies gives the discussion's cached pages a
+    new version. VoteRefused or TooManyVotes when refused."""
+    choice = parse_vote(vote)
     check_votable(comment=comment, viewer=viewer)
-    cast = votes.cast(comment=comment, voter=voter, vote=vote)
+    check_vote_rate(ip=ip, comment=comment)
+    cast = votes.cast(comment=comment, voter=voter, vote=choice)
     if cast.changed:
+        counters.touch([comment.discussion_id])
         signals.comment_voted.send(sender=Comment, comment=cast.comment, vote=cast.vote)
     return cast
+
+
+def voted_message(vote: str) -> str:
+    """What the reader is told once their vote (up, down or none) is recorded."""
+    return gettext(VOTED[vote])
 
 
 TOO_MANY_VOTES = gettext_noop("Too many votes from your address. Please wait a minute, then vote again.")

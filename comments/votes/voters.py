@@ -46,10 +46,15 @@ def token_of(request: HttpRequest) -> str | None:
 def key_for(*, user_id: int | None, token: str | None) -> str | None:
     """The voter key of a member (by id) or of a browser's token; None for neither."""
     if user_id is not None:
-        return f"u:{int(user_id)}"
+        return member_key(user_id)
     if token:
         return "b:" + salted_hmac(SALT, token).hexdigest()[:32]
     return None
+
+
+def member_key(user_id: int) -> str:
+    """The voter key of a member: the same from every browser, device and API token."""
+    return f"u:{int(user_id)}"
 
 
 def voter_of(request: HttpRequest) -> str | None:

@@ -4,11 +4,15 @@ reference page's reading of an OpenAPI document, problem bodies."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
+from bson import ObjectId
 from django.test import RequestFactory
 from hypothesis import given, strategies as st
 
 from api import etags, problems, reading, reference, tokens
+from api.token_forms import LIFETIMES, TokenForm
+from comments.votes import voters
 
 
 def test_counts_slugs_are_split_trimmed_and_deduplicated_in_order():
@@ -63,3 +67,27 @@ def test_a_problem_is_rfc_9457_with_retry_after():
     assert response["Content-Type"] == "application/problem+json" and response["Retry-After"] == "7"
     assert body == {"type": "about:blank", "title": "Too many requests", "status": 429, "detail": "Slow down",
                     "code": "rate_limited"}
+
+
+def _token(scope: str) -> tokens.ApiToken:
+    return tokens.ApiToken(id=ObjectId(), user_id=1, name="x", scope=scope, prefix="slg_x", created=datetime.now(UTC),
+                           created_by="x")
+
+
+def test_a_members_own_token_writes_without_an_editors_powers():
+    """The member scope posts and votes as its account, but never as an editor; the
+    dashboard's scopes carry their account's powers, and only read-write writes."""
+    scopes = {scope: (_token(scope).writes, _token(scope).editor_powers) for scope in tokens.SCOPES}
+    assert scopes == {tokens.READ: (False, True), tokens.READ_WRITE: (True, True), tokens.MEMBER: (True, False)}
+
+
+def test_a_token_forms_lifetime_is_days_or_none_until_revoked():
+    for value, _ in LIFETIMES:
+        form = TokenForm(data={"name": "script", "lifetime": value})
+        assert form.is_valid() and form.cleaned_data["lifetime"] == (int(value) if value else None)
+    assert not TokenForm(data={"name": "script", "lifetime": "7"}).is_valid()
+    assert not TokenForm(data={"name": "", "lifetime": "30"}).is_valid()
+
+
+def test_a_member_is_one_voter_whatever_sends_the_vote():
+    assert voters.member_key(7) == voters.key_for(user_id=7, token="a" * 32) == "u:7"

@@ -1,6 +1,6 @@
 """A member's data download (/accounts/export/): a streamed JSON attachment, never
 cached, for the signed-in member only, with every section right for a member with
-comments in two discussions, votes, a subscription and two sessions; another
+comments in two discussions, votes, a subscription, two sessions and an API token; another
 member's data never in it."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.http import StreamingHttpResponse
 from django.test import Client
 
 from accounts import export
+from api import tokens
 from comments.notifications import subscriptions
 from comments.records import PENDING, CommentAuthor
 from comments.stores import get_store
@@ -40,8 +41,8 @@ def downloaded(response) -> dict:
 
 @pytest.fixture
 def members(make_verified_reader, make_post, make_comment):
-    """Rosa (comments on two posts, one held; votes; a subscription; two sessions) and
-    Ivo (a comment, a vote, a subscription of his own)."""
+    """Rosa (comments on two posts, one held; votes; a subscription; two sessions; a token) and
+    Ivo (a comment, a vote, a subscription and a token of his own)."""
     rosa = make_verified_reader("rosa@example.org", name="Rosa Park")
     ivo = make_verified_reader("ivo@example.org", name="Ivo Bell")
     harbour, bridge = make_post(title="Harbour"), make_post(title="Bridge")
@@ -57,6 +58,8 @@ def members(make_verified_reader, make_post, make_comment):
                             email="rosa@example.org", user_id=rosa.pk)
     subscriptions.subscribe(kind=subscriptions.DISCUSSION, target=harbour.id, discussion_id=harbour.id,
                             email="ivo@example.org", user_id=ivo.pk)
+    tokens.create_token(user_id=rosa.pk, name="Rosa's script", scope=tokens.MEMBER, created_by="rosa")
+    tokens.create_token(user_id=ivo.pk, name="Ivo's script", scope=tokens.MEMBER, created_by="ivo")
     return {"rosa": rosa, "ivo": ivo, "harbour": harbour, "bridge": bridge, "first": first, "second": second,
             "theirs": theirs}
 
@@ -71,7 +74,7 @@ def test_the_download_holds_every_section_of_the_member_and_nothing_of_others(me
     assert response["Content-Disposition"].startswith(f'attachment; filename="slugline-data-{rosa.pk}-')
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
     data = downloaded(response)
-    assert list(data) == ["account", "addresses", "comments", "votes", "subscriptions", "sessions"]
+    assert list(data) == ["account", "addresses", "comments", "votes", "subscriptions", "sessions", "api_tokens"]
     rosa.refresh_from_db()
     assert data["account"] == {"id": rosa.pk, "username": "rosa", "display_name": "Rosa Park",
                                "public_profile": False, "date_joined": rosa.date_joined.isoformat(),
@@ -91,6 +94,8 @@ def test_the_download_holds_every_section_of_the_member_and_nothing_of_others(me
         ("rosa@example.org", subscriptions.REPLIES, "Harbour")]
     assert sorted((s["user_agent"], s["current"]) for s in data["sessions"]) == [
         ("Desk browser", True), ("Phone browser", False)]
+    assert [(t["name"], t["scope"], t["revoked"]) for t in data["api_tokens"]] == [("Rosa's script", "member", None)]
+    assert "digest" not in data["api_tokens"][0]
     text = json.dumps(data)
     assert "ivo" not in text.lower() and "Ivo Bell" not in text
 
