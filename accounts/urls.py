@@ -3,7 +3,7 @@ before allauth.urls, which has none of these paths)."""
 
 from django.urls import path
 
-from accounts import export, views
+from accounts import deletion, export, views
 
 urlpatterns = [
     path("comments/", views.my_comments, name="account_comments"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("notifications/", views.notifications, name="account_notifications"),
     path("profile/", views.profile_settings, name="account_profile_settings"),
     path("export/", export.export, name="account_export"),
+    path("delete/", deletion.delete_account, name="account_delete"),
+    path("delete/<str:erasure_id>/", deletion.account_deleted, name="account_deleted"),
 ]

@@ -28,6 +28,7 @@ from typing import Any
 from pymongo.errors import PyMongoError
 
 from comments.erasure import jobs
+from comments.host import get_host
 from comments.erasure.jobs import Erasure
 from comments.notifications import outbox, subscriptions
 from comments.posting import confirmed
@@ -114,6 +115,7 @@ def _comments(doc: dict[str, Any]) -> dict[str, Any]:
     for discussion_id, slugs in by_discussion.items():
         summaries.settle(discussion_id=discussion_id, slugs=slugs)
         fragments.forget(discussion_id)
+        get_host().forget_copies(discussion_id)
     outbox.forget(comment_ids=ids)
     return jobs.finish_batch(doc, counted="comments")
 
