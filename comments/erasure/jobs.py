@@ -85,6 +85,7 @@ def start(*, user_id: int, emails: list[str], now: datetime | None = None) -> Er
          "$addToSet": {"emails": {"$each": sorted(set(emails))}}},
         upsert=True, return_document=ReturnDocument.AFTER,
     )
+    assert doc is not None  # upserted
     return Erasure.from_doc(doc)
 
 
