@@ -19,7 +19,7 @@ started and finished, and how many of each thing went.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -56,13 +56,14 @@ def step_after(step: str) -> str:
 
 @dataclass(frozen=True)
 class Erasure:
-    """An erasure as anyone may see it: no personal data."""
+    """An erasure as anyone may see it: no personal data. `finished`: when the last
+    step ended (None: under way); `counts`: how many of each thing went (COUNTS)."""
 
     id: ObjectId
     started: datetime
     step: str
-    finished: datetime | None = None
-    counts: dict[str, int] = field(default_factory=dict)
+    finished: datetime | None
+    counts: dict[str, int]
 
     @property
     def done(self) -> bool:
