@@ -114,3 +114,29 @@ class ConfirmPasswordResetCodeForm(SiteLabels, allauth_forms.ConfirmPasswordRese
 
 class ResetPasswordKeyForm(SiteLabels, allauth_forms.ResetPasswordKeyForm):
     labels = {**LABELS, **NEW_PASSWORD_LABELS}
+
+
+WRONG_PASSWORD = _("That is not your password. Nothing was erased.")
+WRONG_CODE = _("That code is not the one we mailed you. Nothing was erased.")
+NO_CODE = _("No code is waiting for this account, or it ran out. Ask for a new one. Nothing was erased.")
+
+
+class DeleteAccountForm(forms.Form):
+    """What closing an account asks first: the account's password, or (an account
+    without a usable one) the code mailed to its address (accounts/closing.py checks it)."""
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        if user.has_usable_password():
+            self.fields["password"] = forms.CharField(label=LABELS["password"], strip=False,
+                                                      widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+        else:
+            self.fields["code"] = forms.CharField(label=LABELS["code"], max_length=20,
+                                                  widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}))
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(WRONG_PASSWORD, code="wrong_password")
+        return password

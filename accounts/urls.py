@@ -3,7 +3,7 @@ before allauth.urls, which has none of these paths)."""
 
 from django.urls import path
 
-from accounts import api_tokens, export, views
+from accounts import api_tokens, deletion, export, views
 
 urlpatterns = [
     path("comments/", views.my_comments, name="account_comments"),
@@ -13,4 +13,6 @@ urlpatterns = [
     path("export/", export.export, name="account_export"),
     path("api-tokens/", api_tokens.token_list, name="account_api_tokens"),
     path("api-tokens/<str:token_id>/revoke/", api_tokens.token_revoke, name="account_api_token_revoke"),
+    path("delete/", deletion.delete_account, name="account_delete"),
+    path("delete/<str:erasure_id>/", deletion.account_deleted, name="account_deleted"),
 ]

@@ -163,3 +163,8 @@ def held_by(*, user_id: int) -> list[ApiToken]:
 def newest(*, limit: int = 200) -> list[ApiToken]:
     """The newest tokens, revoked ones too, for the dashboard."""
     return [ApiToken.from_doc(doc) for doc in get_db().api_tokens.find({}).sort("created", DESCENDING).limit(limit)]
+
+
+def forget_user(*, user_id: int) -> int:
+    """Delete every token of an account being erased (they stop working at once); how many."""
+    return get_db().api_tokens.delete_many({"user_id": int(user_id)}).deleted_count

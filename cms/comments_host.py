@@ -10,12 +10,15 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from bson import ObjectId
+from django.core.cache import cache
 from django.urls import reverse
 
 from accounts import commenting
 from cms import authors, posts, roles
 from cms.published import published_post_or_404
 from comments.api import BaseHost, LatestComment, MemberFacts
+from infra import stale
+from infra.cache_prefix import delete_prefix
 
 # Drafts made for imported threads that no post matches are signed by this author.
 IMPORT_AUTHOR = posts.AuthorSummary(id=0, username="imported", name="Imported")
@@ -46,6 +49,13 @@ class BlogHost(BaseHost):
     def store_comment_summary(self, discussion_id: ObjectId, *, seq: int, count: int,
                               latest: list[LatestComment]) -> bool:
         return posts.store_comment_summary(post_id=discussion_id, seq=seq, count=count, latest=latest)
+
+    def forget_copies(self, discussion_id: ObjectId) -> None:
+        """The last good copies of the post's page and of the home pages (their summaries
+        list its latest comments) go; the next reader's visit keeps new ones."""
+        for post in posts.find_by_ids(ids=[discussion_id]):
+            cache.delete(stale.PREFIX + f"post:{post.slug}")
+        delete_prefix(cache, stale.PREFIX + "home:")
 
     def author_names(self) -> list[str]:
         """The display names of the authors of the site's posts."""

@@ -48,6 +48,10 @@ Public here:
   `all_member_comments` and `member_votes` (everything, in batches: a data download),
   `comment_permalink`, `address_subscriptions` and `subscriptions_manage_url` (the
   subscription manage page of an address, with a fresh link);
+- erasing a closed account's data (comments/erasure/): `start_erasure` records it,
+  `run_erasure` does a bounded share of it, `erasure` says where it stands (an
+  `Erasure`, with no personal data), `continue_erasures` finishes those cut short
+  (the background worker's round);
 - for a host's own REST API: `take_rate_slot` (one action counted in a shared, fixed
   rate window, as the comment forms' limits are) and `EMPTY_TEXT` (the form's refusal
   of an empty comment, in its own words); the rest of what a REST API builds on (the
@@ -69,6 +73,8 @@ from django.urls import reverse
 
 from comments import conf, slugs
 from comments.addresses import normalise as normalise_email
+from comments.erasure import jobs as _erasures, work as _erasing
+from comments.erasure.jobs import Erasure
 from comments.errors import Refused
 from comments.host import BaseHost, Discussion, LatestComment, MemberFacts, get_host
 from comments.moderation import changes, queue as moderation
@@ -112,6 +118,8 @@ __all__ = [
     # A member's own pages and data.
     "Avatar", "BadPageCursor", "MemberPage", "Subscription", "address_subscriptions", "all_member_comments",
     "comment_permalink", "member_avatar", "member_comments", "member_votes", "replies_to_member", "subscriptions_manage_url",
+    # Erasing a member's data.
+    "Erasure", "continue_erasures", "erasure", "run_erasure", "start_erasure",
 ]
 
 
@@ -262,3 +270,29 @@ def subscriptions_manage_url(*, email: str) -> str | None:
     under a discussion of the address's; None without either."""
     about = _subscriptions.of_address(email=email)
     return _links.for_address("manage", token=_subscriptions.manage_token(email), about=about)
+
+
+# --- Erasing a member's data (comments/erasure/) ----------------------------------------------
+
+def start_erasure(*, user_id: int, emails: list[str]) -> Erasure:
+    """Record the erasure of a member's data in the comments app (their comments, votes,
+    subscriptions, the mail to their `emails`); nothing is changed yet. Started twice
+    for one member before it is done, it is the same erasure."""
+    return _erasures.start(user_id=user_id, emails=emails)
+
+
+def run_erasure(*, erasure_id: ObjectId, seconds: float) -> Erasure | None:
+    """Do as much of an erasure as about `seconds` allow (within a request's MongoDB
+    budget, in a request); where it stands after, None for an unknown id."""
+    return _erasing.run(erasure_id, seconds=seconds)
+
+
+def erasure(*, erasure_id: ObjectId) -> Erasure | None:
+    """Where an erasure stands (None: no such erasure)."""
+    return _erasures.find(erasure_id)
+
+
+def continue_erasures(*, seconds: float) -> int:
+    """Run the erasures not done (cut short, or started by a request), oldest first, for
+    about `seconds`; how many are done now."""
+    return _erasing.continue_all(seconds=seconds)

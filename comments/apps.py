@@ -14,13 +14,14 @@ class CommentsConfig(AppConfig):
         from comments.posting import limits, recent_texts
         from comments.notifications import mail_moderation, outbox, subscriptions
         from comments.reading import ranked
+        from comments.erasure import jobs as erasures
         from comments.votes import collection as votes
         from comments.notifications import notify
         from comments import signals
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, bans, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked, discussion_state, mail_moderation):
+                      ranked, discussion_state, mail_moderation, erasures):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         mongo.register_indexes(stores.ensure_states)  # after every owner's indexes

@@ -202,6 +202,11 @@ class BaseHost:
         nothing is kept: a host whose pages show no summaries."""
         return False
 
+    def forget_copies(self, discussion_id: ObjectId) -> None:
+        """Drop what the host keeps of a discussion's comments beyond its stored summary
+        (cached pages, last good copies showing its latest comments): an erased member's
+        words were in them. By default nothing: a host that keeps no such copies."""
+
 
 # The methods a host must write itself: none alone (the others have defaults), but
 # one of these two (each has a default built on the other).

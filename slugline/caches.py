@@ -19,6 +19,8 @@ from typing import Any
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 
+from infra.cache_prefix import delete_prefix
+
 # allauth.core.internal.ratelimit ("allauth:rl:…"), allauth.mfa.totp ("allauth.mfa…"),
 # allauth.socialaccount.internal.jwtkit ("jwt:iss=…").
 SHARED_PREFIXES = ("allauth", "jwt:")
@@ -59,6 +61,11 @@ class SplitCache(BaseCache):
 
     def delete(self, key, version=None):
         return self._for(key).delete(key, version)
+
+    def delete_prefix(self, prefix: str) -> int | None:
+        """Every key beginning with `prefix` goes, from the alias such keys go to
+        (infra/cache_prefix.py)."""
+        return delete_prefix(self._for(prefix), prefix)
 
     def has_key(self, key, version=None):
         return self._for(key).has_key(key, version)

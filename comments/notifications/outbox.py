@@ -23,9 +23,11 @@ Sent and dropped items leave after KEEP (TTL on `expires`).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError
@@ -174,6 +176,18 @@ def retry_later(claimed: Claimed, *, now: datetime | None = None) -> datetime:
         {"$set": {"status": DUE, "due": due}, "$inc": {"attempts": 1}, "$unset": {"lease": "", "claim": ""}},
     )
     return due
+
+
+def forget(*, to: Iterable[str] = (), comment_ids: Iterable[ObjectId] = ()) -> int:
+    """Delete every item, whatever its status, sent or to send to these addresses or
+    about these comments (an erased account's); how many went. No index serves
+    `data.comment`: the outbox holds KEEP's worth of mail, and this reads it once."""
+    either: list[dict] = []
+    if addresses := list(to):
+        either.append({"to": {"$in": addresses}})
+    if ids := list(comment_ids):
+        either.append({"data.comment": {"$in": ids}})
+    return get_db().notification_outbox.delete_many({"$or": either}).deleted_count if either else 0
 
 
 def count(*, status: str) -> int:

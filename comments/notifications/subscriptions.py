@@ -165,6 +165,14 @@ def unsubscribe_all(*, email: str) -> int:
     return result.modified_count
 
 
+def forget(*, emails: Iterable[str], user_id: int) -> int:
+    """Delete every subscription (active, stopped or requested) of these addresses or
+    of this member: an erased account's; how many went."""
+    wanted = [normalise(email) for email in emails]
+    result = get_db().comment_subscriptions.delete_many({"$or": [{"email": {"$in": wanted}}, {"user_id": int(user_id)}]})
+    return result.deleted_count
+
+
 def active_for(*, kind: str, target: ObjectId) -> list[Subscription]:
     """The subscriptions to replies to a comment, or to a discussion, that get mail."""
     docs = get_db().comment_subscriptions.find({"kind": kind, "target": target, "active": True})

@@ -6,6 +6,7 @@ and posting trusts a confirmed address that the browser proves it owns
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from comments import addresses
@@ -24,3 +25,9 @@ def is_confirmed(email: str) -> bool:
     if not email:
         return False
     return get_db().confirmed_addresses.find_one({"_id": addresses.normalise(email)}, {"_id": 1}) is not None
+
+
+def forget(*, emails: Iterable[str]) -> int:
+    """Forget that these addresses were confirmed (an erased account's); how many."""
+    wanted = [addresses.normalise(email) for email in emails]
+    return get_db().confirmed_addresses.delete_many({"_id": {"$in": wanted}}).deleted_count

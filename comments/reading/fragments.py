@@ -46,6 +46,7 @@ from comments.records import Tally, Viewer
 from comments.stores import counters, get_store, store_switch
 from comments.stores.discussion_state import State
 from infra import mongo, stale
+from infra.cache_prefix import delete_prefix
 
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
@@ -96,6 +97,15 @@ def fragment_key(
     }
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]
     return f"{KEY_PREFIX}{post.id}:{digest}"
+
+
+def forget(discussion_id: ObjectId) -> int | None:
+    """Drop every cached page of a discussion's comments, whatever its version (an
+    erased member's words leave the cache with them), and keep its current state as the
+    last good copy, so that no page under an older version is served in an outage
+    either; how many pages went (None: the cache cannot list its keys, infra/cache_prefix.py)."""
+    stale.remembered(f"discussion_state:{discussion_id}", lambda: counters.state(discussion_id, store=get_store()))
+    return delete_prefix(cache, f"{KEY_PREFIX}{discussion_id}:")
 
 
 def discussion_version(discussion_id: ObjectId) -> str:

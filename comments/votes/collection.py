@@ -213,3 +213,27 @@ def by_voter(*, voter: str, batch_size: int = 500) -> Iterator[dict]:
     for doc in found.sort([("changed", ASCENDING), ("_id", ASCENDING)]):
         yield {"comment_id": doc["comment_id"], "discussion_id": doc["discussion_id"],
                "vote": name_of(doc["value"]), "changed": doc.get("changed")}
+
+
+# --- An erased member's votes (comments/erasure/) ---------------------------------------------
+
+
+def counting_ids(*, voter: str, limit: int) -> list[str]:
+    """The `_id`s of up to `limit` of `voter`'s votes that still count (value not 0)."""
+    found = _votes().find({"voter": str(voter), "value": {"$ne": 0}}, {"_id": 1}).limit(max(1, limit))
+    return [doc["_id"] for doc in found]
+
+
+def withdraw(*, vote_ids: Iterable[str]) -> set[ObjectId]:
+    """Take these votes back: each one's comment loses it from its tallies exactly once
+    (`cast` of none), then the records go (one left mid-way, `unapplied`, stays for
+    `repair_votes`); the discussions whose tallies moved. Run again after an
+    interruption, a vote taken back already moves nothing."""
+    moved: set[ObjectId] = set()
+    ids = list(vote_ids)
+    for doc in _votes().find({"_id": {"$in": ids}, "value": {"$ne": 0}}):
+        comment = get_store().find_by_id(doc["comment_id"])
+        if comment is not None and cast(comment=comment, voter=doc["voter"], vote="none").changed:
+            moved.add(comment.discussion_id)
+    _votes().delete_many({"_id": {"$in": ids}, "unapplied": {"$lte": 0}})
+    return moved

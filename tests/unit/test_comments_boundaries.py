@@ -64,8 +64,8 @@ SITE = ("cms", "api", "media", "slugline", "dashboard", "accounts", "webhooks")
 PUBLIC_NAMES = {"comments", "comments.api", "comments.rest", "comments.urls", "comments.notifications.urls"}
 # The app's rooms, lowest first: a room imports only the core and the rooms below it
 # (votes, the data and rules of readers' votes, below reading, which draws a reader's
-# own votes; the vote views are in views).
-ROOMS = ["stores", "moderation", "posting", "votes", "notifications", "reading", "transfer", "views"]
+# own votes; the vote views are in views; erasure, above reading, drops cached pages).
+ROOMS = ["stores", "moderation", "posting", "votes", "notifications", "reading", "erasure", "transfer", "views"]
 # Rooms that stand at the level of another (name -> the room whose rank it takes): none now.
 PEERS: dict[str, str] = {}
 # The core modules at the top of the app that every room may use (below the rooms) ...

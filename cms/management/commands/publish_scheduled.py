@@ -11,6 +11,7 @@ from comments import api as comments_api
 PUBLISHED = "Published {count} scheduled post{s}."
 UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
 FINISHED = "Finished {count} moderation action(s) that had been cut short."
+ERASED = "Finished {count} erasure(s) of a member's data."
 BAD_EVERY = "--every takes a number of seconds above 0."
 
 
@@ -18,7 +19,8 @@ class Command(BaseCommand):
     help = (
         "Publish the scheduled posts whose time has come. Safe to run from cron, and again. "
         "With --loop, keep doing it every --every seconds until SIGTERM or Ctrl-C, and finish "
-        "any moderation action cut short (as repair_summaries --pending-only does)."
+        "any moderation action cut short (as repair_summaries --pending-only does) and the "
+        "erasures of members' data under way (as finish_erasures does)."
     )
 
     def add_arguments(self, parser):
@@ -45,6 +47,8 @@ class Command(BaseCommand):
             try:
                 count = posts.publish_due()
                 finished = comments_api.finish_pending_changes()
+                # Erasures a request began, a round's worth at most (the rest next round).
+                erased = comments_api.continue_erasures(seconds=every)
             except PyMongoError as exc:
                 self.stderr.write(UNREACHABLE.format(at=datetime.now(), error=_first_line(exc), every=every))
             else:
@@ -52,6 +56,8 @@ class Command(BaseCommand):
                     self.stdout.write(f"{datetime.now():%H:%M:%S} {_published(count)}")
                 if finished:
                     self.stdout.write(f"{datetime.now():%H:%M:%S} {FINISHED.format(count=finished)}")
+                if erased:
+                    self.stdout.write(f"{datetime.now():%H:%M:%S} {ERASED.format(count=erased)}")
             stop.wait(every)
 
 

@@ -1,0 +1,148 @@
+"""Doing an erasure (comments/erasure/jobs.py records it), step by step, a batch at a
+time, until it is done or the runner's time is up:
+
+1. comments: each of the member's comments, newest first, BATCH at a time, is deleted
+   with its text, name, address, IP and form key emptied and its author id removed
+   (through comments/stores/counters.py: the discussion's counters move once); then
+   each discussion it was on is settled (a comment with approved replies stands as a
+   "[deleted]" placeholder; the post's count and latest comments are handed to the
+   host again), its cached pages dropped, and the outbox's mail about those comments
+   deleted. A comment without its author id no longer matches the member: the next
+   batch is the next comments.
+2. votes: the member's votes, VOTE_BATCH at a time, are taken back from their
+   comments' tallies and their records deleted.
+3. addresses: the subscriptions of the member's addresses and account, the record
+   that those addresses were confirmed, and the outbox's mail to them are deleted.
+
+Every change is idempotent and each batch is recorded before it is changed, so a run
+cut short (killed, out of time, the database gone) is finished by the next one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pymongo.errors import PyMongoError
+
+from comments.erasure import jobs
+from comments.host import get_host
+from comments.erasure.jobs import Erasure
+from comments.notifications import outbox, subscriptions
+from comments.posting import confirmed
+from comments.reading import fragments
+from comments.records import DELETED, NEWEST, Comment, Commenter
+from comments.stores import Query, counters, get_store, summaries
+from comments.votes import collection as votes
+from infra import mongo
+
+BATCH = 200
+VOTE_BATCH = 500
+# A runner under a request's MongoDB budget stops with this much of it left.
+BUDGET_MARGIN = 0.4
+# What an erased comment keeps of its author and words: nothing.
+ERASED_FIELDS: dict[str, Any] = {"text": "", "html": "", "ip": None, "form_key": None,
+                                 "author": {"id": None, "name": "", "email": "", "staff": False}}
+
+logger = logging.getLogger(__name__)
+
+
+def erased(comment: Comment) -> bool:
+    """Whether a comment is as erasure leaves it (so changing it again does nothing)."""
+    author = comment.author
+    return (comment.status == DELETED and not comment.text and not comment.html and comment.ip is None
+            and comment.form_key is None and author.id is None and not author.name and not author.email
+            and comment.intent is None)
+
+
+def _time_left(deadline: float) -> bool:
+    budget = mongo.budget_left()
+    return time.monotonic() < deadline and (budget is None or budget > BUDGET_MARGIN)
+
+
+def run(erasure_id: Any, *, seconds: float) -> Erasure | None:
+    """Run the erasure for about `seconds` at most (and within the request's MongoDB
+    budget, under one); where it stands after. None for an unknown id. Another runner
+    holding it is left to finish it."""
+    doc = jobs.take(erasure_id)
+    if doc is not None:
+        deadline = time.monotonic() + seconds
+        try:
+            while doc["step"] != jobs.DONE and _time_left(deadline):
+                doc = STEPS[doc["step"]](doc)
+        except (PyMongoError, counters.Contended) as exc:
+            if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
+                raise
+            logger.warning("Erasure %s stopped at its %s step (%s); it will be finished.", erasure_id,
+                           doc["step"], exc.__class__.__name__)
+        if doc["step"] != jobs.DONE:
+            mongo.outside_request_budget(lambda: jobs.release(doc))
+    return jobs.find(erasure_id)
+
+
+def continue_all(*, seconds: float) -> int:
+    """Run every unfinished erasure no runner holds, oldest first, for about `seconds`
+    in all; how many are done now."""
+    deadline = time.monotonic() + seconds
+    finished = 0
+    for erasure_id in jobs.unfinished():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        found = run(erasure_id, seconds=left)
+        finished += bool(found and found.done)
+    return finished
+
+
+def _comments(doc: dict[str, Any]) -> dict[str, Any]:
+    """One batch of the member's comments (the recorded one first)."""
+    store = get_store()
+    if not doc["batch"]:
+        found = store.find(Query(commenter=Commenter(user_id=int(doc["user_id"])), order=tuple(NEWEST),
+                                 limit=BATCH))
+        if not found:
+            return jobs.next_step(doc)
+        doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug} for c in found])
+    ids = [item["id"] for item in doc["batch"]]
+    for comment in store.find_by_ids(ids=ids):
+        if not erased(comment):
+            counters.change(comment, store=store, status=DELETED, fields=ERASED_FIELDS)
+    by_discussion: dict[Any, list[str]] = {}
+    for item in doc["batch"]:
+        by_discussion.setdefault(item["discussion_id"], []).append(item["slug"])
+    for discussion_id, slugs in by_discussion.items():
+        summaries.settle(discussion_id=discussion_id, slugs=slugs)
+        fragments.forget(discussion_id)
+        get_host().forget_copies(discussion_id)
+    outbox.forget(comment_ids=ids)
+    return jobs.finish_batch(doc, counted="comments")
+
+
+def _votes(doc: dict[str, Any]) -> dict[str, Any]:
+    """One batch of the member's votes (the recorded one first)."""
+    if not doc["batch"]:
+        found = votes.counting_ids(voter=f"u:{int(doc['user_id'])}", limit=VOTE_BATCH)
+        if not found:
+            return jobs.next_step(doc)
+        doc = jobs.set_batch(doc, found)
+    moved = votes.withdraw(vote_ids=doc["batch"])
+    counters.touch(moved)  # New versions: no cached page shows the old tallies.
+    for discussion_id in moved:
+        fragments.forget(discussion_id)
+    return jobs.finish_batch(doc, counted="votes")
+
+
+def _addresses(doc: dict[str, Any]) -> dict[str, Any]:
+    """The member's subscriptions, confirmed addresses and mail to them, at once."""
+    emails = list(doc.get("emails") or [])
+    counts = {"subscriptions": subscriptions.forget(emails=emails, user_id=int(doc["user_id"])),
+              "addresses": confirmed.forget(emails=emails), "mail": outbox.forget(to=emails)}
+    jobs.finish(doc, counts)
+    return {**doc, "step": jobs.DONE}
+
+
+STEPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    jobs.COMMENTS: _comments, jobs.VOTES: _votes, jobs.ADDRESSES: _addresses,
+}
