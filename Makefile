@@ -22,10 +22,13 @@ run: $(STAMP) $(MO)
 typecheck: $(STAMP)
 	@$(PY) -m mypy
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them;
+# TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
-	@$(PY) -m devdb run -- $(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m devdb run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	@$(PY) -m devdb run -- $(PY) -m pytest -c tests/hosts/recipes/pytest.ini -q
 
 # The Nu HTML Checker over every page type (tools/html_check.py, docs/testing.md):
@@ -41,11 +44,18 @@ devdb-stop: $(STAMP)
 	@$(PY) -m devdb stop
 
 # The sharded development cluster (DocumentDB on Citus, docs/dev-cluster.md); nothing
-# else uses it. test-cluster runs the comments app's integration tier (every store) and
-# the sharding tests on it, with the store collections sharded.
-CLUSTER_TESTS := tests/integration/comments tests/integration/infra/test_sharding.py \
-	tests/integration/infra/test_cluster.py tests/integration/devdb/test_devdb_cluster.py \
-	tests/unit/test_shard_keys.py
+# else uses it. test-cluster runs what only a cluster can show: every comment store's
+# reads and writes on sharded collections (each store, counters, votes, listings,
+# imports and migrations, backups, concurrency) and the sharding tests; the pages and
+# mail built on those same calls are the single node's tiers.
+CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores comments_listings \
+	comments_migrate_load comments_reading comments_services counters discussion_state \
+	duplicates_at_once embedded embedded_concurrency flags importing member_replies members \
+	moderation_changes posting_once query_plans ranked_views takeovers thread_context votes \
+	windowed_pages
+CLUSTER_TESTS := $(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
+	tests/integration/infra/test_sharding.py tests/integration/infra/test_cluster.py \
+	tests/integration/devdb/test_devdb_cluster.py tests/unit/test_shard_keys.py
 
 devdb-cluster: $(STAMP)
 	@$(PY) -m devdb cluster start
@@ -54,7 +64,7 @@ devdb-cluster-stop: $(STAMP)
 	@$(PY) -m devdb cluster stop
 
 test-cluster: $(STAMP) $(MO)
-	@$(PY) -m devdb cluster run -- $(PY) -m pytest $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 venv: $(STAMP)
 

@@ -10,6 +10,8 @@ put every one of their tests on the database.
 
 from __future__ import annotations
 
+from collections import Counter
+
 pytest_plugins = ["tests.database"]
 
 
@@ -25,3 +27,28 @@ def pytest_collection_modifyitems(config, items):
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+# The time each tier took, summed over its tests' set-up, call and tear-down (and over
+# the workers under pytest-xdist), printed at the end of a run (docs/testing.md).
+_tier_seconds: Counter[str] = Counter()
+_tier_tests: Counter[str] = Counter()
+
+
+def _tier(nodeid: str) -> str:
+    parts = nodeid.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" else parts[0].partition("::")[0]
+
+
+def pytest_runtest_logreport(report):
+    tier = _tier(report.nodeid)
+    _tier_seconds[tier] += report.duration
+    if report.when == "teardown":
+        _tier_tests[tier] += 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _tier_seconds:
+        terminalreporter.write_sep("-", "time by tier (set-up, call and tear-down, summed over the workers)")
+        for tier, seconds in sorted(_tier_seconds.items(), key=lambda item: -item[1]):
+            terminalreporter.write_line(f"{tier:<12} {_tier_tests[tier]:>5} tests {seconds:>8.1f} s")
