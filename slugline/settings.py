@@ -224,6 +224,8 @@ MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
 # Renditions read from GridFS are kept in Django's cache (they never change).
 MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
 MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
+# A member's picture (/accounts/profile/, media/avatars.py): the largest file accepted.
+AVATAR_UPLOAD_MAX_BYTES = env.int("AVATAR_UPLOAD_MAX_BYTES", default=2 * 1024 * 1024)
 
 # Logging in: one page for readers and editors, django-allauth's /accounts/login/ (also
 # named "login"), in the site's layout. After it, editors go to the dashboard, readers back
