@@ -18,39 +18,64 @@ from collections.abc import Iterable
 from django import forms
 from django.core.cache import cache
 from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
+from infra import uploads
 from comments import api as comments_api
 from media import avatars, images
 
 VERSION_KEY = "accounts:pictures-version"
 NO_FILE = _("Choose a picture to upload.")
+EMPTY_FILE = _("This file is empty.")
 PICTURE_HELP = _("A JPEG, PNG, WebP or GIF of at most %(size)s MB, at least %(side)d pixels wide and high. "
                  "Its middle square is shown.")
 ACCEPT = "image/jpeg,image/png,image/webp,image/gif"
 
 
 class PictureForm(forms.Form):
-    """A member's new picture: its size is checked before a byte of it is read, the rest
-    by the media pipeline when it is stored (`set_picture`)."""
+    """A member's new picture: its size is checked as it arrives (infra/uploads.py: the
+    view is bounded by `limit`), the rest by the media pipeline when it is stored
+    (`set_picture`)."""
 
-    picture = forms.FileField(label=_("Picture"), error_messages={"required": NO_FILE},
+    picture = forms.FileField(label=_("Picture"), error_messages={"required": NO_FILE, "empty": EMPTY_FILE},
                               widget=forms.FileInput(attrs={"accept": ACCEPT}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, request: HttpRequest | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        size = f"{avatars.limits().max_bytes / 1_000_000:.1f}".removesuffix(".0")
-        self.fields["picture"].help_text = PICTURE_HELP % {"size": size, "side": avatars.SIDES[-1]}
+        self.request = request
+        help_text = PICTURE_HELP % {"size": _megabytes(avatars.limits().max_bytes), "side": avatars.SIDES[-1]}
+        self.fields["picture"].help_text = help_text
+
+    def clean(self) -> dict:
+        if self.request is not None and uploads.too_large(self.request):  # the file was dropped as it came
+            self.errors.pop("picture", None)
+            self.add_error("picture", _size_error(int(self.request.META.get("CONTENT_LENGTH") or 0)))
+        return super().clean()
 
     def clean_picture(self) -> UploadedFile:
         upload = self.cleaned_data["picture"]
-        try:
-            images.check_size(upload.size or 0, limits=avatars.limits())
-        except images.ImageRefused as exc:
-            raise forms.ValidationError(gettext(exc.message), code=exc.code, params=exc.params) from None
+        if (upload.size or 0) > avatars.limits().max_bytes:
+            raise _size_error(upload.size or 0)
         return upload
+
+
+def limit() -> int:
+    """The largest picture file a member may send, in bytes."""
+    return avatars.limits().max_bytes
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f}".removesuffix(".0")
+
+
+def _size_error(size: int) -> forms.ValidationError:
+    """The error of a file of `size` bytes, over the limit (as the media library says it)."""
+    limit = avatars.limits().max_bytes
+    return forms.ValidationError(gettext(images.TOO_LARGE_FILE), code="file_too_large",
+                                 params={"size": _megabytes(max(size, limit + 1)), "limit": _megabytes(limit)})
 
 
 def set_picture(profile: Profile, data: bytes) -> None:

@@ -24,6 +24,7 @@ from accounts import avatars, member_data
 from accounts.models import Profile
 from accounts.names import display_name
 from comments import api as comments_api
+from infra import uploads
 from media import images, services as media_services
 
 # Comments a page of these lists shows.
@@ -131,9 +132,10 @@ def own_profile(user) -> Profile:
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@uploads.bounded(avatars.limit)
 def profile_settings(request: HttpRequest) -> HttpResponse:
     """Turn the member's public profile page on or off; send or remove their picture
-    (`action`: "picture", "remove_picture")."""
+    (`action`: "picture", "remove_picture": a file past the size limit stops as it arrives)."""
     profile = own_profile(request.user)
     action = request.POST.get("action") if request.method == "POST" else None
     if action == "picture":
@@ -161,7 +163,7 @@ def _profile_page(request: HttpRequest, profile: Profile, form: avatars.PictureF
 def _new_picture(request: HttpRequest, profile: Profile) -> HttpResponse:
     """Store the picture sent, or show the page again saying why not (nothing stored):
     400, or 503 with Retry-After while this process decodes another picture."""
-    form = avatars.PictureForm(request.POST, request.FILES)
+    form = avatars.PictureForm(request.POST, request.FILES, request=request)
     if form.is_valid():
         try:
             avatars.set_picture(profile, form.cleaned_data["picture"].read())

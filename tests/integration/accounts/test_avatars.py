@@ -12,14 +12,16 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from accounts.models import Profile
+from infra import uploads
 from comments.records import CommentAuthor
 from media import images, library
 from media.views import FOREVER
+from slugline.middleware import receive_body
 from tests.pictures import picture
 
 pytestmark = pytest.mark.stores("documents")
@@ -134,12 +136,30 @@ def test_a_refused_file_is_a_form_error_in_the_layout_and_nothing_is_stored(rosa
     assert picture_key(rosa) == "" and stored(mongo_db) == 0
 
 
-def test_a_file_over_the_size_limit_is_refused_before_it_is_read(rosa, mongo_db, settings):
-    settings.AVATAR_UPLOAD_MAX_BYTES = 1000
-    response = send(signed_in(rosa), picture(400, 400, fmt="PNG") + b"\0" * 2000, "me.png")
+def test_a_file_over_the_size_limit_stops_as_it_arrives(rosa, mongo_db, settings):
+    settings.AVATAR_UPLOAD_MAX_BYTES = 200_000
+    response = send(signed_in(rosa), picture(400, 400, fmt="PNG") + b"\0" * 1_200_000, "me.png")
     assert response.status_code == 400
-    assert "pictures can be at most 0" in response.content.decode()
+    assert "This file is 1.2 MB; pictures can be at most 0.2 MB." in response.content.decode()
     assert stored(mongo_db) == 0
+
+
+@pytest.mark.parametrize(("size", "dropped"), [(300_000, True), (100_000, False)])
+def test_a_file_past_the_limit_is_dropped_before_the_view_runs(settings, size, dropped):
+    settings.AVATAR_UPLOAD_MAX_BYTES = 200_000
+    request = RequestFactory().post("/accounts/profile/", {
+        "action": "picture", "picture": SimpleUploadedFile("me.png", b"\0" * size)})
+    receive_body(request)
+    assert uploads.too_large(request) is dropped and ("picture" not in request.FILES) is dropped
+    assert request.POST["action"] == "picture"
+
+
+def test_the_form_is_still_checked_against_cross_site_requests(rosa, mongo_db):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(rosa)
+    assert send(client, picture(100, 100)).status_code == 403
+    assert client.post("/accounts/profile/", {"public_profile": "on"}).status_code == 403
+    assert picture_key(rosa) == "" and stored(mongo_db) == 0
 
 
 def test_no_file_is_a_form_error(rosa):
