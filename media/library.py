@@ -117,6 +117,7 @@ class Image:
     renditions: tuple[StoredRendition, ...]
     uploaded: datetime
     uploaded_by: str
+    kind: str = ""  # "member": a member's picture (media/avatars.py), not the library's
 
     @classmethod
     def from_doc(cls, doc: dict) -> Image:
@@ -128,7 +129,7 @@ class Image:
                 StoredRendition(width=r["width"], height=r["height"], ext=r["ext"], bytes=r["bytes"])
                 for r in doc["renditions"]
             ),
-            uploaded=doc["uploaded"], uploaded_by=doc.get("uploaded_by", ""),
+            uploaded=doc["uploaded"], uploaded_by=doc.get("uploaded_by", ""), kind=doc.get("kind", ""),
         )
 
     def in_format(self, ext: str) -> list[StoredRendition]:

@@ -102,6 +102,16 @@ def test_a_picture_sent_is_drawn_beside_the_comments_and_on_the_profile_then_rem
     assert initials(reader.get(f"/members/{rosa.pk}/").content.decode()) == ["RP"]
 
 
+def test_the_editors_library_neither_lists_nor_opens_a_members_picture(rosa, make_user):
+    send(signed_in(rosa), picture(100, 100))
+    editor = signed_in(make_user("bruno", role="editor"))
+    key = picture_key(rosa)
+    assert key not in editor.get("/dashboard/media/").content.decode()
+    assert editor.get(f"/dashboard/media/{key}/").status_code == 404
+    assert editor.post(f"/dashboard/media/{key}/delete/").status_code == 404
+    assert library.get_by_key(key) is not None
+
+
 def test_a_new_picture_replaces_the_last_one(rosa, mongo_db):
     client = signed_in(rosa)
     send(client, picture(120, 120, color=(10, 200, 10)))
