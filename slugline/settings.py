@@ -207,7 +207,7 @@ FEED_ITEMS = env.int("FEED_ITEMS", default=20)
 # The media library (media/) and members' pictures (media/avatars.py): what an upload may be. Pixels are
 # checked from the file's header before any is decoded, below Pillow's own bomb guard (89 megapixels).
 MEDIA_UPLOAD_MAX_BYTES = env.int("MEDIA_UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)
-AVATAR_UPLOAD_MAX_BYTES = env.int("AVATAR_UPLOAD_MAX_BYTES", default=2 * 1024 * 1024)  # a member's picture
+AVATAR_UPLOAD_MAX_BYTES = env.int("AVATAR_UPLOAD_MAX_BYTES", default=2_000_000)  # a member's picture
 MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=50_000_000)
 MEDIA_MAX_SIDE = env.int("MEDIA_MAX_SIDE", default=12_000)
 MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
