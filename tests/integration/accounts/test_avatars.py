@@ -88,6 +88,8 @@ def test_a_picture_sent_is_drawn_beside_the_comments_and_on_the_profile_then_rem
     post_page = reader.get(f"/posts/{commented.slug}/").content.decode()
     assert drawn_pictures(post_page) == [src] and initials(post_page) == []
     assert f"/media/{key}/96.webp 2x" in post_page
+    permalink = re.search(r'class="comment-permalink" href="([^"#]+)', post_page).group(1)
+    assert drawn_pictures(reader.get(permalink).content.decode()) == [src]
     assert drawn_pictures(reader.get(f"/members/{rosa.pk}/").content.decode()) == [src]
     served = reader.get(src)
     assert served.status_code == 200 and served["Content-Type"] == "image/jpeg"
