@@ -21,6 +21,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from accounts import avatars
 from accounts.models import Profile
 from api import tokens
 from comments import api as comments_api
@@ -79,11 +80,15 @@ def _end_sessions(user) -> None:
 
 def close_account(user, *, session: SessionBase) -> comments_api.Erasure:
     """Close the account at once and record the erasure of its data in the comments app:
-    its addresses, passkeys, providers, sessions (this one too), profile, API tokens and
-    failed-login records go; the user row stays, inactive and nameless, so that its id
+    its picture (first), addresses, passkeys, providers, sessions (this one too), profile,
+    API tokens and failed-login records go; the user row stays, inactive and nameless, so that its id
     is never given to anyone else. All or nothing: the erasure is recorded last, inside
     the transaction, so a failure leaves the account as it was."""
     emails = sorted({a.email for a in EmailAddress.objects.filter(user=user)} | ({user.email} if user.email else set()))
+    # The picture goes first (its files are in MongoDB, outside the transaction): a
+    # failure after it leaves the account open, without its picture.
+    for profile in Profile.objects.filter(user=user).exclude(avatar_key=""):
+        avatars.remove_picture(profile)
     names = [user.get_username(), *emails]
     with transaction.atomic():
         for model in (EmailAddress, Authenticator, SocialAccount, Profile):

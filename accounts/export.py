@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from accounts import member_data
+from accounts import avatars, member_data
 from api import tokens
 from accounts.models import Profile
 from comments import api as comments_api
@@ -54,6 +54,7 @@ def account(user) -> dict:
     return {"id": user.pk, "username": user.get_username(),
             "display_name": profile.display_name if profile else "",
             "public_profile": bool(profile and profile.public_profile),
+            "avatar": avatars.exported(profile),
             "date_joined": user.date_joined, "last_login": user.last_login}
 
 

@@ -12,7 +12,7 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -20,16 +20,20 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from accounts import member_data
+from accounts import avatars, member_data
 from accounts.models import Profile
 from accounts.names import display_name
 from comments import api as comments_api
+from infra import uploads
+from media import images, services as media_services
 
 # Comments a page of these lists shows.
 PER_PAGE = 20
 NO_SUCH_MEMBER = gettext_noop("No member has a public profile here.")
 PROFILE_SAVED = gettext_noop("Your public profile is now on.")
 PROFILE_HIDDEN = gettext_noop("Your public profile is now off.")
+PICTURE_SAVED = gettext_noop("Your picture is saved: it is shown beside your comments.")
+PICTURE_REMOVED = gettext_noop("Your picture is removed: your initials are shown again.")
 STATUS_NAMES = {
     comments_api.APPROVED: gettext_noop("Approved"),
     comments_api.PENDING: gettext_noop("Waiting for a moderator"),
@@ -128,20 +132,56 @@ def own_profile(user) -> Profile:
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@uploads.bounded(avatars.limit)
 def profile_settings(request: HttpRequest) -> HttpResponse:
-    """Turn the member's public profile page on or off."""
+    """Turn the member's public profile page on or off; send or remove their picture
+    (`action`: "picture", "remove_picture": a file past the size limit stops as it arrives)."""
     profile = own_profile(request.user)
+    action = request.POST.get("action") if request.method == "POST" else None
+    if action == "picture":
+        return _new_picture(request, profile)
+    if action == "remove_picture":
+        if avatars.remove_picture(profile):
+            messages.success(request, gettext(PICTURE_REMOVED))
+        return redirect("account_profile_settings")
     if request.method == "POST":
         profile.public_profile = request.POST.get("public_profile") == "on"
         profile.save(update_fields=["public_profile"])
         messages.success(request, gettext(PROFILE_SAVED if profile.public_profile else PROFILE_HIDDEN))
         return redirect("account_profile_settings")
-    return render(request, "account/profile_settings.html", {"profile": profile})
+    return _profile_page(request, profile, avatars.PictureForm())
+
+
+def _profile_page(request: HttpRequest, profile: Profile, form: avatars.PictureForm, *,
+                  status: int = 200) -> HttpResponse:
+    name = profile.display_name or request.user.get_username()
+    avatar = comments_api.member_avatar(user_id=profile.user_id, name=name, picture=avatars.picture_of(profile))
+    context = {"profile": profile, "form": form, "avatar": avatar}
+    return render(request, "account/profile_settings.html", context, status=status)
+
+
+def _new_picture(request: HttpRequest, profile: Profile) -> HttpResponse:
+    """Store the picture sent, or show the page again saying why not (nothing stored):
+    400, or 503 with Retry-After while this process decodes another picture."""
+    form = avatars.PictureForm(request.POST, request.FILES, request=request)
+    if form.is_valid():
+        try:
+            avatars.set_picture(profile, form.cleaned_data["picture"].read())
+        except images.ImageRefused as exc:
+            form.add_error("picture", ValidationError(gettext(exc.message), code=exc.code, params=exc.params))
+        else:
+            messages.success(request, gettext(PICTURE_SAVED))
+            return redirect("account_profile_settings")
+    busy = form.has_error("picture", "busy")
+    response = _profile_page(request, profile, form, status=503 if busy else 400)
+    if busy:
+        response["Retry-After"] = str(media_services.RETRY_AFTER_SECONDS)
+    return response
 
 
 @require_http_methods(["GET", "HEAD"])
 def member(request: HttpRequest, member: str) -> HttpResponse:
-    """A member's public profile: their name, initials and approved comments, newest
+    """A member's public profile: their name, picture (or initials) and approved comments, newest
     first; 404 unless they turned it on (or it is their own)."""
     user = _member(member)
     profile = getattr(user, "account_profile", None)
@@ -149,8 +189,8 @@ def member(request: HttpRequest, member: str) -> HttpResponse:
     if user is None or profile is None or not (profile.public_profile or own):
         raise Http404(gettext(NO_SUCH_MEMBER))
     name = profile.display_name or user.get_username()
-    context = {"member": user, "name": name, "avatar": comments_api.member_avatar(user_id=user.pk, name=name), "own": own,
-               "public": profile.public_profile}
+    avatar = comments_api.member_avatar(user_id=user.pk, name=name, picture=avatars.picture_of(profile))
+    context = {"member": user, "name": name, "avatar": avatar, "own": own, "public": profile.public_profile}
     read = partial(comments_api.member_comments, author_id=user.pk, approved_only=True)
     response = _listing(request, "account/member.html", read, context, published_only=True)
     response["Cache-Control"] = "private, no-cache"

@@ -1,6 +1,7 @@
 """The blog as the comments app's host (`COMMENTS_HOST`, see comments/host.py): each
 discussion is a published post, its id the post's `_id`, its page the post's page.
-Readers' accounts (accounts/commenting.py) give members' names and addresses.
+Readers' accounts (accounts/commenting.py, accounts/avatars.py) give members' names,
+addresses and pictures.
 `BaseHost` gives the rest: `get` (through `get_many`) and `moderators` (the users
 with an address whom `can_moderate` admits: the editors)."""
 
@@ -13,10 +14,10 @@ from bson import ObjectId
 from django.core.cache import cache
 from django.urls import reverse
 
-from accounts import commenting
+from accounts import avatars, commenting
 from cms import authors, posts, roles
 from cms.published import published_post_or_404
-from comments.api import BaseHost, LatestComment, MemberFacts
+from comments.api import BaseHost, LatestComment, MemberFacts, MemberPicture
 from infra import stale
 from infra.cache_prefix import delete_prefix
 
@@ -68,6 +69,13 @@ class BlogHost(BaseHost):
     def member_names(self) -> list[str]:
         """Readers' display names: strangers may not take them either."""
         return commenting.display_names()
+
+    def member_pictures(self, user_ids: Iterable[int]) -> dict[int, MemberPicture]:
+        """Readers' own pictures (accounts/avatars.py), served under /media/: one query."""
+        return avatars.pictures(user_ids)
+
+    def member_pictures_version(self) -> str:
+        return avatars.version()
 
     def member_address(self, user) -> str:
         """A reader's verified primary address (accounts.commenting.member_address); an

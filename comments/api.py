@@ -76,7 +76,7 @@ from comments.addresses import normalise as normalise_email
 from comments.erasure import jobs as _erasures, work as _erasing
 from comments.erasure.jobs import Erasure
 from comments.errors import Refused
-from comments.host import BaseHost, Discussion, LatestComment, MemberFacts, get_host
+from comments.host import BaseHost, Discussion, LatestComment, MemberFacts, MemberPicture, get_host
 from comments.moderation import changes, queue as moderation
 from comments.moderation.blocklist import BAN_EMAIL, BAN_IP, BAN_USER
 from comments.notifications import links as _links, subscriptions as _subscriptions
@@ -103,7 +103,7 @@ from comments.transfer.importing import BATCH_SIZE as IMPORT_BATCH_SIZE, Importe
 
 __all__ = [
     "APPROVED", "BAN_EMAIL", "BAN_IP", "BAN_USER", "DELETED", "EMPTY_TEXT", "PENDING", "SPAM", "BaseHost",
-    "Comment", "CommentAuthor", "Discussion", "LatestComment", "MemberFacts", "Refused", "Section", "close_after_days",
+    "Comment", "CommentAuthor", "Discussion", "LatestComment", "MemberFacts", "MemberPicture", "Refused", "Section", "close_after_days",
     "comment_by_id", "comment_flagged", "comment_posted", "comment_section", "comment_status_changed",
     "comment_voted", "comments_by_ids", "comments_by_keys", "comments_closed",
     "discussions_commented_by", "finish_pending_changes", "get_host", "latest_comments",

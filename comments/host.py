@@ -67,6 +67,18 @@ class MemberFacts:
     verified: bool
 
 
+@dataclass(frozen=True)
+class MemberPicture:
+    """A member's own picture, drawn in place of their initials, served by the host
+    (no reader's browser asks anyone else for it): `src`, the small square (48 CSS
+    pixels) in a format every browser reads; `srcset`, its sizes for denser screens
+    ("… 1x, … 2x"); `webp_srcset`, the same in WebP ("" for none)."""
+
+    src: str
+    srcset: str = ""
+    webp_srcset: str = ""
+
+
 class DiscussionAuthor(Protocol):
     @property
     def id(self) -> int | None: ...
@@ -153,6 +165,18 @@ class BaseHost:
         either (as `author_names`): none by default. A host that returns them calls
         `forget_reserved_names()` when one changes, or waits a minute for the check to see it."""
         return []
+
+    def member_pictures(self, user_ids: Iterable[int]) -> dict[int, MemberPicture]:
+        """The pictures of those of these members who have one, by user id, in one
+        query (asked once per page of comments, never per comment): none by default,
+        and every member is drawn with their initials."""
+        return {}
+
+    def member_pictures_version(self) -> str:
+        """A text that changes whenever a member's picture does (part of the key of
+        every cached page of comments, so a page cached before shows no picture that is
+        gone): "" by default, for a host without pictures."""
+        return ""
 
     def member_address(self, user: Any) -> str:
         """Where a member's reply mail and follows go, with no confirmation asked: an

@@ -105,7 +105,7 @@ def _forget(kept: pending.Pending | None) -> None:
 
 def _image_or_404(key: str) -> library.Image:
     image = library.get_by_key(key)
-    if image is None:
+    if image is None or image.kind:  # a member's picture is theirs, not the library's
         raise Http404(gettext(NO_SUCH_IMAGE))
     return image
 

@@ -142,10 +142,13 @@ def scaled_height(*, width: int, height: int, to_width: int) -> int:
 
 
 def process(data: bytes, *, limits: Limits,
-            decoding: Callable[[], ContextManager[object]] = contextlib.nullcontext) -> Processed:
+            decoding: Callable[[], ContextManager[object]] = contextlib.nullcontext,
+            squares: tuple[int, ...] = ()) -> Processed:
     """Check an upload against `limits` and make its renditions; ImageRefused
     says why when it cannot be. The pixels are decoded and encoded inside
-    `decoding()` (the caller's one-at-a-time rule), entered once the header passed."""
+    `decoding()` (the caller's one-at-a-time rule), entered once the header passed.
+    `squares`: instead of the standard widths, squares of these sides cut from the
+    picture's middle (a member's picture), none wider than its shorter side."""
     check_size(len(data), limits=limits)
     picture = _open(data, limits=limits)
     fallback = "png" if picture.format in ("PNG", "GIF") or _has_alpha(picture) else "jpg"
@@ -158,9 +161,12 @@ def process(data: bytes, *, limits: Limits,
         })
     with decoding():
         pixels = _decoded(picture, plan)
+        if squares:
+            pixels = _middle_square(pixels)
         width, height = pixels.size
+        targets = ([side for side in squares if side <= width] or [width]) if squares else rendition_widths(width)
         renditions = []
-        for target in sorted(rendition_widths(width), reverse=True):
+        for target in sorted(targets, reverse=True):
             size = (target, scaled_height(width=width, height=height, to_width=target))
             pixels = pixels if pixels.size == size else pixels.resize(size, Image.Resampling.LANCZOS)
             renditions += [_encode(pixels, "webp"), _encode(pixels, fallback)]
@@ -169,6 +175,13 @@ def process(data: bytes, *, limits: Limits,
         key=content_key(data), width=top.width, height=top.height, fallback=fallback,
         renditions=tuple(sorted(renditions, key=lambda r: (r.width, r.ext))),
     )
+
+
+def _middle_square(pixels: Image.Image) -> Image.Image:
+    """The largest square in the middle of `pixels`."""
+    side = min(pixels.size)
+    left, top = (pixels.width - side) // 2, (pixels.height - side) // 2
+    return pixels.crop((left, top, left + side, top + side))
 
 
 def check_size(size: int, *, limits: Limits) -> None:

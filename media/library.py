@@ -6,7 +6,10 @@ under way may leave behind. This is the only module that touches them.
 
     media_images:  {_id, key, name, alt, decorative, caption, width, height, fallback,
                     renditions: [{width, height, ext, bytes, file_id}], uploaded,
-                    uploaded_by}
+                    uploaded_by, kind}
+
+`kind` is set only on a member's picture ("member": media/avatars.py), which is
+stored and served as the library's images are but never listed or searched with them.
     media_pending: {_id, key, files: [file_id], since}
 
 Without transactions, an upload is all or nothing for readers because the image
@@ -114,6 +117,7 @@ class Image:
     renditions: tuple[StoredRendition, ...]
     uploaded: datetime
     uploaded_by: str
+    kind: str = ""  # "member": a member's picture (media/avatars.py), not the library's
 
     @classmethod
     def from_doc(cls, doc: dict) -> Image:
@@ -125,7 +129,7 @@ class Image:
                 StoredRendition(width=r["width"], height=r["height"], ext=r["ext"], bytes=r["bytes"])
                 for r in doc["renditions"]
             ),
-            uploaded=doc["uploaded"], uploaded_by=doc.get("uploaded_by", ""),
+            uploaded=doc["uploaded"], uploaded_by=doc.get("uploaded_by", ""), kind=doc.get("kind", ""),
         )
 
     def in_format(self, ext: str) -> list[StoredRendition]:
@@ -151,7 +155,7 @@ class AlreadyStored(Exception):
 
 
 def add_image(*, processed: Processed, name: str, alt: str, decorative: bool, caption: str,
-              uploaded_by: str) -> Image:
+              uploaded_by: str, kind: str = "") -> Image:
     """Store an image's renditions, then its document; AlreadyStored when its content
     is in the library. On any failure, the files written so far are deleted (or, if
     the database is gone, left to `clean_interrupted`)."""
@@ -177,6 +181,8 @@ def add_image(*, processed: Processed, name: str, alt: str, decorative: bool, ca
             "fallback": processed.fallback, "renditions": renditions,
             "uploaded": _now(), "uploaded_by": uploaded_by,
         }
+        if kind:
+            doc["kind"] = kind
         doc["_id"] = get_db().media_images.insert_one(doc).inserted_id
     except BaseException as exc:
         _settle(bucket, pending, file_ids)
@@ -252,12 +258,12 @@ def find_by_keys(keys: Iterable[str]) -> dict[str, Image]:
 
 
 def _search(text: str) -> dict:
-    """Images whose name or alt text contains `text`, literally and ignoring case
-    (escaped: a typed ".*" is two characters, never a pattern)."""
+    """Library images (not members' pictures) whose name or alt text contains `text`,
+    literally and ignoring case (escaped: a typed ".*" is two characters, never a pattern)."""
     if not text:
-        return {}
+        return {"kind": None}
     literal = {"$regex": re.escape(str(text)), "$options": "i"}
-    return {"$or": [{"name": literal}, {"alt": literal}]}
+    return {"kind": None, "$or": [{"name": literal}, {"alt": literal}]}
 
 
 def find_images(*, text: str = "", skip: int = 0, limit: int) -> list[Image]:

@@ -8,7 +8,7 @@ from django.http import UnreadablePostError
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_noop
 
-from infra import mongo
+from infra import mongo, uploads
 
 logger = logging.getLogger(__name__)
 
@@ -48,12 +48,15 @@ FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 def receive_body(request) -> None:
     """Read the request's body now: a form POST is parsed as Django parses it for the
-    view (files spooled by its upload handlers), any other body is read whole when
+    view (files spooled by its upload handlers, and bounded when the view says how:
+    infra/uploads.py), any other body is read whole when
     Django would keep it in memory (DATA_UPLOAD_MAX_MEMORY_SIZE). A body that
     cannot be parsed raises as it would in the view (400); one whose sender left is
     taken as empty, as CsrfViewMiddleware takes it."""
     try:
         if request.method == "POST" and request.content_type in FORM_TYPES:
+            if request.content_type == "multipart/form-data":
+                uploads.install(request)  # a file past its view's limit stops as it arrives
             request.POST  # noqa: B018 - parsed once; the view and CSRF get this copy
         elif 0 < _content_length(request) <= (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0):
             request.body  # noqa: B018 - read once; the view gets this copy

@@ -204,9 +204,10 @@ POSTS_PER_PAGE = env.int("POSTS_PER_PAGE", default=10)
 DASHBOARD_POSTS_PER_PAGE = env.int("DASHBOARD_POSTS_PER_PAGE", default=25)
 FEED_ITEMS = env.int("FEED_ITEMS", default=20)
 
-# The media library (media/): what an upload may be. Pixels are checked from the
-# file's header before any is decoded, below Pillow's own bomb guard (89 megapixels).
+# The media library (media/) and members' pictures (media/avatars.py): what an upload may be. Pixels are
+# checked from the file's header before any is decoded, below Pillow's own bomb guard (89 megapixels).
 MEDIA_UPLOAD_MAX_BYTES = env.int("MEDIA_UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)
+AVATAR_UPLOAD_MAX_BYTES = env.int("AVATAR_UPLOAD_MAX_BYTES", default=2_000_000)  # a member's picture
 MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=50_000_000)
 MEDIA_MAX_SIDE = env.int("MEDIA_MAX_SIDE", default=12_000)
 MEDIA_MIN_SIDE = env.int("MEDIA_MIN_SIDE", default=16)
@@ -221,8 +222,7 @@ MEDIA_STORE_SECONDS = env.float("MEDIA_STORE_SECONDS", default=30.0)
 # `manage.py clean_media`). Far longer than MEDIA_STORE_SECONDS.
 MEDIA_PENDING_SECONDS = env.int("MEDIA_PENDING_SECONDS", default=3600)
 MEDIA_PER_PAGE = env.int("MEDIA_PER_PAGE", default=24)
-# Renditions read from GridFS are kept in Django's cache (they never change).
-MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)
+MEDIA_CACHE_SECONDS = env.int("MEDIA_CACHE_SECONDS", default=600)  # renditions kept in the cache (never change)
 MEDIA_CACHE_MAX_BYTES = env.int("MEDIA_CACHE_MAX_BYTES", default=1_000_000)
 
 # Logging in: one page for readers and editors, django-allauth's /accounts/login/ (also

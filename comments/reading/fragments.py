@@ -38,10 +38,11 @@ from django.utils.translation import get_language
 from pymongo.errors import PyMongoError
 
 from comments import conf
-from comments.host import Discussion
+from comments.host import Discussion, get_host
 from comments.posting import services
 from comments.posting.confirmations import Confirmations
 from comments.reading import listers, listings, thread_cuts
+from comments.reading.pictures import listing_with_pictures
 from comments.records import Tally, Viewer
 from comments.stores import counters, get_store, store_switch
 from comments.stores.discussion_state import State
@@ -51,7 +52,7 @@ from infra.cache_prefix import delete_prefix
 TEMPLATE = "comments/includes/comments.html"
 # Bump when the fragment's templates change shape, so that a shared cache (Redis)
 # serves no list rendered by the previous release.
-REVISION = 6
+REVISION = 7
 KEY_PREFIX = "comments:list:"
 # A page showing a comment posted moments ago says "2 minutes ago": it is kept for
 # at most a tenth of the age of its youngest comment (never under MIN_SECONDS), so
@@ -94,6 +95,8 @@ def fragment_key(
         # Rendered in the reader's language: one copy per language, never another's.
         "language": get_language(),
         "revision": REVISION,
+        # Members' pictures as the host has them now (a removed one is drawn no more).
+        "pictures": get_host().member_pictures_version(),
     }
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]
     return f"{KEY_PREFIX}{post.id}:{digest}"
@@ -147,10 +150,10 @@ def render_listing(
 ) -> SafeString:
     """The comments part of a page: heading, order links, the comments and the page
     links (or, for None, the notice that comments are unavailable); `confirmations`
-    beside the comment they name."""
+    beside the comment they name. Its members' pictures are asked for here, once."""
     context = {
         "post": post,
-        "listing": listing,
+        "listing": listing_with_pictures(listing) if listing is not None else None,
         "views": listers.VIEWS,
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         # Vote buttons, which submit the page's vote form (comments/templatetags/comment_votes.py).

@@ -20,6 +20,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
 
 from comments import conf, slugs
+from comments.host import MemberPicture
 from comments.posting import services
 from comments.reading import avatars, cursors
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
@@ -65,13 +66,16 @@ class Shown:
     staff: bool = False
     # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
     folded: bool = False
+    # Its author's picture (comments/reading/pictures.py; None: their initials).
+    picture: MemberPicture | None = None
 
     @property
     def avatar(self) -> avatars.Avatar | None:
         """Its author's avatar, if a member wrote it (none for a placeholder)."""
         if self.placeholder:
             return None
-        return avatars.avatar_for(user_id=self.comment.author.id, name=self.comment.author.name)
+        return avatars.avatar_for(user_id=self.comment.author.id, name=self.comment.author.name,
+                                  picture=self.picture)
 
     @property
     def parent_anchor(self) -> str:

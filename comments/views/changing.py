@@ -14,6 +14,7 @@ from comments.internal.rendering import render
 from comments.posting import confirmations, ownership, services
 from comments.posting.forms import EditCommentForm, FlagForm
 from comments.reading import listings
+from comments.reading.pictures import item_with_picture
 from comments.records import Comment, Viewer
 from comments.stores import get_store, store_switch
 from comments.views import in_place
@@ -113,7 +114,7 @@ def delete(request: HttpRequest, discussion: str, comment_path: str) -> HttpResp
 def _delete_page(request: HttpRequest, post: Discussion, comment: Comment, *, viewer: Viewer) -> HttpResponse:
     """What will be deleted and what becomes of its replies, with Delete and Keep it."""
     replies = get_store().tally_listing(discussion_id=post.id, below=comment, viewer=viewer)
-    context = {"post": post, "focus": listings.present(comment, viewer), "comment": comment,
+    context = {"post": post, "focus": item_with_picture(listings.present(comment, viewer)), "comment": comment,
                "replies": replies.comments, "confirm": CONFIRM,
                "keep_url": permalink_url(post.slug, comment) + "#" + comment.anchor}
     return render(request, "comments/delete.html", context)
@@ -133,7 +134,7 @@ def flag(request: HttpRequest, discussion: str, comment_path: str) -> HttpRespon
     form = FlagForm(request.POST)
     refusal = rate_limited(request, action="flag", viewer=viewer)
     if refusal is not None:
-        return too_many(request, {"post": post, "focus": listings.present(comment, viewer), "form": form,
+        return too_many(request, {"post": post, "focus": item_with_picture(listings.present(comment, viewer)), "form": form,
                                    "flagging": True}, refusal)
     status = 400
     if form.is_valid():
@@ -155,5 +156,5 @@ def flag(request: HttpRequest, discussion: str, comment_path: str) -> HttpRespon
 
 def _flag_page(request: HttpRequest, post: Discussion, comment: Comment, form: FlagForm, *, viewer: Viewer,
                status: int = 200) -> HttpResponse:
-    context = {"post": post, "focus": listings.present(comment, viewer), "form": form}
+    context = {"post": post, "focus": item_with_picture(listings.present(comment, viewer)), "form": form}
     return render(request, "comments/flag.html", context, status=status)

@@ -30,6 +30,7 @@ from comments.host import Discussion
 from comments.internal.rendering import render
 from comments.posting import confirmations, services, tokens
 from comments.reading import listings, placing
+from comments.reading.pictures import item_with_picture
 from comments.records import Comment, Viewer
 from comments.stores import get_store
 from infra import mongo
@@ -76,7 +77,7 @@ def posted_answer(
     fitting = placement if placement is not None and placement.fits(reading) else None
     context = {
         "post": post,
-        "item": fitting.item if fitting else None,
+        "item": item_with_picture(fitting.item) if fitting and fitting.item else None,
         "after": fitting.after if fitting else "",
         "view": reading.view if reading else "threaded",
         "comments_url": reverse("comments:discussion", args=[post.slug]),
@@ -97,7 +98,7 @@ def edited_answer(request: HttpRequest, post: Discussion, comment: Comment, *,
     `comments/edited.html`, to take the place of the comment as the page drew it."""
     context = {
         "post": post,
-        "item": listings.thread_of(comment, viewer).focus,
+        "item": item_with_picture(listings.thread_of(comment, viewer).focus),
         "comments_url": reverse("comments:discussion", args=[post.slug]),
         "confirmations": confirmations.take(request),
     }

@@ -1,5 +1,7 @@
 """Reading a discussion: its pages of comments, how many are new, and permalinks."""
 
+from dataclasses import replace
+
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
@@ -9,6 +11,7 @@ from comments.internal.rendering import render
 from comments.posting import confirmations, ownership, services
 from comments.posting.forms import CommentForm, comment_form
 from comments.reading import listers, listings, polling, sections, thread_cuts
+from comments.reading.pictures import with_pictures
 from comments.records import Comment, Viewer
 from comments.views.common import location_url, visible_comment
 
@@ -79,15 +82,18 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
     )
     replies = thread_cuts.count_waiting_if_available(replies, discussion_id=post.id, viewer=viewer)
     thread = listings.thread_of(comment, viewer)
+    # The pictures of everyone the page draws, in one question.
+    shown, ancestors, [focus] = with_pictures(replies.shown, thread.ancestors, [thread.focus])
+    replies = replace(replies, shown=shown)
     notes = confirmations.take(request)
     drawn = {comment.anchor} | {item.comment.anchor for item in replies.shown}
     context = {
         "confirmations": notes,
         "messages": notes.at_top(placed=notes.anchor in drawn),
         "post": post,
-        "focus": thread.focus,
+        "focus": focus,
         "comment": comment,
-        "ancestors": thread.ancestors,
+        "ancestors": ancestors,
         "listing": replies,
         # The reader's votes, drawn pressed (the focus and its replies).
         "own_votes": sections.own_votes(request, post),

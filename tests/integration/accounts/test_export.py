@@ -77,7 +77,7 @@ def test_the_download_holds_every_section_of_the_member_and_nothing_of_others(me
     assert list(data) == ["account", "addresses", "comments", "votes", "subscriptions", "sessions", "api_tokens"]
     rosa.refresh_from_db()
     assert data["account"] == {"id": rosa.pk, "username": "rosa", "display_name": "Rosa Park",
-                               "public_profile": False, "date_joined": rosa.date_joined.isoformat(),
+                               "public_profile": False, "avatar": None, "date_joined": rosa.date_joined.isoformat(),
                                "last_login": rosa.last_login.isoformat()}
     assert data["addresses"] == [{"email": "rosa@example.org", "verified": True, "primary": True}]
     assert [(c["text"], c["status"], c["discussion"]["title"]) for c in data["comments"]] == [
