@@ -10,6 +10,7 @@ import random
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -56,6 +57,43 @@ def wipe(mongo_db):
     get_user_model().objects.all().delete()
 
 
+@dataclass(frozen=True)
+class DefaultDemo:
+    """What `seed_demo` with its defaults made, read once for the module's tests (a seed
+    takes seconds; these tests only read it)."""
+
+    said: str
+    before: datetime
+    after: datetime
+    posts: list
+    discussions: dict
+    pages: dict
+    digest: str
+
+
+@pytest.fixture(scope="module")
+def default_demo(django_db_setup, django_db_blocker, mongo_database):
+    from django.test import Client
+    from django.urls import reverse
+
+    with django_db_blocker.unblock():
+        before = datetime.now(timezone.utc)
+        out = io.StringIO()
+        call_command("seed_demo", stdout=out)
+        after = datetime.now(timezone.utc)
+        found = all_posts()
+        client = Client()
+        pages = {}
+        for post in found:
+            response = client.get(reverse("post", args=[post.slug]))
+            pages[post.slug] = (response.status_code, post.title in response.content.decode())
+        seeded = DefaultDemo(said=out.getvalue(), before=before, after=after, posts=found,
+                             discussions={post.slug: discussion(post) for post in found}, pages=pages,
+                             digest=seeded_digest())
+        get_user_model().objects.all().delete()
+    return seeded
+
+
 def unmentioned(text: str) -> str:
     return MENTION_RE.sub("", text, count=1)
 
@@ -75,14 +113,12 @@ def test_the_same_seed_gives_the_same_content(mongo_db):
     assert snapshot() != first
 
 
-@pytest.mark.django_db
-def test_the_default_demo_reads_like_a_blog(mongo_db):
+def test_the_default_demo_reads_like_a_blog(default_demo):
     """Two home pages of written posts, each with an excerpt, headings and tags,
     published over months, the newest within weeks; none of them in the future."""
-    before = datetime.now(timezone.utc)
-    seeded = demo.seed()
-    found = all_posts()
-    assert seeded.posts == len(found) == len(demo.ARTICLES) >= 14 > settings.POSTS_PER_PAGE
+    before, found = default_demo.before, default_demo.posts
+    assert f" authors, {len(found)} posts and " in default_demo.said
+    assert len(found) == len(demo.ARTICLES) >= 14 > settings.POSTS_PER_PAGE
     assert len({post.title for post in found}) == len(found)
     english = {article.title for article in demo.ARTICLES if article.language == "en"}
     for post in found:
@@ -94,14 +130,12 @@ def test_the_default_demo_reads_like_a_blog(mongo_db):
     assert timedelta(0) < before - published[-1] < timedelta(days=21)
 
 
-@pytest.mark.django_db
-def test_the_default_discussions_have_varied_shapes_and_are_partly_live(mongo_db):
+def test_the_default_discussions_have_varied_shapes_and_are_partly_live(default_demo):
     """Some posts have no comments, some more than a page, some threads go past the
     indent limit and the maximum depth; replies follow their parents; some comment is
     minutes old and none is in the future."""
-    demo.seed()
-    now = datetime.now(timezone.utc)
-    found = {post.slug: (post, discussion(post)) for post in all_posts()}
+    now = default_demo.after
+    found = {post.slug: (post, default_demo.discussions[post.slug]) for post in default_demo.posts}
     counts = [len(comments) for _, comments in found.values()]
     assert counts.count(0) >= 2
     assert max(counts) > conf.get().per_page
@@ -118,17 +152,15 @@ def test_the_default_discussions_have_varied_shapes_and_are_partly_live(mongo_db
             assert parent is None or parent.posted <= c.posted
 
 
-@pytest.mark.django_db
-def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(mongo_db):
+def test_demo_comments_come_from_the_bank_without_repeating_within_a_discussion(default_demo):
     """Every comment is a written text (a reply may name whom it answers: the author
     of its parent, or of a comment in its thread when the reply, at the maximum depth,
     was moved up),
     and no sentence comes twice in one discussion (but "Agreed." may)."""
-    demo.seed()
     language = {article.title: article.language for article in demo.ARTICLES}
-    for post in all_posts():
+    for post in default_demo.posts:
         bank = demo.bank(language[post.title])
-        comments = discussion(post)
+        comments = default_demo.discussions[post.slug]
         by_slug = {c.slug: c for c in comments}
         sentences = Counter()
         for c in comments:
@@ -253,21 +285,20 @@ def in_script(language: str, text: str) -> bool:
     return not DEVANAGARI_RE.search(text) and not VIETNAMESE_RE.search(text)
 
 
-@pytest.mark.django_db
-def test_each_language_has_posts_discussed_in_that_language(mongo_db):
+def test_each_language_has_posts_discussed_in_that_language(default_demo):
     """At least three posts in each language, each with an excerpt, tags and a discussion
     in its own language and script (Devanagari under Hindi posts, "ư", "ơ", "đ" under
     Vietnamese ones), except the lines written to mix languages; in NFC throughout."""
-    demo.seed()
+    discussion = default_demo.discussions.__getitem__
     language = {article.title: article.language for article in demo.ARTICLES}
-    by_language = {code: [post for post in all_posts() if language[post.title] == code] for code in LANGUAGES}
+    by_language = {code: [post for post in default_demo.posts if language[post.title] == code] for code in LANGUAGES}
     assert all(post.language == code for code, found in by_language.items() for post in found)
     english = demo.bank("en")
     for code, found in by_language.items():
         assert len(found) >= 3, code
         voice = demo.VOICES[code]
         for post in found:
-            comments = discussion(post)
+            comments = discussion(post.slug)
             texts = [unmentioned(c.text) for c in comments]
             # (Some English posts have no comments, by design: see the long tail.)
             assert post.excerpt and post.tags and in_script(code, post.content), post.slug
@@ -277,13 +308,13 @@ def test_each_language_has_posts_discussed_in_that_language(mongo_db):
             assert all(in_script(code, text) or text in voice.mixed for text in texts), post.slug
             if code != "en":
                 assert not english & set(texts), post.slug
-        said = [unmentioned(c.text) for post in found for c in discussion(post)]
+        said = [unmentioned(c.text) for post in found for c in discussion(post.slug)]
         assert len([text for text in said if text in demo.VOICES[code].mixed]) < len(said) / 4, code
         said = " ".join(said)
         if code == "vi":
             assert {"ư", "ơ", "đ"} <= set(said.lower())
         if code == "id":
-            words = [text for post in found for text in (c.text for c in discussion(post))]
+            words = [text for post in found for text in (c.text for c in discussion(post.slug))]
             assert len([text for text in words if INDONESIAN_RE.search(text)]) > 0.7 * len(words)
 
 
@@ -302,16 +333,10 @@ def test_each_language_has_its_own_authors_and_commenters():
     assert {c.first_name for c in demo.VOICES["vi"].commenters} >= {"Nam", "Trang", "Đạt"}
 
 
-@pytest.mark.django_db
-def test_every_demo_post_is_reached_by_its_slug(mongo_db, client):
-    """Each post's slug (ASCII for Vietnamese and Indonesian titles) is its page's URL."""
-    from django.urls import reverse
-
-    demo.seed(comments_per_post=0)
-    for post in all_posts():
-        response = client.get(reverse("post", args=[post.slug]))
-        assert response.status_code == 200, post.slug
-        assert post.title in response.content.decode()
+def test_every_demo_post_is_reached_by_its_slug(default_demo):
+    """Each post's slug (ASCII for Vietnamese and Indonesian titles) is its page's URL
+    (the fixture asked for each page)."""
+    assert default_demo.pages == {post.slug: (200, True) for post in default_demo.posts}
 
 
 # What `seed_demo` (seed 1, the defaults) made before the English prose moved out of
@@ -337,9 +362,7 @@ def seeded_digest() -> str:
     return hashlib.sha256(json.dumps([users, content], ensure_ascii=False).encode()).hexdigest()
 
 
-@pytest.mark.django_db
-def test_seed_demo_makes_the_same_site_it_always_made(mongo_db):
+def test_seed_demo_makes_the_same_site_it_always_made(default_demo):
     """The default demo (same posts, same comments, same seed behaviour) is exactly what
     it was before its English prose moved into cms/demo_content/english.py."""
-    call_command("seed_demo", stdout=io.StringIO())
-    assert seeded_digest() == SEED_DEMO_DIGEST
+    assert default_demo.digest == SEED_DEMO_DIGEST
