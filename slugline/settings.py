@@ -237,10 +237,9 @@ CSRF_FAILURE_VIEW = "slugline.errors.csrf_failure"
 # Login throttling (django-axes, counting in Django's database, so every worker and
 # machine shares the counts and a restart keeps them; slugline/logins.py): after
 # LOGIN_FAILURE_LIMIT bad passwords for one username from one address, logging in as
-# them from there is refused for LOGIN_COOLOFF_MINUTES. Counted per username and
-# address together, so failures from elsewhere never lock a user out. Tries sent all
-# at once may have up to (requests served at once - 1) more passwords checked before
-# the lock lands: LOGIN_FAILURE_LIMIT + 3 with four sync workers (tests/integration/slugline/test_limits_http.py).
+# them from there is refused for LOGIN_COOLOFF_MINUTES, counted per username and
+# address together (failures from elsewhere never lock a user out). Tries sent at once
+# may have up to (requests served at once - 1) more checked before the lock lands.
 # Axes first, as it asks; then allauth's backend (Django's ModelBackend, plus a log-in
 # by e-mail address). The name Axes counts under is the account's username whether its
 # owner typed that or the address (slugline.logins.axes_username).
@@ -322,6 +321,7 @@ vars().update(_given({
     "NOTIFICATIONS_CONFIRM_WINDOW": env.int,
     "NOTIFICATIONS_CONFIRM_PER_ADDRESS": env.int,
     "NOTIFICATIONS_CONFIRM_PER_CLIENT": env.int,
+    "NOTIFICATIONS_MODERATION_LINK_MAX_AGE": env.int,
 }))
 
 # E-mail (reply notifications and subscriptions: comments/notifications/notify.py, outbox.py, mail.py).
