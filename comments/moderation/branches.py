@@ -26,7 +26,7 @@ from typing import Any
 
 from bson import ObjectId
 from django.utils.translation import gettext, gettext_noop, ngettext
-from pymongo import ASCENDING, IndexModel
+from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
@@ -122,9 +122,9 @@ def set_rule(*, comment: Comment, locked: bool | None = None, slow_seconds: int 
         {"_id": comment.id},
         {"$set": changed, "$setOnInsert": {"discussion_id": comment.discussion_id, "full_slug": comment.full_slug,
                                            "slug": comment.slug}},
-        upsert=True, return_document=True,
+        upsert=True, return_document=ReturnDocument.AFTER,
     )
-    return Rule.from_doc(doc)
+    return Rule.from_doc(doc or {})
 
 
 # The queue's branch actions (`one=<action>:<id>`): what each sets on the rule.
