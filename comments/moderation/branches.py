@@ -34,7 +34,7 @@ from comments import slugs
 from comments.errors import Refused
 from comments.moderation import changes
 from comments.records import Comment
-from comments.stores import get_store
+from comments.stores import counters, get_store
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -124,6 +124,7 @@ def set_rule(*, comment: Comment, locked: bool | None = None, slow_seconds: int 
                                            "slug": comment.slug}},
         upsert=True, return_document=ReturnDocument.AFTER,
     )
+    counters.touch([comment.discussion_id])  # A new version: no cached page shows the branch as it was.
     return Rule.from_doc(doc or {})
 
 

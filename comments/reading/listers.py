@@ -12,7 +12,7 @@ one comment), `parse_view`, `default_view`, `VIEWS` (each view's label).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from pymongo.errors import PyMongoError
 
 from comments import conf
-from comments.reading import listings, ranked
+from comments.reading import branch_marks, listings, ranked
 from comments.reading.listings import BAD_VIEW, Listing
 from comments.records import READERS, Comment, Tally, Viewer
 from infra import mongo
@@ -95,14 +95,17 @@ def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None
                   tally: Tally | None = None, opens: datetime | None = None) -> Listing:
     """One page of a discussion's comments in `view`, listed by the view's lister
     (`TABLE`), or, with `below`, of the replies below that comment (a permalink page's,
-    listed in `view`'s order by listings.list_ordered). BadRequest for a view there is
+    listed in `view`'s order by listings.list_ordered), each marked with its branch's
+    rules (one query more, of a discussion's few rules). BadRequest for a view there is
     not, a malformed page number or a tampered cursor; Http404 past the end."""
     lister = _view(view).lister
     if below is not None:
-        return listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
-                                     below=below, viewer=viewer, tally=tally, opens=opens)
-    return lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
-                  viewer=viewer, tally=tally, opens=opens)
+        listing = listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after,
+                                        before=before, below=below, viewer=viewer, tally=tally, opens=opens)
+    else:
+        listing = lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
+                         viewer=viewer, tally=tally, opens=opens)
+    return replace(listing, shown=branch_marks.mark(listing.shown, discussion_id=discussion_id))
 
 
 def list_comments_if_available(**query: Any) -> Listing | None:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
 
 from comments import conf, slugs
 from comments.posting import services
-from comments.reading import avatars, cursors
+from comments.reading import avatars, branch_marks, cursors
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra.html_text import html_text
@@ -65,6 +65,10 @@ class Shown:
     staff: bool = False
     # Its net score is at or below COMMENTS_FOLD_SCORE: its text is behind a "show" control.
     folded: bool = False
+    # An editor locked its branch (no new reply below it), or slowed it: one comment per
+    # commenter per `slow_seconds` (comments/moderation/branches.py; reading/branch_marks.py).
+    locked: bool = False
+    slow_seconds: int = 0
 
     @property
     def avatar(self) -> avatars.Avatar | None:
@@ -327,10 +331,11 @@ def visible_comment(*, discussion_id: ObjectId, path: str, viewer: Viewer) -> Co
 
 def thread_of(comment: Comment, viewer: Viewer) -> Thread:
     """`comment` and its ancestors as `viewer` may see them, each naming the comment
-    it answers: one query (the ancestors)."""
+    it answers, with their branches' rules: two queries (the ancestors, the rules)."""
     ancestors = get_store().find_ancestors(comment=comment)
     shown = [present(c, viewer) for c in [*ancestors, comment]]
     shown = name_parents(shown, discussion_id=comment.discussion_id, viewer=viewer, known=ancestors)
+    shown = branch_marks.mark(shown, discussion_id=comment.discussion_id)
     return Thread(focus=shown[-1], ancestors=shown[:-1])
 
 
