@@ -34,7 +34,8 @@ from comments import slugs
 from comments.errors import Refused
 from comments.moderation import changes
 from comments.records import Comment
-from comments.stores import counters, get_store
+from comments.stores import counters, discussion_state, get_store
+from comments.stores.discussion_state import State
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -66,11 +67,12 @@ class BranchRefused(Refused):
 
 @dataclass(frozen=True)
 class Rule:
-    comment_id: ObjectId
     discussion_id: ObjectId
     full_slug: str
     locked: bool = False
     slow_seconds: int = 0
+    # The branch's root comment (None in the copy a discussion's state keeps).
+    comment_id: ObjectId | None = None
 
     @classmethod
     def from_doc(cls, doc: dict) -> Rule:
@@ -124,8 +126,24 @@ def set_rule(*, comment: Comment, locked: bool | None = None, slow_seconds: int 
                                            "slug": comment.slug}},
         upsert=True, return_document=ReturnDocument.AFTER,
     )
-    counters.touch([comment.discussion_id])  # A new version: no cached page shows the branch as it was.
+    copy_to_state(comment.discussion_id)
     return Rule.from_doc(doc or {})
+
+
+def copy_to_state(discussion_id: ObjectId) -> None:
+    """Copy the discussion's rules to its state (comments/stores/discussion_state.py), a
+    new version of its pages: readers' pages mark the branches from there, with no
+    query of their own. Read after the write, so the last of two editors' copies holds both."""
+    counters.state(discussion_id, store=get_store())  # made first if the discussion has none yet
+    copied = [{"full_slug": rule.full_slug, "locked": rule.locked, "slow_seconds": rule.slow_seconds}
+              for rule in rules_of(discussion_id) if rule.locked or rule.slow_seconds]
+    discussion_state.set_branches(discussion_id, branches=copied)
+
+
+def from_state(state: State) -> list[Rule]:
+    """The rules copied to a discussion's state, as rules."""
+    return [Rule(discussion_id=state.discussion_id, full_slug=full_slug, locked=locked, slow_seconds=slow)
+            for full_slug, locked, slow in state.branches]
 
 
 # The queue's branch actions (`one=<action>:<id>`): what each sets on the rule.
@@ -172,7 +190,7 @@ def take_turn(*, rule: Rule, who: str, now: datetime | None = None) -> int:
     `slow_seconds` later), else how many seconds until it is."""
     now = now or datetime.now(UTC)
     turns = get_db()[TURNS]
-    key = f"{rule.comment_id}:{who}"
+    key = f"{rule.comment_id or rule.full_slug}:{who}"
     try:
         turns.update_one({"_id": key, "until": {"$lte": now}},
                          {"$set": {"until": now + timedelta(seconds=rule.slow_seconds)}}, upsert=True)

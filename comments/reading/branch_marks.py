@@ -2,7 +2,8 @@
 the comments on a page: each comment in a locked branch is marked `locked` (its page
 says "Replies are closed in this thread" where Reply was, and hides nothing), each in
 a slow one carries its `slow_seconds`. One query of the discussion's rules (a handful,
-set by hand) per page, whatever its size."""
+set by hand) per page, whatever its size, and none for a page that read the
+discussion's state (a reader's: the state keeps a copy of the rules)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ if TYPE_CHECKING:
     from comments.reading.listings import Shown
 
 
-def mark(shown: list[Shown], *, discussion_id: ObjectId) -> list[Shown]:
-    """`shown` with each comment's `locked` and `slow_seconds` as its branch's rules say."""
+def mark(shown: list[Shown], *, discussion_id: ObjectId, rules: list[branches.Rule] | None = None) -> list[Shown]:
+    """`shown` with each comment's `locked` and `slow_seconds` as its branch's rules say
+    (`rules`: the copy in the discussion's state when the page read it; else read here)."""
     if not shown:
         return shown
-    rules = branches.rules_of(discussion_id)
+    if rules is None:
+        rules = branches.rules_of(discussion_id)
     if not rules:
         return shown
     marked = []
