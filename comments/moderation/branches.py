@@ -60,10 +60,6 @@ def shard_keys() -> tuple[ShardKey, ...]:
 class BranchRefused(Refused):
     """A reply this branch's rules refuse; `retry_after`: seconds to wait (slow mode)."""
 
-    def __init__(self, message: str, code: str, retry_after: int = 0):
-        super().__init__(message, code)
-        self.retry_after = retry_after
-
 
 @dataclass(frozen=True)
 class Rule:

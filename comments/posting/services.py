@@ -53,10 +53,6 @@ class CommentError(Refused):
     """A comment that cannot be posted; the message is for the reader (`retry_after`:
     the seconds a slow thread makes them wait)."""
 
-    def __init__(self, message: str, code: str, retry_after: int = 0):
-        super().__init__(message, code)
-        self.retry_after = retry_after
-
 
 @dataclass(frozen=True)
 class Posted:

@@ -16,6 +16,7 @@ from comments import addresses
 from comments.host import Discussion, get_host
 from comments.internal.rendering import render
 from comments.notifications import notify, subscriptions
+from comments.notifications.views import BAD_ADDRESS
 from comments.posting import confirmations, ownership
 from comments.posting.forms import AddressField
 from comments.reading import listings
@@ -29,7 +30,6 @@ CONFIRM_BY_MAIL = gettext_noop(
 )
 NO_MEMBER_ADDRESS = gettext_noop("Your account has no verified e-mail address to send this thread's comments to.")
 ADDRESS_NEEDED = gettext_noop("Enter the e-mail address to send this thread's new comments to.")
-BAD_ADDRESS = gettext_noop("Enter a whole e-mail address, such as name@example.com.")
 
 
 class FollowForm(forms.Form):

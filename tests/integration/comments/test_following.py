@@ -6,45 +6,23 @@ finding a comment's followers is one indexed command."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
-
 import pytest
 from django.test import Client
 
 from comments.notifications import notify, sender, subscriptions
 from comments.posting import services
-from comments.records import CommentAuthor
 from comments.views.following import ADDRESS_NEEDED, CONFIRM_BY_MAIL, FOLLOWING
 from tests import smtp
+from tests.integration.comments import test_notifications as notifications_test
+from tests.integration.comments.test_notifications import OTTO, ROSA, later, local
 from tests.integration.comments.test_query_plans import _explain, _indexes_used, _scans
 from tests.page_reading import page, permalink_url
 from tests.smtp import link_to, text_of
 
 smtp_server = smtp.smtp_server  # the fixture
+_mail_settings = notifications_test._mail_settings  # the autouse fixture: mail settings of those tests
 
 pytestmark = pytest.mark.usefixtures("each_store")
-
-ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.com")
-OTTO = CommentAuthor(id=None, name="Otto", email="otto@example.com")
-SITE = "http://blog.example.test"
-
-
-@pytest.fixture(autouse=True)
-def _mail_settings(settings):
-    settings.SITE_URL = SITE
-    settings.NOTIFICATIONS_BATCH_SECONDS = 0
-    settings.NOTIFICATIONS_AUTHOR_DIGEST_MINUTES = 0
-    settings.NOTIFICATIONS_QUEUE_DIGEST_MINUTES = 0
-
-
-def later() -> datetime:
-    return datetime.now(UTC) + timedelta(seconds=1)
-
-
-def local(url: str) -> str:
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def reply(post, parent, text, author=OTTO):
