@@ -20,6 +20,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
 
 from comments import conf, slugs
+from comments.moderation import branches
 from comments.posting import services
 from comments.reading import avatars, branch_marks, cursors
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
@@ -335,8 +336,18 @@ def thread_of(comment: Comment, viewer: Viewer) -> Thread:
     ancestors = get_store().find_ancestors(comment=comment)
     shown = [present(c, viewer) for c in [*ancestors, comment]]
     shown = name_parents(shown, discussion_id=comment.discussion_id, viewer=viewer, known=ancestors)
-    shown = branch_marks.mark(shown, discussion_id=comment.discussion_id)
+    shown = with_branch_rules(shown, discussion_id=comment.discussion_id)
     return Thread(focus=shown[-1], ancestors=shown[:-1])
+
+
+def with_branch_rules(shown: list[Shown], *, discussion_id: ObjectId,
+                      rules: list[branches.Rule] | None = None) -> list[Shown]:
+    """`shown` with each comment's `locked` and `slow_seconds` as its branch's rules say."""
+    found = branch_marks.effects([item.comment.full_slug for item in shown], discussion_id=discussion_id,
+                                 rules=rules)
+    if found is None:
+        return shown
+    return [replace(item, locked=e.locked, slow_seconds=e.slow_seconds) for item, e in zip(shown, found)]
 
 
 def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:
