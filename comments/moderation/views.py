@@ -181,9 +181,10 @@ def _with_posts(
 
 
 def _back(request: HttpRequest, raw_next: str | None) -> str:
-    """Where to go after an action: the queue page it came from, or the queue."""
+    """Where to go after an action: the page of this site it came from (the queue, or
+    a comment's page for its branch actions), or the queue."""
     queue_url = _url(request, "moderation")
-    if raw_next and raw_next.startswith(queue_url) and url_has_allowed_host_and_scheme(
+    if raw_next and raw_next.startswith("/") and url_has_allowed_host_and_scheme(
         raw_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return raw_next

@@ -123,3 +123,17 @@ def test_a_lock_is_in_the_api_and_on_the_discussion_page(client, editor, make_po
     listed = json.loads(client.get(f"/api/v1/posts/{post.slug}/comments/?view=threaded").content)["comments"]
     assert [(c["slug"], c["locked"]) for c in listed] == [(top.slug, False), (middle.slug, True)]
     assert client.get(f"/posts/{post.slug}/").content.decode().count(CLOSED_HERE) == 1
+
+
+@pytest.mark.stores("documents")
+def test_an_editor_locks_a_branch_from_the_comments_own_page(client, editor, make_post, make_comment):
+    """The comment's page offers an editor (only) the branch actions; they act and come back there."""
+    post = make_post()
+    comment = make_comment(post)
+    assert "Lock thread" not in client.get(permalink_url(post, comment.slug)).content.decode()
+    shown = page(editor.get(permalink_url(post, comment.slug)))
+    assert shown.inputs["next"] == permalink_url(post, comment.slug)
+    answer = editor.post(ACTIONS, {"one": f"lock:{comment.id}", "next": shown.inputs["next"]})
+    assert answer.status_code == 303 and answer["Location"] == permalink_url(post, comment.slug)
+    back = html.unescape(editor.get(answer["Location"]).content.decode())
+    assert BRANCH_DONE["lock"] in back and "Unlock thread" in back and CLOSED_HERE in back
