@@ -62,6 +62,8 @@ def comment_data(shown: Shown, *, post_slug: str, viewer: Viewer) -> dict[str, A
         "can_change": shown.can_change,
         "reply_to": str(shown.reply_to) if shown.reply_to else None,
         "continue_thread": shown.continue_thread,
+        "locked": shown.locked,
+        "slow_seconds": shown.slow_seconds,
         "url": reverse("comments:permalink", args=[post_slug, comment.slug]),
         "votes": votes_of(comment),
     }

@@ -36,6 +36,9 @@ class CommentOut(Schema):
     can_change: bool = Field(description="The requester may still edit or delete it.")
     reply_to: str | None = Field(description="The name (or placeholder) of the comment it answers.")
     continue_thread: bool = Field(description="At the indent limit with replies: they are on its own page.")
+    locked: bool = Field(default=False, description="An editor locked its branch: no new reply below it (or to it).")
+    slow_seconds: int = Field(default=0, description="Its branch is in slow mode: each commenter may post "
+                                                     "there once per this many seconds (0: not slowed).")
     url: str = Field(description="Its permalink page on the site.")
     votes: Votes | None = None
 

@@ -33,7 +33,8 @@ def _check(form) -> None:
 def _service_refusal(exc: CommentError) -> Refused:
     field = "parent" if exc.code == "bad_parent" else None
     return Refused(REFUSAL_STATUS.get(exc.code, 400), exc.message, code=exc.code,
-                   errors=[{"field": field, "message": exc.message, "code": exc.code}])
+                   errors=[{"field": field, "message": exc.message, "code": exc.code}],
+                   retry_after=exc.retry_after or None)
 
 
 def _shown(comment: Comment, *, post, viewer: Viewer) -> dict[str, Any]:

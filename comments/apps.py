@@ -8,7 +8,7 @@ class CommentsConfig(AppConfig):
     verbose_name = "Comments"
 
     def ready(self) -> None:
-        from comments.moderation import bans, blocklist, changes, flags
+        from comments.moderation import bans, blocklist, branches, changes, flags
         from comments import checks, stores
         from comments.stores import discussion_state
         from comments.posting import limits, recent_texts
@@ -21,7 +21,7 @@ class CommentsConfig(AppConfig):
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, bans, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked, discussion_state, mail_moderation, erasures):
+                      ranked, discussion_state, mail_moderation, erasures, branches):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         mongo.register_indexes(stores.ensure_states)  # after every owner's indexes
@@ -30,3 +30,4 @@ class CommentsConfig(AppConfig):
         signals.comment_status_changed.connect(notify.on_status_changed,
                                                dispatch_uid="comments.notifications.notify.status")
         sharding.register_shard_keys(discussion_state.shard_keys)
+        sharding.register_shard_keys(branches.shard_keys)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 class Refused(Exception):
     """What was asked cannot be done as given. `message` is shown to the person who
-    asked, in the site's layout, with what they typed kept; `code` says why."""
+    asked, in the site's layout, with what they typed kept; `code` says why;
+    `retry_after`, when it will pass: the seconds to wait (0: it will not by waiting)."""
 
-    def __init__(self, message: str, code: str):
+    def __init__(self, message: str, code: str, retry_after: int = 0):
         super().__init__(message)
-        self.message, self.code = message, code
+        self.message, self.code, self.retry_after = message, code, retry_after

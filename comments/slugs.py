@@ -77,6 +77,14 @@ def ancestor_slugs(slug: str) -> list[str]:
     return [SEPARATOR.join(parts[:n]) for n in range(1, len(parts))]
 
 
+def lineage_full_slugs(full_slug: str) -> list[str]:
+    """The full_slugs of a comment's ancestors, root first, then its own: the anchored
+    prefixes of `full_slug` that end at a part, what a query of a branch's rules or
+    followers looks up with `$in` (one indexed query, no walk up the tree)."""
+    parts = full_slug.split(SEPARATOR)
+    return [SEPARATOR.join(parts[:n]) for n in range(1, len(parts) + 1)]
+
+
 def slug_of(full_slug: str) -> str:
     """The slug path inside a full_slug (each part without its time)."""
     return SEPARATOR.join(part.rpartition(":")[2] for part in full_slug.split(SEPARATOR))

@@ -1,12 +1,12 @@
 from django.urls import include, path
 
-from comments.views import changing, posting, reading
+from comments.views import changing, following, posting, reading
 from comments.views import votes as vote_views
 
 app_name = "comments"
 
 # The action routes come first: `<path:…>` would also match ".../edit". No slug part
-# is named edit, delete, flag, vote or votes (parts are 8 characters), nor notifications:
+# is named edit, delete, flag, follow, vote or votes (parts are 8 characters), nor notifications:
 # the subscription pages behind notification mail are here too (namespace
 # comments:subscriptions), so a host needs no other line for them
 # (comments/notifications/links.py).
@@ -19,5 +19,6 @@ urlpatterns = [
     path("<path:comment_path>/edit/", changing.edit, name="edit"),
     path("<path:comment_path>/delete/", changing.delete, name="delete"),
     path("<path:comment_path>/flag/", changing.flag, name="flag"),
+    path("<path:comment_path>/follow/", following.follow, name="follow"),
     path("<path:comment_path>/", reading.permalink, name="permalink"),
 ]

@@ -116,6 +116,16 @@ def record(*, action: str, status: str, comments: Iterable[Comment], editor: str
     return doc
 
 
+def note(*, action: str, comment: Comment, editor: str = "", detail: Mapping[str, Any] | None = None) -> dict:
+    """Record an action that changes no comment's status (locking a branch, its slow
+    mode): done as it is recorded, kept in the history with `detail`."""
+    doc = {"action": action, "editor": str(editor), "at": datetime.now(timezone.utc), "status": comment.status,
+           "changes": [_entry(comment)], "applied": 1, "settled": [], "done": True, "keys": [],
+           "restored": False, **dict(detail or {})}
+    doc["_id"] = get_db().comment_changes.insert_one(doc).inserted_id
+    return doc
+
+
 def _forget_flags(ids: list[ObjectId]) -> None:
     """An editor has judged these comments: readers' flags start counting again from none."""
     flags.clear_flags(comment_ids=ids)

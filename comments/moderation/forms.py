@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from comments.host import Discussion, get_host
 from comments.moderation import bans
+from comments.moderation.branches import ACTIONS as BRANCH_ACTIONS, SLOW_LEAST, SLOW_MOST
 from infra.ids import parse_id
 
 BAD_TAB = _("Choose pending, flagged, spam or recent.")
@@ -25,6 +26,9 @@ NOTHING_CHOSEN = _("Choose at least one comment, then an action.")
 BAD_CHOICE = _("That is not a comment of this queue; reload the page and try again.")
 BAD_DOMAIN = _("Give a domain such as example.com.")
 EMPTY_TERM = _("Give a word, a phrase or a domain.")
+BAD_SECONDS = _("Give slow mode's wait in seconds: a whole number from 1 to 86400.")
+# One comment's own actions (`one=<kind>:<id>`).
+ONE_KINDS = ("thread", "ban", "pick", "unpick", *BRANCH_ACTIONS)
 MAX_CHOSEN = 200
 SEARCH_MAX_LENGTH = 100
 SLUG_MAX_LENGTH = 200
@@ -101,8 +105,11 @@ class ModerationForm(forms.Form):
         error_messages={"invalid_choice": NOTHING_CHOSEN},
     )
     ids = ObjectIdsField(required=False)
-    # One comment's own button: "thread:<id>", "ban:<id>", "pick:<id>" or "unpick:<id>".
+    # One comment's own button: "thread:<id>", "ban:<id>", "pick:<id>", "unpick:<id>", or a
+    # branch's: "lock:<id>", "unlock:<id>", "slow:<id>" (with `seconds`), "unslow:<id>".
     one = forms.CharField(required=False, max_length=40)
+    # Slow mode's wait, checked in `clean` (the queue shows only the form's own errors).
+    seconds = forms.CharField(required=False, max_length=10)
     next = forms.CharField(required=False, max_length=2000)
     # Sent by the confirmation page's button: spam, delete, thread and ban happen only then.
     confirmed = forms.BooleanField(required=False)
@@ -112,13 +119,22 @@ class ModerationForm(forms.Form):
         one = data.get("one") or ""
         if one:
             kind, _, raw = one.partition(":")
-            ids = ObjectIdsField().clean([raw]) if kind in ("thread", "ban", "pick", "unpick") and raw else None
+            ids = ObjectIdsField().clean([raw]) if kind in ONE_KINDS and raw else None
             if not ids:
                 raise forms.ValidationError(BAD_CHOICE, code="bad_choice")
+            data["seconds"] = slow_seconds(data.get("seconds") or "") if kind == "slow" else 0
             data["action"], data["ids"] = kind, ids
         elif not data.get("action") or not data.get("ids"):
             raise forms.ValidationError(NOTHING_CHOSEN, code="nothing_chosen")
         return data
+
+
+def slow_seconds(raw: str) -> int:
+    """Slow mode's wait from the form: whole seconds, SLOW_LEAST to SLOW_MOST."""
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()) or not SLOW_LEAST <= int(value) <= SLOW_MOST:
+        raise forms.ValidationError(BAD_SECONDS, code="bad_seconds")
+    return int(value)
 
 
 class BlocklistForm(forms.Form):

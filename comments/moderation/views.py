@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from comments import conf
 from comments.host import Discussion, get_host
-from comments.moderation import bans as member_bans, blocklist, changes, confirmations, picks, queue as moderation
+from comments.moderation import bans as member_bans, blocklist, branches, changes, confirmations, picks, queue as moderation
 from comments.moderation.forms import BanForm, BlocklistForm, ModerationForm, QueueFilterForm
 from comments.records import QueueFilter
 from comments.stores import get_store
@@ -83,6 +83,14 @@ PICKED = gettext_noop("The comment is an editor's pick: it carries the badge and
 # Only a top-level pick leads the best order (comments/moderation/picks.py); a reply keeps its place in its thread.
 PICKED_REPLY = gettext_noop("The reply is an editor's pick: it carries the badge and keeps its place in its thread.")
 UNPICKED = gettext_noop("The comment is no longer an editor's pick.")
+# What each branch action did (comments/moderation/branches.py); "slow" is a plural by seconds.
+BRANCH_DONE: dict[str, Any] = {
+    "lock": gettext_noop("Replies are closed in this thread: nothing below the comment takes a new reply."),
+    "unlock": gettext_noop("Replies are open again in this thread."),
+    "slow": ngettext_lazy("Slow mode is on in this thread: one comment each per {count} second.",
+                          "Slow mode is on in this thread: one comment each per {count} seconds.", "count"),
+    "unslow": gettext_noop("Slow mode is off in this thread."),
+}
 COMMENTS_CLOSED = gettext_noop("Comments on this post are closed.")
 COMMENTS_OPENED = gettext_noop("Comments on this post are open.")
 # What a blocklist entry is, or what a ban is by, in words.
@@ -173,9 +181,10 @@ def _with_posts(
 
 
 def _back(request: HttpRequest, raw_next: str | None) -> str:
-    """Where to go after an action: the queue page it came from, or the queue."""
+    """Where to go after an action: the page of this site it came from (the queue, or
+    a comment's page for its branch actions), or the queue."""
     queue_url = _url(request, "moderation")
-    if raw_next and raw_next.startswith(queue_url) and url_has_allowed_host_and_scheme(
+    if raw_next and raw_next.startswith("/") and url_has_allowed_host_and_scheme(
         raw_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return raw_next
@@ -206,7 +215,7 @@ def moderate(request: HttpRequest) -> HttpResponse:
     if action in confirmations.ASKED and not form.cleaned_data["confirmed"]:
         return _confirm(request, form)
     try:
-        done = _apply(request, action=action, ids=ids, terms=terms)
+        done = _apply(request, action=action, ids=ids, terms=terms, seconds=form.cleaned_data.get("seconds") or 0)
     except (changes.TooMany, moderation.BanRefused) as exc:
         messages.error(request, exc.message)
         return see_other(_back(request, form.cleaned_data.get("next")))
@@ -215,7 +224,8 @@ def moderate(request: HttpRequest) -> HttpResponse:
     return see_other(_back(request, form.cleaned_data.get("next")))
 
 
-def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dict[str, Any]) -> bool:
+def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dict[str, Any],
+           seconds: int = 0) -> bool:
     """Carry out a confirmed action and say what it did; whether it is all applied
     (False: the rest is being finished in the background). `terms`: a member's ban's
     reason and end."""
@@ -233,6 +243,8 @@ def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dic
         return banned.done
     if action in ("pick", "unpick"):
         return _pick(request, comment_id=ids[0], picked=action == "pick")
+    if action in branches.ACTIONS:
+        return _branch(request, action=action, comment_id=ids[0], seconds=seconds)
     if action == "thread":
         progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
     else:
@@ -242,6 +254,18 @@ def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dic
     if progress.dismissed:
         messages.success(request, FLAGS_DISMISSED.format(count=progress.dismissed))
     return progress.done
+
+
+def _branch(request: HttpRequest, *, action: str, comment_id: ObjectId, seconds: int) -> bool:
+    """Lock or unlock the branch below a comment, or set or end its slow mode."""
+    rule = branches.act(action=action, comment_id=comment_id, seconds=seconds, editor=request.user.get_username())
+    if rule is None:
+        messages.error(request, gettext(GONE))
+    elif action == "slow":
+        messages.success(request, BRANCH_DONE["slow"].format(count=seconds))
+    else:
+        messages.success(request, gettext(str(BRANCH_DONE[action])))
+    return True
 
 
 def _pick(request: HttpRequest, *, comment_id: ObjectId, picked: bool) -> bool:

@@ -49,6 +49,11 @@ SUBJECTS = {
         _("%(name)s commented on “%(title)s”"),
         ngettext_lazy("%(count)d new comment on “%(title)s”", "%(count)d new comments on “%(title)s”", "count"),
     ),
+    notify.THREAD: (
+        _("%(name)s commented in a thread you follow on “%(title)s”"),
+        ngettext_lazy("%(count)d new comment in a thread you follow on “%(title)s”",
+                      "%(count)d new comments in a thread you follow on “%(title)s”", "count"),
+    ),
     notify.AUTHOR: (
         _("%(name)s commented on “%(title)s”"),
         ngettext_lazy("%(count)d new comment on your posts", "%(count)d new comments on your posts", "count"),
@@ -134,7 +139,7 @@ def recipient_language(items: list[Item], subscription: subscriptions.Subscripti
 
 def compose(items: list[Item]) -> EmailMultiAlternatives | None:
     """The mail for a claimed batch, or None when nothing of it is to be sent any more."""
-    if items[0].kind in (notify.REPLY, notify.FOLLOW):
+    if items[0].kind in (notify.REPLY, notify.FOLLOW, notify.THREAD):
         return _subscription_mail(items[0].kind, items)
     with translation.override(recipient_language(items)):
         return _address_or_digest_mail(items)
@@ -211,7 +216,7 @@ def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives |
     entries = [e for e in _entries(items, status=records.APPROVED) if not notify.is_authors(subscription, e["comment"])]
     if not entries:
         return None
-    parent = get_store().find_by_id(subscription.target) if kind == notify.REPLY else None
+    parent = get_store().find_by_id(subscription.target) if kind in (notify.REPLY, notify.THREAD) else None
     post = entries[0]["post"]
     unsubscribe = _discussion_link("unsubscribe", subscriptions.unsubscribe_token(subscription.id), post)
     manage = _discussion_link("manage", subscriptions.manage_token(subscription.email), post)
@@ -220,5 +225,5 @@ def _subscription_mail(kind: str, items: list[Item]) -> EmailMultiAlternatives |
             to=subscription.email, subject=_subject(kind, entries), template="replies", items=items,
             unsubscribe=unsubscribe,
             context={"entries": entries, "post": post, "parent": parent,
-                     "replies": kind == notify.REPLY, "manage_url": manage},
+                     "replies": kind == notify.REPLY, "thread": kind == notify.THREAD, "manage_url": manage},
         )

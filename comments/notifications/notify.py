@@ -36,6 +36,8 @@ from comments.stores import get_store
 from infra import mongo
 
 REPLY, FOLLOW, CONFIRM, MANAGE, AUTHOR, QUEUE = "reply", "follow", "confirm", "manage", "author", "queue"
+# Mail about a new comment in a branch someone follows (a BRANCH subscription).
+THREAD = "thread"
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +101,8 @@ def is_authors(subscription: subscriptions.Subscription, comment: Comment) -> bo
 
 def comment_visible(comment: Comment, *, post_author_id: int | None = None) -> int:
     """Enqueue what a comment that readers can now see tells: its parent's reply
-    subscribers, the discussion's followers (not twice for one address) and the
-    post's author. Idempotent; how many items were new."""
+    subscribers, the followers of a branch it is in, the discussion's followers (not
+    twice for one address) and the post's author. Idempotent; how many items were new."""
     if not comment.approved:
         return 0
     told: set[str] = set()
@@ -108,6 +110,8 @@ def comment_visible(comment: Comment, *, post_author_id: int | None = None) -> i
     groups = []
     if comment.parent_id is not None:
         groups.append((REPLY, subscriptions.active_for(kind=REPLIES, target=comment.parent_id)))
+        groups.append((THREAD, subscriptions.branch_followers(discussion_id=comment.discussion_id,
+                                                              full_slug=comment.full_slug)))
     groups.append((FOLLOW, subscriptions.active_for(kind=DISCUSSION, target=comment.discussion_id)))
     for kind, found in groups:
         for subscription in found:

@@ -3,11 +3,18 @@ addresses their owners confirmed: comments/posting/confirmed.py). The only modul
 that touches it.
 
     comment_subscriptions  {_id: "<hash of kind, target, address>", email, user_id,
-                            kind: "replies" | "discussion", target: <comment or post id>,
+                            kind: "replies" | "discussion" | "branch", target: <comment or post id>,
+                            full_slug: <a branch's root comment's, for "branch">,
                             discussion_id, created, active, language,
                             requested: <when someone asked, awaiting its owner>,
                             confirmed: <when its owner confirmed it>,
                             stopped: <when its owner unsubscribed>}
+
+A "branch" subscription follows a comment and every reply below it. The followers of
+a new comment are found with one query of its lineage (`branch_followers`):
+`{discussion_id, kind: "branch", full_slug: {$in: <its ancestors' full_slugs>}}` on
+the `discussion_kind_full_slug` index, which carries the discussion id (the shard
+key), so it stays on one shard however deep the comment and whatever the store.
 
 A subscription's `_id` is derived from what it is about, so subscribing twice (two
 workers at once, a form sent again) writes one document without a compound unique
@@ -36,17 +43,21 @@ from django.core import signing
 from pymongo import ASCENDING, IndexModel
 from pymongo.database import Database
 
+from comments import slugs
 from comments.addresses import normalise
 from infra.mongo import get_db
 
-REPLIES, DISCUSSION = "replies", "discussion"
-KINDS = (REPLIES, DISCUSSION)
+REPLIES, DISCUSSION, BRANCH = "replies", "discussion", "branch"
+KINDS = (REPLIES, DISCUSSION, BRANCH)
+BRANCH_FOLLOWERS = "discussion_kind_full_slug"
 # How many waiting requests a confirmation page lists (and confirms) at most.
 PENDING_SHOWN = 50
 
 SUBSCRIPTION_INDEXES = [
     IndexModel([("kind", ASCENDING), ("target", ASCENDING)], name="kind_target"),
     IndexModel([("email", ASCENDING), ("created", ASCENDING)], name="email_created"),
+    IndexModel([("discussion_id", ASCENDING), ("kind", ASCENDING), ("full_slug", ASCENDING)],
+               name=BRANCH_FOLLOWERS),
 ]
 
 
@@ -71,13 +82,16 @@ class Subscription:
     confirmed: datetime | None = None
     # When someone asked for it with this address, awaiting the owner's confirmation.
     requested: datetime | None = None
+    # A branch's: the full_slug of the comment it follows ("" for other kinds).
+    full_slug: str = ""
 
     @classmethod
     def from_doc(cls, doc: dict) -> Subscription:
         return cls(id=doc["_id"], email=doc["email"], user_id=doc.get("user_id"), kind=doc["kind"],
                    target=doc["target"], discussion_id=doc["discussion_id"], created=doc["created"],
                    active=bool(doc.get("active")), language=doc.get("language") or "",
-                   confirmed=doc.get("confirmed"), requested=doc.get("requested"))
+                   confirmed=doc.get("confirmed"), requested=doc.get("requested"),
+                   full_slug=doc.get("full_slug") or "")
 
     @property
     def member(self) -> bool:
@@ -96,19 +110,21 @@ def subscription_id(*, kind: str, target: ObjectId, email: str) -> str:
 
 def subscribe(*, kind: str, target: ObjectId, discussion_id: ObjectId, email: str,
               user_id: int | None = None, owner: bool = False, language: str = "",
-              now: datetime | None = None) -> Subscription:
+              now: datetime | None = None, full_slug: str = "") -> Subscription:
     """Subscribe `email` to replies to a comment (`target`: its id) or to a whole
     discussion (`target`: the discussion id); idempotent. By its `owner` (a member's
     account address, `user_id` set, or a browser carrying the address's
     confirmation) it starts mail at once, also after an unsubscribe; by anyone else
     it is a request that waits for the owner's confirmation (`confirm_requests`).
-    `language` (when given) is the one its mails are written in."""
+    `language` (when given) is the one its mails are written in; a BRANCH
+    subscription (`target`: the comment) names the comment's `full_slug`."""
     if kind not in KINDS:
         raise ValueError(f"unknown subscription kind {kind!r}")
     email, now = normalise(email), now or datetime.now(UTC)
     sid = subscription_id(kind=kind, target=target, email=email)
     subscriptions = get_db().comment_subscriptions
-    new = {"email": email, "kind": kind, "target": target, "discussion_id": discussion_id, "created": now}
+    new = {"email": email, "kind": kind, "target": target, "discussion_id": discussion_id, "created": now,
+           **({"full_slug": str(full_slug)} if kind == BRANCH else {})}
     spoken = {"language": str(language)} if language else {}
     if owner or user_id is not None:
         subscriptions.update_one(
@@ -176,6 +192,18 @@ def forget(*, emails: Iterable[str], user_id: int) -> int:
 def active_for(*, kind: str, target: ObjectId) -> list[Subscription]:
     """The subscriptions to replies to a comment, or to a discussion, that get mail."""
     docs = get_db().comment_subscriptions.find({"kind": kind, "target": target, "active": True})
+    return [found for found in map(Subscription.from_doc, docs) if deliverable(found)]
+
+
+def branch_followers(*, discussion_id: ObjectId, full_slug: str) -> list[Subscription]:
+    """The subscriptions that get mail about a new comment at `full_slug`: those that
+    follow one of its ancestors. One indexed query of its lineage, on its discussion's shard."""
+    lineage = slugs.lineage_full_slugs(full_slug)[:-1]
+    if not lineage:
+        return []
+    docs = get_db().comment_subscriptions.find(
+        {"discussion_id": discussion_id, "kind": BRANCH, "full_slug": {"$in": lineage}, "active": True}
+    ).hint(BRANCH_FOLLOWERS)
     return [found for found in map(Subscription.from_doc, docs) if deliverable(found)]
 
 

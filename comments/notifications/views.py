@@ -17,13 +17,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from comments import conf
-from comments.host import get_host
+from comments import conf, slugs
+from comments.host import Discussion, get_host
 from comments.internal import rendering
 from comments.notifications import links, notify, subscriptions
 from comments.posting import confirmed, ownership
@@ -139,7 +140,15 @@ def _described(found: list[subscriptions.Subscription]) -> list[dict]:
     """Each subscription with the discussion it is about (for its page)."""
     titles = {p.id: p for p in get_host().get_many(list({s.discussion_id for s in found}))}
     return [{"subscription": s, "post": titles.get(s.discussion_id),
-             "replies": s.kind == subscriptions.REPLIES} for s in found]
+             "replies": s.kind == subscriptions.REPLIES, "branch": s.kind == subscriptions.BRANCH,
+             "thread_url": _thread_url(s, titles.get(s.discussion_id))} for s in found]
+
+
+def _thread_url(subscription: subscriptions.Subscription, post: Discussion | None) -> str:
+    """A followed branch's page (its root comment's permalink); "" for other kinds."""
+    if subscription.kind != subscriptions.BRANCH or post is None or not subscription.full_slug:
+        return ""
+    return reverse("comments:permalink", args=[post.slug, slugs.slug_of(subscription.full_slug)])
 
 
 def _page(request: HttpRequest, template_name: str, context: dict, *, status: int = 200) -> HttpResponse:

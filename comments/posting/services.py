@@ -19,7 +19,7 @@ from pymongo.errors import PyMongoError
 from comments import conf, records, signals, slugs
 from comments.errors import Refused
 from comments.host import Discussion
-from comments.moderation import bans, blocklist, changes, flags
+from comments.moderation import bans, blocklist, branches, changes, flags
 from comments.posting import antispam, recent_texts, same_text
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
 from comments.stores import counters, get_store
@@ -44,13 +44,14 @@ DISCUSSION_FULL = gettext_noop("This discussion is full and cannot take more com
 SLUG_RETRIES = 5
 # The HTTP status each refusal (CommentError.code) is answered with, by pages and API alike.
 REFUSAL_STATUS = {"closed": 403, "banned": 403, "not_yours": 403, "cannot_change": 403, "edit_time_over": 403,
-                  "cannot_flag": 403}
+                  "cannot_flag": 403, "locked": 403, "slow": 429}
 
 logger = logging.getLogger(__name__)
 
 
 class CommentError(Refused):
-    """A comment that cannot be posted; the message is for the reader."""
+    """A comment that cannot be posted; the message is for the reader (`retry_after`:
+    the seconds a slow thread makes them wait)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,11 @@ def post_comment(
     if parent_slug:
         parent, reattached = _attach_point(find_parent(discussion_id=post.id, parent_slug=parent_slug))
     screening = _screen(author=author, ip=ip)
+    if parent is not None:  # A locked or slow branch (comments/moderation/branches.py); editors skip slow mode.
+        try:
+            branches.check_reply(parent=parent, who=flagger_key(user_id=author.id, ip=ip), slow=not trusted, now=at)
+        except branches.BranchRefused as exc:
+            raise CommentError(exc.message, code=exc.code, retry_after=exc.retry_after) from exc
     html = render_comment(text)
     comment_id = ObjectId()  # Named in the claim on its text, before it is stored.
     earlier, claimed = same_text.claim_text(post=post, parent=parent, author=author, ip=ip, text=text, at=at,

@@ -39,6 +39,7 @@ from pymongo.errors import PyMongoError
 
 from comments import conf
 from comments.host import Discussion, get_host
+from comments.moderation import branches
 from comments.posting import services
 from comments.posting.confirmations import Confirmations
 from comments.reading import listers, listings, thread_cuts
@@ -199,7 +200,8 @@ def comments_fragment(
             return Fragment(html=mark_safe(kept["html"]), number=kept["number"], cached=True)
     query: dict[str, Any] = dict(discussion_id=post.id, view=view, page=page, after=after, before=before, viewer=viewer,
                  tally=readers_tally(post, state) if state is not None else None,
-                 opens=state.opens if state is not None else None)
+                 opens=state.opens if state is not None else None,
+                 rules=branches.from_state(state) if state is not None else None)
     listing = listers.list_comments_if_available(**query) if degrade else listers.list_comments(**query)
     if listing is not None:
         listing = thread_cuts.count_waiting_if_available(listing, discussion_id=post.id, viewer=viewer)

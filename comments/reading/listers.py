@@ -12,7 +12,7 @@ one comment), `parse_view`, `default_view`, `VIEWS` (each view's label).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -23,6 +23,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from pymongo.errors import PyMongoError
 
 from comments import conf
+from comments.moderation import branches
 from comments.reading import listings, ranked
 from comments.reading.listings import BAD_VIEW, Listing
 from comments.records import READERS, Comment, Tally, Viewer
@@ -92,17 +93,22 @@ def _view(name: str) -> View:
 
 def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None, after: str | None = None,
                   before: str | None = None, below: Comment | None = None, viewer: Viewer = READERS,
-                  tally: Tally | None = None, opens: datetime | None = None) -> Listing:
+                  tally: Tally | None = None, opens: datetime | None = None,
+                  rules: list[branches.Rule] | None = None) -> Listing:
     """One page of a discussion's comments in `view`, listed by the view's lister
     (`TABLE`), or, with `below`, of the replies below that comment (a permalink page's,
-    listed in `view`'s order by listings.list_ordered). BadRequest for a view there is
+    listed in `view`'s order by listings.list_ordered), each marked with its branch's
+    rules (`rules`: the copy in the discussion's state; else one query more, of the
+    discussion's few rules). BadRequest for a view there is
     not, a malformed page number or a tampered cursor; Http404 past the end."""
     lister = _view(view).lister
     if below is not None:
-        return listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
-                                     below=below, viewer=viewer, tally=tally, opens=opens)
-    return lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
-                  viewer=viewer, tally=tally, opens=opens)
+        listing = listings.list_ordered(discussion_id=discussion_id, view=view, page=page, after=after,
+                                        before=before, below=below, viewer=viewer, tally=tally, opens=opens)
+    else:
+        listing = lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
+                         viewer=viewer, tally=tally, opens=opens)
+    return replace(listing, shown=listings.with_branch_rules(listing.shown, discussion_id=discussion_id, rules=rules))
 
 
 def list_comments_if_available(**query: Any) -> Listing | None:

@@ -21,8 +21,9 @@ from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
 
 from comments import conf, slugs
 from comments.host import MemberPicture
+from comments.moderation import branches
 from comments.posting import services
-from comments.reading import avatars, cursors
+from comments.reading import avatars, branch_marks, cursors
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra.html_text import html_text
@@ -68,6 +69,10 @@ class Shown:
     folded: bool = False
     # Its author's picture (comments/reading/pictures.py; None: their initials).
     picture: MemberPicture | None = None
+    # An editor locked its branch (no new reply below it), or slowed it: one comment per
+    # commenter per `slow_seconds` (comments/moderation/branches.py; reading/branch_marks.py).
+    locked: bool = False
+    slow_seconds: int = 0
 
     @property
     def avatar(self) -> avatars.Avatar | None:
@@ -331,11 +336,22 @@ def visible_comment(*, discussion_id: ObjectId, path: str, viewer: Viewer) -> Co
 
 def thread_of(comment: Comment, viewer: Viewer) -> Thread:
     """`comment` and its ancestors as `viewer` may see them, each naming the comment
-    it answers: one query (the ancestors)."""
+    it answers, with their branches' rules: two queries (the ancestors, the rules)."""
     ancestors = get_store().find_ancestors(comment=comment)
     shown = [present(c, viewer) for c in [*ancestors, comment]]
     shown = name_parents(shown, discussion_id=comment.discussion_id, viewer=viewer, known=ancestors)
+    shown = with_branch_rules(shown, discussion_id=comment.discussion_id)
     return Thread(focus=shown[-1], ancestors=shown[:-1])
+
+
+def with_branch_rules(shown: list[Shown], *, discussion_id: ObjectId,
+                      rules: list[branches.Rule] | None = None) -> list[Shown]:
+    """`shown` with each comment's `locked` and `slow_seconds` as its branch's rules say."""
+    found = branch_marks.effects([item.comment.full_slug for item in shown], discussion_id=discussion_id,
+                                 rules=rules)
+    if found is None:
+        return shown
+    return [replace(item, locked=e.locked, slow_seconds=e.slow_seconds) for item, e in zip(shown, found)]
 
 
 def location_of(comment: Comment, viewer: Viewer = READERS) -> Location:

@@ -19,6 +19,10 @@ document each, `_id` the discussion's id. The only module that touches it.
 - `opens`: no later than the earliest `posted` of the discussion's comments (`$min`
   of every counted comment's, and a recount's), where a page 1 read in windows starts
   when no hint is cached (comments/stores/page_windows.py). Absent until a comment is counted;
+- `branches`: a copy of the rules editors set on the discussion's branches
+  (comments/moderation/branches.py owns them: `[{full_slug, locked, slow_seconds}]`), so a
+  reader's page, which reads the state anyway, marks locked and slow branches with no
+  query of its own. Absent until a rule is set;
 - `model`, `pk`: the model instance a discussion of the model host is (comments/model_host.py),
   so its id, derived from them, maps back to it. Absent for other hosts' discussions.
 
@@ -73,6 +77,8 @@ class State:
     applied: frozenset[ObjectId]
     num_pages: int
     opens: datetime | None = None
+    # The discussion's branch rules, copied: (full_slug, locked, slow_seconds) each.
+    branches: tuple[tuple[str, bool, int], ...] = ()
 
     @property
     def version(self) -> str:
@@ -83,7 +89,9 @@ class State:
     def from_doc(cls, doc: dict[str, Any]) -> State:
         return cls(discussion_id=doc["_id"], counts=Counts.from_doc(doc.get("counts")), seq=int(doc.get("seq") or 0),
                    applied=frozenset(doc.get("applied") or ()), num_pages=max(1, int(doc.get("num_pages") or 1)),
-                   opens=doc.get("opens"))
+                   opens=doc.get("opens"),
+                   branches=tuple((str(b["full_slug"]), bool(b.get("locked")), int(b.get("slow_seconds") or 0))
+                                  for b in doc.get("branches") or ()))
 
 
 def first_seq() -> int:
@@ -186,6 +194,11 @@ def touch(discussion_ids: Iterable[ObjectId]) -> None:
     ids = list(discussion_ids)
     if ids:
         _states().update_many({"_id": {"$in": ids}}, {"$inc": {"seq": 1}})
+
+
+def set_branches(discussion_id: ObjectId, *, branches: list[dict[str, Any]]) -> None:
+    """Copy the discussion's branch rules here, as a new version of its pages."""
+    _states().update_one({"_id": discussion_id}, {"$set": {"branches": branches}, "$inc": {"seq": 1}})
 
 
 def advance_pages(discussion_id: ObjectId, *, from_page: int) -> bool:

@@ -100,6 +100,15 @@ def render_permalink(request: HttpRequest, post: Discussion, comment: Comment, *
         "discussion_url": location_url(post, comment, viewer),
         "form": form or comment_form(request, post.id, parent=comment.slug),
         "closed": services.comments_closed(post=post),
+        "branch_actions_url": branch_actions_url(viewer),
     }
     return render(request, "comments/permalink.html", context, status=status)
+
+
+def branch_actions_url(viewer: Viewer) -> str:
+    """Where an editor's Lock and Slow buttons on a comment's page post to: the moderation
+    actions under the host's moderation mount (comments/moderation/urls.py); "" for
+    anyone else, or a host that moderates nowhere."""
+    mount = get_host().moderation_url() if viewer.editor else None
+    return mount.rstrip("/") + "/actions/" if mount else ""
 

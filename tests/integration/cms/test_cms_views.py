@@ -32,10 +32,11 @@ def test_home_costs_two_commands_whatever_the_number_of_posts(client, make_post,
 
 
 def test_post_page_costs_three_commands(client, make_post, make_comment, make_user, commands, settings):
-    """At most three: for a reader, the post (which carries the comment count), its
-    discussion's state (the counts pages need) and its first page of comments; for an
-    editor, who also sees pending comments, the post, the page and their count, and
-    (a member: a voter) their votes on the discussion, drawn pressed without JavaScript."""
+    """Three for a reader: the post (which carries the comment count), its discussion's
+    state (the counts pages need, and a copy of its branch rules) and its first page of
+    comments; for an editor, who also sees pending comments, the post, the page and
+    their count, (a member: a voter) their votes on the discussion, drawn pressed
+    without JavaScript, and the discussion's branch rules (an editor's page reads no state)."""
     settings.COMMENTS_CACHE_SECONDS = 0
     post = make_post()
     for _ in range(4):
@@ -46,7 +47,7 @@ def test_post_page_costs_three_commands(client, make_post, make_comment, make_us
     client.force_login(make_user("eve", role="editor"))
     commands.reset()
     assert client.get(f"/posts/{post.slug}/").status_code == 200
-    assert sorted(commands.names) == ["aggregate", "find", "find", "find"]
+    assert sorted(commands.names) == ["aggregate", "find", "find", "find", "find"]
 
 
 @pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", '{"$ne": null}'])
