@@ -274,16 +274,18 @@ def test_moderation_by_anyone_but_an_editor_changes_nothing(
     assert list(mongo_db.comments.find({}).sort("_id")) == before and blocklist.find_entries() == []
 
 
-def test_next_never_leaves_the_queue(editor_client, discussion):
-    """An action's `next` may only lead back into the moderation queue."""
+def test_next_never_leaves_the_site(editor_client, discussion):
+    """An action's `next` may only lead back to a page of this site (the queue, or the
+    comment's page its branch actions came from); anything else goes to the queue."""
     c = discussion[2]
-    for target in ["https://evil.example/", "//evil.example/", "/dashboard/"]:
+    for target in ["https://evil.example/", "//evil.example/", "/\\evil.example/", "http://testserver/dashboard/",
+                   "dashboard/", "javascript:alert(1)"]:
         data = {"action": "approve", "ids": [str(c["rosa1"].id)], "next": target}
         response = editor_client.post(ACTIONS, data)
-        assert response["Location"] == QUEUE
-    kept = QUEUE + "?tab=spam"
-    assert editor_client.post(ACTIONS, {"action": "approve", "ids": [str(c["rosa1"].id)],
-                                        "next": kept})["Location"] == kept
+        assert response["Location"] == QUEUE, target
+    for kept in [QUEUE + "?tab=spam", "/posts/a-post/comments/abc/"]:
+        assert editor_client.post(ACTIONS, {"action": "approve", "ids": [str(c["rosa1"].id)],
+                                            "next": kept})["Location"] == kept
 
 
 # --- The blocklist ------------------------------------------------------------------------------
