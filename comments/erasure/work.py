@@ -25,36 +25,28 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bson import ObjectId
 from pymongo.errors import PyMongoError
 
-from comments.erasure import jobs
-from comments.host import get_host
+from comments.erasure import batch, jobs
+from comments.erasure.batch import ERASED_FIELDS, erased
 from comments.erasure.jobs import Erasure
 from comments.notifications import outbox, subscriptions
 from comments.posting import confirmed
 from comments.reading import fragments
-from comments.records import DELETED, NEWEST, Comment, Commenter
-from comments.stores import Query, counters, get_store, summaries
+from comments.records import NEWEST, Commenter
+from comments.stores import Query, counters, get_store
 from comments.votes import collection as votes
 from infra import mongo
+
+__all__ = ["BATCH", "ERASED_FIELDS", "VOTE_BATCH", "continue_all", "erased", "run"]
 
 BATCH = 200
 VOTE_BATCH = 500
 # A runner under a request's MongoDB budget stops with this much of it left.
 BUDGET_MARGIN = 0.4
-# What an erased comment keeps of its author and words: nothing.
-ERASED_FIELDS: dict[str, Any] = {"text": "", "html": "", "ip": None, "form_key": None,
-                                 "author": {"id": None, "name": "", "email": "", "staff": False}}
 
 logger = logging.getLogger(__name__)
-
-
-def erased(comment: Comment) -> bool:
-    """Whether a comment is as erasure leaves it (so changing it again does nothing)."""
-    author = comment.author
-    return (comment.status == DELETED and not comment.text and not comment.html and comment.ip is None
-            and comment.form_key is None and author.id is None and not author.name and not author.email
-            and comment.intent is None)
 
 
 def _time_left(deadline: float) -> bool:
@@ -104,19 +96,10 @@ def _comments(doc: dict[str, Any]) -> dict[str, Any]:
                                  limit=BATCH))
         if not found:
             return jobs.next_step(doc)
-        doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug} for c in found])
-    ids = [item["id"] for item in doc["batch"]]
-    for comment in store.find_by_ids(ids=ids):
-        if not erased(comment):
-            counters.change(comment, store=store, status=DELETED, fields=ERASED_FIELDS)
-    by_discussion: dict[Any, list[str]] = {}
-    for item in doc["batch"]:
-        by_discussion.setdefault(item["discussion_id"], []).append(item["slug"])
-    for discussion_id, slugs in by_discussion.items():
-        summaries.settle(discussion_id=discussion_id, slugs=slugs)
-        fragments.forget(discussion_id)
-        get_host().forget_copies(discussion_id)
-    outbox.forget(comment_ids=ids)
+        doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug,
+                                    "intent": ObjectId()} for c in found])
+    batch.erase(doc["batch"], store=store)
+    outbox.forget(comment_ids=[item["id"] for item in doc["batch"]])
     return jobs.finish_batch(doc, counted="comments")
 
 
