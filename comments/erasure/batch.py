@@ -7,8 +7,7 @@ For each discussion the batch touches:
    (`approved_below`: one read of the replies per level of the threads below them);
 2. the comments are deleted, blanked and made nameless, each standing as a
    placeholder exactly when it has such a reply, with the counters moved once for
-   them all (comments/stores/counters_bulk.py), each with the intent id recorded in
-   the batch, so that a rerun writes the same one;
+   them all (comments/stores/counters_bulk.py);
 3. their ancestors outside the batch that stood as placeholders and have no approved
    reply left stop standing (few: read once, checked one by one);
 4. the post's count and latest comments go to the host again, the discussion's cached
@@ -82,7 +81,7 @@ def _unstand_ancestors(discussion_id: ObjectId, comments: list[Comment], *, leav
 
 def erase_discussion(discussion_id: ObjectId, items: list[dict[str, Any]], *, store: CommentStore) -> None:
     """Steps 1-4 of the module docstring for the batch's comments of one discussion
-    (`items`: {id, slug, intent?} as recorded)."""
+    (`items`: {id, slug} as recorded)."""
     ids = {item["id"] for item in items}
     comments = store.find(Query(discussion_id=discussion_id, ids=frozenset(ids)))
     standing = approved_below(discussion_id, comments, leaving=ids, store=store)
@@ -92,8 +91,7 @@ def erase_discussion(discussion_id: ObjectId, items: list[dict[str, Any]], *, st
 
     counters_bulk.change_many(
         discussion_id, ids=ids, store=store, target=lambda c: (shape(c), ERASED_FIELDS),
-        done=lambda c: erased(c) and (c.status, c.placeholder) == shape(c),
-        intent_ids={item["id"]: item["intent"] for item in items if item.get("intent")})
+        done=lambda c: erased(c) and (c.status, c.placeholder) == shape(c))
     _unstand_ancestors(discussion_id, comments, leaving=ids, store=store)
     summaries.refresh_summary(post_id=discussion_id)
     fragments.forget(discussion_id)
@@ -101,7 +99,7 @@ def erase_discussion(discussion_id: ObjectId, items: list[dict[str, Any]], *, st
 
 
 def erase(batch: list[dict[str, Any]], *, store: CommentStore) -> None:
-    """Erase a recorded batch ({id, discussion_id, slug, intent?} each), one discussion
+    """Erase a recorded batch ({id, discussion_id, slug} each), one discussion
     at a time."""
     by_discussion: dict[ObjectId, list[dict[str, Any]]] = {}
     for item in batch:

@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bson import ObjectId
 from pymongo.errors import PyMongoError
 
 from comments.erasure import batch, jobs
@@ -96,8 +95,7 @@ def _comments(doc: dict[str, Any]) -> dict[str, Any]:
                                  limit=BATCH))
         if not found:
             return jobs.next_step(doc)
-        doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug,
-                                    "intent": ObjectId()} for c in found])
+        doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug} for c in found])
     batch.erase(doc["batch"], store=store)
     outbox.forget(comment_ids=[item["id"] for item in doc["batch"]])
     return jobs.finish_batch(doc, counted="comments")

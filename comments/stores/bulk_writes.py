@@ -4,16 +4,21 @@ the comment's `_id`, the buckets store's `$elemMatch` with its arrayFilter, the
 embedded store's update through the comment's chain), so each still changes its
 comment only while it meets its condition. Which ones matched is not told: the caller
 reads the comments back (comments/stores/counters_bulk.py). A store this module does
-not know gets them one `transition` at a time."""
+not know gets them one `transition` at a time.
+
+Where the documents store can do better it does: `change_group` is one `update_many`
+whose pipeline gives each comment an intent named by its own `_id`, and
+`clear_intents` one `update_many` (the buckets store's too, through its arrayFilter)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bson import ObjectId
 from pymongo import UpdateOne
 
-from comments.records import Comment
+from comments.records import Comment, Intent
 from comments.stores.base import CommentStore
 from comments.stores.buckets import BucketsStore
 from comments.stores.documents import DocumentsStore
@@ -25,24 +30,24 @@ from comments.stores.store_switch import check_writable
 Transition = tuple[Comment, dict[str, Any], dict[str, Any]]
 
 
-def _documents_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> UpdateOne:
-    return UpdateOne({"_id": comment.id, "discussion_id": comment.discussion_id, **expect}, {"$set": fields})
+def _documents_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
+    return UpdateOne({"_id": comment.id, "discussion_id": comment.discussion_id, **expect}, {operator: fields})
 
 
-def _buckets_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> UpdateOne:
+def _buckets_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
     condition = {"_id": comment.id, **expect}
     return UpdateOne({"discussion_id": comment.discussion_id, "comments": {"$elemMatch": condition}},
-                     {"$set": {f"comments.$[c].{path}": value for path, value in fields.items()}},
+                     {operator: {f"comments.$[c].{path}": value for path, value in fields.items()}},
                      array_filters=[{f"c.{name}": value for name, value in condition.items()}])
 
 
-def _embedded_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any]) -> UpdateOne:
+def _embedded_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
     """Through the chain its slug names (a comment elsewhere is not matched: the
     caller's read back finds it unchanged and it goes through `transition`)."""
     chain = chain_of(comment.slug)
     filters: list[Mapping[str, Any]] | None = list(chain_filters(chain) or []) or None
     return UpdateOne({"_id": comment.discussion_id, **chain_exists(chain, _id=comment.id, **expect)},
-                     {"$set": {chain_field(chain, name): value for name, value in fields.items()}},
+                     {operator: {chain_field(chain, name): value for name, value in fields.items()}},
                      array_filters=filters)
 
 
@@ -50,17 +55,81 @@ def transition_many(store: CommentStore, changes: Sequence[Transition]) -> None:
     """Make each transition (one comment, while it meets its conditions) in one
     unordered bulk write; refused with store_switch.Moving while the store takes no
     writes, as `transition` is."""
-    if not changes:
-        return
-    check_writable(store.name)
-    if isinstance(store, DocumentsStore):
-        ops = [_documents_op(*change) for change in changes]
-    elif isinstance(store, BucketsStore):
-        ops = [_buckets_op(*change) for change in changes]
-    elif isinstance(store, EmbeddedStore):
-        ops = [_embedded_op(*change) for change in changes]
-    else:
+    if not _bulk(store, changes, "$set"):
         for comment, expect, fields in changes:
             store.transition(comment=comment, expect=expect, fields=fields)
-        return
+
+
+def increment_many(store: CommentStore, changes: Sequence[tuple[Comment, dict[str, int]]]) -> None:
+    """`$inc` these fields of each comment, in one unordered bulk write. The embedded
+    store's, and a store this module does not know, go one `increment_votes` at a time
+    (the fields are then the tallies): an `$inc` that missed a comment not where its
+    slug says could not be told from one that landed."""
+    if isinstance(store, EmbeddedStore) or not _bulk(store, [(comment, {}, fields) for comment, fields in changes], "$inc"):
+        for comment, fields in changes:
+            store.increment_votes(comment=comment, up=fields.get("votes.up", 0), down=fields.get("votes.down", 0))
+
+
+def _bulk(store: CommentStore, changes: Sequence[Transition], operator: str) -> bool:
+    """Send the changes as one bulk write; False for a store this module does not know
+    (nothing sent)."""
+    if not changes:
+        return True
+    check_writable(store.name)
+    if isinstance(store, DocumentsStore):
+        ops = [_documents_op(*change, operator) for change in changes]
+    elif isinstance(store, BucketsStore):
+        ops = [_buckets_op(*change, operator) for change in changes]
+    elif isinstance(store, EmbeddedStore):
+        ops = [_embedded_op(*change, operator) for change in changes]
+    else:
+        return False
     store._collection().bulk_write(ops, ordered=False)
+    return True
+
+
+def _literal(fields: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: {"$literal": value} for name, value in fields.items()}
+
+
+def change_group(store: CommentStore, comments: Sequence[Comment], *, expect: dict[str, Any],
+                 fields: dict[str, Any], shapes: tuple[tuple[str, bool], tuple[str, bool]] | None) -> None:
+    """Set `fields` on each of these comments of one discussion while it meets `expect`,
+    and with `shapes` ((was, now) of them all) an intent whose id is the comment's own
+    `_id` (comments/stores/counters_bulk.py); one `update_many` in the documents store,
+    a bulk write of one update per comment in the others."""
+    if not comments:
+        return
+    if isinstance(store, DocumentsStore):
+        check_writable(store.name)
+        update = _literal(fields)
+        if shapes is not None:
+            update["intent"] = {"id": "$_id", "was": {"$literal": list(shapes[0])},
+                                "now": {"$literal": list(shapes[1])}}
+        store._collection().update_many(
+            {"_id": {"$in": [c.id for c in comments]}, "discussion_id": comments[0].discussion_id, **expect},
+            [{"$set": update}])
+        return
+    transition_many(store, [(c, expect, {**fields, **({"intent": Intent(id=c.id, was=shapes[0], now=shapes[1])
+                                                                 .as_doc()} if shapes else {})})
+                            for c in comments])
+
+
+def clear_intents(store: CommentStore, carriers: Sequence[tuple[Comment, ObjectId]]) -> None:
+    """Clear the intent each of these comments of one discussion carries while it is
+    still that one (comment, intent id)."""
+    if not carriers:
+        return
+    discussion_id, ids = carriers[0][0].discussion_id, [intent_id for _, intent_id in carriers]
+    if isinstance(store, DocumentsStore):
+        check_writable(store.name)
+        store._collection().update_many({"discussion_id": discussion_id, "intent.id": {"$in": ids}},
+                                        {"$set": {"intent": None}})
+    elif isinstance(store, BucketsStore):
+        check_writable(store.name)
+        store._collection().update_many({"discussion_id": discussion_id, "comments.intent.id": {"$in": ids}},
+                                        {"$set": {"comments.$[c].intent": None}},
+                                        array_filters=[{"c.intent.id": {"$in": ids}}])
+    else:
+        transition_many(store, [(comment, {"intent.id": intent_id}, {"intent": None})
+                                for comment, intent_id in carriers])

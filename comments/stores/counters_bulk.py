@@ -3,8 +3,10 @@ moved exactly once per change, as comments/stores/counters.py does for one comme
 (docs/counters.md): the same three steps, each for the whole group at once.
 
 1. every comment gets its new status, placeholder and fields with its own intent,
-   in one bulk write of conditional updates (comments/stores/bulk_writes.py: each
-   only while the comment is as it was read and carries no intent);
+   named by the comment's `_id`, only while it is as it was read and carries no
+   intent: one `update_many` per group of comments that share a change in the
+   documents store, one bulk write of an update per comment in the others
+   (comments/stores/bulk_writes.py);
 2. `finish_many`: read the state, then the comments; the intents they still carry
    that the state has not applied move the counters in one compare-and-set on `seq`
    (their deltas summed, every id pushed to `applied`: discussion_state.apply_many);
@@ -30,7 +32,7 @@ import comments.stores.counting as counting
 import comments.stores.counters as counters
 import comments.stores.discussion_state as discussion_state
 from comments.stores.base import CommentStore
-from comments.stores.bulk_writes import Transition, transition_many
+from comments.stores.bulk_writes import change_group, clear_intents
 from comments.stores.counting import Shape
 from comments.stores.queries import Query
 
@@ -69,21 +71,22 @@ def finish_many(discussion_id: ObjectId, carriers: Iterable[Comment], *, store: 
         raise counters.Contended(counters.CONTENDED.format(discussion_id=discussion_id, attempts=counters.ATTEMPTS))
     counters.between_steps("applied")
     by_id = {c.id: c for c in carriers}
-    transition_many(store, [(by_id[cid], {"intent.id": intent.id}, {"intent": None})
-                            for cid, intent in intents.items()])
+    clear_intents(store, [(by_id[cid], intent.id) for cid, intent in intents.items()])
     counters.between_steps("cleared")
     discussion_state.forget(discussion_id, intent_ids=[intent.id for intent in intents.values()])
 
 
 def change_many(discussion_id: ObjectId, *, ids: Iterable[ObjectId], store: CommentStore,
-                target: Callable[[Comment], Target], done: Callable[[Comment], bool],
-                intent_ids: Mapping[ObjectId, ObjectId] | None = None) -> None:
+                target: Callable[[Comment], Target], done: Callable[[Comment], bool]) -> None:
     """Give each of these comments of one discussion what `target` says, moving the
     counters once for them all; `done` tells a comment that needs nothing more (read
     again every round: one another writer changed first is decided again). Comments
-    gone are left out. `intent_ids`: the intent id to use for a comment (recorded by
-    the caller beforehand, so that a rerun writes the same one); else new ones."""
-    recorded = dict(intent_ids or {})
+    gone are left out. Each change's intent is named by its comment's `_id`, so the
+    comments that share a change (their shapes before and after, their fields) are
+    written together (comments/stores/bulk_writes.py: one `update_many` in the
+    documents store). The caller holds these comments (one runner at a time): an id
+    left in `applied` by a run killed before it forgot it is forgotten before the
+    comment is written again."""
     left = set(ids)
     for _ in range(counters.ATTEMPTS):
         found = _read(discussion_id, left, store)
@@ -94,20 +97,17 @@ def change_many(discussion_id: ObjectId, *, ids: Iterable[ObjectId], store: Comm
         left = {c.id for c in found if c.intent is not None or not done(c)}
         if not left:
             return
-        # A recorded id no comment carries may be left in `applied` by a run killed
-        # before it forgot it: forgotten now, so that writing it again counts again.
-        discussion_state.forget(discussion_id, intent_ids=[recorded[c.id] for c in todo if c.id in recorded])
-        changes: list[Transition] = []
+        discussion_state.forget(discussion_id, intent_ids=[c.id for c in todo])
+        groups: dict[tuple[Shape, Shape, str], tuple[dict[str, Any], list[Comment]]] = {}
         for comment in todo:
             shape, fields = target(comment)
             was = (comment.status, comment.placeholder)
-            intent_id = recorded.get(comment.id) or ObjectId()
-            intent = Intent(id=intent_id, was=was, now=shape) if shape != was else None
-            update = {"status": shape[0], "placeholder": shape[1], **fields,
-                      **({"intent": intent.as_doc()} if intent else {})}
-            changes.append((comment, counters.expect_shape(was), update))
-        transition_many(store, changes)
-        if any(update.get("intent") is None for _, _, update in changes):
-            counters.touch([discussion_id])  # Fields only: a new version all the same.
+            groups.setdefault((was, shape, repr(sorted(fields.items()))), (fields, []))[1].append(comment)
+        for (was, shape, _), (fields, comments) in groups.items():
+            update = {"status": shape[0], "placeholder": shape[1], **fields}
+            change_group(store, comments, expect=counters.expect_shape(was), fields=update,
+                         shapes=(was, shape) if was != shape else None)
+            if was == shape:
+                counters.touch([discussion_id])  # Fields only: a new version all the same.
         counters.between_steps("changed")
     raise counters.Contended(counters.CONTENDED.format(discussion_id=discussion_id, attempts=counters.ATTEMPTS))
