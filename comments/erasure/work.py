@@ -1,16 +1,18 @@
 """Doing an erasure (comments/erasure/jobs.py records it), step by step, a batch at a
 time, until it is done or the runner's time is up:
 
-1. comments: each of the member's comments, newest first, BATCH at a time, is deleted
-   with its text, name, address, IP and form key emptied and its author id removed
-   (through comments/stores/counters.py: the discussion's counters move once); then
-   each discussion it was on is settled (a comment with approved replies stands as a
-   "[deleted]" placeholder; the post's count and latest comments are handed to the
-   host again), its cached pages dropped, and the outbox's mail about those comments
-   deleted. A comment without its author id no longer matches the member: the next
-   batch is the next comments.
+1. comments: the member's comments, BATCH at a time from the discussion of their
+   newest one (newest first), are deleted with their text, name, address, IP and
+   form key emptied and their author id removed, each standing as a "[deleted]"
+   placeholder exactly when an approved reply is below it, with the discussion's
+   counters moved once for the batch (comments/erasure/batch.py, bulk writes); then
+   the post's count and latest comments are handed to the host again, its cached
+   pages dropped, and the outbox's mail about those comments deleted. A comment
+   without its author id no longer matches the member: the next batch is the next
+   comments.
 2. votes: the member's votes, VOTE_BATCH at a time, are taken back from their
-   comments' tallies and their records deleted.
+   comments' tallies (in bulk: comments.votes.collection.withdraw) and their records
+   deleted.
 3. addresses: the subscriptions of the member's addresses and account, the record
    that those addresses were confirmed, and the outbox's mail to them are deleted.
 
@@ -91,10 +93,12 @@ def _comments(doc: dict[str, Any]) -> dict[str, Any]:
     """One batch of the member's comments (the recorded one first)."""
     store = get_store()
     if not doc["batch"]:
-        found = store.find(Query(commenter=Commenter(user_id=int(doc["user_id"])), order=tuple(NEWEST),
-                                 limit=BATCH))
-        if not found:
+        member = Commenter(user_id=int(doc["user_id"]))
+        newest = store.find(Query(commenter=member, order=tuple(NEWEST), limit=1))
+        if not newest:
             return jobs.next_step(doc)
+        found = store.find(Query(commenter=member, discussion_id=newest[0].discussion_id, order=tuple(NEWEST),
+                                 limit=BATCH))
         doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug} for c in found])
     batch.erase(doc["batch"], store=store)
     outbox.forget(comment_ids=[item["id"] for item in doc["batch"]])

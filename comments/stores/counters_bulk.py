@@ -85,19 +85,22 @@ def change_many(discussion_id: ObjectId, *, ids: Iterable[ObjectId], store: Comm
     comments that share a change (their shapes before and after, their fields) are
     written together (comments/stores/bulk_writes.py: one `update_many` in the
     documents store). The caller holds these comments (one runner at a time): an id
-    left in `applied` by a run killed before it forgot it is forgotten before the
-    comment is written again."""
+    left in `applied` by a run killed before it forgot it is forgotten when the
+    comment is read carrying no intent."""
     left = set(ids)
-    for _ in range(counters.ATTEMPTS):
+    for attempt in range(counters.ATTEMPTS):
         found = _read(discussion_id, left, store)
         if any(c.intent is not None for c in found):
             finish_many(discussion_id, found, store=store)
             found = _read(discussion_id, left, store)
+        if not attempt:
+            # An id left in `applied` by a run killed before it forgot it: no comment
+            # carries it, and the comment may be written again (named by its id).
+            discussion_state.forget(discussion_id, intent_ids=[c.id for c in found if c.intent is None])
         todo = [c for c in found if c.intent is None and not done(c)]
         left = {c.id for c in found if c.intent is not None or not done(c)}
         if not left:
             return
-        discussion_state.forget(discussion_id, intent_ids=[c.id for c in todo])
         groups: dict[tuple[Shape, Shape, str], tuple[dict[str, Any], list[Comment]]] = {}
         for comment in todo:
             shape, fields = target(comment)
