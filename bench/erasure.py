@@ -12,9 +12,11 @@ off (every reader page reads MongoDB):
    would; the same reader requests run until it ends.
 
 Prints the erasure's time and pace (comments a second), the requests' median and p95
-latency in both phases and their ratio to the baseline's, then checks the result: no comment of the member left, every one blank and nameless,
-placeholders exactly on those with approved replies, the votes out of the tallies, the
-counters without drift, and no summary naming the member.
+latency in both phases and their ratio to the baseline's, then checks the result: no
+comment of the member left, every one blank and nameless, placeholders exactly on those
+with approved replies, the votes out of the tallies, the counters without drift, and no
+summary naming the member; and runs `manage.py repair_summaries --check` and
+`repair_votes --check` on the scratch database (both must find nothing).
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/erasure.py [--comments 10000]
 """

@@ -65,7 +65,8 @@ def increment_many(store: CommentStore, changes: Sequence[tuple[Comment, dict[st
     store's, and a store this module does not know, go one `increment_votes` at a time
     (the fields are then the tallies): an `$inc` that missed a comment not where its
     slug says could not be told from one that landed."""
-    if isinstance(store, EmbeddedStore) or not _bulk(store, [(comment, {}, fields) for comment, fields in changes], "$inc"):
+    incremented: list[Transition] = [(comment, {}, fields) for comment, fields in changes]
+    if isinstance(store, EmbeddedStore) or not _bulk(store, incremented, "$inc"):
         for comment, fields in changes:
             store.increment_votes(comment=comment, up=fields.get("votes.up", 0), down=fields.get("votes.down", 0))
 
