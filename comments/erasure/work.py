@@ -44,6 +44,10 @@ __all__ = ["BATCH", "ERASED_FIELDS", "VOTE_BATCH", "continue_all", "erased", "ru
 
 BATCH = 200
 VOTE_BATCH = 500
+# About how long a whole batch takes the database (a loaded development database's
+# pace, docs/benchmarks.md): a runner given less time takes a share of a batch, so a
+# request's share of the work stays within its time.
+BATCH_SECONDS = 2.0
 # A runner under a request's MongoDB budget stops with this much of it left.
 BUDGET_MARGIN = 0.4
 
@@ -58,13 +62,14 @@ def _time_left(deadline: float) -> bool:
 def run(erasure_id: Any, *, seconds: float) -> Erasure | None:
     """Run the erasure for about `seconds` at most (and within the request's MongoDB
     budget, under one); where it stands after. None for an unknown id. Another runner
-    holding it is left to finish it."""
+    holding it is left to finish it. Given less than BATCH_SECONDS, its batches are
+    cut in proportion (a request's second: 100 comments, 250 votes)."""
     doc = jobs.take(erasure_id)
     if doc is not None:
         deadline = time.monotonic() + seconds
         try:
             while doc["step"] != jobs.DONE and _time_left(deadline):
-                doc = STEPS[doc["step"]](doc)
+                doc = STEPS[doc["step"]](doc, min(1.0, seconds / BATCH_SECONDS))
         except (PyMongoError, counters.Contended) as exc:
             if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
                 raise
@@ -89,8 +94,12 @@ def continue_all(*, seconds: float) -> int:
     return finished
 
 
-def _comments(doc: dict[str, Any]) -> dict[str, Any]:
-    """One batch of the member's comments (the recorded one first)."""
+def _size(batch: int, share: float) -> int:
+    return max(1, int(batch * share))
+
+
+def _comments(doc: dict[str, Any], share: float) -> dict[str, Any]:
+    """One batch (`share` of BATCH) of the member's comments (the recorded one first)."""
     store = get_store()
     if not doc["batch"]:
         member = Commenter(user_id=int(doc["user_id"]))
@@ -98,17 +107,17 @@ def _comments(doc: dict[str, Any]) -> dict[str, Any]:
         if not newest:
             return jobs.next_step(doc)
         found = store.find(Query(commenter=member, discussion_id=newest[0].discussion_id, order=tuple(NEWEST),
-                                 limit=BATCH))
+                                 limit=_size(BATCH, share)))
         doc = jobs.set_batch(doc, [{"id": c.id, "discussion_id": c.discussion_id, "slug": c.slug} for c in found])
     batch.erase(doc["batch"], store=store)
     outbox.forget(comment_ids=[item["id"] for item in doc["batch"]])
     return jobs.finish_batch(doc, counted="comments")
 
 
-def _votes(doc: dict[str, Any]) -> dict[str, Any]:
+def _votes(doc: dict[str, Any], share: float) -> dict[str, Any]:
     """One batch of the member's votes (the recorded one first)."""
     if not doc["batch"]:
-        found = votes.counting_ids(voter=f"u:{int(doc['user_id'])}", limit=VOTE_BATCH)
+        found = votes.counting_ids(voter=f"u:{int(doc['user_id'])}", limit=_size(VOTE_BATCH, share))
         if not found:
             return jobs.next_step(doc)
         doc = jobs.set_batch(doc, found)
@@ -119,7 +128,7 @@ def _votes(doc: dict[str, Any]) -> dict[str, Any]:
     return jobs.finish_batch(doc, counted="votes")
 
 
-def _addresses(doc: dict[str, Any]) -> dict[str, Any]:
+def _addresses(doc: dict[str, Any], share: float) -> dict[str, Any]:
     """The member's subscriptions, confirmed addresses and mail to them, at once."""
     emails = list(doc.get("emails") or [])
     counts = {"subscriptions": subscriptions.forget(emails=emails, user_id=int(doc["user_id"])),
@@ -128,6 +137,6 @@ def _addresses(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "step": jobs.DONE}
 
 
-STEPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+STEPS: dict[str, Callable[[dict[str, Any], float], dict[str, Any]]] = {
     jobs.COMMENTS: _comments, jobs.VOTES: _votes, jobs.ADDRESSES: _addresses,
 }
