@@ -1,8 +1,9 @@
 """Many conditional single-comment updates sent as one bulk write: each is the update
 `CommentStore.transition` makes for its store (the documents store's `update_one` on
-the comment's `_id`, the buckets store's `$elemMatch` with its arrayFilter, the
-embedded store's update through the comment's chain), so each still changes its
-comment only while it meets its condition. Which ones matched is not told: the caller
+the comment's `_id`; the buckets store's, one arrayFilter identifier per comment, are
+gathered into one update of the buckets holding them, and the embedded store's, each
+through its chain of identifiers, into one update of the discussion's document), so
+each still changes its comment only while it meets its condition. Which ones matched is not told: the caller
 reads the comments back (comments/stores/counters_bulk.py). A store this module does
 not know gets them one `transition` at a time.
 
@@ -16,16 +17,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bson import ObjectId
-from pymongo import UpdateOne
+from pymongo import UpdateMany, UpdateOne
 
 from comments.records import Comment, Intent
 from comments.stores.base import CommentStore
 from comments.stores.buckets import BucketsStore
 from comments.stores.documents import DocumentsStore
 from comments.stores.embedded import EmbeddedStore
-from comments.stores.embedded_tree import chain_exists, chain_field, chain_filters, chain_of
+from comments.stores.queries import Query
+from comments.stores.embedded_tree import REPLIES, chain_of
 from comments.stores.store_switch import check_writable
 
+# Comments changed by one update of the buckets store at most (its arrayFilters).
+BUCKET_CHUNK = 100
+# Comments changed by one update of the embedded store's discussion document at most.
+EMBEDDED_CHUNK = 50
 # (the comment, the conditions on its own fields, the fields to set)
 Transition = tuple[Comment, dict[str, Any], dict[str, Any]]
 
@@ -34,21 +40,57 @@ def _documents_op(comment: Comment, expect: dict[str, Any], fields: dict[str, An
     return UpdateOne({"_id": comment.id, "discussion_id": comment.discussion_id, **expect}, {operator: fields})
 
 
-def _buckets_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
-    condition = {"_id": comment.id, **expect}
-    return UpdateOne({"discussion_id": comment.discussion_id, "comments": {"$elemMatch": condition}},
-                     {operator: {f"comments.$[c].{path}": value for path, value in fields.items()}},
-                     array_filters=[{f"c.{name}": value for name, value in condition.items()}])
+def _buckets_ops(changes: Sequence[Transition], operator: str) -> list[UpdateMany]:
+    """One update per BUCKET_CHUNK comments of a discussion: each comment is its own
+    arrayFilter identifier (`c0`, `c1`, ...) on its `_id` and its conditions, so each is
+    changed only while it meets them, and each bucket holding some is written once."""
+    ops: list[UpdateMany] = []
+    chunk: list[Transition] = []
+
+    def flush() -> None:
+        if chunk:
+            update: dict[str, Any] = {}
+            filters: list[Mapping[str, Any]] = []
+            for n, (comment, expect, fields) in enumerate(chunk):
+                update.update({f"comments.$[c{n}].{path}": value for path, value in fields.items()})
+                filters.append({f"c{n}.{name}": value for name, value in {"_id": comment.id, **expect}.items()})
+            ops.append(UpdateMany({"discussion_id": chunk[0][0].discussion_id,
+                                   "comments._id": {"$in": [c.id for c, _, _ in chunk]}},
+                                  {operator: update}, array_filters=filters))
+            chunk.clear()
+
+    for change in sorted(changes, key=lambda change: change[0].discussion_id):
+        if chunk and (len(chunk) >= BUCKET_CHUNK or chunk[0][0].discussion_id != change[0].discussion_id
+                      or any(c.id == change[0].id for c, _, _ in chunk)):
+            flush()
+        chunk.append(change)
+    flush()
+    return ops
 
 
-def _embedded_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
-    """Through the chain its slug names (a comment elsewhere is not matched: the
-    caller's read back finds it unchanged and it goes through `transition`)."""
-    chain = chain_of(comment.slug)
-    filters: list[Mapping[str, Any]] | None = list(chain_filters(chain) or []) or None
-    return UpdateOne({"_id": comment.discussion_id, **chain_exists(chain, _id=comment.id, **expect)},
-                     {operator: {chain_field(chain, name): value for name, value in fields.items()}},
-                     array_filters=filters)
+def _embedded_ops(changes: Sequence[Transition], operator: str) -> list[UpdateOne]:
+    """One update of a discussion's document per EMBEDDED_CHUNK comments, each reached
+    through the chain its slug names with identifiers of its own (`k<n>d<depth>`), the
+    last one also on its `_id` and conditions. A comment not where its slug says is not
+    matched: the caller's read back finds it unchanged and it goes through `transition`."""
+    ops: list[UpdateOne] = []
+    by_discussion: dict[Any, list[Transition]] = {}
+    for change in changes:
+        by_discussion.setdefault(change[0].discussion_id, []).append(change)
+    for discussion_id, group in by_discussion.items():
+        for start in range(0, len(group), EMBEDDED_CHUNK):
+            update: dict[str, Any] = {}
+            filters: list[Mapping[str, Any]] = []
+            for n, (comment, expect, fields) in enumerate(group[start:start + EMBEDDED_CHUNK]):
+                chain = chain_of(comment.slug)
+                names = [f"k{n}d{depth}" for depth in range(len(chain))]
+                path = "".join(f"{REPLIES}.$[{name}]." for name in names)
+                update.update({path + field: value for field, value in fields.items()})
+                filters += [{f"{name}.slug": slug} for name, slug in zip(names[:-1], chain[:-1])]
+                filters.append({f"{names[-1]}.{field}": value
+                                for field, value in {"slug": chain[-1], "_id": comment.id, **expect}.items()})
+            ops.append(UpdateOne({"_id": discussion_id}, {operator: update}, array_filters=filters))
+    return ops
 
 
 def transition_many(store: CommentStore, changes: Sequence[Transition]) -> None:
@@ -77,12 +119,13 @@ def _bulk(store: CommentStore, changes: Sequence[Transition], operator: str) -> 
     if not changes:
         return True
     check_writable(store.name)
+    ops: list[UpdateOne] | list[UpdateMany]
     if isinstance(store, DocumentsStore):
         ops = [_documents_op(*change, operator) for change in changes]
     elif isinstance(store, BucketsStore):
-        ops = [_buckets_op(*change, operator) for change in changes]
+        ops = _buckets_ops(changes, operator)
     elif isinstance(store, EmbeddedStore):
-        ops = [_embedded_op(*change, operator) for change in changes]
+        ops = _embedded_ops(changes, operator)
     else:
         return False
     store._collection().bulk_write(ops, ordered=False)
@@ -94,14 +137,16 @@ def _literal(fields: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def change_group(store: CommentStore, comments: Sequence[Comment], *, expect: dict[str, Any],
-                 fields: dict[str, Any], shapes: tuple[tuple[str, bool], tuple[str, bool]] | None) -> None:
+                 fields: dict[str, Any], shapes: tuple[tuple[str, bool], tuple[str, bool]] | None,
+                 one_by_one: bool = False) -> None:
     """Set `fields` on each of these comments of one discussion while it meets `expect`,
     and with `shapes` ((was, now) of them all) an intent whose id is the comment's own
     `_id` (comments/stores/counters_bulk.py); one `update_many` in the documents store,
-    a bulk write of one update per comment in the others."""
+    a bulk write in the others; `one_by_one`: one `transition` each (which finds a
+    comment not where its slug says)."""
     if not comments:
         return
-    if isinstance(store, DocumentsStore):
+    if isinstance(store, DocumentsStore) and not one_by_one:
         check_writable(store.name)
         update = _literal(fields)
         if shapes is not None:
@@ -111,9 +156,13 @@ def change_group(store: CommentStore, comments: Sequence[Comment], *, expect: di
             {"_id": {"$in": [c.id for c in comments]}, "discussion_id": comments[0].discussion_id, **expect},
             [{"$set": update}])
         return
-    transition_many(store, [(c, expect, {**fields, **({"intent": Intent(id=c.id, was=shapes[0], now=shapes[1])
-                                                                 .as_doc()} if shapes else {})})
-                            for c in comments])
+    changes = [(c, expect, {**fields, **({"intent": Intent(id=c.id, was=shapes[0], now=shapes[1]).as_doc()}
+                                          if shapes else {})}) for c in comments]
+    if one_by_one:
+        for comment, condition, update in changes:
+            store.transition(comment=comment, expect=condition, fields=update)
+    else:
+        transition_many(store, changes)
 
 
 def clear_intents(store: CommentStore, carriers: Sequence[tuple[Comment, ObjectId]]) -> None:
@@ -134,3 +183,9 @@ def clear_intents(store: CommentStore, carriers: Sequence[tuple[Comment, ObjectI
     else:
         transition_many(store, [(comment, {"intent.id": intent_id}, {"intent": None})
                                 for comment, intent_id in carriers])
+        # One the bulk write missed (not where its slug says) is cleared by `transition`:
+        # its intent must be gone before its id leaves `applied`.
+        wanted = {comment.id: intent_id for comment, intent_id in carriers}
+        for comment in store.find(Query(discussion_id=discussion_id, ids=frozenset(wanted))):
+            if comment.intent is not None and comment.intent.id == wanted[comment.id]:
+                store.transition(comment=comment, expect={"intent.id": comment.intent.id}, fields={"intent": None})

@@ -6,7 +6,9 @@ moved exactly once per change, as comments/stores/counters.py does for one comme
    named by the comment's `_id`, only while it is as it was read and carries no
    intent: one `update_many` per group of comments that share a change in the
    documents store, one bulk write of an update per comment in the others
-   (comments/stores/bulk_writes.py);
+   (comments/stores/bulk_writes.py); a comment still to change after that (changed
+   by another writer first, or not where the bulk write looked) is changed by
+   `transition` from then on;
 2. `finish_many`: read the state, then the comments; the intents they still carry
    that the state has not applied move the counters in one compare-and-set on `seq`
    (their deltas summed, every id pushed to `applied`: discussion_state.apply_many);
@@ -109,7 +111,7 @@ def change_many(discussion_id: ObjectId, *, ids: Iterable[ObjectId], store: Comm
         for (was, shape, _), (fields, comments) in groups.items():
             update = {"status": shape[0], "placeholder": shape[1], **fields}
             change_group(store, comments, expect=counters.expect_shape(was), fields=update,
-                         shapes=(was, shape) if was != shape else None)
+                         shapes=(was, shape) if was != shape else None, one_by_one=attempt > 0)
             if was == shape:
                 counters.touch([discussion_id])  # Fields only: a new version all the same.
         counters.between_steps("changed")
