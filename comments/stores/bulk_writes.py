@@ -1,9 +1,9 @@
 """Many conditional single-comment updates sent as one bulk write: each is the update
 `CommentStore.transition` makes for its store (the documents store's `update_one` on
-the comment's `_id`; the buckets store's, one arrayFilter identifier per comment, are
-gathered into one update of the buckets holding them, and the embedded store's, each
-through its chain of identifiers, into one update of the discussion's document), so
-each still changes its comment only while it meets its condition. Which ones matched is not told: the caller
+the comment's `_id`, the embedded store's through the comment's chain; the buckets
+store's, one arrayFilter identifier per comment, are gathered into one update of the
+buckets holding them), so each still changes its comment only while it meets its
+condition. Which ones matched is not told: the caller
 reads the comments back (comments/stores/counters_bulk.py). A store this module does
 not know gets them one `transition` at a time.
 
@@ -25,13 +25,11 @@ from comments.stores.buckets import BucketsStore
 from comments.stores.documents import DocumentsStore
 from comments.stores.embedded import EmbeddedStore
 from comments.stores.queries import Query
-from comments.stores.embedded_tree import REPLIES, chain_of
+from comments.stores.embedded_tree import chain_exists, chain_field, chain_filters, chain_of
 from comments.stores.store_switch import check_writable
 
 # Comments changed by one update of the buckets store at most (its arrayFilters).
 BUCKET_CHUNK = 100
-# Comments changed by one update of the embedded store's discussion document at most.
-EMBEDDED_CHUNK = 50
 # (the comment, the conditions on its own fields, the fields to set)
 Transition = tuple[Comment, dict[str, Any], dict[str, Any]]
 
@@ -68,29 +66,16 @@ def _buckets_ops(changes: Sequence[Transition], operator: str) -> list[UpdateMan
     return ops
 
 
-def _embedded_ops(changes: Sequence[Transition], operator: str) -> list[UpdateOne]:
-    """One update of a discussion's document per EMBEDDED_CHUNK comments, each reached
-    through the chain its slug names with identifiers of its own (`k<n>d<depth>`), the
-    last one also on its `_id` and conditions. A comment not where its slug says is not
-    matched: the caller's read back finds it unchanged and it goes through `transition`."""
-    ops: list[UpdateOne] = []
-    by_discussion: dict[Any, list[Transition]] = {}
-    for change in changes:
-        by_discussion.setdefault(change[0].discussion_id, []).append(change)
-    for discussion_id, group in by_discussion.items():
-        for start in range(0, len(group), EMBEDDED_CHUNK):
-            update: dict[str, Any] = {}
-            filters: list[Mapping[str, Any]] = []
-            for n, (comment, expect, fields) in enumerate(group[start:start + EMBEDDED_CHUNK]):
-                chain = chain_of(comment.slug)
-                names = [f"k{n}d{depth}" for depth in range(len(chain))]
-                path = "".join(f"{REPLIES}.$[{name}]." for name in names)
-                update.update({path + field: value for field, value in fields.items()})
-                filters += [{f"{name}.slug": slug} for name, slug in zip(names[:-1], chain[:-1])]
-                filters.append({f"{names[-1]}.{field}": value
-                                for field, value in {"slug": chain[-1], "_id": comment.id, **expect}.items()})
-            ops.append(UpdateOne({"_id": discussion_id}, {operator: update}, array_filters=filters))
-    return ops
+def _embedded_op(comment: Comment, expect: dict[str, Any], fields: dict[str, Any], operator: str) -> UpdateOne:
+    """Through the chain its slug names (a comment elsewhere is not matched: the
+    caller's read back finds it unchanged and it goes through `transition`). One
+    update per comment: FerretDB applies only part of an update that reaches several
+    comments at different depths through chains of arrayFilter identifiers."""
+    chain = chain_of(comment.slug)
+    filters: list[Mapping[str, Any]] | None = list(chain_filters(chain) or []) or None
+    return UpdateOne({"_id": comment.discussion_id, **chain_exists(chain, _id=comment.id, **expect)},
+                     {operator: {chain_field(chain, name): value for name, value in fields.items()}},
+                     array_filters=filters)
 
 
 def transition_many(store: CommentStore, changes: Sequence[Transition]) -> None:
@@ -125,7 +110,7 @@ def _bulk(store: CommentStore, changes: Sequence[Transition], operator: str) -> 
     elif isinstance(store, BucketsStore):
         ops = _buckets_ops(changes, operator)
     elif isinstance(store, EmbeddedStore):
-        ops = _embedded_ops(changes, operator)
+        ops = [_embedded_op(*change, operator) for change in changes]
     else:
         return False
     store._collection().bulk_write(ops, ordered=False)
