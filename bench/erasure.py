@@ -11,10 +11,12 @@ off (every reader page reads MongoDB):
    `manage.py finish_erasures` in a process of its own, as the background worker
    would; the same reader requests run until it ends.
 
-Prints the erasure's time and the requests' median and p95 latency in both phases,
-then checks the result: no comment of the member left, every one blank and nameless,
-placeholders exactly on those with approved replies, the votes out of the tallies, the
-counters without drift, and no summary naming the member.
+Prints the erasure's time and pace (comments a second), the requests' median and p95
+latency in both phases and their ratio to the baseline's, then checks the result: no
+comment of the member left, every one blank and nameless, placeholders exactly on those
+with approved replies, the votes out of the tallies, the counters without drift, and no
+summary naming the member; and runs `manage.py repair_summaries --check` and
+`repair_votes --check` on the scratch database (both must find nothing).
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/erasure.py [--comments 10000]
 """
@@ -154,13 +156,21 @@ def main() -> int:
         during = read(client, urls, lambda: worker.poll() is None)
         took = time.perf_counter() - began
         print(f"finish_erasures: {(worker.stdout.read() if worker.stdout else '').strip()}")
+        base_median, base_p95 = median_and_p95_ms(baseline)
         for label, times in (("baseline", baseline), ("during erasure", during)):
             median, p95 = median_and_p95_ms(times)
-            print(f"{label:>15}: {len(times):>5} reader requests, median {median:.1f} ms, p95 {p95:.1f} ms")
-        print(f"Erasure of {args.comments:,} comments and {len(voted):,} votes: {took:.1f} s "
-              "(the worker process's whole run, its start-up included).")
+            print(f"{label:>15}: {len(times):>5} reader requests, median {median:.1f} ms "
+                  f"(x{median / base_median:.2f}), p95 {p95:.1f} ms (x{p95 / base_p95:.2f})")
+        print(f"Erasure of {args.comments:,} comments and {len(voted):,} votes: {took:.1f} s, "
+              f"{args.comments / took:.0f} comments/s (the worker process's whole run, its start-up included).")
         check(made, voted, erasure.id, args.comments)
         print("Checked: every comment blank and nameless, placeholders right, votes out, no drift, summaries clean.")
+        for command in ("repair_summaries", "repair_votes"):
+            checked = subprocess.run([sys.executable, "manage.py", command, "--check"], env=env, text=True,
+                                     cwd=Path(__file__).resolve().parent.parent, capture_output=True)
+            print(f"manage.py {command} --check: exit {checked.returncode} {checked.stdout.strip()[-200:]}")
+            clean = checked.returncode == 0 and (command != "repair_votes" or " 0 comments drifted" in checked.stdout)
+            assert clean, checked.stdout + checked.stderr
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
     return 0

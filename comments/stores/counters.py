@@ -142,7 +142,7 @@ def touch(discussion_ids: Iterable[ObjectId]) -> None:
 # --- Changing one comment ------------------------------------------------------------------
 
 
-def _expect_shape(shape: Shape) -> dict[str, Any]:
+def expect_shape(shape: Shape) -> dict[str, Any]:
     status, placeholder = shape
     return {"status": {"$in": [APPROVED, None]} if status == APPROVED else status,
             "placeholder": True if placeholder else {"$ne": True}, "intent": None}
@@ -182,7 +182,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
         intent = Intent(id=ObjectId(), was=was, now=now) if was != now else None
         update = {"status": now[0], "placeholder": now[1], **extra,
                   **({"intent": intent.as_doc()} if intent else {})}
-        if store.transition(comment=current, expect=_expect_shape(was), fields=update):
+        if store.transition(comment=current, expect=expect_shape(was), fields=update):
             changed = Comment.from_doc({**_as_doc(current), **update, "intent": None})
             if intent is None:
                 touch([current.discussion_id])

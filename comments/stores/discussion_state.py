@@ -160,10 +160,17 @@ def apply(discussion_id: ObjectId, *, intent_id: ObjectId, deltas: dict[str, int
     """Move the counters by `deltas` and note `intent_id` as applied, if the state is
     still at `if_seq` and has not applied it, and keep `opens` no later than the
     comment's `posted`; the state after, or None."""
+    return apply_many(discussion_id, intent_ids=[intent_id], deltas=deltas, if_seq=if_seq, posted=posted)
+
+
+def apply_many(discussion_id: ObjectId, *, intent_ids: list[ObjectId], deltas: dict[str, int], if_seq: int,
+               posted: datetime) -> State | None:
+    """`apply` of several intents at once (their deltas summed), if the state is still
+    at `if_seq` and has applied none of them; `posted`: the earliest of their comments'."""
     return _after(_states().find_one_and_update(
-        {"_id": discussion_id, "seq": if_seq, "applied": {"$ne": intent_id}},
-        {"$inc": {"seq": 1, **{f"counts.{key}": n for key, n in deltas.items()}}, "$push": {"applied": intent_id},
-         "$min": {"opens": posted}},
+        {"_id": discussion_id, "seq": if_seq, "applied": {"$nin": list(intent_ids)}},
+        {"$inc": {"seq": 1, **{f"counts.{key}": n for key, n in deltas.items()}},
+         "$push": {"applied": {"$each": list(intent_ids)}}, "$min": {"opens": posted}},
         return_document=ReturnDocument.AFTER,
     ))
 

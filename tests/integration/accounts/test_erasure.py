@@ -143,18 +143,18 @@ def test_an_erasure_cut_short_is_finished_once_by_the_worker(monkeypatch, make_v
     monkeypatch.setattr(work, "BATCH", 2)
     response = signed_in(rosa).post("/accounts/delete/", {"action": "erase", "password": PASSWORD})
     assert "under way" in Client().get(response["Location"]).content.decode()
-    settle = summaries.settle
+    refresh = summaries.refresh_summary
 
     def killed(**kwargs):
-        settle(**kwargs)
+        refresh(**kwargs)
         raise Killed
 
-    monkeypatch.setattr(summaries, "settle", killed)
+    monkeypatch.setattr(summaries, "refresh_summary", killed)
     erasure_id = get_db().comment_erasures.find_one()["_id"]
     with pytest.raises(Killed):
         work.run(erasure_id, seconds=60)
     assert len(get_db().comment_erasures.find_one()["batch"]) == 2
-    monkeypatch.setattr(summaries, "settle", settle)
+    monkeypatch.setattr(summaries, "refresh_summary", refresh)
     get_db().comment_erasures.update_one({"_id": erasure_id}, {"$set": {"lease": None}})  # the lease ran out
     assert work.continue_all(seconds=60) == 1
     done = jobs.find(erasure_id)
