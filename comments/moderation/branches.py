@@ -43,7 +43,7 @@ RULES, TURNS = "comment_branch_rules", "comment_branch_turns"
 DISCUSSION_FULL_SLUG = "discussion_full_slug"
 INDEXES = [IndexModel([("discussion_id", ASCENDING), ("full_slug", ASCENDING)], name=DISCUSSION_FULL_SLUG)]
 TURN_INDEXES = [IndexModel([("until", ASCENDING)], expireAfterSeconds=0, name="until")]
-SHARD_KEYS = (ShardKey(RULES, {"discussion_id": 1}, tuple(INDEXES)),)
+SHARD_KEYS = (ShardKey(RULES, {"discussion_id": "hashed"}, tuple(INDEXES)),)
 # Slow mode's bounds: at least a second, at most a day.
 SLOW_LEAST, SLOW_MOST = 1, 86_400
 LOCKED = gettext_noop("Replies are closed in this thread, so yours was not posted. Your text is kept below.")

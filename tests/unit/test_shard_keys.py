@@ -21,8 +21,18 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ["comments", "cms", "dashboard", "infra", "slugline", "tests", "bench"]
 
 
-def every_key() -> list[sharding.ShardKey]:
+def store_keys() -> list[sharding.ShardKey]:
     return [key for name in STORES for key in get_store(name).shard_keys]
+
+
+def every_key() -> list[sharding.ShardKey]:
+    """Every store's keys and the other keys the apps register (discussion state, branch
+    rules, pictures' chunks)."""
+    from comments.moderation import branches
+    from comments.stores import discussion_state
+    from media import library
+
+    return store_keys() + [*discussion_state.SHARD_KEYS, *branches.SHARD_KEYS, *library.SHARD_KEYS]
 
 
 def sharded_fields() -> dict[str, list[str]]:
@@ -77,7 +87,7 @@ def test_every_key_and_unique_index_is_one_both_engines_accept(key):
 def test_the_stores_declare_their_unique_indexes_with_their_keys():
     """The check sees the indexes the stores create: the slug and page indexes."""
     unique = {key.collection: [i.document["name"] for i in key.indexes if i.document.get("unique")]
-              for key in every_key()}
+              for key in store_keys()}
     assert unique == {"comments": ["discussion_slug"], "comment_pages": ["discussion_page"],
                       "comment_claims": [], "discussions": []}
 

@@ -145,10 +145,12 @@ def test_shard_collections_shards_a_new_database_once_and_says_so(settings, each
     assert first.getvalue().splitlines() == [
         f'Sharded {settings.MONGODB_NAME}.comments on {{"discussion_id": "hashed"}}.',
         f'Sharded {settings.MONGODB_NAME}.discussion_state on {{"_id": "hashed"}}.',
+        f'Sharded {settings.MONGODB_NAME}.comment_branch_rules on {{"discussion_id": "hashed"}}.',
         f'Sharded {settings.MONGODB_NAME}.media.chunks on {{"files_id": "hashed"}}.']
     assert again.getvalue().splitlines() == [
         f'{settings.MONGODB_NAME}.comments was already sharded on {{"discussion_id": "hashed"}}; left as it is.',
         f'{settings.MONGODB_NAME}.discussion_state was already sharded on {{"_id": "hashed"}}; left as it is.',
+        f'{settings.MONGODB_NAME}.comment_branch_rules was already sharded on {{"discussion_id": "hashed"}}; left as it is.',
         f'{settings.MONGODB_NAME}.media.chunks was already sharded on {{"files_id": "hashed"}}; left as it is.']
 
 

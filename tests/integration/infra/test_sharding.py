@@ -36,6 +36,7 @@ def test_the_command_shards_the_store_a_migration_switched_to(commands, settings
     assert out.getvalue().splitlines() == [
         f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.discussions", "key": {{"_id": "hashed"}}}}',
         f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.discussion_state", "key": {{"_id": "hashed"}}}}',
+        f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.comment_branch_rules", "key": {{"discussion_id": "hashed"}}}}',
         f'Would send {{"shardCollection": "{settings.MONGODB_NAME}.media.chunks", "key": {{"files_id": "hashed"}}}}',
     ]
 
@@ -69,6 +70,7 @@ def test_a_dry_run_prints_the_commands_without_a_server(commands, settings):
     assert out.getvalue().splitlines() == [
         'Would send {"shardCollection": "prod.comments", "key": {"discussion_id": "hashed"}}',
         'Would send {"shardCollection": "prod.discussion_state", "key": {"_id": "hashed"}}',
+        'Would send {"shardCollection": "prod.comment_branch_rules", "key": {"discussion_id": "hashed"}}',
         'Would send {"shardCollection": "prod.media.chunks", "key": {"files_id": "hashed"}}',
     ]
     assert commands.names == []

@@ -14,7 +14,9 @@ from tests.written import WRITTEN
 @pytest.fixture
 def fresh(mongo_db):
     WRITTEN.empty(mongo_db)  # what earlier fixtures wrote
-    return mongo_db
+    yield mongo_db
+    for name in ("written_a", "written_b", "written_c", "written_copy"):  # what take() forgot
+        mongo_db.drop_collection(name)
 
 
 def test_the_collections_written_are_named_and_only_they(fresh):
