@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from pymongo import monitoring
@@ -39,7 +40,8 @@ class Written(monitoring.CommandListener):
     """The collections written per database since the last `take`; a database maps to
     None once a command may have written anything in it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, children: Callable[[str], bool] | None = None) -> None:
+        self._children = children or _a_child_may_write
         self._lock = threading.Lock()
         self._written: dict[str, set[str] | None] = {}
         self._quiet = threading.local()
@@ -71,7 +73,7 @@ class Written(monitoring.CommandListener):
         with self._lock:
             seen = self._written.pop(db_name, set())
             started, self.process_started = self.process_started, False
-        if started or seen is None or _a_child_may_write(db_name):
+        if started or seen is None or self._children(db_name):
             return None
         return seen
 
@@ -110,16 +112,23 @@ def _a_child_may_write(db_name: str) -> bool:
     return False
 
 
-def _registered() -> Written:
-    written = Written()
+_listening: list[Written] = []
+
+
+def registered(**kwargs) -> Written:
+    """A new Written, told of every command of the clients made after it and of every
+    process started."""
+    written = Written(**kwargs)
     monitoring.register(written)
-
-    def audit(event: str, args: tuple) -> None:
-        if event.startswith(_SPAWNS):
-            written.process_started = True
-
-    sys.addaudithook(audit)
+    _listening.append(written)
     return written
 
 
-WRITTEN = _registered()
+def _audit(event: str, args: tuple) -> None:
+    if event.startswith(_SPAWNS):
+        for written in _listening:
+            written.process_started = True
+
+
+sys.addaudithook(_audit)
+WRITTEN = registered()
