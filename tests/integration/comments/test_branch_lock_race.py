@@ -13,6 +13,8 @@ from comments.records import DELETED, CommentAuthor
 from comments.stores import counters, get_store
 from tests.threads import at_once
 
+pytestmark = pytest.mark.usefixtures("each_store")
+
 # Commenters posting at once, each a stream of replies until the lock refuses one
 # (at most STREAM): replies are in flight whenever the lock lands.
 COMMENTERS, STREAM, ROUNDS = 16, 40, 5
@@ -75,4 +77,33 @@ def test_no_reply_is_left_below_a_lock_that_was_stored_after_the_lock_answered(m
         withdrawn = [c for cid, c in now_below.items() if cid not in before and c.status == DELETED]
         assert all(c.text == "" and c.form_key is None for c in withdrawn)
         assert len(refused) == COMMENTERS  # Each stream ended on the lock.
+    assert counters.check(post.id, store=get_store()) is None
+
+
+def test_a_reply_the_lock_overtook_is_withdrawn_in_every_store(make_post, make_comment, monkeypatch):
+    """The lock lands just after a reply's check: the reply is withdrawn (deleted, text
+    and form key emptied, nothing counted) and refused as locked; the same form sent
+    again once unlocked is posted anew."""
+    post = make_post()
+    top = make_comment(post, text="Top")
+    deep = make_comment(post, parent_slug=top.slug, text="Deep")
+    checked = branches.check_reply
+
+    def lock_lands_after_the_check(**kwargs) -> None:
+        checked(**kwargs)
+        branches.act(action="lock", comment_id=top.id)
+
+    monkeypatch.setattr(branches, "check_reply", lock_lands_after_the_check)
+    author = CommentAuthor(id=None, name="Late", email="late@example.com")
+    send = dict(post=post, text="Just too late", author=author, parent_slug=deep.slug, form_key="form-late")
+    with pytest.raises(services.CommentError) as refused:
+        services.post_comment(**send)
+    assert refused.value.code == "locked" and refused.value.message == branches.LOCKED
+    [withdrawn] = [c for c in below(top).values() if c.id != deep.id]
+    assert (withdrawn.status, withdrawn.text, withdrawn.form_key) == (DELETED, "", None)
+    assert counters.check(post.id, store=get_store()) is None
+    monkeypatch.setattr(branches, "check_reply", checked)
+    branches.act(action="unlock", comment_id=top.id)
+    again = services.post_comment(**send)
+    assert not again.duplicate and again.comment.text == "Just too late"
     assert counters.check(post.id, store=get_store()) is None
