@@ -15,6 +15,20 @@ on the `discussion_full_slug` index, which carries the discussion id (the shard 
 Slow mode's turns are shared by every worker: a commenter takes their turn with one
 upsert whose `_id` names them and the branch, matched only once `until` has passed,
 so of two posts at once exactly one wins (the other meets the unique `_id`).
+
+A lock and a reply posted at the same moment, without transactions: the lock is one
+write (W_L, the rule) and then its answer; a reply is a read of the rules (R1), its
+insert (W_R), then a second read of the rules above it (R2, `withdraw_if_locked`),
+and only then its answer. When R2 finds a lock, the reply is withdrawn: deleted with
+its text and form key emptied and its counters moved back (`counters.change`, as any
+delete), and refused as a lock refusal with the text kept. So a reply that stays was
+seen by no lock at R2, which started after W_R was acknowledged. Reads and writes go
+to the primary, which answers a read with every write acknowledged before it began:
+W_L was not acknowledged when R2 began, so the lock answered after the reply was
+stored. Every reply left below a lock was stored before the lock answered; one
+stored after it always meets the lock at R2. (R1 alone cannot promise that: a lock
+landing between R1 and W_R was the bug.) A reply stored just before the lock and
+read again just after it is withdrawn too, which errs on the lock's side.
 """
 
 from __future__ import annotations
@@ -33,9 +47,10 @@ from pymongo.errors import DuplicateKeyError
 from comments import slugs
 from comments.errors import Refused
 from comments.moderation import changes
-from comments.records import Comment
+from comments.records import DELETED, Comment
 from comments.stores import counters, discussion_state, get_store
 from comments.stores.discussion_state import State
+from comments.stores.summaries import settle
 from infra.mongo import get_db
 from infra.sharding import ShardKey
 
@@ -171,6 +186,19 @@ def check_reply(*, parent: Comment, who: str, slow: bool = True, now: datetime |
         wait = take_turn(rule=found.slow_rule, who=who, now=now)
         if wait:
             raise BranchRefused(slow_message(found.slow_seconds, wait), code="slow", retry_after=wait)
+
+
+def withdraw_if_locked(reply: Comment) -> None:
+    """After `reply` is stored, read the rules above it again: when its branch is
+    locked now (a lock that landed after `check_reply`), withdraw it (deleted, its text
+    and form key emptied, its counters moved back) and refuse it (BranchRefused)."""
+    if not effect(rules_above(discussion_id=reply.discussion_id, full_slug=reply.full_slug), reply.full_slug).locked:
+        return
+    store = get_store()
+    # Without its form key a resend of the same form after an unlock is a new reply.
+    counters.change(reply, store=store, status=DELETED, fields={"text": "", "html": "", "form_key": None})
+    settle(discussion_id=reply.discussion_id, slugs=[reply.slug])
+    raise BranchRefused(gettext(LOCKED), code="locked")
 
 
 def slow_message(seconds: int, wait: int) -> str:

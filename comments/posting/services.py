@@ -187,9 +187,13 @@ def post_comment(
               "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
         comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)
-    except BaseException:
+        if parent is not None and not duplicate:  # A lock that landed meanwhile withdraws it (branches.py).
+            branches.withdraw_if_locked(comment)
+    except BaseException as exc:
         if claimed:
-            recent_texts.release(claimed)  # Nothing stored: the text may be sent again.
+            recent_texts.release(claimed)  # Nothing stored (or withdrawn): the text may be sent again.
+        if isinstance(exc, branches.BranchRefused):
+            raise CommentError(exc.message, code=exc.code) from exc
         raise
     # Also after a duplicate: the first submit may have failed before this step.
     comment = _summarise_stored(comment, summarise=summarise)
