@@ -47,11 +47,12 @@ devdb-stop: $(STAMP)
 # else uses it. test-cluster runs what only a cluster can show: every comment store's
 # reads and writes on sharded collections (each store, counters, votes, listings,
 # imports and migrations, backups, concurrency) and the sharding tests; the pages and
-# mail built on those same calls are the single node's tiers.
+# mail built on those same calls are the single node's tiers, as are the query plans
+# (test_query_plans: a shard's planner may scan a small shard where one node uses an index).
 CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores comments_listings \
 	comments_migrate_load comments_reading comments_services counters discussion_state \
 	duplicates_at_once embedded embedded_concurrency flags importing member_replies members \
-	moderation_changes posting_once query_plans ranked_views takeovers thread_context votes \
+	moderation_changes posting_once ranked_views takeovers thread_context votes \
 	windowed_pages
 CLUSTER_TESTS := $(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
 	tests/integration/infra/test_sharding.py tests/integration/infra/test_cluster.py \
