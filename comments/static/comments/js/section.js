@@ -135,6 +135,36 @@
     }
   }
 
+  function depthOf(element) {
+    var article = element && element.querySelector("article.comment");
+    return article ? Number(article.getAttribute("data-depth")) : 0;
+  }
+
+  // Puts a new comment's list item after `host` (the item of the comment before it),
+  // in the branch of its parent: out of the collapsible branches of comments it does not
+  // answer, and at the start of `host`'s own branch when it answers `host`.
+  function placeAfter(host, item) {
+    var depth = depthOf(item);
+    var node = host;
+    for (;;) {
+      var details = node.parentElement && node.parentElement.closest("details.comment-replies");
+      if (!details || Number(details.getAttribute("data-depth")) < depth) break;
+      node = details.closest("li.comment-branch");
+    }
+    var branch = node.nextElementSibling;
+    if (node === host && branch && branch.classList.contains("comment-branch")) {
+      var list = branch.querySelector("ol.comment-list");
+      if (depthOf(host) < depth && list) {
+        list.insertBefore(item, list.firstChild);
+        return;
+      }
+      node = branch;
+    }
+    node.insertAdjacentElement("afterend", item);
+  }
+  // For posting.js and live.js, which come after this script.
+  window.sluglineComments = { placeAfter: placeAfter };
+
   document.addEventListener("toggle", function (event) {
     var details = event.target;
     if (details.matches && details.matches("details.comment-replies[data-branch]")) remember(details);
