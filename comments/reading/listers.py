@@ -24,7 +24,7 @@ from pymongo.errors import PyMongoError
 
 from comments import conf
 from comments.moderation import branches
-from comments.reading import listings, ranked
+from comments.reading import collapsing, listings, ranked
 from comments.reading.listings import BAD_VIEW, Listing
 from comments.records import READERS, Comment, Tally, Viewer
 from infra import mongo
@@ -108,7 +108,8 @@ def list_comments(*, discussion_id: ObjectId, view: str, page: str | None = None
     else:
         listing = lister(discussion_id=discussion_id, view=view, page=page, after=after, before=before,
                          viewer=viewer, tally=tally, opens=opens)
-    return replace(listing, shown=listings.with_branch_rules(listing.shown, discussion_id=discussion_id, rules=rules))
+    shown = listings.with_branch_rules(listing.shown, discussion_id=discussion_id, rules=rules)
+    return replace(listing, shown=collapsing.mark_branches(shown, view=view))
 
 
 def list_comments_if_available(**query: Any) -> Listing | None:

@@ -73,6 +73,14 @@ class Shown:
     # commenter per `slow_seconds` (comments/moderation/branches.py; reading/branch_marks.py).
     locked: bool = False
     slow_seconds: int = 0
+    # Its replies drawn after it on this page, which a reader may collapse, and how many
+    # such groups end after it (comments/reading/collapsing.py).
+    replies_here: int = 0
+    closes: int = 0
+
+    @property
+    def closing(self) -> range:
+        return range(self.closes)
 
     @property
     def avatar(self) -> avatars.Avatar | None:

@@ -115,7 +115,8 @@
       }
       item = document.adoptNode(item);
       item.classList.add("arrived");
-      if (before) before.insertAdjacentElement("afterend", item);
+      if (before && window.sluglineComments) window.sluglineComments.placeAfter(before, item);
+      else if (before) before.insertAdjacentElement("afterend", item);
       else list.insertBefore(item, list.firstChild);
       before = item;
       inserted.push(item);

@@ -93,7 +93,8 @@
       var before = document.getElementById(after);
       var host = before && section.contains(before) && before.closest("li.comment-item");
       if (!host) return false;
-      host.insertAdjacentElement("afterend", item);
+      if (window.sluglineComments) window.sluglineComments.placeAfter(host, item);
+      else host.insertAdjacentElement("afterend", item);
       return true;
     }
     var list = commentList(section);

@@ -4,6 +4,9 @@
  *   permalink page, with its own signed token) instead of leaving the page.
  * - "Load more comments" appends the next cursor page of comments to the list
  *   (without repeating a "Continue this thread" link the list already shows).
+ * - A collapsed branch (the <details> around a comment's replies) stays collapsed
+ *   for this page while the tab lives (sessionStorage, keyed by the page's path and
+ *   the comment), and a link to a comment inside a collapsed branch opens it.
  *
  * Without JavaScript (or when a fetch fails) the links work as plain links.
  */
@@ -62,7 +65,10 @@
         var link = item.classList.contains("continued") && item.querySelector("a.continue-thread");
         return !link || !list.querySelector("a.continue-thread[href='" + link.getAttribute("href") + "']");
       });
-      items.forEach(function (item) { list.appendChild(document.adoptNode(item)); });
+      items.forEach(function (item) {
+        list.appendChild(document.adoptNode(item));
+        restoreBranches(item);
+      });
       var oldNav = section.querySelector(".pagination");
       var newNav = doc.querySelector("#comments .pagination");
       if (oldNav && newNav) oldNav.replaceWith(document.adoptNode(newNav));
@@ -90,6 +96,81 @@
     pagination.insertAdjacentElement("beforebegin", button);
   }
 
+  var BRANCH_KEY = "slugline-comments:collapsed:";
+
+  function branchKey(details) {
+    return BRANCH_KEY + window.location.pathname + "#" + details.getAttribute("data-branch");
+  }
+
+  function remember(details) {
+    try {
+      if (details.open) window.sessionStorage.removeItem(branchKey(details));
+      else window.sessionStorage.setItem(branchKey(details), "1");
+    } catch (e) { /* no storage: the branches open with each page */ }
+  }
+
+  function restoreBranches(root) {
+    root.querySelectorAll("details.comment-replies[data-branch]").forEach(function (details) {
+      try {
+        if (window.sessionStorage.getItem(branchKey(details))) details.open = false;
+      } catch (e) { /* no storage */ }
+    });
+  }
+
+  // The comment a #c-… address names, shown even inside collapsed branches.
+  function revealTarget() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    var opened = false;
+    for (var node = target.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && node.classList.contains("comment-replies") && !node.open) {
+        node.open = true;
+        opened = true;
+      }
+    }
+    if (opened) {
+      target.scrollIntoView();
+      if (target.matches("article.comment")) target.focus({ preventScroll: true });
+    }
+  }
+
+  function depthOf(element) {
+    var article = element && element.querySelector("article.comment");
+    return article ? Number(article.getAttribute("data-depth")) : 0;
+  }
+
+  // Puts a new comment's list item after `host` (the item of the comment before it),
+  // in the branch of its parent: out of the collapsible branches of comments it does not
+  // answer, and at the start of `host`'s own branch when it answers `host`.
+  function placeAfter(host, item) {
+    var depth = depthOf(item);
+    var node = host;
+    for (;;) {
+      var details = node.parentElement && node.parentElement.closest("details.comment-replies");
+      if (!details || Number(details.getAttribute("data-depth")) < depth) break;
+      node = details.closest("li.comment-branch");
+    }
+    var branch = node.nextElementSibling;
+    if (node === host && branch && branch.classList.contains("comment-branch")) {
+      var list = branch.querySelector("ol.comment-list");
+      if (depthOf(host) < depth && list) {
+        list.insertBefore(item, list.firstChild);
+        return;
+      }
+      node = branch;
+    }
+    node.insertAdjacentElement("afterend", item);
+  }
+  // For posting.js and live.js, which come after this script.
+  window.sluglineComments = { placeAfter: placeAfter };
+
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.matches && details.matches("details.comment-replies[data-branch]")) remember(details);
+  }, true);
+  window.addEventListener("hashchange", revealTarget);
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".comment-actions a[href$='#reply']");
     if (!link || event.defaultPrevented || event.button !== 0 ||
@@ -101,5 +182,9 @@
   });
 
   var section = document.getElementById("comments");
-  if (section) addLoadMore(section);
+  if (section) {
+    addLoadMore(section);
+    restoreBranches(section);
+  }
+  revealTarget();
 })();
