@@ -188,7 +188,7 @@ def post_comment(
     try:
         comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)
         if parent is not None and not duplicate:  # A lock that landed meanwhile withdraws it (branches.py).
-            branches.withdraw_if_locked(comment)
+            _withdraw_if_locked(comment)
     except BaseException as exc:
         if claimed:
             recent_texts.release(claimed)  # Nothing stored (or withdrawn): the text may be sent again.
@@ -252,6 +252,16 @@ def _landed(exc: PyMongoError, *, discussion_id: ObjectId, slug: str) -> Comment
         )
     except PyMongoError:
         return None
+
+
+def _withdraw_if_locked(comment: Comment) -> None:
+    """branches.withdraw_if_locked; when the database is too slow to answer that read
+    (the budget spent), the reply stays stored and is answered as stored, not failed."""
+    try:
+        branches.withdraw_if_locked(comment)
+    except PyMongoError as exc:
+        if not mongo.is_outage(exc):
+            raise
 
 
 def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
