@@ -285,7 +285,6 @@ def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
 
 # --- Authors changing their own comments ---------------------------------------------
 
-
 def edit_window() -> timedelta:
     return timedelta(seconds=conf.get().edit_window)
 
