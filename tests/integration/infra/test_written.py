@@ -13,14 +13,19 @@ from pymongo import MongoClient
 from tests.written import _a_child_may_write, registered
 
 
+# A Written of this module's own (no child counted: another module's running child
+# must not decide its answers), registered once, before the clients it watches.
+WATCHER = registered(children=lambda db_name: False)
+
+
 @pytest.fixture
 def watched(mongo_db):
-    """A Written of the test's own (no child counted) and a database seen through a
+    """The module's Written, its record taken clean, and a database seen through a
     client made after it."""
-    written = registered(children=lambda db_name: False)
     client = MongoClient(mongo_db.client.address[0], mongo_db.client.address[1])
     db = client[mongo_db.name]
-    yield written, db
+    WATCHER.take(db.name)
+    yield WATCHER, db
     for name in ("written_a", "written_b", "written_c", "written_copy"):
         db.drop_collection(name)
     client.close()
