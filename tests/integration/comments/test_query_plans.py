@@ -9,10 +9,10 @@ or PostgreSQL's plan under FerretDB v2/DocumentDB)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from bson import ObjectId
 from django.test import Client
 from pymongo import ASCENDING, DESCENDING, IndexModel
 
@@ -26,32 +26,14 @@ from comments.stores.documents import INDEXES
 DOCUMENTS = get_store("documents")
 pytestmark = pytest.mark.usefixtures("documents_store")
 
-DISCUSSIONS = 40
 PER_DISCUSSION = 150
 COLLECTION_SCANS = {"COLLSCAN", "Seq Scan"}
-# The index each view's order must be served by (comments/stores/documents.py INDEXES).
-ORDER_INDEXES = {
-    "threaded": "discussion_full_slug",
-    "chronological": "discussion_posted",
-    "newest": "discussion_thread_newest",
-}
 
 
 @pytest.fixture
 def documents_store(settings, mongo_db):
     settings.COMMENTS_STORE = "documents"
     DOCUMENTS.ensure_indexes(mongo_db)
-
-
-@pytest.fixture
-def busy_collection(mongo_db):
-    """Many discussions in one `comments` collection; the id of one of them."""
-    rng = random.Random(7)
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    ids = [ObjectId() for _ in range(DISCUSSIONS)]
-    for discussion_id in ids:
-        insert_discussion(DOCUMENTS, discussion_id=discussion_id, count=PER_DISCUSSION, rng=rng, start=start)
-    return ids[DISCUSSIONS // 2]
 
 
 QUERIES = {"find", "aggregate", "count", "distinct", "update"}
@@ -121,54 +103,6 @@ def _assert_indexed(db, commands, call, *expected: str) -> None:
         assert used & set(expected), f"{command} used {used or 'no index'}, not {expected}"
 
 
-@pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
-def test_the_first_page_of_each_view_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection, order):
-    """Page 1 of the threaded, chronological and newest views is found through the
-    index of that order, not by scanning every comment of every discussion."""
-    _assert_indexed(
-        mongo_db, commands,
-        lambda: DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51),
-        ORDER_INDEXES[order],
-    )
-
-
-@pytest.mark.parametrize("order", ["threaded", "chronological", "newest"])
-def test_a_cursor_page_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection, order):
-    """A page reached by cursor (the key of the previous page's last comment) is
-    found through the index of its order."""
-    first = DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51)
-    key = first[49].key(order)
-    _assert_indexed(
-        mongo_db, commands,
-        lambda: DOCUMENTS.find_page(discussion_id=busy_collection, order=order, limit=51, after=key),
-        ORDER_INDEXES[order],
-    )
-
-
-def test_a_permalink_uses_the_slug_index(mongo_db, commands, busy_collection):
-    """A permalink finds its comment by the unique `{discussion_id, slug}` index."""
-    some = DOCUMENTS.find_page(discussion_id=busy_collection, order="threaded", limit=80)[-1]
-    _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.find_by_slug(discussion_id=busy_collection, slug=some.slug),
-                    "discussion_slug")
-
-
-def test_the_count_uses_an_index_of_the_discussion(mongo_db, commands, busy_collection):
-    """The count of a discussion's listing (what paging needs) reads its index."""
-    _assert_indexed(
-        mongo_db, commands,
-        lambda: DOCUMENTS.tally_listing(discussion_id=busy_collection, viewer=READERS),
-        "discussion_full_slug", "discussion_posted", "discussion_thread_newest", "discussion_slug",
-        SHARD_KEY_INDEX,
-    )
-
-
-def test_the_latest_comments_read_the_discussion_s_own_index(mongo_db, commands, busy_collection):
-    """A post's latest comments (every write refreshes them) come from the
-    discussion's `{discussion_id, posted, _id}` index, not the collection-wide one."""
-    _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.find_latest(discussion_id=busy_collection, limit=3),
-                    "discussion_posted")
-
-
 # --- The moderation queue and commenters: their own indexes, most of them partial ------------------
 
 POSTS = 12
@@ -213,6 +147,84 @@ def _queue_filters(queue_collection) -> dict[str, QueueFilter]:
     return {"none": QueueFilter(), "discussion": QueueFilter(discussion_id=made[3].id), "name": QueueFilter(name="ada"),
             "ip": QueueFilter(ip=ip), "email": QueueFilter(email=email.upper())}
 
+
+# A query the server may read from another index: those it may pick instead.
+COUNT_INDEXES = ("discussion_posted", "discussion_thread_newest", "discussion_slug", SHARD_KEY_INDEX)
+
+
+def _index_queries(made, member: int, ip: str, email: str) -> list[tuple[str, str, Callable[[], object], tuple]]:
+    """Each index of the store (documents.py INDEXES, with `_id_`) with the queries that
+    read it, the table of docs/comment-stores.md: (index, query, the call, indexes the
+    server may read that query from instead)."""
+    post, ranked = made[3].id, made[0].id
+
+    def page(order: str, after: tuple | None = None) -> Callable[[], object]:
+        return lambda: DOCUMENTS.find_page(discussion_id=post, order=order, limit=51, after=after)
+
+    def cursor(order: str) -> Callable[[], object]:
+        return page(order, after=DOCUMENTS.find_page(discussion_id=post, order=order, limit=51)[49].key(order))
+
+    def tab(name: str, **filters: str) -> Callable[[], object]:
+        return lambda: DOCUMENTS.find_queue(tab=name, filters=QueueFilter(**filters), skip=0, limit=20)
+
+    some = DOCUMENTS.find_page(discussion_id=post, order="threaded", limit=80)[-1]
+    threads = [c.thread for c in DOCUMENTS.find_ranked_roots(discussion_id=post, view="best", limit=5)]
+    return [
+        ("_id_", "comments by id (moderation, flags, votes)", lambda: DOCUMENTS.find_by_ids(ids=[some.id]),
+         (SHARD_KEY_INDEX,)),  # DocumentDB's `_id_` leads with the shard key's value
+        ("discussion_slug", "a permalink", lambda: DOCUMENTS.find_by_slug(discussion_id=post, slug=some.slug), ()),
+        ("discussion_full_slug", "threaded page 1", page("threaded"), ()),
+        ("discussion_full_slug", "threaded page by cursor", cursor("threaded"), ()),
+        ("discussion_full_slug", "a listing's count",
+         lambda: DOCUMENTS.tally_listing(discussion_id=post, viewer=READERS), COUNT_INDEXES),
+        ("discussion_posted", "chronological page 1", page("chronological"), ()),
+        ("discussion_posted", "chronological page by cursor", cursor("chronological"), ()),
+        ("discussion_posted", "a post's latest comments", lambda: DOCUMENTS.find_latest(discussion_id=post, limit=3),
+         ()),
+        ("discussion_thread_newest", "newest page 1", page("newest"), ()),
+        ("discussion_thread_newest", "newest page by cursor", cursor("newest"), ()),
+        ("discussion_thread_newest", "a ranked page's threads",
+         lambda: DOCUMENTS.find_threads(discussion_id=post, threads=threads), ()),
+        ("discussion_best_roots", "the best view's first page",
+         lambda: DOCUMENTS.find_ranked_roots(discussion_id=ranked, view="best", limit=10), ()),
+        ("discussion_top_roots", "the top view's first page",
+         lambda: DOCUMENTS.find_ranked_roots(discussion_id=ranked, view="top", limit=10), ()),
+        ("queue_held", "the pending tab", tab("pending"), ()),
+        ("queue_held", "the spam tab's count", lambda: DOCUMENTS.count_queue(tab="spam", filters=QueueFilter()), ()),
+        ("queue_flagged", "the flagged tab", tab("flagged"), ()),
+        ("queue_downvoted", "the most down-voted tab", tab("downvoted"), ()),
+        ("queue_recent", "the recent tab", tab("recent"), ()),
+        ("author_email", "the recent tab's e-mail filter", tab("recent", email=email.upper()), ()),
+        ("member_posted", "the first-comment check", lambda: DOCUMENTS.has_approved_by(author_id=member), ()),
+        ("member_posted", "a member's latest comments",
+         lambda: DOCUMENTS.find_latest_by_author(author_id=member, limit=5), ()),
+        ("member_posted", "a member's discussions", lambda: DOCUMENTS.find_discussion_ids_by_author(author_id=member),
+         ()),
+        ("member_posted", "a member's ban", lambda: DOCUMENTS.find_by_commenter(
+            commenter=by_commenter(user_id=member), exclude_status=SPAM), ()),
+        ("member_posted", "a member's rename", lambda: DOCUMENTS.set_author_name(author_id=member, name="Renamed"),
+         ()),
+        ("ip", "a ban of an address", lambda: DOCUMENTS.find_by_commenter(commenter=by_commenter(ips=[ip])), ()),
+        ("ip", "the recent tab's IP filter", tab("recent", ip=ip), ()),
+    ]
+
+
+def test_each_index_is_read_by_the_queries_listed_with_it(mongo_db, commands, queue_collection):
+    """Every index the store declares is listed with the queries that read it (one
+    that no query reads would cost every write for nothing), and the server's plan of
+    each of those queries reads that index and scans nothing whole: a discussion's
+    pages of each view, page 1 and by cursor, its permalinks, count and latest
+    comments, the ranked views, the queue's tabs and filters, a member's and an
+    address's comments."""
+    rows = _index_queries(*queue_collection)
+    assert {index for index, *_ in rows} == DECLARED | {"_id_"}, "an index that no listed query reads"
+    for index, label, call, instead in rows:
+        sent = _sent(commands, call)
+        assert sent, f"{label}: no query sent"
+        for command in sent:
+            nodes = _explain(mongo_db, command)
+            assert not _scans(nodes), f"{label}: {command} scans the collection"
+            assert _indexes_used(nodes) & {index, *instead}, f"{label}: {command} reads {_indexes_used(nodes)}"
 
 def test_each_queue_tab_is_read_from_its_index(mongo_db, commands, queue_collection):
     """Every tab's page and count, with each filter, is read from the tab's index or
@@ -278,29 +290,6 @@ def test_the_queue_pages_and_the_admin_page_read_comments_from_indexes(mongo_db,
         for command in sent:
             nodes = _explain(mongo_db, command)
             assert not _scans(nodes) and _indexes_used(nodes) & DECLARED, f"{address}: {command} reads no index"
-
-
-def test_a_commenter_s_comments_are_read_from_their_index(mongo_db, commands, queue_collection):
-    """A member's comments (the first-comment check, their latest, their discussions,
-    a rename, a ban) through the members' index; an address's (a ban) through `ip`."""
-    _, member, ip, _ = queue_collection
-    for call in (lambda: DOCUMENTS.has_approved_by(author_id=member),
-                 lambda: DOCUMENTS.find_latest_by_author(author_id=member, limit=5),
-                 lambda: DOCUMENTS.find_discussion_ids_by_author(author_id=member),
-                 lambda: DOCUMENTS.find_by_commenter(commenter=by_commenter(user_id=member), exclude_status=SPAM),
-                 lambda: DOCUMENTS.set_author_name(author_id=member, name="Renamed")):
-        _assert_indexed(mongo_db, commands, call, "member_posted")
-    _assert_indexed(mongo_db, commands, lambda: DOCUMENTS.find_by_commenter(commenter=by_commenter(ips=[ip])), "ip")
-
-
-@pytest.mark.parametrize("view", ["best", "top"])
-def test_the_ranked_views_first_page_reads_the_top_level_index(mongo_db, commands, queue_collection, view):
-    """The best and top views' first page of top-level comments comes from their
-    partial index of top-level comments."""
-    made = queue_collection[0]
-    _assert_indexed(mongo_db, commands,
-                    lambda: DOCUMENTS.find_ranked_roots(discussion_id=made[0].id, view=view, limit=10),
-                    f"discussion_{view}_roots")
 
 
 def test_ensure_indexes_drops_the_indexes_the_store_no_longer_has(mongo_db):
