@@ -17,6 +17,10 @@ The batches are interleaved (batch 1 into each collection, then batch 2, each ro
 in a rotated order), so a shared, loaded machine slows every set alike and the ratios
 compare. It prints each set's rate, the ratios to the seeds' rate, and the target
 (store / seeds >= 0.8) as met or not; with --repeat, one line per pass and the median.
+With --each, every pass also fills one collection per index of the store beyond the
+seeds' (the seeds and that index alone) and prints what each index costs a write:
+its rate as a ratio to the seeds' (median of the passes), which says where the rest
+of the gap to the target is.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/indexes.py
 
@@ -80,10 +84,14 @@ MAIN = [
 ]
 
 
-def index_sets() -> dict[str, list[IndexModel]]:
-    """The three sets the benchmark compares (module docstring)."""
+def index_sets(*, each: bool = False) -> dict[str, list[IndexModel]]:
+    """The three sets the benchmark compares, and with `each` the seeds plus one
+    other index of the store's, under that index's name (module docstring)."""
     seeds = [model for model in INDEXES if model.document["name"] in SEEDS]
-    return {"seeds": seeds, "main": MAIN, "store": list(INDEXES)}
+    sets = {"seeds": seeds, "main": MAIN, "store": list(INDEXES)}
+    if each:
+        sets |= {f"+{model.document['name']}": seeds + [model] for model in INDEXES if model not in seeds}
+    return sets
 
 
 def stored_comments(*, count: int, per_discussion: int, share: float, members: float, rng: random.Random) -> list[dict]:
@@ -111,13 +119,13 @@ def stored_comments(*, count: int, per_discussion: int, share: float, members: f
     return documents
 
 
-def one_pass(db: Database, documents: list[dict], *, batch: int) -> dict[str, float]:
+def one_pass(db: Database, documents: list[dict], *, batch: int, each: bool = False) -> dict[str, float]:
     """Insert `documents` into one fresh collection per index set, batch by batch in
     rotated order; each set's rate in comments per second."""
-    sets = index_sets()
+    sets = index_sets(each=each)
     collections = {}
     for name, models in sets.items():
-        collection = db[f"comments_{name}_{uuid.uuid4().hex[:6]}"]
+        collection = db[f"comments_{name.lstrip('+')}_{uuid.uuid4().hex[:6]}"]
         collection.create_indexes(models)
         collections[name] = collection
     seconds = dict.fromkeys(sets, 0.0)
@@ -156,6 +164,7 @@ def main() -> None:
     parser.add_argument("--members", type=float, default=0.3, help="share of commenters logged in")
     parser.add_argument("--repeat", type=int, default=1, help="passes, each into fresh collections")
     parser.add_argument("--seed", type=int, default=39)
+    parser.add_argument("--each", action="store_true", help="also each index of the store alone with the seeds")
     args = parser.parse_args()
     documents = stored_comments(count=args.comments, per_discussion=args.per_discussion, share=args.share,
                                 members=args.members, rng=random.Random(args.seed))
@@ -167,11 +176,11 @@ def main() -> None:
           "(with _id); insert_many, unordered batches of " f"{args.batch:,}, interleaved")
     print(f"Load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     db = mongo.get_client()[f"slugline_bench_{uuid.uuid4().hex[:8]}"]
-    ratios: dict[str, list[float]] = {"main": [], "store": []}
+    ratios: dict[str, list[float]] = {name: [] for name in index_sets(each=args.each) if name != "seeds"}
     try:
         print(f"{'pass':>4} {'seeds /s':>10} {'main /s':>10} {'store /s':>10} {'main/seeds':>11} {'store/seeds':>12}")
         for n in range(1, args.repeat + 1):
-            rates = one_pass(db, documents, batch=args.batch)
+            rates = one_pass(db, documents, batch=args.batch, each=args.each)
             for name in ratios:
                 ratios[name].append(rates[name] / rates["seeds"])
             print(f"{n:>4} {rates['seeds']:>10,.0f} {rates['main']:>10,.0f} {rates['store']:>10,.0f} "
@@ -179,6 +188,10 @@ def main() -> None:
     finally:
         mongo.get_client().drop_database(db.name)
     print(f"Load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.each:
+        print("\nEach index alone with the seeds' three (median ratio to the seeds'; 1.00: free):")
+        for name in (name for name in ratios if name.startswith("+")):
+            print(f"  {name[1:]:<26} {statistics.median(ratios[name]):.2f}")
     before, after = statistics.median(ratios["main"]), statistics.median(ratios["store"])
     print("\ntarget (a figure, not a test):")
     print(f"  insert_many with the store's indexes >= {TARGET}x the seeds' three: {after:.2f}x, "
