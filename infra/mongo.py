@@ -241,16 +241,43 @@ def replace_indexes(collection: Collection, indexes: list[IndexModel], *, retire
     """Create `indexes` on `collection`, then drop those of `retired` (names of indexes
     its owner made before and no longer declares) that it still has, so an existing
     database sheds them on its next `ensure_indexes`; the names created. New first:
-    the queries an old index served have their new one before it goes."""
+    the queries an old index served have their new one before it goes. An index
+    declared under the name of one the collection has with other keys or another
+    defining option (made by an earlier release) is dropped first: the server would
+    refuse to create it otherwise."""
+    existing = collection.index_information()
+    for model in indexes:
+        name = model.document["name"]
+        if name in existing and not same_index(model, existing[name]):
+            _drop_index(collection, name)
     names = collection.create_indexes(indexes)
-    stale = (set(retired) & set(collection.index_information())) - set(names)
+    stale = (set(retired) & set(existing)) - set(names)
     for name in sorted(stale):
-        try:
-            collection.drop_index(name)
-        except OperationFailure as exc:
-            if exc.code != INDEX_NOT_FOUND:  # another process dropped it first
-                raise
+        _drop_index(collection, name)
     return names
+
+
+# The options that make an index another index under the same name.
+DEFINING_OPTIONS = ("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")
+
+
+def same_index(model: IndexModel, found: dict) -> bool:
+    """Whether `found` (an entry of `index_information()`) is the index `model`
+    declares: the same keys in the same order, and the same defining options."""
+    wanted = model.document
+    if [(field, kind) for field, kind in wanted["key"].items()] != [tuple(pair) for pair in found.get("key", [])]:
+        return False
+    flags = ("unique", "sparse")
+    return all((bool(wanted.get(option)) == bool(found.get(option))) if option in flags
+               else wanted.get(option) == found.get(option) for option in DEFINING_OPTIONS)
+
+
+def _drop_index(collection: Collection, name: str) -> None:
+    try:
+        collection.drop_index(name)
+    except OperationFailure as exc:
+        if exc.code != INDEX_NOT_FOUND:  # another process dropped it first
+            raise
 
 
 def ensure_all_indexes(db: Database | None = None) -> list[str]:

@@ -57,3 +57,38 @@ def test_replace_indexes_drops_the_retired_ones_it_finds_and_keeps_what_it_decla
             assert set(scratch.index_information()) == {"_id_", "new", "kept"}
     finally:
         scratch.drop()
+
+
+def test_replace_indexes_makes_again_an_index_declared_otherwise_under_its_name(mongo_db):
+    """An index an earlier release made under a name now declared with other keys or
+    another partial filter is dropped and made as declared (the server refuses to
+    create it over the old one); the store's own indexes, made as declared, are
+    left alone on a second run."""
+    from pymongo import ASCENDING, DESCENDING, IndexModel
+
+    scratch = mongo_db["test_replace_changed_indexes"]
+    scratch.drop()
+    try:
+        scratch.create_index([("flag_count", DESCENDING)], name="queue_flagged")
+        scratch.create_index([("status", ASCENDING)], name="queue_held", partialFilterExpression={"status": {"$gt": "a"}})
+        declared = [IndexModel([("flag_count", DESCENDING), ("posted", DESCENDING)], name="queue_flagged",
+                               partialFilterExpression={"flag_count": {"$gt": 0}}),
+                    IndexModel([("status", ASCENDING)], name="queue_held",
+                               partialFilterExpression={"status": {"$gte": "pending"}})]
+        for _ in range(2):
+            mongo.replace_indexes(scratch, declared)
+            info = scratch.index_information()
+            assert info["queue_flagged"]["key"] == [("flag_count", -1), ("posted", -1)]
+            assert info["queue_held"]["partialFilterExpression"] == {"status": {"$gte": "pending"}}
+            assert all(mongo.same_index(model, info[model.document["name"]]) for model in declared)
+    finally:
+        scratch.drop()
+
+
+def test_the_comments_indexes_are_made_as_declared(mongo_db):
+    """Every index of the documents store, as the server reports it, is the one
+    declared (else every release would drop and make it again)."""
+    from comments.stores.documents import INDEXES
+
+    info = mongo_db.comments.index_information()
+    assert all(mongo.same_index(model, info[model.document["name"]]) for model in INDEXES)
