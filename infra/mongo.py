@@ -8,6 +8,7 @@ pymongo's 30-second defaults when the database is gone.
 """
 
 import contextvars
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -24,6 +25,7 @@ from pymongo.errors import BulkWriteError, ConnectionFailure, OperationFailure, 
 from infra import conf
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _client: MongoClient | None = None
 _client_pid: int | None = None
@@ -249,6 +251,8 @@ def replace_indexes(collection: Collection, indexes: list[IndexModel], *, retire
     for model in indexes:
         name = model.document["name"]
         if name in existing and not same_index(model, existing[name]):
+            log.warning("Index %s of %s is not as declared (%s): dropped and made again as %s",
+                        name, collection.name, existing[name], model.document)
             _drop_index(collection, name)
     names = collection.create_indexes(indexes)
     stale = (set(retired) & set(existing)) - set(names)

@@ -59,11 +59,11 @@ def test_replace_indexes_drops_the_retired_ones_it_finds_and_keeps_what_it_decla
         scratch.drop()
 
 
-def test_replace_indexes_makes_again_an_index_declared_otherwise_under_its_name(mongo_db):
+def test_replace_indexes_makes_again_an_index_declared_otherwise_under_its_name(mongo_db, caplog):
     """An index an earlier release made under a name now declared with other keys or
     another partial filter is dropped and made as declared (the server refuses to
-    create it over the old one); the store's own indexes, made as declared, are
-    left alone on a second run."""
+    create it over the old one), and the log says so; a second run finds them as
+    declared and leaves them alone."""
     from pymongo import ASCENDING, DESCENDING, IndexModel
 
     scratch = mongo_db["test_replace_changed_indexes"]
@@ -75,8 +75,10 @@ def test_replace_indexes_makes_again_an_index_declared_otherwise_under_its_name(
                                partialFilterExpression={"flag_count": {"$gt": 0}}),
                     IndexModel([("status", ASCENDING)], name="queue_held",
                                partialFilterExpression={"status": {"$gte": "pending"}})]
-        for _ in range(2):
+        for remade in (["queue_flagged", "queue_held"], []):
+            caplog.clear()
             mongo.replace_indexes(scratch, declared)
+            assert [record.args[0] for record in caplog.records if record.name == "infra.mongo"] == remade
             info = scratch.index_information()
             assert info["queue_flagged"]["key"] == [("flag_count", -1), ("posted", -1)]
             assert info["queue_held"]["partialFilterExpression"] == {"status": {"$gte": "pending"}}
