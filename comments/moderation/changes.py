@@ -205,8 +205,8 @@ def apply(*, action: str, status: str, comments: Iterable[Comment], editor: str 
     comments = list(comments)
     # Including ones still running in another request: running a step twice is harmless.
     finish_pending(older_than=timedelta(0))
-    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys, dismissed=dismissed,
-                 detail=detail)
+    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys,
+                 dismissed=dismissed, detail=detail)
     return NOTHING if doc is None else replace(run(doc), records=(doc["_id"],))
 
 
@@ -264,7 +264,8 @@ def find_records(*, ids: Iterable[ObjectId]) -> list[dict]:
     return [found[i] for i in wanted if i in found]
 
 
-def decided_since(*, comment_ids: Iterable[ObjectId], after: datetime, besides: Iterable[ObjectId]) -> set[ObjectId]:
+def decided_since(*, comment_ids: Iterable[ObjectId], after: datetime,
+                  besides: Iterable[ObjectId]) -> set[ObjectId]:
     """Of these comments, those a recorded action other than `besides` decided on after
     `after` (branch rules and settling aside: NOT_DECISIONS); one query on `changes_id_at`."""
     ids = list(comment_ids)

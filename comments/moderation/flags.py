@@ -159,7 +159,9 @@ def put_back(saved: dict[str, Any], *, comment_ids: list[ObjectId]) -> dict[Obje
                 raise
     before = {(doc["comment_id"], doc["flagger"]) for doc in old}
     now: dict[ObjectId, int] = {comment_id: saved["counts"].get(str(comment_id), 0) for comment_id in wanted}
-    for doc in get_db().comment_flags.find({"comment_id": {"$in": list(wanted)}}, {"comment_id": 1, "flagger": 1}):
+    stored = get_db().comment_flags.find({"comment_id": {"$in": list(wanted)}},
+                                         {"comment_id": 1, "flagger": 1})
+    for doc in stored:
         if (doc["comment_id"], doc["flagger"]) not in before:
             now[doc["comment_id"]] += 1
     counts = get_db().comment_flag_counts

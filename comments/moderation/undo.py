@@ -54,9 +54,11 @@ SALT = "comments.moderation.undo"
 
 BROKEN = gettext_noop("This undo button is broken or was changed; nothing was undone.")
 NOT_YOURS = gettext_noop("Only the editor who did this action can undo it; nothing was undone.")
-EXPIRED = gettext_noop("An action can be undone for ten minutes only; this one is older, and nothing was undone.")
+EXPIRED = gettext_noop(
+    "An action can be undone for ten minutes only; this one is older, and nothing was undone.")
 ALREADY = gettext_noop("This action was undone already.")
-CHANGED = gettext_noop("Every comment of this action was changed since by a later decision; nothing was undone.")
+CHANGED = gettext_noop(
+    "Every comment of this action was changed since by a later decision; nothing was undone.")
 STILL_APPLYING = gettext_noop("This action is still being applied; try again in a minute.")
 # What each refusal answers (its `code` -> the HTTP status).
 STATUS = {"broken": 400, "not_yours": 403, "expired": 410, "already": 409, "changed": 409, "applying": 503}
@@ -152,7 +154,8 @@ def act(*, action: str, comment_ids: Iterable[ObjectId], editor: str, editor_id:
     try:
         undo_id = mongo.outside_request_budget(lambda: get_db().comment_undos.insert_one(doc)).inserted_id
     except (DocumentTooLarge, PyMongoError) as exc:
-        if isinstance(exc, PyMongoError) and not isinstance(exc, DocumentTooLarge) and not mongo.is_outage(exc):
+        # Too many flags to keep in one record, or the database gone: the action stands.
+        if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
             raise
         logger.warning("The %s of %d comments cannot be undone (%s).", action, progress.total,
                        exc.__class__.__name__)

@@ -251,7 +251,8 @@ def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dic
         progress, token = moderation.remove_subthread(comment_id=ids[0], editor=editor), None
     else:
         progress, token = undo.act(action=action, comment_ids=ids, editor=editor, editor_id=request.user.pk)
-    said = [MODERATED[action].format(count=progress.total)] if progress.total or not progress.dismissed else []
+    said = [MODERATED[action].format(count=progress.total)] if progress.total or not progress.dismissed \
+        else []
     said += [FLAGS_DISMISSED.format(count=progress.dismissed)] if progress.dismissed else []
     for text in said:
         messages.success(request, _with_undo(request, text, token) if token else text)
