@@ -67,10 +67,11 @@ def check_clean() -> None:
 @pytest.fixture
 def held(make_post, make_comment, settings):
     """A post whose reply by Sam waits in the queue, held by two readers' flags, under
-    Rosa's comment whose replies an address follows since."""
+    Rosa's comment whose replies an address follows since, and flagged once itself."""
     settings.COMMENTS_FLAGS_TO_HOLD = 2
     post = make_post()
     parent = make_comment(post, author=ROSA, text="Parent")
+    services.flag_comment(comment=parent, flagger="ip:198.51.100.3", reason="spam", note="")
     reply = make_comment(post, author=SAM, text="Reply", parent_slug=parent.slug)
     for flagger in ("ip:198.51.100.1", "ip:198.51.100.2"):
         services.flag_comment(comment=reply, flagger=flagger, reason="abuse", note="Rude")
@@ -82,22 +83,24 @@ def held(make_post, make_comment, settings):
 
 
 def test_approve_then_undo_puts_everything_back_and_drops_its_mail(editor_client, held, mongo_db):
-    """Approve a held reply, then press Undo: pending again with its flags, the counters
-    and the post's summary as before, the reply mail the approval queued dropped, and
-    the undo in the moderation history."""
+    """Approve a held reply (and the flagged comment above it: its flag dismissed), then
+    press Undo: pending again, both with their flags, the counters and the post's
+    summary as before, the reply mail the approval queued dropped, and the undo in the
+    moderation history."""
     post, parent, reply, due_before = held
     before = state(post)
-    token = undo_token(editor_client, act(editor_client, action="approve", ids=[str(reply.id)]))
+    both = [str(reply.id), str(parent.id)]
+    token = undo_token(editor_client, act(editor_client, action="approve", ids=both))
     assert status_of(reply) == APPROVED and state(post) != before
     assert outbox.count(status=outbox.DUE) == due_before + 1, "the approval queued reply mail"
     response = press_undo(editor_client, token)
     assert response.status_code == 303 and response["Location"] == QUEUE
-    assert page(editor_client.get(QUEUE)).text_of("message") == [undo_views.UNDONE.format(count=1)]
+    assert page(editor_client.get(QUEUE)).text_of("message") == [undo_views.UNDONE.format(count=2)]
     assert state(post) == before
     assert outbox.count(status=outbox.DUE) == due_before and outbox.count(status=outbox.DROPPED) == 1
-    [undone] = mongo_db.comment_changes.find({"action": "undo"})
-    assert undone["editor"] == "bruno" and undone["status"] == PENDING
-    assert undone["changes"][0]["id"] == reply.id
+    history = mongo_db.comment_changes.find({"action": "undo"})
+    undone = {doc["changes"][0]["id"]: (doc["editor"], doc["status"]) for doc in history}
+    assert undone == {reply.id: ("bruno", PENDING), parent.id: ("bruno", APPROVED)}
     check_clean()
 
 
