@@ -8,7 +8,7 @@ class CommentsConfig(AppConfig):
     verbose_name = "Comments"
 
     def ready(self) -> None:
-        from comments.moderation import bans, blocklist, branches, changes, flags
+        from comments.moderation import bans, blocklist, branches, changes, flags, undo
         from comments import checks, stores
         from comments.stores import discussion_state
         from comments.posting import limits, recent_texts
@@ -21,7 +21,7 @@ class CommentsConfig(AppConfig):
         from infra import mongo, sharding
 
         for owner in (stores, flags, blocklist, bans, limits, changes, recent_texts, subscriptions, outbox, votes,
-                      ranked, discussion_state, mail_moderation, erasures, branches):
+                      ranked, discussion_state, mail_moderation, erasures, branches, undo):
             mongo.register_indexes(owner.ensure_indexes)
         sharding.register_shard_keys(stores.shard_keys)
         mongo.register_indexes(stores.ensure_states)  # after every owner's indexes

@@ -9,7 +9,9 @@ Sent by the services after the change is stored, with `sender=Comment`.
   imports: `summarise=False`) send nothing.
 - `comment_status_changed(comment_ids, status)`: these comments now have `status`
   (an editor's action, a reader's flags holding one, an author's edit or delete).
-  A recorded moderation action sends it again for a batch it runs again.
+  A recorded moderation action sends it again for a batch it runs again, with
+  `undone=True` when it is an editor's undo (comments/moderation/undo.py): an
+  approval undone, or a comment put back as it was.
 - `comment_flagged(comment, reason, count, held)`: a reader flagged a comment;
   `count` is its flags now, `held`: this flag sent it to the moderation queue.
 - `comment_voted(comment, vote)`: a reader's vote changed a comment's tally

@@ -5,7 +5,8 @@ collection. The only module that touches it.
      changes: [{id, discussion_id, slug, was}],   # every comment it changes, and its status before
                                                   # (dismiss_flags: also `flags`, how many it had)
      applied: <how many of `changes` are applied>, settled: [<discussion ids settled>],
-     done: bool, keys: [[kind, value]] (a ban's blocklist entries), restored: bool}
+     done: bool, keys: [[kind, value]] (a ban's blocklist entries), restored: bool,
+     undoes: <the undo's id> (an editor's undo: comments/moderation/undo.py)}
 
 An action (approve, spam, delete, remove a thread, ban, restore what a ban changed,
 dismiss the flags of approved comments) is first recorded whole, then applied in batches of BATCH comments, then each
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -51,7 +52,11 @@ TOO_MANY = gettext_noop("This would change {count} comments at once; the most on
 # An unfinished action younger than this may still be running in its request.
 STALE_AFTER = timedelta(seconds=60)
 
-INDEXES = [IndexModel([("done", ASCENDING), ("at", ASCENDING)], name="done_at")]
+INDEXES = [IndexModel([("done", ASCENDING), ("at", ASCENDING)], name="done_at"),
+           IndexModel([("changes.id", ASCENDING), ("at", ASCENDING)], name="changes_id_at")]
+# Records that decide nothing about a comment (its discussion settled later; its
+# branch locked or slowed: comments/moderation/branches.py): `decided_since` skips them.
+NOT_DECISIONS = ("settle", "lock", "unlock", "slow", "unslow")
 # The action that clears readers' flags from comments an editor approves as they are.
 DISMISS_FLAGS = "dismiss_flags"
 
@@ -78,6 +83,8 @@ class Progress:
     done: bool
     # Approving: of the comments chosen, the approved ones whose flags it dismissed.
     dismissed: int = 0
+    # The ids of the records this action wrote (none when it changed nothing).
+    records: tuple[ObjectId, ...] = ()
 
 
 NOTHING = Progress(total=0, done=True)
@@ -95,11 +102,13 @@ def check_size(count: int) -> None:
 
 
 def record(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
-           keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None) -> dict | None:
+           keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None,
+           detail: Mapping[str, Any] | None = None) -> dict | None:
     """Record an action that gives `comments` `status` (those that have it already are
     left out); the record, or None when there is nothing to change. TooMany when it
     would change more than MAX_CHANGES comments (then nothing is recorded).
-    `dismissed`: for DISMISS_FLAGS, the flags each comment has (every one is recorded)."""
+    `dismissed`: for DISMISS_FLAGS, the flags each comment has (every one is recorded).
+    `detail`: more fields of the record (an undo's `undoes`)."""
     if dismissed is None:
         changes = [_entry(c) for c in comments if c.status != status]
     else:
@@ -109,7 +118,7 @@ def record(*, action: str, status: str, comments: Iterable[Comment], editor: str
         return None
     doc = {"action": action, "editor": str(editor), "at": datetime.now(timezone.utc), "status": status,
            "changes": changes, "applied": 0, "settled": [], "done": False,
-           "keys": [list(k) for k in keys], "restored": False}
+           "keys": [list(k) for k in keys], "restored": False, **dict(detail or {})}
     # Under a short budget of its own: a record that outlived its request's deadline
     # could be written without the editor hearing of it, and then applied unannounced.
     doc["_id"] = mongo.outside_request_budget(lambda: get_db().comment_changes.insert_one(doc)).inserted_id
@@ -149,7 +158,10 @@ def _apply_batch(doc: dict, batch: list[dict]) -> None:
     # Approved ones are now visible to readers: their subscribers hear of them
     # (comments/notifications/notify.py). Keyed by (subscription, comment) in the outbox, so a batch
     # run again enqueues nothing twice.
-    signals.comment_status_changed.send(sender=Comment, comment_ids=ids, status=status)
+    # An undo (comments/moderation/undo.py) says so: an approval undone drops the mail it
+    # queued, and a comment an undo approves again tells nobody a second time.
+    signals.comment_status_changed.send(sender=Comment, comment_ids=ids, status=status,
+                                        undone=bool(doc.get("undoes")))
 
 
 def run(doc: dict) -> Progress:
@@ -185,15 +197,17 @@ def run(doc: dict) -> Progress:
 
 
 def apply(*, action: str, status: str, comments: Iterable[Comment], editor: str = "",
-          keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None) -> Progress:
+          keys: Iterable[tuple[str, str]] = (), dismissed: Mapping[ObjectId, int] | None = None,
+          detail: Mapping[str, Any] | None = None) -> Progress:
     """Record an action (`record`), then run it (as far as this request's budget goes).
     Actions cut short before it are finished first: an editor who tries again after a
     timeout finishes the job, even when their action has nothing left to change."""
     comments = list(comments)
     # Including ones still running in another request: running a step twice is harmless.
     finish_pending(older_than=timedelta(0))
-    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys, dismissed=dismissed)
-    return NOTHING if doc is None else run(doc)
+    doc = record(action=action, status=status, comments=comments, editor=editor, keys=keys,
+                 dismissed=dismissed, detail=detail)
+    return NOTHING if doc is None else replace(run(doc), records=(doc["_id"],))
 
 
 def dismiss_flags(*, comments: Iterable[Comment], editor: str = "") -> Progress:
@@ -241,6 +255,27 @@ def finish_pending(*, older_than: timedelta = STALE_AFTER) -> int:
     for doc in unfinished(older_than=older_than):
         finished += run(doc).done
     return finished
+
+
+def find_records(*, ids: Iterable[ObjectId]) -> list[dict]:
+    """These recorded actions, in the order asked (one missing is left out)."""
+    wanted = list(ids)
+    found = {doc["_id"]: doc for doc in get_db().comment_changes.find({"_id": {"$in": wanted}})}
+    return [found[i] for i in wanted if i in found]
+
+
+def decided_since(*, comment_ids: Iterable[ObjectId], after: datetime,
+                  besides: Iterable[ObjectId]) -> set[ObjectId]:
+    """Of these comments, those a recorded action other than `besides` decided on after
+    `after` (branch rules and settling aside: NOT_DECISIONS); one query on `changes_id_at`."""
+    ids = list(comment_ids)
+    if not ids:
+        return set()
+    found = get_db().comment_changes.find(
+        {"changes.id": {"$in": ids}, "at": {"$gt": after}, "_id": {"$nin": list(besides)},
+         "action": {"$nin": list(NOT_DECISIONS)}}, {"changes.id": 1})
+    wanted = set(ids)
+    return {change["id"] for doc in found for change in doc["changes"] if change["id"] in wanted}
 
 
 def latest_ban(*, keys: Iterable[tuple[str, str]]) -> dict | None:

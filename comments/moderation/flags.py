@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from bson import ObjectId
 from django.utils.translation import gettext_lazy as _
 from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.mongo import get_db
 from infra.racing_inserts import insert_one_racing
@@ -32,6 +33,9 @@ REASONS = {
     "off_topic": _("Off topic"),
     "other": _("Something else"),
 }
+
+# MongoDB's error code for a key stored already.
+DUPLICATE_KEY = 11000
 
 INDEXES = [
     IndexModel([("comment_id", ASCENDING), ("flagger", ASCENDING)], unique=True, name="comment_flagger"),
@@ -128,3 +132,42 @@ def clear_flags(*, comment_ids: list[ObjectId]) -> int:
         return 0
     get_db().comment_flag_counts.delete_many({"_id": {"$in": list(comment_ids)}})
     return get_db().comment_flags.delete_many({"comment_id": {"$in": list(comment_ids)}}).deleted_count
+
+
+def snapshot(*, comment_ids: list[ObjectId]) -> dict[str, Any]:
+    """These comments' flags and counts as stored, to be put back by `put_back` (an
+    editor's approval that is undone): {"flags": [documents], "counts": {id: n}}."""
+    if not comment_ids:
+        return {"flags": [], "counts": {}}
+    docs = list(get_db().comment_flags.find({"comment_id": {"$in": list(comment_ids)}}))
+    return {"flags": docs, "counts": {str(k): n for k, n in flag_counts(comment_ids=comment_ids).items()}}
+
+
+def put_back(saved: dict[str, Any], *, comment_ids: list[ObjectId]) -> dict[ObjectId, int]:
+    """Store again the flags `snapshot` saved of these comments (a reader who flagged
+    one since keeps their new flag) and give each its count before, plus the flags of
+    readers new since; each comment's count now. Idempotent: run again, it stores and
+    counts the same."""
+    wanted = set(comment_ids)
+    old = [doc for doc in saved["flags"] if doc["comment_id"] in wanted]
+    if old:
+        try:
+            get_db().comment_flags.insert_many(old, ordered=False)
+        except BulkWriteError as exc:
+            # Put back before, or flagged again since by the same reader: kept as it is.
+            if any(e.get("code") != DUPLICATE_KEY for e in exc.details.get("writeErrors", [])):
+                raise
+    before = {(doc["comment_id"], doc["flagger"]) for doc in old}
+    now: dict[ObjectId, int] = {comment_id: saved["counts"].get(str(comment_id), 0) for comment_id in wanted}
+    stored = get_db().comment_flags.find({"comment_id": {"$in": list(wanted)}},
+                                         {"comment_id": 1, "flagger": 1})
+    for doc in stored:
+        if (doc["comment_id"], doc["flagger"]) not in before:
+            now[doc["comment_id"]] += 1
+    counts = get_db().comment_flag_counts
+    for comment_id, n in now.items():
+        if n:
+            counts.update_one({"_id": comment_id}, {"$set": {"n": n}}, upsert=True)
+        else:
+            counts.delete_one({"_id": comment_id})
+    return now

@@ -117,7 +117,8 @@ def moderate(*, action: str, comment_ids: Iterable[ObjectId], editor: str = "") 
     approved = changes.apply(action=action, status=status, comments=chosen, editor=editor)
     # `chosen` as they were: the ones approved before this action.
     dismissed = changes.dismiss_flags(comments=chosen, editor=editor)
-    return replace(approved, done=approved.done and dismissed.done, dismissed=dismissed.total)
+    return replace(approved, done=approved.done and dismissed.done, dismissed=dismissed.total,
+                   records=approved.records + dismissed.records)
 
 
 def remove_subthread(*, comment_id: ObjectId, editor: str = "") -> changes.Progress:

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from bson import ObjectId
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_noop, ngettext_lazy, pgettext_lazy
@@ -26,7 +27,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from comments import conf
 from comments.host import Discussion, get_host
-from comments.moderation import bans as member_bans, blocklist, branches, changes, confirmations, picks, queue as moderation
+from comments.moderation import bans as member_bans, blocklist, branches, changes, confirmations, picks, undo
+from comments.moderation import queue as moderation
 from comments.moderation.forms import BanForm, BlocklistForm, ModerationForm, QueueFilterForm
 from comments.records import QueueFilter
 from comments.stores import get_store
@@ -246,14 +248,24 @@ def _apply(request: HttpRequest, *, action: str, ids: list[ObjectId], terms: dic
     if action in branches.ACTIONS:
         return _branch(request, action=action, comment_id=ids[0], seconds=seconds)
     if action == "thread":
-        progress = moderation.remove_subthread(comment_id=ids[0], editor=editor)
+        progress, token = moderation.remove_subthread(comment_id=ids[0], editor=editor), None
     else:
-        progress = moderation.moderate(action=action, comment_ids=ids, editor=editor)
-    if progress.total or not progress.dismissed:
-        messages.success(request, MODERATED[action].format(count=progress.total))
-    if progress.dismissed:
-        messages.success(request, FLAGS_DISMISSED.format(count=progress.dismissed))
+        progress, token = undo.act(action=action, comment_ids=ids, editor=editor, editor_id=request.user.pk)
+    said = [MODERATED[action].format(count=progress.total)] if progress.total or not progress.dismissed \
+        else []
+    said += [FLAGS_DISMISSED.format(count=progress.dismissed)] if progress.dismissed else []
+    for text in said:
+        messages.success(request, _with_undo(request, text, token) if token else text)
+        token = None  # The first message carries the button.
     return progress.done
+
+
+def _with_undo(request: HttpRequest, text: str, token: str) -> str:
+    """A message with the button that undoes the action (a form: no JavaScript needed;
+    comments/moderation/undo_views.py); the message keeps it as HTML, escaped within."""
+    context = {"text": text, "token": token, "action": _url(request, "moderation_undo"),
+               "next": _back(request, request.POST.get("next"))}
+    return render_to_string("comments/moderation/includes/undo_offer.html", context, request=request)
 
 
 def _branch(request: HttpRequest, *, action: str, comment_id: ObjectId, seconds: int) -> bool:

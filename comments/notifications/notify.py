@@ -38,6 +38,8 @@ from infra import mongo
 REPLY, FOLLOW, CONFIRM, MANAGE, AUTHOR, QUEUE = "reply", "follow", "confirm", "manage", "author", "queue"
 # Mail about a new comment in a branch someone follows (a BRANCH subscription).
 THREAD = "thread"
+# What a comment readers can now see tells (`comment_visible`), keyed by the comment.
+VISIBLE = (REPLY, THREAD, FOLLOW, AUTHOR)
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +195,13 @@ def on_comment_posted(sender: object, *, comment: Comment, discussion: Discussio
     after_posting(comment, post_author_id=discussion.author.id)
 
 
-def on_status_changed(sender: object, *, comment_ids: Iterable, status: str, **kwargs: object) -> None:
-    """Comments an editor's action approved: what each one tells now that readers see it."""
-    if status == records.APPROVED:
+def on_status_changed(sender: object, *, comment_ids: Iterable, status: str, undone: bool = False,
+                      **kwargs: object) -> None:
+    """Comments an editor's action approved: what each one tells now that readers see it.
+    An editor's undo (`undone`) tells nothing new: an approval undone drops what it
+    queued and is not sent yet; a comment approved again by an undo was told of before."""
+    if undone:
+        if status != records.APPROVED:
+            outbox.drop_due(kinds=VISIBLE, comment_ids=list(comment_ids))
+    elif status == records.APPROVED:
         approved(comment_ids=comment_ids)

@@ -190,5 +190,20 @@ def forget(*, to: Iterable[str] = (), comment_ids: Iterable[ObjectId] = ()) -> i
     return get_db().notification_outbox.delete_many({"$or": either}).deleted_count if either else 0
 
 
+def drop_due(*, kinds: Iterable[str], comment_ids: Iterable[ObjectId], now: datetime | None = None) -> int:
+    """Never send the items of these kinds about these comments that are still waiting
+    (an approval undone: what it told is no longer so); those sent or being sent stay
+    as they are. How many it dropped."""
+    ids = list(comment_ids)
+    if not ids:
+        return 0
+    now = now or datetime.now(UTC)
+    result = get_db().notification_outbox.update_many(
+        {"status": DUE, "kind": {"$in": list(kinds)}, "data.comment": {"$in": ids}},
+        {"$set": {"status": DROPPED, "sent_at": now, "expires": now + KEEP}},
+    )
+    return result.modified_count
+
+
 def count(*, status: str) -> int:
     return get_db().notification_outbox.count_documents({"status": status})

@@ -18,7 +18,7 @@ from comments.records import APPROVED, PENDING
 from comments.stores import get_store
 from comments.moderation import views
 from tests.integration.dashboard.test_dashboard_moderation import (  # noqa: F401 (a fixture)
-    QUEUE, ROSA, act, counts, editor_client, rows,
+    QUEUE, ROSA, act, counts, editor_client, rows, said,
 )
 from tests.page_reading import page
 
@@ -55,7 +55,7 @@ def test_approving_an_approved_flagged_comment_dismisses_its_flags(editor_client
     assert rows(editor_client.get(QUEUE, {"tab": "flagged"})) == ["Flagged thrice", "Flagged twice"]
     assert counts(editor_client.get(QUEUE))["flagged"] == 2
     response = act(editor_client, action="approve", ids=[str(shown.id)])
-    assert page(editor_client.get(response["Location"])).text_of("message") == [
+    assert said(page(editor_client.get(response["Location"]))) == [
         views.FLAGS_DISMISSED.format(count=1)
     ]
     assert now(shown).status == APPROVED and now(shown).flag_count == 0
@@ -74,7 +74,7 @@ def test_approving_flagged_comments_of_both_kinds_says_each(editor_client, flagg
     and the flagged tab is empty."""
     post, shown, held = flagged
     response = act(editor_client, action="approve", ids=[str(shown.id), str(held.id)])
-    assert page(editor_client.get(response["Location"])).text_of("message") == [
+    assert said(page(editor_client.get(response["Location"]))) == [
         views.MODERATED["approve"].format(count=1), views.FLAGS_DISMISSED.format(count=1),
     ]
     assert now(held).status == APPROVED and now(held).flag_count == now(shown).flag_count == 0
