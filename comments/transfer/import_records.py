@@ -9,6 +9,7 @@ TIME_OUT_OF_RANGE, by the engine and by the parsers that read times themselves.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -181,6 +182,17 @@ class Report:
         if self.dry_run:
             out.append("Dry run: nothing was written.")
         return out
+
+
+def to_scratch(comment: SourceComment) -> dict:
+    """`comment` as a scratch document's fields (comments/transfer/import_waiting.py)."""
+    # The time as text: BSON would keep milliseconds and no zone.
+    return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
+
+
+def from_scratch(fields: dict) -> SourceComment:
+    """A comment back from its scratch document's fields."""
+    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
 
 
 def utc_time(moment: datetime) -> datetime | None:
