@@ -20,10 +20,10 @@ On a malformed file the parser raises BadSource (its message names the line and 
 reason); the caller then calls `importer.finish(complete=False)`, which writes the
 complete comments read before the error and leaves the replies still waiting for a
 parent to the next run (nothing past the last complete element is written), and
-raises `error.after(report)`: the same error, saying what was written before it. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
-both parsers use: it refuses entity declarations, external DTDs and external
-entities (nothing is ever resolved) and hands out one small element at a time with
-its line.
+raises `error.after(report)`: the same error, saying what was written before it.
+`import_files.read_xml(stream, tags=...)` is the streaming XML reader both parsers use:
+it refuses entity declarations, external DTDs and external entities (nothing is ever
+resolved) and hands out one small element at a time with its line.
 
 What the engine guarantees:
 
@@ -49,27 +49,27 @@ What the engine guarantees:
   a batch at a time, through `get_store().insert_documents` (the documents store's is
   one ordered `insert_many`), so each store keeps them its own way. A batch is stored
   by a thread of its own (comments/transfer/import_writer.py) while the next is parsed
-  and rendered. Threads, parents and authors are resolved in memory (authors once per
-  batch, parents not in memory with one ledger query per batch). Placeholders,
+  and rendered. Threads, parents and authors are resolved in memory (each author
+  cleaned once, parents not in memory with one ledger query per batch). Placeholders,
   counters and the post's summary are brought up to date once per discussion at the end
   (`summaries.repair_placeholders`, `counters.recount`, `summaries.refresh_summary`),
   for the discussions of the comments a stopped run had already written too.
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
   store's unique slug index whatever happens. The collection `comment_imports`
-  (comments/transfer/import_ledger.py) maps `"<source>:<id>"` (its `_id`: no extra index) to
-  where the comment went: a second run skips what is there (counted as already
-  imported) and finds the parents of late replies without scanning any store; a run
-  stopped half-way is completed by the next. `dry_run` reads everything and writes nothing.
+  (comments/transfer/import_ledger.py) maps `"<source>:<id>"` (its `_id`) to where the
+  comment went: a second run skips what is there (counted as already imported) and finds
+  the parents of late replies without scanning any store; a run stopped (killed) at any
+  point is completed by the next. `dry_run` reads everything and writes nothing.
 
 Memory stays bounded whatever the size of the file: the engine holds the thread map,
-one batch being built and one being stored, at most WAITING_LIMIT of the replies waiting for a parent (the others wait
-in the scratch collection), a cache of recent comments (older parents are looked up in
-`comment_imports`), the slugs of hidden comments per discussion for its placeholders
-(at most PLACEHOLDER_SLUGS_HELD: past it they are repaired there and then) and the first ORPHANS_SHOWN orphans it reports (the others are
-counted); a dry run also keeps every source id it has seen, a few dozen bytes each,
-since it has no ledger to look them up in. A dry run writes nothing but, past
-WAITING_LIMIT waiting replies, the scratch collection, which it drops too.
+one batch being built and one being stored, at most WAITING_LIMIT of the replies
+waiting for a parent (the others wait in the scratch collection), the recent comments
+(older parents are looked up in `comment_imports`), AUTHORS_HELD cleaned authors, up to
+PLACEHOLDER_SLUGS_HELD slugs of hidden comments per discussion (past it, repaired then)
+and the first ORPHANS_SHOWN orphans; a dry run also keeps every source id it has seen
+(it has no ledger). A dry run writes nothing but, past WAITING_LIMIT waiting replies,
+the scratch collection, which it drops too.
 """
 
 from __future__ import annotations
@@ -101,16 +101,15 @@ KNOWN_LIMIT = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
 # they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
 WAITING_LIMIT = 2_000
-# The slugs of hidden comments held for one discussion's placeholders at most; past it,
-# they are repaired there and then.
-PLACEHOLDER_SLUGS_HELD = 5_000
+PLACEHOLDER_SLUGS_HELD = 5_000  # hidden comments' slugs held per discussion; past it, repaired then
+AUTHORS_HELD = 10_000
 ANONYMOUS = "Anonymous"
-# Orphans named one by one in the report; the others are counted.
-ORPHANS_SHOWN = 100
+ORPHANS_SHOWN = 100  # orphans named one by one in the report; the others are counted
 
 # The formats `import_comments --format` reads besides JSON Lines: name -> the dotted
-# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`,
-# and the options only that format takes. A host adds its own (the blog: WordPress).
+# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`
+# (and `verbose`, passed only when asked for), and the options only that format takes.
+# A host adds its own (the blog: WordPress).
 FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {"disqus": ("comments.transfer.disqus.run", ("mapping_path",))}
 
 
@@ -134,22 +133,20 @@ class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
-                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT):
+                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
         # Authors' names are taken from the file only when the operator trusts it.
         self.trust_names = trust_names
-        self.report = Report(source=source, dry_run=dry_run)
+        self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
-        self.waiting = WaitingReplies(limit=waiting_limit, dump=to_scratch, load=from_scratch)  # replies read before their parent
+        self.waiting = WaitingReplies(limit=waiting_limit, dump=to_scratch, load=from_scratch)  # read before their parent
         self.known: OrderedDict[str, Placed] = OrderedDict()
         self.deleted: set[str] = set()  # the keys of the threads deleted in the source
-        self.touched: set[ObjectId] = set()
-        # The slugs of hidden comments (or below one) written, per discussion: their
-        # placeholders are repaired at the end.
-        self.changed: dict[ObjectId, set[str]] = {}
-        # Authors cleaned in this batch (their names and addresses repeat).
+        self.touched: set[ObjectId] = set()  # the discussions written to
+        self.changed: dict[ObjectId, set[str]] = {}  # hidden comments' slugs, for the end
         self.authors: dict[tuple[str, str, bool], commenters.Commenter | commenters.Refused] = {}
+        self.max_depth = conf.get().max_depth
         self.writer = Writer(source)
 
     # What the parsers hand in.
@@ -205,10 +202,12 @@ class Importer:
                 self.flush()
 
     def _author(self, comment: SourceComment) -> commenters.Commenter | commenters.Refused:
-        """The name and address cleaned as the comment form's are, once per batch for
-        each author."""
+        """The name and address cleaned as the comment form's are, once for each author
+        (the names of the site's own authors as they were when the author was first met)."""
         key = (comment.author_name, comment.author_email, self.trust_names or comment.by_source_author)
         if key not in self.authors:
+            if len(self.authors) >= AUTHORS_HELD:
+                self.authors.clear()
             try:
                 self.authors[key] = commenters.clean_imported(name=key[0], email=key[1], trust_names=key[2])
             except commenters.Refused as exc:
@@ -242,7 +241,6 @@ class Importer:
     def flush(self) -> None:
         """Write the comments taken so far whose parent is known; the others wait."""
         batch, self.pending = self.pending, []
-        self.authors.clear()
         if not batch:
             return
         stored = self._look_up([c.id for c in batch])
@@ -267,6 +265,7 @@ class Importer:
         given go to the top level when their parent is nowhere. Stored a batch at a
         time; the replies waiting for what was placed follow once the queue is empty."""
         queue, documents, placed = deque(comments), [], []
+        self.max_depth = conf.get().max_depth  # read once a batch, not once a reply
         here: dict[str, Placed] = {}
         while queue:
             comment = queue.popleft()
@@ -300,7 +299,7 @@ class Importer:
         posted = comment.posted.astimezone(UTC)
         part = slugs.derived_part(ledger_key(self.source, comment.id))
         if parent is not None:  # a reply deeper than the site allows goes under the deepest ancestor
-            allowed = parent.within_depth(conf.get().max_depth)
+            allowed = parent.within_depth(self.max_depth)
             self.report.reattached += allowed is not parent
             parent = allowed
         if parent is None:
@@ -347,6 +346,7 @@ class Importer:
                 self.known.pop(comment.id, None)
             else:
                 self._touch(where)
+                self.report.by_discussion[where.discussion_id] += 1
 
     def _touch(self, where: Placed) -> None:
         """A comment of this run is in its discussion: the discussion's counters and summary
