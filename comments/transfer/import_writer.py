@@ -1,7 +1,8 @@
-"""Storing an import's batches while the next one is read (comments/transfer/importing.py):
-one thread of its own writes each batch (one ordered `insert_many` through the store's
-`insert_documents`, then its ledger entries), while the engine parses, sanitises and
-renders the next; the database's work and Python's overlap, on two cores.
+"""Storing an import's batches while the next one is read: one thread of its own writes
+each batch (for comments/transfer/importing.py, one ordered `insert_many` through the
+store's `insert_documents`, then its ledger entries: `store_batch`; for a JSON Lines
+import, comments/transfer/backup.py, the insert alone), while the importer parses,
+sanitises and renders the next; the database's work and Python's overlap, on two cores.
 
 At most one batch is in flight: handing over the next waits for the one before, whose
 outcome (how many went in, which were not stored) the engine then applies, in its own
@@ -16,8 +17,10 @@ refuses as duplicates (their `_id` and slug are the same on every run).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from bson import ObjectId
 
@@ -27,6 +30,8 @@ from comments.transfer.import_records import SourceComment
 
 # (the source comment, its flat document, where it went)
 Placement = tuple[SourceComment, dict, Placed]
+Batch = TypeVar("Batch")
+Outcome = TypeVar("Outcome")
 
 
 @dataclass(frozen=True)
@@ -53,24 +58,25 @@ def store_batch(source: str, placed: list[Placement]) -> Stored:
     return Stored(placed=placed, inserted=inserted, missing=missing)
 
 
-class Writer:
-    """Stores batches one at a time in a thread of its own (module docstring)."""
+class Writer(Generic[Batch, Outcome]):
+    """Stores batches one at a time with `write`, in a thread of its own (module
+    docstring)."""
 
-    def __init__(self, source: str):
-        self.source = source
+    def __init__(self, write: Callable[[Batch], Outcome]):
+        self.write = write
         self._pool: ThreadPoolExecutor | None = None
-        self._in_flight: Future[Stored] | None = None
+        self._in_flight: Future[Outcome] | None = None
 
-    def submit(self, placed: list[Placement]) -> Stored | None:
-        """Start storing `placed`; the outcome of the batch before it (None: none),
+    def submit(self, batch: Batch) -> Outcome | None:
+        """Start storing `batch`; the outcome of the batch before it (None: none),
         once it is stored."""
         done = self.wait()
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-writer")
-        self._in_flight = self._pool.submit(store_batch, self.source, placed)
+        self._in_flight = self._pool.submit(self.write, batch)
         return done
 
-    def wait(self) -> Stored | None:
+    def wait(self) -> Outcome | None:
         """The outcome of the batch in flight (None: none), once it is stored."""
         in_flight, self._in_flight = self._in_flight, None
         return in_flight.result() if in_flight is not None else None

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from dataclasses import replace
+from functools import partial
 from datetime import UTC
 
 from bson import ObjectId
@@ -91,18 +92,17 @@ from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.transfer.import_text import comment_text
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
-from comments.transfer.import_writer import Placement, Stored, Writer
+from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
 from infra.markup import render_comment
 
 BATCH_SIZE = 500
-# Recent comments kept in memory as possible parents (a few hundred bytes each); older
-# ones are looked up in the ledger.
-KNOWN_LIMIT = 20_000
+# Recent comments kept in memory as possible parents (a few hundred bytes each; older
+# ones are looked up in the ledger), and authors cleaned (AUTHORS_HELD).
+KNOWN_LIMIT = AUTHORS_HELD = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
 # they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
 WAITING_LIMIT = 2_000
 PLACEHOLDER_SLUGS_HELD = 5_000  # hidden comments' slugs held per discussion; past it, repaired then
-AUTHORS_HELD = 10_000
 ANONYMOUS = "Anonymous"
 ORPHANS_SHOWN = 100  # orphans named one by one in the report; the others are counted
 
@@ -147,7 +147,7 @@ class Importer:
         self.changed: dict[ObjectId, set[str]] = {}  # hidden comments' slugs, for the end
         self.authors: dict[tuple[str, str, bool], commenters.Commenter | commenters.Refused] = {}
         self.max_depth = conf.get().max_depth
-        self.writer = Writer(source)
+        self.writer: Writer[list[Placement], Stored] = Writer(partial(store_batch, source))
 
     # What the parsers hand in.
 
