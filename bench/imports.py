@@ -1,29 +1,39 @@
-"""Benchmark: importing a large Disqus export (comments/transfer/disqus.py) in bounded memory.
+"""Benchmark: importing a large Disqus export (comments/transfer/disqus.py) at the
+database's pace, in bounded memory.
 
-Writes a generated export of --comments posts (default 100,000) over threads of
-about --per-thread comments, each body padded to about --body-bytes bytes of HTML,
-as Disqus lays them out (every <thread>, then every <post>); most are replies to a
-recent comment of their thread and about one in twenty comes before its parent.
-Then, in a scratch database with a post for each thread, it imports the file with
-`disqus.run` into the store in use and prints the file's size, the time, comments per
-second and the peak memory of the import: Python's allocations (tracemalloc) and
-the process's peak resident size. Run it at two sizes (`--comments 20000` and
-`--comments 200000`): the peak stays about the same while the file grows.
+Writes a generated export of --comments posts (default 20,000) over threads of about
+--per-thread comments, each body padded to about --body-bytes bytes of HTML, as Disqus
+lays them out (every <thread>, then every <post>); most are replies to a recent comment
+of their thread and about one in twenty comes before its parent. Then, in a scratch
+database with a post for each thread, it imports the file with `disqus.run` into the
+store in use and prints the file's size, the time, comments per second and the peak
+memory of the import (the process's peak resident size; with `--trace`, Python's
+allocations too, under tracemalloc, which slows Python down).
+
+In the same run it measures the reference: the raw `insert_many` rate of the very
+documents the import stored (the comments, or the embedded and buckets stores'
+containers), read back and inserted in ordered batches into a scratch collection
+with the store's own indexes (copied from its collection, whatever they are). It prints
+the import's rate beside it, the ratio and the target: met or NOT met (>= 0.5 for the
+documents store, >= 0.25 for embedded and buckets). It checks that every comment of
+the file is stored exactly once (WRONG otherwise).
+
 `--orphans N` adds N replies whose parent never appears (each names a parent of its
 own that is not in the file): they wait for it until the end, then go to the top
-level, and the peak must stay flat with them too (`--orphans 0` and `--orphans
-250000`); `--one-thread` puts them all in one thread, whose recount at the end then
-covers them all. The run checks every orphan was imported at the top level.
+level; `--one-thread` puts them all in one thread. The run checks every orphan was
+imported at the top level.
 
-`--sweep 0,10000,50000` runs the import once per orphan count, each in a process of
-its own (so that each peak resident size is its own), all orphans in one thread, and
-prints one table: the first count is the baseline the others are compared with.
+`--memory 20000,200000` runs the import once per size, each in a process of its own
+(so that each peak resident size is its own), then once more at the first size with
+`--orphans` replies in one thread (50,000 unless `--orphans` says), and prints one
+table and whether the peak is flat: every run's peak resident size within 15% of the
+first's. `--sweep 0,10000,50000` does the same for orphan counts at one size.
 
-    MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 100000
+    MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 20000
+    MONGODB_URI=... .venv/bin/python bench/imports.py --memory 20000,200000
     MONGODB_URI=... .venv/bin/python bench/imports.py --comments 2000 --sweep 0,10000,50000
 
-tracemalloc slows Python down; `--no-trace` gives the speed without it. Say which
-server the figures came from whenever you quote them.
+Say which server and how loaded the machine was (`uptime`) whenever you quote figures.
 """
 
 from __future__ import annotations
@@ -55,6 +65,8 @@ from django.conf import settings
 from cms import posts
 from comments import conf
 from comments.stores import get_store
+from pymongo import IndexModel
+from pymongo.collection import Collection
 from comments.transfer import disqus
 from infra import mongo
 
@@ -112,42 +124,75 @@ def _post(k: int, thread: int, parent: int | str | None, rng: random.Random, bod
             f'<thread dsq:id="{thread}"/>{reply}</post>\n')
 
 
+# The import's rate over the raw insert_many rate of the same documents, per store.
+TARGETS = {"documents": 0.5, "embedded": 0.25, "buckets": 0.25}
+# A peak is flat when it is within this fraction above the first run's.
+FLAT = 0.15
+REFERENCE_BATCH = 500
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--comments", type=int, default=100_000)
+    parser.add_argument("--comments", type=int, default=20_000)
     parser.add_argument("--per-thread", type=int, default=200)
     parser.add_argument("--body-bytes", type=int, default=400)
-    parser.add_argument("--orphans", type=int, default=0, help="replies whose parent is not in the file")
+    parser.add_argument("--orphans", type=int, default=None, help="replies whose parent is not in the file")
     parser.add_argument("--one-thread", action="store_true", help="every orphan in the first thread")
+    parser.add_argument("--memory", metavar="N,N,...",
+                        help="one run per size, then one with the orphans in one thread; is the peak flat?")
     parser.add_argument("--sweep", metavar="N,N,...",
                         help="one run per orphan count, all in one thread; the first is the baseline")
     parser.add_argument("--seed", type=int, default=19)
-    parser.add_argument("--no-trace", action="store_true", help="no tracemalloc (faster; peak RSS only)")
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # a sweep's run
+    parser.add_argument("--trace", action="store_true", help="tracemalloc too (slower: the ratio is not judged)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one run of a table
     args = parser.parse_args()
-    if args.sweep:
-        sweep(args)
+    if args.memory or args.sweep:
+        table(args)
         return
+    args.orphans = args.orphans or 0
     result = measure(args)
     if args.json:
         print(json.dumps(result))
         return
-    print(f"Store {result['store']}; scratch database {result['database']}")
+    print(f"Store {result['store']}; scratch database {result['database']}; load {os.getloadavg()[0]:.2f}")
     print(f"Export: {result['megabytes']:.1f} MB, {args.comments} comments on {result['threads']} threads"
-          + (", the orphans in one thread" if args.one_thread else ""))
+          + (f", {args.orphans} orphans" if args.orphans else "")
+          + (" (the orphans in one thread)" if args.one_thread else ""))
     print(f"Imported {result['imported']} (refused {result['refused']}, orphans {result['orphans']}) in "
-          f"{result['seconds']:.1f} s: {result['imported'] / result['seconds']:.0f} comments/s"
+          f"{result['seconds']:.1f} s: {result['rate']:.0f} comments/s"
           + (" (under tracemalloc)" if result["traced"] is not None else ""))
+    print(f"Reference: insert_many of the same {result['stored_documents']} stored documents into a scratch "
+          f"collection with the store's {result['indexes']} indexes: {result['raw_seconds']:.1f} s, "
+          f"{result['raw_rate']:.0f} comments/s")
+    for line in checks(result, args):
+        print(line)
     if result["traced"] is not None:
         print(f"Peak Python memory during the import: {result['traced']:.1f} MB")
-    print(f"Orphans at the top level: {result['top']} of {args.orphans}"
-          + ("" if result["top"] == args.orphans else " (WRONG: every orphan must be imported at the top level)"))
     print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB)")
+    print("\ntargets (figures, not tests):")
+    print(target(result))
+
+
+def target(result: dict) -> str:
+    goal = TARGETS[result["store"]]
+    ratio = result["rate"] / result["raw_rate"]
+    verdict = "not judged under tracemalloc" if result["traced"] is not None else ("met" if ratio >= goal else "NOT met")
+    return f"  import >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x, {verdict}"
+
+
+def checks(result: dict, args: argparse.Namespace) -> list[str]:
+    """Every comment of the file stored once; every orphan at the top level."""
+    wanted = args.comments + args.orphans
+    once = result["stored"] == result["distinct"] == wanted
+    return [f"Stored once: {result['distinct']} distinct of {result['stored']} stored, {wanted} in the file"
+            + ("" if once else " (WRONG: every comment must be stored exactly once)"),
+            f"Orphans at the top level: {result['top']} of {args.orphans}"
+            + ("" if result["top"] == args.orphans else " (WRONG: every orphan must be imported at the top level)")]
 
 
 def measure(args: argparse.Namespace) -> dict:
-    """One import of a generated export into a scratch database (dropped after): its
-    figures, sizes in MB."""
+    """One import of a generated export into a scratch database (dropped after), then
+    the reference: its figures, sizes in MB."""
     with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8", delete=False) as out:
         threads = write_export(out, comments=args.comments, per_thread=args.per_thread,
                                body_bytes=args.body_bytes, rng=random.Random(args.seed), orphans=args.orphans,
@@ -162,50 +207,97 @@ def measure(args: argparse.Namespace) -> dict:
             posts.create_post(title=f"Thread {t}", slug=f"thread-{t}", content="", author=author,
                               status=posts.PUBLISHED)
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        if not args.no_trace:
+        if args.trace:
             tracemalloc.start()
         began = time.perf_counter()
         report = disqus.run(path=path, stdout=io.StringIO())
         seconds = time.perf_counter() - began
-        traced = tracemalloc.get_traced_memory()[1] if not args.no_trace else None
+        traced = tracemalloc.get_traced_memory()[1] if args.trace else None
         tracemalloc.stop()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        top = sum(1 for document in get_store().iter_documents()
-                  if int(document["imported"]["id"]) >= args.comments and document["parent_id"] is None)
+        top = stored = 0
+        ids = set()
+        for document in get_store().iter_documents():
+            number = int(document["imported"]["id"])
+            ids.add(number)
+            stored += 1
+            top += number >= args.comments and document["parent_id"] is None
+        raw_seconds, stored_documents, indexes = reference()
         return {"store": conf.get().store, "database": settings.MONGODB_NAME, "threads": threads,
                 "megabytes": os.path.getsize(path) / 1e6, "imported": report.imported,
                 "refused": sum(report.refused.values()), "orphans": report.orphans_total, "top": top,
-                "seconds": seconds, "traced": traced / 1e6 if traced is not None else None,
-                "rss": rss / 1024, "rss_before": rss_before / 1024}
+                "stored": stored, "distinct": len(ids), "seconds": seconds, "rate": report.imported / seconds,
+                "raw_seconds": raw_seconds, "raw_rate": stored / raw_seconds, "stored_documents": stored_documents,
+                "indexes": indexes, "traced": traced / 1e6 if traced is not None else None,
+                "rss": rss / 1024, "rss_before": rss_before / 1024, "load": os.getloadavg()[0]}
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
         os.unlink(path)
 
 
-def sweep(args: argparse.Namespace) -> None:
-    """One run per orphan count, each in a process of its own, all orphans in one
-    thread; a table of their peaks against the first run's (the baseline)."""
-    counts = [int(n) for n in args.sweep.split(",")]
-    common = ["--comments", str(args.comments), "--per-thread", str(args.per_thread), "--body-bytes",
-              str(args.body_bytes), "--seed", str(args.seed), "--one-thread", "--json"]
-    common += ["--no-trace"] if args.no_trace else []
+def reference() -> tuple[float, int, int]:
+    """The raw rate's run: the store's documents as stored, read back, inserted by
+    ordered insert_many of REFERENCE_BATCH into a scratch collection with the store's
+    own indexes. (seconds, documents, indexes besides _id)"""
+    collection = get_store()._collection()
+    scratch = collection.database[f"{collection.name}_reference"]
+    models = [IndexModel(list(spec["key"].items()), **{k: v for k, v in spec.items() if k not in ("key", "v", "ns")})
+              for spec in collection.list_indexes() if spec["name"] != "_id_"]
+    if models:
+        scratch.create_indexes(models)
+    seconds, count, batch = 0.0, 0, []
+    for document in collection.find().batch_size(REFERENCE_BATCH):  # reading it is not timed
+        batch.append(document)
+        if len(batch) == REFERENCE_BATCH:
+            seconds, count, batch = seconds + _timed_insert(scratch, batch), count + len(batch), []
+    if batch:
+        seconds, count = seconds + _timed_insert(scratch, batch), count + len(batch)
+    return seconds, count, len(models)
+
+
+def _timed_insert(collection: Collection, documents: list[dict]) -> float:
+    began = time.perf_counter()
+    collection.insert_many(documents, ordered=True)
+    return time.perf_counter() - began
+
+
+def table(args: argparse.Namespace) -> None:
+    """`--memory`: one run per size, then one at the first size with the orphans in one
+    thread; `--sweep`: one run per orphan count. Each in a process of its own; one
+    table, the first run the baseline."""
+    if args.memory:
+        sizes = [int(n) for n in args.memory.split(",")]
+        orphans = 50_000 if args.orphans is None else args.orphans
+        runs = [(n, 0) for n in sizes] + ([(sizes[0], orphans)] if orphans else [])
+    else:
+        runs = [(args.comments, int(n)) for n in args.sweep.split(",")]
     rows = []
-    for orphans in counts:
-        done = subprocess.run([sys.executable, __file__, *common, "--orphans", str(orphans)],
-                              check=True, capture_output=True, text=True)
+    for comments, orphans in runs:
+        command = [sys.executable, __file__, "--comments", str(comments), "--per-thread", str(args.per_thread),
+                   "--body-bytes", str(args.body_bytes), "--seed", str(args.seed), "--one-thread", "--json",
+                   "--orphans", str(orphans), *(["--trace"] if args.trace else [])]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        if rows[-1]["top"] != orphans:
-            print(f"WRONG: {rows[-1]['top']} of {orphans} orphans at the top level")
+        wrong = [line for line in checks(rows[-1], argparse.Namespace(comments=comments, orphans=orphans))
+                 if "WRONG" in line]
+        for line in wrong:
+            print(line)
     base = rows[0]
-    print(f"Store {base['store']}; {args.comments} comments on {base['threads']} threads, then the orphans, "
-          f"all in the first thread; one process per run; the first run is the baseline.")
-    print(f"{'orphans':>8} {'file MB':>8} {'seconds':>8} {'traced MB':>10} {'(+base)':>8} "
-          f"{'RSS MB':>8} {'(+base)':>8}")
-    for orphans, row in zip(counts, rows, strict=True):
-        traced = f"{row['traced']:10.1f} {row['traced'] - base['traced']:+8.1f}" if row["traced"] is not None \
-            else f"{'-':>10} {'-':>8}"
-        print(f"{orphans:>8} {row['megabytes']:8.1f} {row['seconds']:8.1f} {traced} "
-              f"{row['rss']:8.0f} {row['rss'] - base['rss']:+8.0f}")
+    print(f"Store {base['store']}; threads of about {args.per_thread} comments, orphans all in the first thread; "
+          f"one process per run; the first run is the baseline.")
+    print(f"{'comments':>9} {'orphans':>8} {'file MB':>8} {'seconds':>8} {'import/s':>9} {'raw/s':>8} {'ratio':>6} "
+          f"{'traced MB':>10} {'RSS MB':>7} {'(+base)':>8} {'load':>5}")
+    for (comments, orphans), row in zip(runs, rows, strict=True):
+        traced = f"{row['traced']:10.1f}" if row["traced"] is not None else f"{'-':>10}"
+        print(f"{comments:>9} {orphans:>8} {row['megabytes']:8.1f} {row['seconds']:8.1f} {row['rate']:9.0f} "
+              f"{row['raw_rate']:8.0f} {row['rate'] / row['raw_rate']:6.2f} {traced} {row['rss']:7.0f} "
+              f"{row['rss'] - base['rss']:+8.0f} {row['load']:5.2f}")
+    print("\ntargets (figures, not tests):")
+    for row in rows:
+        print(target(row) + f" at {row['imported']} comments")
+    peak = max(row["rss"] for row in rows)
+    print(f"  peak resident size flat (every run within {FLAT:.0%} of the first's {base['rss']:.0f} MB): "
+          f"{peak:.0f} MB at most, {'met' if peak <= base['rss'] * (1 + FLAT) else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -101,7 +101,9 @@ class WordPressImport:
         create_missing: bool,
         batch_size: int = IMPORT_BATCH_SIZE,
         trust_names: bool = False,
+        verbose: bool = False,
     ):
+        self.verbose = verbose
         self.dry_run, self.comments_only, self.create_missing = dry_run, comments_only, create_missing
         self.batch_size = batch_size
         self.trust_names = trust_names
@@ -117,7 +119,7 @@ class WordPressImport:
         if self.importer is None:
             self.importer = Importer(
                 source=source_name(self.channel.site), dry_run=self.dry_run, batch_size=self.batch_size,
-                trust_names=self.trust_names,
+                trust_names=self.trust_names, verbose=self.verbose,
             )
             self.outcome = Outcome(report=self.importer.report)
         return self.importer
@@ -261,6 +263,7 @@ def run(
     progress: bool = True,
     batch_size: int = IMPORT_BATCH_SIZE,
     trust_names: bool = False,
+    verbose: bool = False,
 ) -> Outcome:
     """`import_comments --format wordpress PATH`: import the export's posts with their
     comments (or, `comments_only`, only comments onto the posts here with the same
@@ -270,10 +273,11 @@ def run(
     message says what was written); EmptySource, after the summary, for a file that
     held no post. Commenters' names
     and addresses are cleaned as the comment form's (an author's name refused unless
-    `trust_names`: comments/posting/commenters.py)."""
+    `trust_names`: comments/posting/commenters.py). `verbose`: a line per discussion
+    written to."""
     job = WordPressImport(
         dry_run=dry_run, comments_only=comments_only, create_missing=create_missing, batch_size=batch_size,
-        trust_names=trust_names,
+        trust_names=trust_names, verbose=verbose,
     )
     with open_import_file(path, progress=progress) as stream:
         try:

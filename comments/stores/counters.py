@@ -293,11 +293,12 @@ def check(discussion_id: ObjectId, *, store: CommentStore) -> CountDrift | None:
                       unfinished=unfinished)
 
 
-def repair(discussion_id: ObjectId, *, store: CommentStore) -> bool:
+def repair(discussion_id: ObjectId, *, store: CommentStore, expected: bool = False) -> bool:
     """Finish every intent left on the discussion's comments in `store`, forget applied
     ids no comment carries, then store a recount if the counters drift from it (a
     compare-and-set on `seq`: a writer that moved them meanwhile makes it count again).
-    Whether the counters were wrong."""
+    Whether the counters changed; logged as a repair (a warning) unless the change is
+    `expected` (comments were added outside `change`: `recount`)."""
     # Only the comments that carry an intent are kept (few: changes cut short).
     unfinished = [(doc["_id"], intent)
                   for doc in store.scan_documents(discussion_id=discussion_id, batch_size=SCAN_BATCH)
@@ -314,15 +315,19 @@ def repair(discussion_id: ObjectId, *, store: CommentStore) -> bool:
         if counted == current.counts:
             return False
         if discussion_state.set_counts(discussion_id, counts=counted, if_seq=current.seq):
-            logger.warning("Counters of discussion %s repaired: %s -> %s", discussion_id, current.counts, counted)
+            if expected:
+                logger.debug("Counters of discussion %s counted: %s -> %s", discussion_id, current.counts, counted)
+            else:
+                logger.warning("Counters of discussion %s repaired: %s -> %s", discussion_id, current.counts, counted)
             return True
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
 
 def recount(discussion_id: ObjectId, *, store: CommentStore) -> None:
     """After comments were added to `store` outside `change` (imports, restores): bring
-    the counters up to them, and give the discussion's pages a new version."""
-    if not repair(discussion_id, store=store):
+    the counters up to them, and give the discussion's pages a new version. Not a
+    repair: the counters were expected to change, and nothing is logged as repaired."""
+    if not repair(discussion_id, store=store, expected=True):
         touch([discussion_id])
 
 

@@ -368,15 +368,19 @@ class DocumentsStore(CommentStore):
         query = {} if discussion_id is None else {"discussion_id": discussion_id}
         yield from self._collection().find(query).sort(EXPORT_ORDER).batch_size(batch_size)
 
-    def _insert_documents(self, *, documents: list[dict]) -> int:
-        """One unordered insert_many: a document the discussion already has (same slug,
-        or same `_id`) is refused by the unique index and the rest still go in."""
+    def _insert_documents(self, *, documents: list[dict], ordered: bool = True) -> int:
+        """One ordered insert_many (the documents go in in the order given). A document
+        the discussion already has (same slug, or same `_id`: a run stopped after
+        storing it) is refused by the unique index, which stops an ordered insert there:
+        the ones after it go in in one more, unordered insert, past any other duplicate."""
         try:
-            return len(self._collection().insert_many(documents, ordered=False).inserted_ids)
+            return len(self._collection().insert_many(documents, ordered=ordered).inserted_ids)
         except BulkWriteError as exc:
-            if any(error["code"] != DUPLICATE_KEY for error in exc.details["writeErrors"]):
+            errors = exc.details["writeErrors"]
+            if any(error["code"] != DUPLICATE_KEY for error in errors):
                 raise
-            return exc.details["nInserted"]
+            rest = documents[min(error["index"] for error in errors) + 1:] if ordered else []
+            return exc.details["nInserted"] + (self._insert_documents(documents=rest, ordered=False) if rest else 0)
 
     def discussion_ids(self) -> list[ObjectId]:
         return sorted(self._collection().distinct("discussion_id"))

@@ -10,8 +10,9 @@ to the millisecond, as BSON stores them), everything else plain JSON:
      "slug": "k3x7q2ab", "full_slug": "2026.11.29.20.41.07.123456:k3x7q2ab",
      "posted": {"$date": "2026-11-29T20:41:07.123Z"}, "author": {…}, "text": "…", …}
 
-Both directions stream: the export walks one cursor, the import inserts batches, so
-memory stays flat whatever the number of comments. Importing keeps each comment's
+Both directions stream: the export walks one cursor, the import inserts batches (one
+ordered `insert_many` each, in a thread of its own while the next batch is read and
+rendered), so memory stays flat whatever the number of comments. Importing keeps each comment's
 `_id`, slugs and times, so pages, permalinks and cursors come back exactly; a comment
 whose slug its discussion already has is skipped, so importing twice adds nothing.
 
@@ -37,6 +38,7 @@ from bson.errors import InvalidId
 
 from comments.posting import commenters
 from comments.stores import counters, get_store, summaries
+from comments.transfer.import_writer import Writer
 from infra.markup import render_comment
 
 JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED, tz_aware=True, tzinfo=timezone.utc)
@@ -132,17 +134,22 @@ def import_comments(
     read = inserted = 0
     discussions: set[ObjectId] = set()
     batch: list[dict] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        document = trusted(parse_line(line, number=number), number=number, keep_staff=keep_staff)
-        batch.append(document)
-        discussions.add(document["discussion_id"])
-        read += 1
-        if len(batch) >= batch_size:
-            inserted += get_store().insert_documents(documents=batch)
-            batch = []
-    inserted += get_store().insert_documents(documents=batch)
+    # Each batch is inserted (one ordered insert_many) while the next is read and rendered.
+    writer: Writer[list[dict], int] = Writer(lambda documents: get_store().insert_documents(documents=documents))
+    try:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            document = trusted(parse_line(line, number=number), number=number, keep_staff=keep_staff)
+            batch.append(document)
+            discussions.add(document["discussion_id"])
+            read += 1
+            if len(batch) >= batch_size:
+                inserted += writer.submit(batch) or 0
+                batch = []
+        inserted += (writer.submit(batch) or 0) + (writer.wait() or 0)
+    finally:
+        writer.close()  # a bad line: the batch in flight goes in first
     for discussion_id in discussions:
         counters.recount(discussion_id, store=get_store())  # The restored comments, counted once per discussion.
         summaries.refresh_summary(post_id=discussion_id)

@@ -18,6 +18,7 @@ from bson import ObjectId
 from pymongo import UpdateOne
 from pymongo.collection import Collection
 
+from comments import slugs
 from infra.mongo import get_db
 
 # Source ids asked for in one query.
@@ -37,6 +38,17 @@ class Placed:
     @property
     def comment_id(self) -> ObjectId:
         return self.ids[-1]
+
+    def within_depth(self, limit: int) -> Placed | None:
+        """This comment, or its ancestor at the deepest level a reply may have under
+        the site's `limit` (None: the site takes no replies)."""
+        if slugs.depth(self.slug) < limit:
+            return self
+        if limit == 0:
+            return None
+        cut = slugs.SEPARATOR.join
+        return Placed(self.discussion_id, self.ids[:limit], cut(self.slug.split(slugs.SEPARATOR)[:limit]),
+                      cut(self.full_slug.split(slugs.SEPARATOR)[:limit]), self.hidden)
 
 
 def ledger() -> Collection:

@@ -9,6 +9,7 @@ TIME_OUT_OF_RANGE, by the engine and by the parsers that read times themselves.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -17,6 +18,8 @@ from comments.records import APPROVED
 
 BAD_SOURCE = "Line {line}: {reason}"
 TIME_OUT_OF_RANGE = "its time is out of range in UTC (years 1000 to 9999)"
+# With --verbose: each discussion written to, and its comments stored (or already there).
+DISCUSSION_LINE = "  discussion {discussion}: {count} comments stored"
 MORE_ORPHANS = "  ... and {count} more orphans"
 # Each refused record is named, where it is in the file and by its id, up to
 # REFUSALS_SHOWN; the others are counted.
@@ -127,6 +130,8 @@ class Report:
     orphans_total: int = 0
     reattached: int = 0
     posts: int = 0  # posts whose summaries were refreshed
+    verbose: bool = False  # a line per discussion in the summary
+    by_discussion: Counter = field(default_factory=Counter)  # discussion id -> comments stored there
 
     def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
         """Count a refused record under its reason, and name it (its line, its id in
@@ -178,9 +183,22 @@ class Report:
             out.append(MORE_ORPHANS.format(count=self.orphans_total - len(self.orphans)))
         if self.reattached:
             out.append(f"  {self.reattached} replies deeper than the site allows went under the deepest ancestor.")
+        if self.verbose:
+            out += [DISCUSSION_LINE.format(discussion=d, count=n) for d, n in sorted(self.by_discussion.items())]
         if self.dry_run:
             out.append("Dry run: nothing was written.")
         return out
+
+
+def to_scratch(comment: SourceComment) -> dict:
+    """`comment` as a scratch document's fields (comments/transfer/import_waiting.py)."""
+    # The time as text: BSON would keep milliseconds and no zone.
+    return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
+
+
+def from_scratch(fields: dict) -> SourceComment:
+    """A comment back from its scratch document's fields."""
+    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
 
 
 def utc_time(moment: datetime) -> datetime | None:

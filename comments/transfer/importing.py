@@ -20,10 +20,10 @@ On a malformed file the parser raises BadSource (its message names the line and 
 reason); the caller then calls `importer.finish(complete=False)`, which writes the
 complete comments read before the error and leaves the replies still waiting for a
 parent to the next run (nothing past the last complete element is written), and
-raises `error.after(report)`: the same error, saying what was written before it. `import_files.read_xml(stream, tags=...)` is the streaming XML reader
-both parsers use: it refuses entity declarations, external DTDs and external
-entities (nothing is ever resolved) and hands out one small element at a time with
-its line.
+raises `error.after(report)`: the same error, saying what was written before it.
+`import_files.read_xml(stream, tags=...)` is the streaming XML reader both parsers use:
+it refuses entity declarations, external DTDs and external entities (nothing is ever
+resolved) and hands out one small element at a time with its line.
 
 What the engine guarantees:
 
@@ -45,32 +45,39 @@ What the engine guarantees:
 - **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
   imported authors are anonymous commenters (`author.id` None). An author's web
   address (`author_url`) is not kept: comments have no field for it.
-- **Every store**: comments are written as flat documents (`records.new_document`)
-  through `get_store().insert_documents`, so each store keeps them its own way; post
-  summaries are refreshed at the end (`summaries.refresh_summary`).
+- **Every store**: comments are written as flat documents (`records.new_document`),
+  a batch at a time, through `get_store().insert_documents` (the documents store's is
+  one ordered `insert_many`), so each store keeps them its own way. A batch is stored
+  by a thread of its own (comments/transfer/import_writer.py) while the next is parsed
+  and rendered. Threads, parents and authors are resolved in memory (each author
+  cleaned once, parents not in memory with one ledger query per batch). Placeholders,
+  counters and the post's summary are brought up to date once per discussion at the end
+  (`summaries.repair_placeholders`, `counters.recount`, `summaries.refresh_summary`),
+  for the discussions of the comments a stopped run had already written too.
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
   store's unique slug index whatever happens. The collection `comment_imports`
-  (comments/transfer/import_ledger.py) maps `"<source>:<id>"` (its `_id`: no extra index) to
-  where the comment went: a second run skips what is there (counted as already
-  imported) and finds the parents of late replies without scanning any store; a run
-  stopped half-way is completed by the next. `dry_run` reads everything and writes nothing.
+  (comments/transfer/import_ledger.py) maps `"<source>:<id>"` (its `_id`) to where the
+  comment went: a second run skips what is there (counted as already imported) and finds
+  the parents of late replies without scanning any store; a run stopped (killed) at any
+  point is completed by the next. `dry_run` reads everything and writes nothing.
 
 Memory stays bounded whatever the size of the file: the engine holds the thread map,
-one batch, at most WAITING_LIMIT of the replies waiting for a parent (the others wait
-in the scratch collection), a cache of recent comments (older parents are looked up in
-`comment_imports`) and the first ORPHANS_SHOWN orphans it reports (the others are
-counted); a dry run also keeps every source id it has seen, a few dozen bytes each,
-since it has no ledger to look them up in. A dry run writes nothing but, past
-WAITING_LIMIT waiting replies, the scratch collection, which it drops too.
+one batch being built and one being stored, at most WAITING_LIMIT of the replies
+waiting for a parent (the others wait in the scratch collection), the recent comments
+(older parents are looked up in `comment_imports`), AUTHORS_HELD cleaned authors, up to
+PLACEHOLDER_SLUGS_HELD slugs of hidden comments per discussion (past it, repaired then)
+and the first ORPHANS_SHOWN orphans; a dry run also keeps every source id it has seen
+(it has no ledger). A dry run writes nothing but, past WAITING_LIMIT waiting replies,
+the scratch collection, which it drops too.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import OrderedDict, deque
 from dataclasses import replace
-from datetime import UTC, datetime
+from functools import partial
+from datetime import UTC
 
 from bson import ObjectId
 
@@ -79,28 +86,30 @@ from comments.posting import commenters
 from comments.stores import counters, get_store, summaries
 from comments.transfer.import_ledger import Placed, imported_id, ledger_key, look_up, record
 from comments.transfer.import_records import (
-    TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, utc_time,
+    TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, from_scratch, to_scratch, utc_time,
 )
 from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
 from comments.transfer.import_text import comment_text
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
+from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
 from infra.markup import render_comment
 
 BATCH_SIZE = 500
-# Recent comments kept in memory as possible parents (a few hundred bytes each); older
-# ones are looked up in the ledger.
-KNOWN_LIMIT = 20_000
+# Recent comments kept in memory as possible parents (a few hundred bytes each; older
+# ones are looked up in the ledger), and authors cleaned (AUTHORS_HELD).
+KNOWN_LIMIT = AUTHORS_HELD = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
 # they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
 WAITING_LIMIT = 2_000
+PLACEHOLDER_SLUGS_HELD = 5_000  # hidden comments' slugs held per discussion; past it, repaired then
 ANONYMOUS = "Anonymous"
-# Orphans named one by one in the report; the others are counted.
-ORPHANS_SHOWN = 100
+ORPHANS_SHOWN = 100  # orphans named one by one in the report; the others are counted
 
 # The formats `import_comments --format` reads besides JSON Lines: name -> the dotted
-# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`,
-# and the options only that format takes. A host adds its own (the blog: WordPress).
+# path of a `run(*, path, dry_run, create_missing, progress, stdout, batch_size, ...)`
+# (and `verbose`, passed only when asked for), and the options only that format takes.
+# A host adds its own (the blog: WordPress).
 FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {"disqus": ("comments.transfer.disqus.run", ("mapping_path",))}
 
 
@@ -120,30 +129,25 @@ ORPHAN_MISSING = "is not in the file (or was refused)"
 ORPHAN_ELSEWHERE = "is on another thread"
 
 
-def _to_scratch(comment: SourceComment) -> dict:
-    # The time as text: BSON would keep milliseconds and no zone.
-    return {**dataclasses.asdict(comment), "posted": comment.posted.isoformat()}
-
-
-def _from_scratch(fields: dict) -> SourceComment:
-    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
-
-
 class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
-                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT):
+                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
         # Authors' names are taken from the file only when the operator trusts it.
         self.trust_names = trust_names
-        self.report = Report(source=source, dry_run=dry_run)
+        self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
-        self.waiting = WaitingReplies(limit=waiting_limit, dump=_to_scratch, load=_from_scratch)  # replies read before their parent
+        self.waiting = WaitingReplies(limit=waiting_limit, dump=to_scratch, load=from_scratch)  # read before their parent
         self.known: OrderedDict[str, Placed] = OrderedDict()
         self.deleted: set[str] = set()  # the keys of the threads deleted in the source
-        self.touched: set[ObjectId] = set()
+        self.touched: set[ObjectId] = set()  # the discussions written to
+        self.changed: dict[ObjectId, set[str]] = {}  # hidden comments' slugs, for the end
+        self.authors: dict[tuple[str, str, bool], commenters.Commenter | commenters.Refused] = {}
+        self.max_depth = conf.get().max_depth
+        self.writer: Writer[list[Placement], Stored] = Writer(partial(store_batch, source))
 
     # What the parsers hand in.
 
@@ -189,15 +193,26 @@ class Importer:
         elif reason:
             self.refuse(reason, line=item.line, source_id=item.id)
         else:
-            try:  # the name and address cleaned as the comment form's are
-                who = commenters.clean_imported(name=item.author_name, email=item.author_email,
-                                                trust_names=self.trust_names or item.by_source_author)
-            except commenters.Refused as exc:
-                self.refuse(str(exc), line=item.line, source_id=item.id)
+            who = self._author(item)
+            if isinstance(who, commenters.Refused):
+                self.refuse(str(who), line=item.line, source_id=item.id)
                 return
             self.pending.append(replace(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
+
+    def _author(self, comment: SourceComment) -> commenters.Commenter | commenters.Refused:
+        """The name and address cleaned as the comment form's are, once for each author
+        (the names of the site's own authors as they were when the author was first met)."""
+        key = (comment.author_name, comment.author_email, self.trust_names or comment.by_source_author)
+        if key not in self.authors:
+            if len(self.authors) >= AUTHORS_HELD:
+                self.authors.clear()
+            try:
+                self.authors[key] = commenters.clean_imported(name=key[0], email=key[1], trust_names=key[2])
+            except commenters.Refused as exc:
+                self.authors[key] = exc
+        return self.authors[key]
 
     def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
         """A comment that cannot be imported, for `reason`: counted by reason and named
@@ -234,6 +249,7 @@ class Importer:
             if comment.id in stored:
                 self.report.already += 1
                 self._remember(comment.id, stored[comment.id])
+                self._touch(stored[comment.id])  # a run stopped before its end: finish that too
             else:
                 fresh.append(comment)
         fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
@@ -249,6 +265,7 @@ class Importer:
         given go to the top level when their parent is nowhere. Stored a batch at a
         time; the replies waiting for what was placed follow once the queue is empty."""
         queue, documents, placed = deque(comments), [], []
+        self.max_depth = conf.get().max_depth  # read once a batch, not once a reply
         here: dict[str, Placed] = {}
         while queue:
             comment = queue.popleft()
@@ -281,7 +298,10 @@ class Importer:
             parent = None
         posted = comment.posted.astimezone(UTC)
         part = slugs.derived_part(ledger_key(self.source, comment.id))
-        parent = self._within_depth(parent) if parent else None
+        if parent is not None:  # a reply deeper than the site allows goes under the deepest ancestor
+            allowed = parent.within_depth(self.max_depth)
+            self.report.reattached += allowed is not parent
+            parent = allowed
         if parent is None:
             slug, full_slug = slugs.root_slugs(posted=posted, part=part)
         else:
@@ -304,50 +324,47 @@ class Importer:
         self._remember(comment.id, where)
         return document, where
 
-    def _within_depth(self, parent: Placed) -> Placed | None:
-        """`parent`, or its ancestor at the deepest level a reply may have (None: the
-        site takes no replies)."""
-        limit = conf.get().max_depth
-        if slugs.depth(parent.slug) < limit:
-            return parent
-        self.report.reattached += 1
-        if limit == 0:
-            return None
-        cut = slugs.SEPARATOR.join
-        return Placed(parent.discussion_id, parent.ids[:limit], cut(parent.slug.split(slugs.SEPARATOR)[:limit]),
-                       cut(parent.full_slug.split(slugs.SEPARATOR)[:limit]), parent.hidden)
-
-    def _store(self, placed: list[tuple[SourceComment, dict, Placed]]) -> None:
-        """Store the documents (not on a dry run), record them in the ledger, and
-        repair the placeholders they may change. One insert for the batch; only when
-        some did not go in (a run stopped before recording them stored them, or their
-        slug is taken) are they looked for."""
+    def _store(self, placed: list[Placement]) -> None:
+        """Hand the batch to the writer (not on a dry run), which stores and records it
+        while the next batch is read; apply the outcome of the batch before it."""
         if self.dry_run or not placed:
             self.report.imported += len(placed) if self.dry_run else 0
             return
-        inserted = get_store().insert_documents(documents=[document for _, document, _ in placed])
-        missing = self._missing([document["_id"] for _, document, _ in placed]) if inserted < len(placed) else set()
-        self.report.imported += inserted
-        self.report.already += len(placed) - inserted - len(missing)
-        entries = []
-        changed: dict[ObjectId, list[str]] = {}
-        for comment, document, where in placed:
+        self._apply(self.writer.submit(placed))
+
+    def _apply(self, outcome: Stored | None) -> None:
+        """Count a stored batch, refuse what was not stored (its slug is taken), and note
+        the discussions and hidden comments it touched for the end."""
+        if outcome is None:
+            return
+        missing = outcome.missing
+        self.report.imported += outcome.inserted
+        self.report.already += len(outcome.placed) - outcome.inserted - len(missing)
+        for comment, document, where in outcome.placed:
             if document["_id"] in missing:
                 self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
                 self.known.pop(comment.id, None)
-                continue
-            entries.append((comment.id, where))
-            if where.hidden:  # it, or a comment above it, is hidden: placeholders may change
-                changed.setdefault(where.discussion_id, []).append(where.slug)
-            self.touched.add(where.discussion_id)
-        record(source=self.source, placed=entries)
-        for discussion_id, changed_slugs in changed.items():
-            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=changed_slugs)
+            else:
+                self._touch(where)
+                self.report.by_discussion[where.discussion_id] += 1
 
-    @staticmethod
-    def _missing(ids: list[ObjectId]) -> set[ObjectId]:
-        """Which of these comments the store does not hold."""
-        return set(ids) - {comment.id for comment in get_store().find_by_ids(ids=ids)}
+    def _touch(self, where: Placed) -> None:
+        """A comment of this run is in its discussion: the discussion's counters and summary
+        are refreshed at the end, and, if it or a comment above it is hidden, its
+        placeholders (a few thousand slugs held per discussion at most)."""
+        if self.dry_run:
+            return
+        self.touched.add(where.discussion_id)
+        if where.hidden:
+            held = self.changed.setdefault(where.discussion_id, set())
+            held.add(where.slug)
+            if len(held) >= PLACEHOLDER_SLUGS_HELD:
+                self._repair_placeholders(where.discussion_id)
+
+    def _repair_placeholders(self, discussion_id: ObjectId) -> None:
+        held = sorted(self.changed.pop(discussion_id, ()))
+        for start in range(0, len(held), BATCH_SIZE):
+            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=held[start:start + BATCH_SIZE])
 
     # Remembering where comments went.
 
@@ -365,15 +382,18 @@ class Importer:
 
     def finish(self, *, complete: bool = True) -> Report:
         """Write what is left; when the whole file was read (`complete`), the replies
-        whose parent never came go to the top level (orphans, reported). Then refresh
-        the summary of every post written to."""
+        whose parent never came go to the top level (orphans, reported). Then, once
+        per discussion written to, its placeholders, counters and summary."""
         try:
             self.flush()
             while complete and (roots := self.waiting.orphan_roots()):
                 self._write(roots, orphans=True)
+            self._apply(self.writer.wait())
         finally:
+            self.writer.close()
             self.waiting.drop()
         for discussion_id in sorted(self.touched):
+            self._repair_placeholders(discussion_id)
             counters.recount(discussion_id, store=get_store())  # The imported comments, counted once per discussion.
             summaries.refresh_summary(post_id=discussion_id)
         self.report.posts = len(self.touched)

@@ -28,6 +28,7 @@ from bson import ObjectId
 
 from comments.records import ORDERS, READERS, Comment, Viewer
 from comments.stores import CommentStore, get_store, store_switch
+from comments.transfer.import_writer import Writer
 from infra.mongo import get_db
 
 BATCH = 500
@@ -118,16 +119,23 @@ def copy_differences(source: CommentStore, target: CommentStore, discussion_id: 
 
 def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[dict]:
     """Copy one discussion, replacing whatever part of it the target holds; returns
-    the comment documents that went in."""
+    the comment documents that went in. Each batch is inserted (one ordered
+    `insert_many` in the documents store) by the writer's thread while the next is
+    read (comments/transfer/import_writer.py)."""
     target.drop_discussion(discussion_id=discussion_id)
     copied, batch = [], []
-    for doc in source.iter_documents(discussion_id=discussion_id, batch_size=BATCH):
-        batch.append(doc)
-        if len(batch) == BATCH:
-            target.insert_documents(documents=batch)
-            copied += batch
-            batch = []
-    target.insert_documents(documents=batch)
+    writer: Writer[list[dict], int] = Writer(lambda documents: target.insert_documents(documents=documents))
+    try:
+        for doc in source.iter_documents(discussion_id=discussion_id, batch_size=BATCH):
+            batch.append(doc)
+            if len(batch) == BATCH:
+                writer.submit(batch)
+                copied += batch
+                batch = []
+        writer.submit(batch)
+        writer.wait()
+    finally:
+        writer.close()
     return copied + batch
 
 

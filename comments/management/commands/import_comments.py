@@ -43,6 +43,8 @@ class Command(BaseCommand):
         parser.add_argument("--comments-only", action="store_true",
                             help="WordPress: import only the comments, onto existing posts matched by slug")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--verbose", action="store_true",
+                            help="Disqus, WordPress: a line per discussion written to in the summary")
         parser.add_argument("--trust-names", action="store_true",
                             help="Disqus, WordPress: the file is trusted, so commenters named as this site's "
                                  "authors are imported (else those lines are refused)")
@@ -54,7 +56,7 @@ class Command(BaseCommand):
                **options: Any) -> None:
         path = file or input
         if format == "jsonl":
-            for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names"):
+            for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names", "verbose"):
                 if options[option]:
                     raise CommandError(JSONL_ONLY.format(option="--" + option.replace("_", "-")))
             self._ensure_indexes()
@@ -66,6 +68,8 @@ class Command(BaseCommand):
             raise CommandError(NEEDS_FILE.format(format=format))
         run, takes = importing.FORMATS[format]
         extra = {name: options[option] for name, option in OPTIONS.items() if name in takes}
+        if options["verbose"]:  # only then: a format of a host's own may not take it
+            extra["verbose"] = True
         for name, option in OPTIONS.items():
             if name not in takes and options[option]:
                 raise CommandError(NOT_FOR_FORMAT.format(option="--" + option.replace("_", "-"), format=format))

@@ -13,8 +13,9 @@ from cms import posts
 from cms.comments_host import IMPORT_AUTHOR
 from comments.management.commands.import_comments import JSONL_ONLY, NEEDS_FILE, NOT_FOR_FORMAT
 from comments.records import APPROVED, DELETED, PENDING, READERS, SPAM
-from comments.stores import get_store
-from comments.transfer import disqus, import_records, importing
+from comments.stores import counters, get_store
+from comments.transfer import disqus, import_ledger, import_records, importing
+from comments.transfer.import_records import DISCUSSION_LINE
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -119,6 +120,23 @@ def test_post_summaries_are_right_after_the_import(targets):
     assert after.comment_count == 4  # 2001, 2003, 2005, 2011: approved
     assert after.latest_comments[0].author_name == "Ed"
     assert posts.get_by_id(second.id).comment_count == 1
+
+
+def test_the_summary_names_each_discussion_only_with_verbose_and_reports_no_repair(targets, caplog):
+    """The import's recount of its discussions is not a repair of drifted counters
+    (they were right before it: nothing drifted)."""
+    hello, second = targets
+    for post in targets:
+        counters.recount(post.id, store=get_store())
+    quiet = run(str(EXPORT))
+    assert "discussion" not in quiet and "repaired" not in caplog.text
+    get_store().drop_discussion(discussion_id=hello.id)
+    get_store().drop_discussion(discussion_id=second.id)
+    import_ledger.ledger().delete_many({})
+    verbose = run("--verbose", str(EXPORT))
+    assert verbose.splitlines()[:len(quiet.splitlines())] == quiet.splitlines()
+    assert verbose.splitlines()[len(quiet.splitlines()):] == sorted(
+        DISCUSSION_LINE.format(discussion=post.id, count=len(ids)) for post, ids in ((hello, ON_HELLO), (second, ON_SECOND)))
 
 
 def test_a_second_run_imports_nothing(targets):

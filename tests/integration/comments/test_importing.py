@@ -4,9 +4,11 @@ every store: a run stopped half-way is completed by the next, a run stopped betw
 storing and recording adds nothing twice, replies find parents across batches and
 beyond its memory."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pymongo.collection import Collection
 
 from cms import posts
 from comments import records
@@ -90,6 +92,7 @@ def test_a_run_stopped_half_way_is_completed_by_the_next(make_post):
     importer.add_thread(SourceThread(source="test", key="t1"), post_id=post.id)
     for comment in comments[:14]:
         importer.add(comment)  # batches of 4 written; then the run is killed (no finish)
+    importer.writer.wait()  # ... once the batch in flight is stored
     assert 0 < len(stored(post)) < 14
     report = run(post, comments)
     assert report.already == 12 and report.imported == 18
@@ -115,6 +118,63 @@ def test_a_run_stopped_between_storing_and_recording_adds_nothing_twice(make_pos
     assert report.already == 4 and report.imported == 5
     assert_faithful(post, comments)
     assert import_ledger.ledger().count_documents({}) == 9
+
+
+WRITES = ("insert_one", "insert_many", "bulk_write", "update_one", "update_many", "replace_one",
+          "find_one_and_update", "delete_many")
+
+
+class Killed(BaseException):
+    """The process is gone: nothing after it happens."""
+
+
+def killed_after(monkeypatch, writes: int) -> None:
+    """Every MongoDB write goes through until `writes` of them have; then the process
+    is killed (kill -9): that write is done, and nothing after it happens, in any
+    thread."""
+    done = [0]
+
+    def wrap(method):
+        def write(self, *args, **kwargs):
+            if done[0] >= writes:
+                raise Killed
+            result = method(self, *args, **kwargs)
+            done[0] += 1
+            if done[0] >= writes:
+                raise Killed
+            return result
+        return write
+
+    for name in WRITES:
+        monkeypatch.setattr(Collection, name, wrap(getattr(Collection, name)))
+
+
+@pytest.mark.stores("documents")
+def test_a_run_killed_after_any_write_is_finished_by_the_next_with_each_comment_once(make_post, monkeypatch):
+    """Killed after its first write, its second, ... and run again to the end: every
+    comment once, under its parent, the counters, the post's count and the
+    placeholders as if it had never stopped."""
+    comments = forest(11)
+    comments[3] = replace(comments[3], status="deleted", html="")  # a root with replies: a placeholder
+    killed, post = 0, make_post()
+    for writes in range(1, 100):
+        import_ledger.ledger().delete_many({})
+        get_store().drop_discussion(discussion_id=post.id)
+        post = make_post()
+        with monkeypatch.context() as patch:
+            killed_after(patch, writes)
+            try:
+                run(post, comments, batch_size=4)
+            except Killed:
+                killed += 1
+            else:
+                break
+        run(post, comments, batch_size=4)
+        assert_faithful(post, comments)
+        assert posts.get_by_id(post.id).comment_count == 10, writes
+        shown = get_store().find_page(discussion_id=post.id, order="threaded", limit=20, viewer=records.READERS)
+        assert [c.placeholder for c in shown if c.status == "deleted"] == [True], writes
+    assert killed > 5
 
 
 @pytest.mark.usefixtures("each_store")
