@@ -4,9 +4,10 @@ default here, the one place defaults are written) and within the bounds the app 
 
 Never read at import time: `get()` reads them when first asked after a request
 starts or a setting changes (Django's `request_started` and `setting_changed`
-signals), and gives the same object until then, so a page reads its settings once
-however many comments ask (about 40 lookups each time), and tests that change a
-setting (`override_settings`, pytest-django's `settings`) see it at once. A value of the wrong type, or out of its bounds, is reported by the system
+signals, or new settings in place: `override_settings` puts them there), and gives
+the same object until then, so a page reads its settings once however many comments
+ask (about 40 lookups each time), and tests that change a setting
+(`override_settings`, pytest-django's `settings`) see it at once. A value of the wrong type, or out of its bounds, is reported by the system
 checks (comments/checks.py, `comment_settings_in_bounds`) when the site starts; until it is fixed
 the app uses the default for a wrong type and the nearest bound for a value out of
 bounds, as each module did before it read its settings from here.
@@ -175,17 +176,19 @@ def problems() -> list[Problem]:
     return [problem for spec in fields(CommentsSettings) if (problem := _read(spec)[1]) is not None]
 
 
-# The settings as last read (None: read them again on the next `get`).
-_current: CommentsSettings | None = None
+# The settings as last read, and the settings object they were read from (None: read
+# them again on the next `get`).
+_current: tuple[object, CommentsSettings] | None = None
 
 
 def get() -> CommentsSettings:
     """The comments app's settings now (see the module's docstring for bad values)."""
     global _current
-    current = _current
-    if current is None:
-        current = _current = CommentsSettings(**{spec.name: _read(spec)[0] for spec in fields(CommentsSettings)})
-    return current
+    current, source = _current, django_settings._wrapped
+    if current is None or current[0] is not source:
+        values = {spec.name: _read(spec)[0] for spec in fields(CommentsSettings)}
+        current = _current = (source, CommentsSettings(**values))
+    return current[1]
 
 
 def forget(**kwargs: Any) -> None:
