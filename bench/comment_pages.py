@@ -15,7 +15,11 @@ measures:
 - the count of a reader's listing (`get_store().tally_listing`), a recount;
 - the counters (`counters.state`), what paging, summaries and the queue tabs read instead
   (checked against the recount first);
-- a post: `services.post_comment` of a reply, with the post's summary refresh.
+- a post: `services.post_comment` of a reply, with the post's summary refresh;
+- the post page `/posts/<slug>/` cold, and the limit: the same page rendered from the
+  post and its first threaded page held in memory (bench/peer/limit_page.py, as
+  bench/peer.py's limit), both drawing the same comments. The target, printed met or
+  not: the cold page at least 0.8x the limit's pages per second at every size.
 
 For each: the median and p95 time, the time spent waiting for MongoDB (server time
 plus the round trips), the commands and the documents their replies carried, and the
@@ -52,6 +56,7 @@ from bson import ObjectId  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
 from bench.static import collect_static  # noqa: E402
@@ -68,6 +73,9 @@ from comments.stores import get_store  # noqa: E402
 from infra import mongo
 from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "peer"))
+import limit_page  # noqa: E402  (bench/peer/limit_page.py: a URLconf, bench/peer.py's limit)
+
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 FILLER_SIZE = 5_000
 VIEWS = ("threaded", "newest", "chronological")
@@ -75,6 +83,9 @@ VIEWS = ("threaded", "newest", "chronological")
 # check grows with the discussion (docs/performance.md), and a batch of 1,000 into
 # 90,000 comments outlasted the client's 60-second socket timeout on a busy server.
 LOAD_BATCH = 200
+COLD, LIMIT = "post page, cold", "post page, limit (no database)"
+# The cold post page's pages per second against the limit's, at least (figures, not tests).
+COLD_TARGET = 0.8
 DRAWN = re.compile(rb'data-slug="([^"]+)"')
 
 
@@ -158,6 +169,31 @@ def cursor_url(post: posts.Post, per_page: int, base: str, view: str) -> tuple[s
     return f"{base}&after={cursor}", target
 
 
+def post_pages(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str, dict]]:
+    """The post page cold and the limit's, each drawing the comments the other draws."""
+    client, url = Client(), f"/posts/{post.slug}/"
+    limit_page.keep(posts.get_published(post.slug))
+    with override_settings(ROOT_URLCONF="limit_page"):
+        expected = drawn(client, url)
+    assert expected and drawn(client, url) == expected, url
+
+    def work():
+        assert drawn(client, url) == expected, url
+    cold = timed(work, meter, repeat)
+    with override_settings(ROOT_URLCONF="limit_page"):
+        return [(COLD, cold), (LIMIT, timed(work, meter, repeat))]
+
+
+def print_targets(results: dict[int, list[tuple[str, dict]]]) -> None:
+    print("targets (figures, not tests):")
+    for size, rows in results.items():
+        found = dict(rows)
+        value = found[LIMIT]["median_ms"] / found[COLD]["median_ms"]
+        print(f"  cold post page >= {COLD_TARGET}x the limit's pages/s at {size:,}: {value:.2f}x, "
+              f"{'met' if value >= COLD_TARGET else 'NOT met'} (medians: {found[COLD]['median_ms']:.1f} ms cold, "
+              f"{found[LIMIT]['median_ms']:.1f} ms limit)")
+
+
 def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str, dict]]:
     per_page = conf.get().per_page
     client = Client()
@@ -186,6 +222,7 @@ def measure_size(post: posts.Post, meter: Meter, repeat: int) -> list[tuple[str,
         *pages,
         ("the count", timed(lambda: get_store().tally_listing(discussion_id=post.id, viewer=READERS), meter, repeat)),
         ("the counters", timed(lambda: counters.state(post.id, store=get_store()), meter, repeat)),
+        *post_pages(post, meter, repeat),
         ("a post (reply)", timed(reply, meter, repeat)),
     ]
 
@@ -239,6 +276,7 @@ def main() -> int:
             base = list(smallest.values())[n]
             print(f"{size:>9,}  {name:<34}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
                   f"{row['commands']:>9.0f}{row['documents']:>10.0f}{row['median_ms'] / base:>11.2f}")
+    print_targets(results)
     return 0
 
 

@@ -12,6 +12,9 @@ gunicorn.conf.py (same workers, worker class and timeouts), loaded one at a time
                  (bench/peer/xtd_site/, its own virtualenv var/peer-venv/, SQLite)
   limit          Slugline's templates rendered from comments held in memory
                  (bench/peer/limit_app.py): what the page costs without a database
+  base-cold      with --base DIR only: slugline-cold served from another work tree
+                 (a change's base, e.g. `git worktree add DIR main`) on the same data,
+                 so that a change is measured before and after in one run
 
 After a warm-up, a closed loop of client threads sends GETs for a bounded time or
 number of requests, in interleaved rounds; an answer counts only if it is a 200
@@ -19,9 +22,10 @@ showing the expected comments: for Slugline and the limit, exactly the comments
 the first threaded page is meant to show, in order (comments.reading.listers.list_comments,
 asked once: COMMENTS_PER_PAGE entries, the replies below the indent limit behind
 "Continue this thread"); for the peer, the whole tree. Prints req/s, p50 and p95 latency, errors, where the
-CPU went, the ratios, and the targets this benchmark exists to check.
+CPU went, the ratios, and the targets this benchmark exists to check, each met or not.
 
     .venv/bin/python bench/peer.py --sizes 100,1000 --seconds 10 --threads 4
+    .venv/bin/python bench/peer.py --servers slugline-cold,limit --base /tmp/base
 
 Without MONGODB_URI it uses (or starts) the dev database (FerretDB v2 on PostgreSQL
 with DocumentDB; its CPU is FerretDB's and PostgreSQL's processes'). Loopback only;
@@ -86,6 +90,16 @@ XTD_COMMENT = re.compile(rb'<div id="c\d+" class="comment[ "]')
 # What Slugline's page says instead of the comments when MongoDB is down or over budget.
 DEGRADED = b"Comments are unavailable right now"
 SERVERS = ("slugline-cold", "slugline-warm", "peer-xtd", "limit")
+# slugline-cold from the work tree given with --base.
+BASE = "base-cold"
+# The targets (figures, not tests): (label, server, against, at which sizes (None:
+# every size), at least this ratio of req/s).
+TARGETS = (
+    ("warm Slugline >= 2x peer req/s", "slugline-warm", "peer-xtd", (1000,), 2.0),
+    ("cold >= peer", "slugline-cold", "peer-xtd", None, 1.0),
+    ("cold >= 0.8x limit", "slugline-cold", "limit", None, 0.8),
+    ("warm >= 2x limit", "slugline-warm", "limit", None, 2.0),
+)
 POST_TEXT = (
     "Threaded comments, served two ways.\n\n## Why this post\n\n"
     "It carries the discussion both sites render: the same comments, the same tree."
@@ -588,7 +602,7 @@ def run_rounds(contenders: list[Contender], *, plan: Plan) -> None:
 
 
 def contenders_for(
-    size: int, data: Dataset, *, plan: Plan, uri: str, workdir: Path, has_cache: bool
+    size: int, data: Dataset, *, plan: Plan, uri: str, workdir: Path, has_cache: bool, base: Path | None = None
 ) -> list[Contender]:
     page = data.first_page
     slugline_env = {
@@ -609,6 +623,10 @@ def contenders_for(
             contenders.append(
                 Contender(Server(name, size, slugline, env, REPO), page, SLUGLINE_COMMENT, note)
             )
+    if base is not None:
+        env = {**slugline_env, CACHE_SETTING: "0", "STATIC_ROOT": str(workdir / "static-base")}
+        argv = [GUNICORN, "--config", str(base / "gunicorn.conf.py"), "slugline.wsgi"]
+        contenders.append(Contender(Server(BASE, size, argv, env, base), page, SLUGLINE_COMMENT, f"cold, {base}"))
     if "peer-xtd" in plan.servers:
         env = peer_env(PEER_VAR / f"xtd-{size}.sqlite3", secrets.token_urlsafe(50))
         build_peer(data, env)
@@ -635,15 +653,20 @@ def contenders_for(
     return contenders
 
 
-def run_size(size: int, *, plan: Plan, seed: int, uri: str, workdir: Path, has_cache: bool) -> list[Row]:
+def run_size(
+    size: int, *, plan: Plan, seed: int, uri: str, workdir: Path, has_cache: bool, base: Path | None = None
+) -> list[Row]:
     """Build the data, start the servers (idle ones cost nothing), measure, clean up."""
     print(f"\n== {size:,} comments ==", flush=True)
     data = build_slugline(size, seed=seed)
     contenders: list[Contender] = []
     try:
-        contenders = contenders_for(size, data, plan=plan, uri=uri, workdir=workdir, has_cache=has_cache)
+        contenders = contenders_for(size, data, plan=plan, uri=uri, workdir=workdir, has_cache=has_cache,
+                                    base=base)
         # Now, not once per run: others may add static files to the working tree meanwhile.
         prepare_slugline(workdir, uri)
+        if base is not None:
+            prepare_slugline(workdir, uri, tree=base, static=workdir / "static-base")
         for contender in contenders:
             start(contender, plan=plan)
         run_rounds(contenders, plan=plan)
@@ -654,18 +677,19 @@ def run_size(size: int, *, plan: Plan, seed: int, uri: str, workdir: Path, has_c
     return [Row(size, c.server.name, c.result, c.shown, c.cpu, max(c.round_rps), c.note) for c in contenders]
 
 
-def prepare_slugline(workdir: Path, uri: str) -> None:
-    """Django's database and the collected static files for the Slugline servers."""
+def prepare_slugline(workdir: Path, uri: str, *, tree: Path = REPO, static: Path | None = None) -> None:
+    """Django's database and the collected static files for the Slugline servers (of
+    the work tree `tree`)."""
     env = {
         **os.environ,
         "MONGODB_URI": uri,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
-        "STATIC_ROOT": str(workdir / "static"),
+        "STATIC_ROOT": str(static or workdir / "static"),
         "DJANGO_SETTINGS_MODULE": "slugline.settings",
     }
     for args in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         done = subprocess.run(
-            [PYTHON, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+            [PYTHON, "manage.py", *args], cwd=tree, env=env, capture_output=True, text=True, timeout=600
         )
         if done.returncode:
             raise RuntimeError(f"manage.py {args[0]} failed: {done.stderr.strip()[-1000:]}")
@@ -712,13 +736,14 @@ def print_report(rows: list[Row], *, has_cache: bool) -> None:
           "it: the peer's and the limit's rows, which send it nothing, show that background). others: cores\n"
           "busy with every other process but this client meanwhile.")
     print(f"\n{'size':>7}  {'cold/peer':>16}{'warm/peer':>16}{'cold/limit':>16}{'warm/limit':>16}"
-          f"   req/s ratios (best rounds)")
+          f"{'base/limit':>16}{'cold/base':>16}   req/s ratios (best rounds)")
     by = {(row.size, row.server): row for row in rows}
     for size in sorted({row.size for row in rows}):
         cold, warm = by.get((size, "slugline-cold")), by.get((size, "slugline-warm"))
         peer, limit = by.get((size, "peer-xtd")), by.get((size, "limit"))
+        base = by.get((size, BASE))
         print(f"{size:>7,}  {ratio(cold, peer):>16}{ratio(warm, peer):>16}{ratio(cold, limit):>16}"
-              f"{ratio(warm, limit):>16}")
+              f"{ratio(warm, limit):>16}{ratio(base, limit):>16}{ratio(cold, base):>16}")
     if not has_cache:
         print(f"warm = cold (no cache yet): the comments app's settings have no {CACHE_SETTING}, "
               "so both Slugline runs serve the page the same way.")
@@ -726,25 +751,24 @@ def print_report(rows: list[Row], *, has_cache: bool) -> None:
 
 
 def print_targets(by: dict) -> None:
-    """The figures this benchmark exists to check (figures, not tests)."""
+    """The figures this benchmark exists to check (figures, not tests): each target at
+    each size measured, met or not."""
 
     def figure(label: str, a: str, b: str, size: int, goal: float) -> str:
         a, b = by.get((size, a)), by.get((size, b))
         if not (a and b):
-            return f"  {label}: not measured"
+            return f"  {label} at {size:,}: not measured"
         if not (b.result.rps and b.best_rps):
-            return f"  {label}: {b.server} gave no good answer ({a.server}: {a.result.rps:.1f} req/s)"
+            return f"  {label} at {size:,}: {b.server} gave no good answer ({a.server}: {a.result.rps:.1f} req/s)"
         value = a.result.rps / b.result.rps
-        return (f"  {label}: {value:.2f}x, {'met' if value >= goal else 'NOT met'} "
+        return (f"  {label} at {size:,}: {value:.2f}x, {'met' if value >= goal else 'NOT met'} "
                 f"(best rounds: {a.best_rps / b.best_rps:.2f}x)")
 
     sizes = sorted({size for size, _ in by})
     print("\ntargets (figures, not tests):")
-    print(figure("warm Slugline >= 2x peer req/s at 1,000", "slugline-warm", "peer-xtd", 1000, 2.0))
-    for size in sizes:
-        print(figure(f"cold >= peer at {size:,}", "slugline-cold", "peer-xtd", size, 1.0))
-    for size in sizes:
-        print(figure(f"warm >= 0.8x limit at {size:,}", "slugline-warm", "limit", size, 0.8))
+    for label, server, against, at, goal in TARGETS:
+        for size in at or sizes:
+            print(figure(label, server, against, size, goal))
 
 
 def cpu_model() -> str:
@@ -814,6 +838,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--servers", default=",".join(SERVERS), help=f"a subset of {','.join(SERVERS)}")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--base", type=Path, default=None,
+        help=f"another work tree of Slugline (a change's base) to serve as {BASE} beside the others, "
+        "on the same data: its before and after in one run",
+    )  # fmt: skip
+    parser.add_argument(
         "--own-db", action="store_true",
         help="start a FerretDB of its own (in a temporary folder) instead of using the dev database, "
         "so that nobody else's queries share it",
@@ -828,6 +857,9 @@ def main() -> int:
     unknown = set(servers) - set(SERVERS)
     if unknown:
         sys.exit(f"unknown servers: {', '.join(sorted(unknown))}")
+    base = args.base.resolve() if args.base else None
+    if base is not None and not (base / "slugline" / "wsgi.py").is_file():
+        sys.exit(f"--base {base}: no Slugline work tree there (slugline/wsgi.py)")
     # SIGTERM unwinds like Ctrl-C, so servers stop and scratch databases are dropped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
@@ -853,7 +885,8 @@ def main() -> int:
     rows: list[Row] = []
     try:
         for size in sizes:
-            rows += run_size(size, plan=plan, seed=args.seed, uri=uri, workdir=workdir, has_cache=has_cache)
+            rows += run_size(size, plan=plan, seed=args.seed, uri=uri, workdir=workdir, has_cache=has_cache,
+                             base=base)
     finally:
         if rows:
             print_report(rows, has_cache=has_cache)

@@ -2,8 +2,12 @@
 their documented defaults (a setting missing from the project's settings takes its
 default here, the one place defaults are written) and within the bounds the app works in.
 
-Read on each call, never at import time, so tests that change a setting see it at
-once. A value of the wrong type, or out of its bounds, is reported by the system
+Never read at import time: `get()` reads them when first asked after a request
+starts or a setting changes (Django's `request_started` and `setting_changed`
+signals, or new settings in place: `override_settings` puts them there), and gives
+the same object until then, so a page reads its settings once however many comments
+ask (about 40 lookups each time), and tests that change a setting
+(`override_settings`, pytest-django's `settings`) see it at once. A value of the wrong type, or out of its bounds, is reported by the system
 checks (comments/checks.py, `comment_settings_in_bounds`) when the site starts; until it is fixed
 the app uses the default for a wrong type and the nearest bound for a value out of
 bounds, as each module did before it read its settings from here.
@@ -15,6 +19,7 @@ from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.core.signals import request_started, setting_changed
 
 from comments import slugs
 
@@ -171,6 +176,26 @@ def problems() -> list[Problem]:
     return [problem for spec in fields(CommentsSettings) if (problem := _read(spec)[1]) is not None]
 
 
+# The settings as last read, and the settings object they were read from (None: read
+# them again on the next `get`).
+_current: tuple[object, CommentsSettings] | None = None
+
+
 def get() -> CommentsSettings:
     """The comments app's settings now (see the module's docstring for bad values)."""
-    return CommentsSettings(**{spec.name: _read(spec)[0] for spec in fields(CommentsSettings)})
+    global _current
+    current, source = _current, django_settings._wrapped
+    if current is None or current[0] is not source:
+        values = {spec.name: _read(spec)[0] for spec in fields(CommentsSettings)}
+        current = _current = (source, CommentsSettings(**values))
+    return current[1]
+
+
+def forget(**kwargs: Any) -> None:
+    """Read the settings again on the next `get` (a request starts, a setting changed)."""
+    global _current
+    _current = None
+
+
+request_started.connect(forget, dispatch_uid="comments.conf.forget_on_request")
+setting_changed.connect(forget, dispatch_uid="comments.conf.forget_on_setting")

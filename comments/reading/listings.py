@@ -23,7 +23,7 @@ from comments import conf, slugs
 from comments.host import MemberPicture
 from comments.moderation import branches
 from comments.posting import services
-from comments.reading import avatars, branch_marks, cursors
+from comments.reading import avatars, branch_marks, cursors, cut_counts
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
 from infra.html_text import html_text
@@ -161,9 +161,10 @@ def place(
 
     The indent limit is a boundary: a comment at the limit with replies offers
     "Continue this thread" to its permalink page, and the replies below it are not
-    drawn here (they are left out of the result; see `list_ordered`). `next_slug`
-    is the slug of the comment that opens the next page, if known, so a comment at
-    the limit whose reply starts the next page still offers its thread.
+    drawn here (they are left out of the result; see `list_ordered`), but counted
+    when they all are among `comments` (`Shown.waiting`; comments/reading/cut_counts.py).
+    `next_slug` is the slug of the comment that opens the next page, if known, so a
+    comment at the limit whose reply starts the next page still offers its thread.
     """
     limit = conf.get().indent_limit
     now = datetime.now(timezone.utc)
@@ -177,10 +178,10 @@ def place(
         if level > limit:
             continue
         has_reply_next = after is not None and slugs.parent_slug(after) == comment.slug
+        cut = level == limit and has_reply_next
         shown.append(present(
-            comment, viewer, now=now,
-            indent=level,
-            continue_thread=level == limit and has_reply_next,
+            comment, viewer, now=now, indent=level, continue_thread=cut,
+            waiting=cut_counts.replies_on_page(comment.slug, comments, next_slug=next_slug, viewer=viewer) if cut else 0,
         ))
     return shown
 

@@ -144,3 +144,21 @@ def test_a_host_that_cannot_serve_is_an_error_at_start_up(settings, path, code):
 
 def test_the_blog_is_a_whole_host(settings):
     assert checks.loadable_host(None) == []
+
+
+def test_the_settings_are_read_once_until_a_request_starts_or_a_setting_changes(settings):
+    """A page asks for them once per comment: it reads them once. A setting changed
+    (override_settings, the `settings` fixture) or a new request reads them again."""
+    from django.conf import settings as django_settings
+    from django.core.signals import request_started
+
+    first = conf.get()
+    assert conf.get() is first
+    settings.COMMENTS_PER_PAGE = 7
+    assert conf.get().per_page == 7
+    changed = conf.get()
+    # A change no signal announces is read when the next request starts.
+    django_settings.COMMENTS_PER_PAGE = 9
+    assert conf.get() is changed
+    request_started.send(sender=None)
+    assert conf.get().per_page == 9

@@ -50,6 +50,31 @@ def test_post_page_costs_three_commands(client, make_post, make_comment, make_us
     assert sorted(commands.names) == ["aggregate", "find", "find", "find", "find"]
 
 
+def test_a_cut_threads_replies_on_the_page_are_counted_without_a_command(
+    client, make_post, make_comment, commands, settings,
+):
+    """"Continue this thread" says how many replies wait: counted among the page's own
+    comments when they all are on it (still three commands), by the store (one aggregate
+    more) when they run past the page's end; the same number either way."""
+    settings.COMMENTS_CACHE_SECONDS = 0
+    settings.COMMENTS_INDENT_LIMIT = 1
+    post = make_post()
+    start = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+    root = make_comment(post, at=start)
+    reply = make_comment(post, parent_slug=root.slug, at=start + timedelta(minutes=1))
+    for minute in (2, 3):
+        make_comment(post, parent_slug=reply.slug, at=start + timedelta(minutes=minute))
+    commands.reset()
+    body = client.get(f"/posts/{post.slug}/").content.decode()
+    assert sorted(commands.names) == ["find", "find", "find"]
+    assert "Continue this thread (2 replies)" in body
+    settings.COMMENTS_PER_PAGE = 3  # the second reply below the limit opens page 2
+    commands.reset()
+    body = client.get(f"/posts/{post.slug}/").content.decode()
+    assert sorted(commands.names) == ["aggregate", "find", "find", "find"]
+    assert "Continue this thread (2 replies)" in body
+
+
 @pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", '{"$ne": null}'])
 def test_a_malformed_page_number_is_a_400_in_the_site_layout(client, page):
     """Anything but 1, 2, 3 ... answers 400 with the site's own page."""
