@@ -20,7 +20,8 @@ queued to received tells whether the slow receiver holds up the others.
 1. baseline: `--readers` threads (2) read a threaded post page of 200 comments through
    Django's test client for `--seconds` (20), no burst, no sender;
 2. per scenario: `--events` comments (1,000) are posted through the comments app's
-   service (each fires `comment.posted`: one delivery), then `manage.py send_webhooks
+   service from `--posters` threads (4; each comment fires `comment.posted`: one
+   delivery), then `manage.py send_webhooks
    --loop` runs in a process of its own, as the Procfile's `webhooks:` process does,
    while the readers read the same page, until every delivery is settled (or the
    window ends); the sender is then stopped with SIGTERM (it finishes what it sends).
@@ -158,7 +159,7 @@ def read(page: str, keep_going, readers: int) -> list[float]:
             with lock:
                 times.append(took)
 
-    threads = [threading.Thread(target=reader) for _ in range(readers)]
+    threads = [threading.Thread(target=reader, daemon=True) for _ in range(readers)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -166,13 +167,28 @@ def read(page: str, keep_going, readers: int) -> list[float]:
     return times
 
 
-def burst(post: posts.Post, count: int) -> float:
-    """`count` comments posted through the service, each firing comment.posted; seconds."""
+def burst(post: posts.Post, count: int, threads: int) -> float:
+    """`count` comments posted through the service from `threads` threads (as several
+    web workers would), each firing comment.posted; seconds."""
+    numbers = iter(range(count))
+    lock = threading.Lock()
+
+    def poster() -> None:
+        while True:
+            with lock:
+                n = next(numbers, None)
+            if n is None:
+                return
+            comments_api.post_comment(post=post, text=f"Burst comment number {n}: {uuid.uuid4().hex}",
+                                      author=comments_api.CommentAuthor(id=None, name=f"Reader {n % 50}"),
+                                      ip=f"10.0.{n % 200}.1")
+
     started = time.perf_counter()
-    for n in range(count):
-        comments_api.post_comment(post=post, text=f"Burst comment number {n}: {uuid.uuid4().hex}",
-                                  author=comments_api.CommentAuthor(id=None, name=f"Reader {n % 50}"),
-                                  ip=f"10.0.{n % 200}.1")
+    workers = [threading.Thread(target=poster) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
     return time.perf_counter() - started
 
 
@@ -204,7 +220,7 @@ def scenario(name: str, args, receiver: Receiver, burst_post: posts.Post, page: 
              baseline: tuple[float, float], canary: hooks.Hook) -> bool:
     hook = hooks.create_hook(url=f"{receiver.base}/{name}", events=["comment.posted"], created_by="bench")
     receiver.secrets[f"/{name}"] = hook.secret
-    posting = burst(burst_post, args.events)
+    posting = burst(burst_post, args.events, args.posters)
     stored = mongo.get_db().webhook_deliveries.count_documents({"hook": hook.id})
     print(f"[{name}] posted {args.events:,} comments in {posting:.1f} s ({args.events / posting:.0f}/s); "
           f"{stored:,} deliveries stored.", flush=True)
@@ -227,7 +243,7 @@ def scenario(name: str, args, receiver: Receiver, burst_post: posts.Post, page: 
 
     waits: list[float] = []
     watcher = threading.Thread(
-        target=lambda: waits.extend(canaries(canary, receiver, f"/{name}", args.canary_every, stop)))
+        target=lambda: waits.extend(canaries(canary, receiver, f"/{name}", args.canary_every, stop)), daemon=True)
     watcher.start()
     threading.Thread(target=watch, daemon=True).start()
     try:
@@ -300,6 +316,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=1800.0, help="a scenario's longest drain")
     parser.add_argument("--canary-every", type=float, default=10.0)
     parser.add_argument("--readers", type=int, default=2)
+    parser.add_argument("--posters", type=int, default=4, help="threads posting the burst")
     parser.add_argument("--seconds", type=float, default=20, help="baseline's length")
     args = parser.parse_args()
     settings.MONGODB_NAME = f"slugline_bench_{uuid.uuid4().hex[:8]}"
