@@ -242,8 +242,8 @@ def scenario(name: str, args, receiver: Receiver, burst_post: posts.Post, page: 
         done.set()
 
     waits: list[float] = []
-    watcher = threading.Thread(
-        target=lambda: waits.extend(canaries(canary, receiver, f"/{name}", args.canary_every, stop)), daemon=True)
+    watcher = threading.Thread(target=lambda: waits.extend(
+        canaries(canary, receiver, f"/{name}", args.canary_every, stop)), daemon=True)
     watcher.start()
     threading.Thread(target=watch, daemon=True).start()
     try:
