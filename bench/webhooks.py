@@ -66,6 +66,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from bench.harness import server_description  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from cms import demo, posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
@@ -144,6 +145,15 @@ class Receiver:
         self.server.server_close()
 
 
+def in_threads(work, count: int) -> None:
+    """`work` in `count` threads, until each returns (daemons: an interrupted run ends)."""
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def read(page: str, keep_going, readers: int) -> list[float]:
     """Read `page` from `readers` threads while keep_going(); every answer's latency."""
     times: list[float] = []
@@ -159,11 +169,7 @@ def read(page: str, keep_going, readers: int) -> list[float]:
             with lock:
                 times.append(took)
 
-    threads = [threading.Thread(target=reader, daemon=True) for _ in range(readers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    in_threads(reader, readers)
     return times
 
 
@@ -184,11 +190,7 @@ def burst(post: posts.Post, count: int, threads: int) -> float:
                                       ip=f"10.0.{n % 200}.1")
 
     started = time.perf_counter()
-    workers = [threading.Thread(target=poster) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
+    in_threads(poster, threads)
     return time.perf_counter() - started
 
 
@@ -326,10 +328,8 @@ def main() -> int:
     collect_static()
     mongo.reset_client()
     mongo.ensure_all_indexes()
-    server = mongo.get_client().server_info()
-    ferretdb = (server.get("ferretdb") or {}).get("version")
-    print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
-          + f"; database {settings.MONGODB_NAME}; cache off; sender WEBHOOKS_* from the environment: "
+    print(f"Server: {server_description(mongo.get_client())}; database {settings.MONGODB_NAME}; cache off; "
+          "sender's WEBHOOKS_* from the environment: "
           + ", ".join(f"{k}={v}" for k, v in os.environ.items() if k.startswith("WEBHOOKS_")), flush=True)
     receiver = Receiver(delay=args.delay, hang=args.hang)
     ok = True
