@@ -48,6 +48,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -229,9 +230,9 @@ def scenario(name: str, args, receiver: Receiver, burst_post: posts.Post, page: 
     env = {**os.environ, "MONGODB_NAME": settings.MONGODB_NAME, "WEBHOOKS_ALLOW_PRIVATE": "true"}
     began = time.monotonic()
     window = args.hang_window if name == "hang" else args.limit
+    log = tempfile.TemporaryFile(mode="w+")  # not a pipe: nothing reads it until the end
     worker = subprocess.Popen([sys.executable, "manage.py", "send_webhooks", "--loop"], env=env, cwd=REPO,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
+                              stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     drained: list[float] = []
     stop, done = threading.Event(), threading.Event()
 
@@ -253,7 +254,10 @@ def scenario(name: str, args, receiver: Receiver, burst_post: posts.Post, page: 
     finally:
         stop.set()
         worker.send_signal(signal.SIGTERM)
-        output, _ = worker.communicate(timeout=120)
+        worker.wait(timeout=120)
+        log.seek(0)
+        output = log.read()
+        log.close()
         watcher.join()
     stopped = time.monotonic() - began
     median, p95 = median_and_p95_ms(during)

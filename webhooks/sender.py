@@ -30,7 +30,8 @@ GONE = "the webhook was removed or turned off"
 # Tries at logging an attempt (the database may refuse one write, e.g. a deadlock it
 # broke); past them the delivery keeps its lease and is taken over when it runs out.
 RECORD_TRIES = 3
-# With --loop, the counts are reported at least this often (deliveries), else when idle.
+# With --loop, the counts are reported every this many deliveries, and when nothing is
+# due or in flight (not after each one a slow webhook's share ends: one line per burst).
 REPORT_EVERY = 100
 
 
@@ -166,9 +167,11 @@ def _send(*, stop: threading.Event, every: float | None, limit: int | None,
                 continue
             delivery = deliveries.claim_next(skip_hooks=slots.full_hooks())
             if delivery is None:
-                if every is None and slots.in_flight() == 0:
+                idle = slots.in_flight() == 0
+                if every is None and idle:
                     break
-                flush(at_least=1)
+                if idle:  # Nothing due, nothing in flight: what happened since the last report.
+                    flush(at_least=1)
                 # One ending may free a webhook's share; else what falls due meanwhile.
                 slots.wait(since=since, timeout=every if every is not None else 1.0)
                 continue
