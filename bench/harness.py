@@ -67,6 +67,14 @@ def stop_server(proc: subprocess.Popen | None) -> None:
             proc.wait(timeout=10)
 
 
+def server_description(client) -> str:
+    """What the MongoDB client talks to, as the scripts print it: "MongoDB 7.0.77
+    (FerretDB v2.7.0)" (the version FerretDB reports, and its own when it is one)."""
+    server = client.server_info()
+    ferretdb = (server.get("ferretdb") or {}).get("version")
+    return f"MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")

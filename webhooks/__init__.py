@@ -8,5 +8,5 @@ as the JSON API does (api/reading.py), so it stands beside api/ and the dashboar
 pages (dashboard/webhooks.py) use it. Modules: `signing` (the signature), `targets`
 (which URLs may be called), `transport` (one bounded POST), `hooks` and `deliveries`
 (the two collections), `events` (the signal receivers and the bodies), `sender` (the
-delivery rounds). docs/webhooks.md describes it.
+delivery pool). docs/webhooks.md describes it.
 """

@@ -20,7 +20,8 @@ class WebhookSettings:
     max_answer_bytes: int
     # How long a delivery is retried after its event before it is given up.
     retry_hours: float
-    # Deliveries sent at once by one sender (one slow receiver does not hold up the rest).
+    # Deliveries sent at once by one sender; one webhook has at most half of them in
+    # flight, so one slow receiver does not hold up the rest (webhooks/sender.py).
     concurrency: int
 
 
@@ -31,5 +32,5 @@ def get() -> WebhookSettings:
         timeout_seconds=min(60.0, max(0.1, float(getattr(settings, "WEBHOOKS_TIMEOUT_SECONDS", 10)))),
         max_answer_bytes=max(1024, int(getattr(settings, "WEBHOOKS_MAX_ANSWER_BYTES", 64 * 1024))),
         retry_hours=max(0.0, float(getattr(settings, "WEBHOOKS_RETRY_HOURS", 24))),
-        concurrency=max(1, int(getattr(settings, "WEBHOOKS_CONCURRENCY", 8))),
+        concurrency=max(1, int(getattr(settings, "WEBHOOKS_CONCURRENCY", 16))),
     )

@@ -9,7 +9,8 @@ One document per event and webhook, stored in the request that made the event (o
 insert). `send_webhooks` claims due ones with single-document atomic updates (due ->
 sending, with its claim id and a lease), writes the body once (`subject` says what it
 is about; every retry sends the same bytes and the same event id, so receivers can
-deduplicate), POSTs it, and records the attempt in `log`, conditioned on its claim:
+deduplicate), POSTs it (webhooks/sender.py: several at once, at most half of them
+for one webhook), and records the attempt in `log`, conditioned on its claim:
 delivered, due again after a back-off, or failed once the next try would fall past
 WEBHOOKS_RETRY_HOURS after the event. A sender killed mid-attempt leaves a lease
 that runs out, and another takes the delivery over. Finished deliveries leave after
@@ -114,11 +115,15 @@ def enqueue(*, event: str, hook_ids: list[ObjectId], subjects: list[dict],
     return len(get_db().webhook_deliveries.insert_many(docs).inserted_ids)
 
 
-def claim_next(*, now: datetime | None = None) -> Delivery | None:
+def claim_next(*, skip_hooks: list[ObjectId] | None = None, now: datetime | None = None) -> Delivery | None:
     """Take the delivery due first (or one whose sender's lease ran out) for this
-    sender alone; None when nothing is due."""
+    sender alone, passing over those of `skip_hooks` (webhooks with their share in
+    flight); None when nothing else is due."""
     now = now or datetime.now(UTC)
-    takeable = {"$or": [{"status": DUE, "due": {"$lte": now}}, {"status": SENDING, "lease": {"$lte": now}}]}
+    takeable: dict = {"$or": [{"status": DUE, "due": {"$lte": now}},
+                              {"status": SENDING, "lease": {"$lte": now}}]}
+    if skip_hooks:
+        takeable["hook"] = {"$nin": list(skip_hooks)}
     doc = get_db().webhook_deliveries.find_one_and_update(
         takeable, {"$set": {"status": SENDING, "claim": uuid.uuid4().hex, "lease": now + LEASE}},
         sort=[("due", ASCENDING)], return_document=ReturnDocument.AFTER,

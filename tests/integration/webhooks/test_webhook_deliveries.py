@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import re
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -17,7 +18,7 @@ import pytest
 from comments.records import Viewer
 from comments.rest import moderate
 from comments.votes.rules import vote_on_comment
-from webhooks import deliveries, hooks, sender, targets, transport
+from webhooks import deliveries, events, hooks, sender, targets, transport
 
 
 def hook_at(receiver, path: str, events=hooks.DEFAULT_EVENTS):
@@ -137,3 +138,50 @@ def test_a_webhook_that_is_off_or_deaf_to_the_event_gets_nothing(receiver, make_
         hooks.update_hook(hook_id=hook.id, url=hook.url, events=hook.events, active=False)
     make_comment(make_post())
     assert deliveries.for_hook(hook_id=hook.id) == [] and sender.deliver_due() == sender.Round()
+
+
+def wait_for(condition, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.02)
+
+
+def test_a_slow_receiver_with_a_burst_waiting_does_not_hold_up_another_webhook(receiver, settings, make_post,
+                                                                              make_comment):
+    settings.WEBHOOKS_TIMEOUT_SECONDS, settings.WEBHOOKS_CONCURRENCY = 0.5, 2  # one each at most
+    slow = hook_at(receiver, "/slow", events=["comment.posted"])
+    post = make_post()
+    for n in range(3):
+        make_comment(post, text=f"Burst {n}")
+    fast = hook_at(receiver, "/ok")
+    events.send_test(fast)  # due after the whole burst
+    assert sender.deliver_due() == sender.Round(delivered=1, failed=3)
+    tries = sorted((a for d in deliveries.for_hook(hook_id=slow.id) for a in d.attempts), key=lambda a: a.at)
+    assert [a.error for a in tries] == [transport.TIMED_OUT] * 3
+    # The slow webhook had one attempt in flight at a time, and the other's went beside the first.
+    assert all(later.at >= earlier.at + timedelta(milliseconds=earlier.ms)
+               for earlier, later in zip(tries, tries[1:]))
+    assert only_delivery(fast).attempts[0].at < tries[-1].at
+
+
+def test_the_loop_sends_what_falls_due_while_a_slow_receiver_is_answering(receiver, settings, make_post,
+                                                                         make_comment):
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 2
+    slow = hook_at(receiver, "/slow", events=["comment.posted"])
+    make_comment(make_post())
+    stop, reports = threading.Event(), []
+    loop = threading.Thread(target=sender.run, kwargs={"stop": stop, "every": 0.05, "report": reports.append})
+    loop.start()
+    try:
+        wait_for(lambda: receiver.paths() == ["/slow"])
+        events.send_test(hook_at(receiver, "/ok"))  # queued while the slow attempt hangs
+        wait_for(lambda: "/ok" in receiver.paths())
+        assert only_delivery(slow).status == deliveries.SENDING  # still in flight
+        wait_for(lambda: sum(r.delivered + r.failed for r in reports) == 2)
+    finally:
+        stop.set()
+        loop.join(timeout=10)
+    assert not loop.is_alive() and receiver.paths() == ["/slow", "/ok"]
+    assert sum(r.delivered for r in reports) == 1
+    assert only_delivery(slow).attempts[0].error == transport.TIMED_OUT
