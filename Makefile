@@ -13,7 +13,7 @@ MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
 .PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages \
-	devdb-cluster devdb-cluster-stop test-cluster html-check wheel-check
+	devdb-cluster devdb-cluster-stop devdb-cluster-add-worker test-cluster html-check wheel-check
 
 run: $(STAMP) $(MO)
 	@$(PY) -m devdb run -- $(PY) -m slugline.serve
@@ -63,6 +63,10 @@ devdb-cluster: $(STAMP)
 
 devdb-cluster-stop: $(STAMP)
 	@$(PY) -m devdb cluster stop
+
+# One more worker in the running cluster; `manage.py rebalance_shards` moves shards onto it.
+devdb-cluster-add-worker: $(STAMP)
+	@$(PY) -m devdb cluster add-worker
 
 test-cluster: $(STAMP) $(MO)
 	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)

@@ -1,7 +1,7 @@
 """Fault tests with a pass/fail verdict, against gunicorn and a database of their own.
 
     .venv/bin/python bench/faults.py            # all three scenarios
-    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped
+    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped, worker-lost
 
 - kill-db: readers post 500 comments through the form while the database (FerretDB
   and PostgreSQL) is killed with SIGKILL and restarted on the same port. A reader retries a refused
@@ -16,6 +16,15 @@
   no worker timeout, and everything works again once the database is back,
   without restarting the app.
 
+- worker-lost: on a sharded development cluster of its own (bench/cluster_faults.py),
+  readers read, post and vote across a few hundred discussions while one worker's
+  PostgreSQL is killed with SIGKILL and brought back by `Cluster.start()` (what `make
+  devdb-cluster` runs). Passes when no request answered a 5xx other than 503, every
+  post answered 303 is stored exactly once and none answered 503 is, the discussions on
+  the other worker kept taking posts, `/healthz/ready` named the worker, and
+  `repair_summaries --check` and `repair_votes --check` are clean. Prints the answers
+  by kind and status, answered against stored, and the time to recover.
+
 Each scenario starts its own database (FerretDB on PostgreSQL, devdb/server.py) under a
 temporary folder (so the shared dev
 database is never killed), talks only to 127.0.0.1, and is bounded in time.
@@ -26,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -225,7 +235,37 @@ def db_stopped() -> bool:
                    f"pages degraded within {PAGE_BUDGET_S}s, no worker timeout, recovered without a restart")
 
 
-SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped}
+def worker_lost(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
+                seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
+    from bench.cluster_faults import own_cluster, site_on, worker_lost as run
+
+    cluster = own_cluster()
+    site = None
+    try:
+        started = time.monotonic()
+        site = site_on(cluster, posts=posts, comments=2)
+        print(f"worker-lost: a cluster of its own and {posts} discussions in {time.monotonic() - started:.0f} s",
+              flush=True)
+        outcome = run(cluster, site, readers=readers, seconds=seconds)
+    finally:
+        if site:
+            site.stop()
+        cluster.stop()
+        shutil.rmtree(cluster.root.parent, ignore_errors=True)
+    print(outcome.table())
+    print(f"pages during the fault: {outcome.pages}; a lost discussion took a post again "
+          f"{outcome.recovered_s:.1f} s after the restart began")
+    live_posts = sum(n for (phase, kind, side, status), n in outcome.answers.items()
+                     if (phase, kind, side, status) == ("fault", "post", "live", 303))
+    problems = outcome.problems() + ([] if live_posts else ["no post stored on the live worker during the fault"])
+    problems += [] if outcome.pages.get("healthz names the worker") else ["/healthz/ready did not name the worker"]
+    return verdict("worker-lost", not problems, "; ".join(problems) or (
+        f"{outcome.answered} posts answered 303, {outcome.stored} stored once, 0 duplicated, "
+        f"{len(outcome.refused_but_stored)} answered 503 but stored; {live_posts} stored on the live worker "
+        f"during the fault; a lost discussion took a post again {outcome.recovered_s:.1f} s after the restart"))
+
+
+SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped, "worker-lost": worker_lost}
 
 
 def main() -> int:

@@ -85,6 +85,7 @@ class Site:
     name: str = field(default_factory=lambda: f"slugline_bench_{uuid.uuid4().hex[:8]}")
     proc: subprocess.Popen | None = None
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="slugline-bench-")))
+    extra_env: dict[str, str] = field(default_factory=dict)  # for every process it starts
 
     @property
     def url(self) -> str:
@@ -105,6 +106,7 @@ class Site:
             DJANGO_SETTINGS_MODULE="slugline.settings",
             STATIC_ROOT=str(self.workdir / "static"),
         )
+        env.update(self.extra_env)
         env.update(extra)
         return env
 
@@ -214,9 +216,14 @@ class Reader:
     def comment_form(self, post_path: str) -> tuple[Answer, dict]:
         """GET a post page and return its comment form's hidden fields."""
         answer = self.get(post_path)
-        parser = _FormParser()
-        parser.feed(answer.body)
-        return answer, parser.hidden
+        return answer, comment_form_fields(answer.body)
+
+
+def comment_form_fields(page: str) -> dict[str, str]:
+    """The hidden fields of a page's comment form ({} if it has none)."""
+    parser = _FormParser()
+    parser.feed(page)
+    return parser.hidden
 
 
 def post_slugs(reader: Reader) -> list[str]:
