@@ -123,6 +123,18 @@ class Traffic:
                 self._count("vote", slug, vote)
 
 
+def editor(site: Site) -> Reader:
+    """A reader logged in as the demo editor (who sees the moderation queue)."""
+    password = re.search(r"Password: (\S+)", site.manage("demo_login")).group(1)  # type: ignore[union-attr]
+    reader = Reader(site.url, timeout=10)
+    token = CSRF.search(reader.get("/accounts/login/").body)
+    assert token, "the login page has no form"
+    answer = reader.post("/accounts/login/", {"csrfmiddlewaretoken": token.group(1), "login": "bruno",
+                                              "password": password})
+    assert answer.status in (302, 303), f"logging in as the editor answered {answer.status}"
+    return reader
+
+
 def kill_node(cluster: Cluster, node: str) -> None:
     """SIGKILL the node's PostgreSQL (its postmaster), as a crashed machine would."""
     pid = int((cluster.data_dir(node) / "postmaster.pid").read_text().split()[0])
@@ -208,6 +220,7 @@ def worker_lost(cluster: Cluster, site: Site, *, lose: str = "worker2", readers:
     traffic = Traffic(site.url, sorted(where), side_of, readers=readers)
     probe = Reader(site.url, timeout=10)
     probe.get(f"/posts/{urllib.parse.quote(lost_slug)}/")  # read once: a last good copy exists
+    moderator = editor(site)
     traffic.start()
     try:
         time.sleep(seconds)
@@ -216,6 +229,7 @@ def worker_lost(cluster: Cluster, site: Site, *, lose: str = "worker2", readers:
         time.sleep(seconds)
         pages = {"home": probe.get("/").status, "lost page": probe.get(f"/posts/{urllib.parse.quote(lost_slug)}/").status}
         health = probe.get("/healthz/ready")
+        pages["moderation queue"] = moderator.get("/dashboard/moderation/").status
         pages["healthz/ready"] = health.status
         pages["healthz names the worker"] = int(f'"{lose}": "unavailable"' in health.body)
         started = time.monotonic()

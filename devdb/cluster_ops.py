@@ -139,19 +139,22 @@ def spread(cluster: Cluster, db_name: str, collection: str) -> dict[str, tuple[i
     return {node: by_port.get(ports.of(node), (0, 0)) for node in cluster.workers()}
 
 
-def rebalance(cluster: Cluster, db_name: str, strategy: str = "by_shard_count") -> list[str]:
+def rebalance(cluster: Cluster, db_name: str, strategy: str = "by_shard_count",
+              mode: str = "block_writes") -> list[str]:
     """Move shards of `db_name`'s sharded collections so each worker holds as many
-    (Citus' `rebalance_table_shards`, one colocated group at a time; each shard whole, so
-    a discussion's documents stay together and its reads on one shard). Online where
-    the nodes allow logical replication (wal_level = logical: writes go on while a
-    shard is copied, and wait only for the switch-over), else with writes to the moving
-    shard blocked until it is copied. `strategy` is Citus' rebalance strategy:
+    (Citus' `rebalance_table_shards`, one collection's shards at a time; each shard
+    whole, so a discussion's documents stay together and its reads on one shard).
+    `mode` is Citus' shard transfer mode: block_writes (writes to the shard being
+    copied wait until it is copied; reads go on) or force_logical (logical
+    replication: writes go on during the copy and wait only for the switch-over; it
+    needs wal_level = logical, and sets up a replication slot and subscription a move,
+    several seconds each on this machine). `strategy` is Citus' rebalance strategy:
     by_shard_count (the same number of hash ranges on each worker, so discussions
     spread evenly on average) or by_disk_size (Citus' default: equal bytes, which on a
     small database moves every shard that holds anything and none that is empty).
     What it did: a line per collection."""
-    mode = "force_logical" if cluster.sql("coordinator", "SHOW wal_level", fetch=True).strip() == "logical" \
-        else "block_writes"
+    if mode not in ("block_writes", "force_logical") or strategy not in ("by_shard_count", "by_disk_size"):
+        raise DevDBError(f"no such transfer mode or strategy: {mode!r}, {strategy!r}")
     cluster.sql("coordinator", OWNER_LOGIN)
     done = []
     for name in sorted({name for name, _, _ in _collection_shards(cluster, db_name, "c.shard_key IS NOT NULL")}):

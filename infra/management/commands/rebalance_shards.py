@@ -30,8 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--strategy", choices=("by_shard_count", "by_disk_size"), default="by_shard_count",
                             help="Citus' rebalance strategy (default by_shard_count: as many hash ranges "
                                  "on each worker)")
+        parser.add_argument("--mode", choices=("block_writes", "force_logical"), default="block_writes",
+                            help="Citus' shard transfer mode (default block_writes: writes to a shard wait "
+                                 "while it is copied; force_logical copies it by logical replication)")
 
-    def handle(self, *args: Any, strategy: str, **options: Any) -> None:
+    def handle(self, *args: Any, strategy: str, mode: str, **options: Any) -> None:
         client = mongo.get_client()
         host, port = client.address or ("?", "?")
         engine = sharding.engine_for(client)
@@ -50,7 +53,7 @@ class Command(BaseCommand):
         collection = keys[0].collection
         try:
             self._spread("before", spread(engine.cluster, db_name, collection), collection)
-            for line in rebalance(engine.cluster, db_name, strategy):
+            for line in rebalance(engine.cluster, db_name, strategy, mode):
                 self.stdout.write(line)
             self._spread("after", spread(engine.cluster, db_name, collection), collection)
         except DevDBError as exc:
