@@ -56,7 +56,8 @@ CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores 
 	windowed_pages
 CLUSTER_TESTS := $(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
 	tests/integration/infra/test_sharding.py tests/integration/infra/test_cluster.py \
-	tests/integration/devdb/test_devdb_cluster.py tests/unit/test_shard_keys.py
+	tests/integration/devdb/test_devdb_cluster.py tests/integration/devdb/test_cluster_faults.py \
+	tests/unit/test_shard_keys.py
 
 devdb-cluster: $(STAMP)
 	@$(PY) -m devdb cluster start

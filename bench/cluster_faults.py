@@ -42,12 +42,21 @@ def own_cluster() -> Cluster:
 
 
 def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) -> Site:
-    """A scratch site on `cluster`: seeded, its collections sharded, served by gunicorn."""
+    """A scratch site on `cluster`: seeded, its collections sharded, served by gunicorn.
+    Prints how long each step took."""
+    steps = [time.monotonic()]
     server, _ = cluster.start()
+    steps.append(time.monotonic())
     site = Site(mongodb_uri=server.uri, workers=workers, extra_env={ROOT_VARIABLE: str(cluster.root)})
     site.prepare(posts=posts, comments=comments)
+    steps.append(time.monotonic())
     site.manage("shard_collections")
+    steps.append(time.monotonic())
     site.start(**NO_RATE_LIMITS)
+    steps.append(time.monotonic())
+    took = [f"{name} {b - a:.0f} s" for name, a, b in
+            zip(("cluster", "seed", "shard_collections", "gunicorn"), steps, steps[1:])]
+    print("set-up: " + ", ".join(took), flush=True)
     return site
 
 
@@ -99,7 +108,9 @@ class Traffic:
             self.answers[(self.phase, kind, self.side_of[slug], answer.status)] += 1
 
     def _read(self, number: int) -> None:
-        reader, voted = Reader(self.url, timeout=10), set()
+        # A reader votes only on comments it saw before it posted to the discussion
+        # (a vote on one's own comment is refused: 403).
+        reader, voted, votable = Reader(self.url, timeout=10), set(), {}
         turn = number
         while not self.stopping.is_set():
             slug = self.slugs[turn % len(self.slugs)]
@@ -110,12 +121,13 @@ class Traffic:
             hidden = comment_form_fields(page.body)
             if page.status != 200 or not hidden:
                 continue
+            votable.setdefault(slug, VOTE_ACTION.findall(page.body))
             text = f"Cluster reader {number} says {turn:06d} on {slug[:20]}."
             answer = reader.post(path + "comments/", {**hidden, "text": text, "name": f"Reader {number}"})
             self._count("post", slug, answer)
             with self.lock:
                 self.posted[text] = answer.status
-            action = next((a for a in VOTE_ACTION.findall(page.body) if a not in voted), None)
+            action = next((a for a in votable[slug] if a not in voted), None)
             token = CSRF.search(page.body)
             if action and token:
                 voted.add(action)
