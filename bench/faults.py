@@ -1,7 +1,8 @@
 """Fault tests with a pass/fail verdict, against gunicorn and a database of their own.
 
     .venv/bin/python bench/faults.py            # all three scenarios
-    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped, worker-lost
+    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped, worker-lost, worker-added
+    FAULT_POSTS=300 FAULT_SECONDS=20 .venv/bin/python bench/faults.py worker-lost   # the cluster's size
 
 - kill-db: readers post 500 comments through the form while the database (FerretDB
   and PostgreSQL) is killed with SIGKILL and restarted on the same port. A reader retries a refused
@@ -24,6 +25,12 @@
   the other worker kept taking posts, `/healthz/ready` named the worker, and
   `repair_summaries --check` and `repair_votes --check` are clean. Prints the answers
   by kind and status, answered against stored, and the time to recover.
+- worker-added: the same readers while a third worker is added (`python -m devdb
+  cluster add-worker`'s code) and `manage.py rebalance_shards` moves shards onto it.
+  Passes when no request answered a 5xx other than 503, every post answered 303 is
+  stored exactly once, discussions moved onto the new worker, each read on one node
+  before and after, and the repair checks are clean. Prints the answers and what
+  rebalance_shards printed (the spread before and after).
 
 Each scenario starts its own database (FerretDB on PostgreSQL, devdb/server.py) under a
 temporary folder (so the shared dev
@@ -265,7 +272,33 @@ def worker_lost(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: i
         f"during the fault; a lost discussion took a post again {outcome.recovered_s:.1f} s after the restart"))
 
 
-SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped, "worker-lost": worker_lost}
+def worker_added(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
+                 seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
+    from bench.cluster_faults import own_cluster, shards_moved, site_on
+
+    cluster = own_cluster()
+    site = None
+    try:
+        site = site_on(cluster, posts=posts, comments=2)
+        move = shards_moved(cluster, site, readers=readers, seconds=seconds)
+    finally:
+        if site:
+            site.stop()
+        cluster.stop()
+        shutil.rmtree(cluster.root.parent, ignore_errors=True)
+    outcome = move.outcome
+    print(outcome.table())
+    print(move.output.rstrip())
+    moved = sum(1 for slug, node in move.after.items() if move.before[slug] != node)
+    problems = outcome.problems() + ([] if move.worker in move.after.values() else ["no discussion moved"])
+    return verdict("worker-added", not problems, "; ".join(problems) or (
+        f"{move.worker} added and shards moved in {move.seconds:.0f} s while readers posted and voted; "
+        f"{moved} of {len(move.after)} discussions moved, each read on one node before and after; "
+        f"{outcome.answered} posts answered 303, {outcome.stored} stored once, 0 duplicated"))
+
+
+SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped, "worker-lost": worker_lost,
+             "worker-added": worker_added}
 
 
 def main() -> int:

@@ -29,7 +29,8 @@ GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
 # Every simulated reader of the load and fault scripts comes from 127.0.0.1, so the
 # per-address posting limits would measure the limiter, not the site.
-NO_RATE_LIMITS = {"COMMENTS_RATE_PER_IP": "1000000", "COMMENTS_RATE_PER_USER": "1000000"}
+NO_RATE_LIMITS = {"COMMENTS_RATE_PER_IP": "1000000", "COMMENTS_RATE_PER_USER": "1000000",
+                  "COMMENTS_VOTES_PER_IP": "1000000", "COMMENTS_VOTES_PER_IP_PER_COMMENT": "1000000"}
 
 
 def free_port() -> int:

@@ -18,7 +18,12 @@ from devdb.processes import free_port
 HOST = "'127.0.0.1'"
 # Citus moves a shard (citus_move_shard_placement, the rebalancer) by connecting as its
 # table's owner: DocumentDB's tables belong to this role, made without LOGIN.
-OWNER_LOGIN = "ALTER ROLE documentdb_admin_role LOGIN"
+# (Clusters made since carry it; an older one gets it here, once.)
+OWNER_LOGIN = ("DO $$ BEGIN IF NOT (SELECT rolcanlogin FROM pg_roles WHERE rolname = 'documentdb_admin_role') "
+               "THEN ALTER ROLE documentdb_admin_role LOGIN; END IF; END $$")
+# Two sessions placing their databases at once (the test processes of make
+# test-cluster) would both flip the coordinator's shouldhaveshards: one at a time.
+PLACEMENT_LOCK = 4040
 
 __all__ = ["add_worker", "keep_primary_on_coordinator", "node_health", "primary_node", "rebalance", "spread"]
 
@@ -87,6 +92,7 @@ def keep_primary_on_coordinator(cluster: Cluster, db_name: str) -> str | None:
     # takes them for the move (one transaction), so no sharded collection's shards
     # land there. Moving one shard of the colocated group moves them all.
     cluster.sql("coordinator", f"""
+        SELECT pg_advisory_xact_lock({PLACEMENT_LOCK});
         {OWNER_LOGIN};
         SELECT citus_set_node_property({HOST}, {ports.coordinator}, 'shouldhaveshards', true);
         SELECT citus_move_shard_placement({found[0][1]}, {HOST}, {ports.of(node)}, {HOST},
