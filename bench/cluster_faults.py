@@ -18,18 +18,22 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import tempfile
 import threading
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from bench.harness import NO_RATE_LIMITS, Answer, Reader, Site, comment_form_fields
 from devdb.cluster import ROOT_VARIABLE, Cluster
 
+T = TypeVar("T")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VOTE_ACTION = re.compile(r'formaction="([^"]+/vote/)" name="vote" value="up"')
 
@@ -58,6 +62,22 @@ def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) ->
             zip(("cluster", "seed", "shard_collections", "gunicorn"), steps, steps[1:])]
     print("set-up: " + ", ".join(took), flush=True)
     return site
+
+
+def on_own_cluster(work: Callable[[Cluster, Site], T], *, posts: int, comments: int = 2) -> T:
+    """`work(cluster, site)` on a cluster and site of their own, stopped and removed after."""
+    cluster = own_cluster()
+    site = None
+    try:
+        started = time.monotonic()
+        site = site_on(cluster, posts=posts, comments=comments)
+        print(f"a cluster of its own and {posts} discussions in {time.monotonic() - started:.0f} s", flush=True)
+        return work(cluster, site)
+    finally:
+        if site:
+            site.stop()
+        cluster.stop()
+        shutil.rmtree(cluster.root.parent, ignore_errors=True)
 
 
 def placement(cluster: Cluster, site: Site) -> dict[str, str]:

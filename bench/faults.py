@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import signal
 import sys
 import tempfile
@@ -244,21 +243,9 @@ def db_stopped() -> bool:
 
 def worker_lost(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
                 seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
-    from bench.cluster_faults import own_cluster, site_on, worker_lost as run
+    from bench.cluster_faults import on_own_cluster, worker_lost as run
 
-    cluster = own_cluster()
-    site = None
-    try:
-        started = time.monotonic()
-        site = site_on(cluster, posts=posts, comments=2)
-        print(f"worker-lost: a cluster of its own and {posts} discussions in {time.monotonic() - started:.0f} s",
-              flush=True)
-        outcome = run(cluster, site, readers=readers, seconds=seconds)
-    finally:
-        if site:
-            site.stop()
-        cluster.stop()
-        shutil.rmtree(cluster.root.parent, ignore_errors=True)
+    outcome = on_own_cluster(lambda cluster, site: run(cluster, site, readers=readers, seconds=seconds), posts=posts)
     print(outcome.table())
     print(f"pages during the fault: {outcome.pages}; a lost discussion took a post again "
           f"{outcome.recovered_s:.1f} s after the restart began")
@@ -274,18 +261,10 @@ def worker_lost(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: i
 
 def worker_added(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
                  seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
-    from bench.cluster_faults import own_cluster, shards_moved, site_on
+    from bench.cluster_faults import on_own_cluster, shards_moved
 
-    cluster = own_cluster()
-    site = None
-    try:
-        site = site_on(cluster, posts=posts, comments=2)
-        move = shards_moved(cluster, site, readers=readers, seconds=seconds)
-    finally:
-        if site:
-            site.stop()
-        cluster.stop()
-        shutil.rmtree(cluster.root.parent, ignore_errors=True)
+    move = on_own_cluster(lambda cluster, site: shards_moved(cluster, site, readers=readers, seconds=seconds),
+                          posts=posts)
     outcome = move.outcome
     print(outcome.table())
     print(move.output.rstrip())
