@@ -13,7 +13,7 @@ MO := $(PO:.po=.mo)
 LANGUAGE_CODES := vi hi id
 
 .PHONY: run test typecheck devdb devdb-stop venv clean compilemessages messages \
-	devdb-cluster devdb-cluster-stop test-cluster html-check wheel-check
+	devdb-cluster devdb-cluster-stop devdb-cluster-add-worker test-cluster html-check wheel-check
 
 run: $(STAMP) $(MO)
 	@$(PY) -m devdb run -- $(PY) -m slugline.serve
@@ -54,7 +54,10 @@ CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores 
 	duplicates_at_once embedded embedded_concurrency flags importing member_replies members \
 	moderation_changes posting_once ranked_views takeovers thread_context votes \
 	windowed_pages
-CLUSTER_TESTS := $(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
+# test_cluster_faults (a cluster of its own, about 6 minutes on one process) comes first,
+# so that the other process runs the rest meanwhile.
+CLUSTER_TESTS := tests/integration/devdb/test_cluster_faults.py \
+	$(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
 	tests/integration/infra/test_sharding.py tests/integration/infra/test_cluster.py \
 	tests/integration/devdb/test_devdb_cluster.py tests/unit/test_shard_keys.py
 
@@ -63,6 +66,10 @@ devdb-cluster: $(STAMP)
 
 devdb-cluster-stop: $(STAMP)
 	@$(PY) -m devdb cluster stop
+
+# One more worker in the running cluster; `manage.py rebalance_shards` moves shards onto it.
+devdb-cluster-add-worker: $(STAMP)
+	@$(PY) -m devdb cluster add-worker
 
 test-cluster: $(STAMP) $(MO)
 	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)

@@ -12,15 +12,21 @@ measures, `--repeat` times each:
   page of the "recent" tab), across every discussion.
 
 Each answer is checked (the page renders, the post lands, the queue page holds the
-newest comments and its count is every comment). Then, on the cluster, how the
-comments and discussions spread over the two workers (Citus' own counts per shard).
+newest comments and its count is every comment). The cluster runs twice: with two
+workers, then with a third added (`python -m devdb cluster add-worker`'s code), each
+time in a new database, whose sharded collections spread over the workers it then
+has. For each it prints how the comments and discussions spread over the workers
+(Citus' own counts per shard) and how the measured work spread over the nodes: the
+transactions each node's PostgreSQL committed per call (`pg_stat_database`), the
+coordinator's own and each worker's.
 
     MONGODB_URI=mongodb://127.0.0.1:<single-node port>/ .venv/bin/python bench/cluster.py
 
-The cluster is this checkout's (make devdb-cluster), started if need be and then
-stopped again. What a two-worker cluster on one small machine can show is routing,
-correctness and the spread; not throughput (docs/dev-cluster.md, "What the figures
-mean"). Say which servers and machine the figures came from whenever you quote them.
+The cluster is one of its own (bench/cluster_faults.own_cluster: a temporary folder,
+its own ports), removed afterwards; this checkout's cluster is not touched. What a
+cluster on one small machine can show is routing, correctness and the spread; not
+throughput (docs/dev-cluster.md, "What the figures mean"). Say which servers and
+machine the figures came from whenever you quote them.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import sys
 import time
 import uuid
@@ -57,7 +64,9 @@ from comments.benchmark import insert_discussion  # noqa: E402
 from comments.records import CommentAuthor, QueueFilter  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo, sharding  # noqa: E402
-from devdb.cluster import Cluster  # noqa: E402
+from bench.cluster_faults import own_cluster  # noqa: E402
+from devdb.cluster import ROOT_VARIABLE, Cluster  # noqa: E402
+from devdb.cluster_ops import add_worker, spread  # noqa: E402
 from infra.metering import Meter  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -90,7 +99,24 @@ def build(discussions: int, per: int, store: str, seed: int) -> posts.Post:
     return post
 
 
-def measure(post: posts.Post, meter: Meter, repeat: int, total: int) -> list[tuple[str, dict]]:
+def committed(cluster: Cluster | None) -> dict[str, int]:
+    """Transactions each node's PostgreSQL has committed so far ({} for the single node)."""
+    if cluster is None:
+        return {}
+    return {node: int(cluster.sql(node, "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'",
+                                  fetch=True)) for node in cluster.nodes()}
+
+
+def per_node(work, meter: Meter, repeat: int, cluster: Cluster | None) -> dict:
+    """`timed`, and the transactions each node committed per call meanwhile."""
+    before = committed(cluster)
+    row = timed(work, meter, repeat)
+    after = committed(cluster)
+    return {**row, "nodes": {node: (after[node] - before[node]) / repeat for node in after}}
+
+
+def measure(post: posts.Post, meter: Meter, repeat: int, total: int,
+            cluster: Cluster | None) -> list[tuple[str, dict]]:
     client = Client()
     url = f"/posts/{post.slug}/comments/?view=threaded"
     client.get(url)  # warm up the process
@@ -111,23 +137,10 @@ def measure(post: posts.Post, meter: Meter, repeat: int, total: int) -> list[tup
         assert len(entries) == QUEUE_PAGE and posted == sorted(posted, reverse=True), posted
 
     return [
-        ("a reader's page", timed(page(client, url), meter, repeat)),
-        ("a post (reply)", timed(reply, meter, repeat)),
-        ("a moderation-queue page", timed(queue, meter, repeat)),
+        ("a reader's page", per_node(page(client, url), meter, repeat, cluster)),
+        ("a post (reply)", per_node(reply, meter, repeat, cluster)),
+        ("a moderation-queue page", per_node(queue, meter, repeat, cluster)),
     ]
-
-
-def spread(cluster: Cluster, db_name: str, collection: str) -> dict[int, tuple[int, int]]:
-    """Per worker port: (documents, distinct shard-key values) of the collection."""
-    table = cluster.sql("coordinator", (
-        "SELECT 'documentdb_data.documents_' || collection_id FROM documentdb_api_catalog.collections "
-        f"WHERE database_name = '{db_name}' AND collection_name = '{collection}'"), fetch=True).strip()
-    rows = cluster.sql("coordinator", (
-        "SELECT s.nodeport, sum(split_part(r.result, ',', 1)::bigint), sum(split_part(r.result, ',', 2)::bigint) "
-        f"FROM run_command_on_shards('{table}', "
-        "'SELECT count(*) || '','' || count(DISTINCT shard_key_value) FROM %s') r "
-        "JOIN citus_shards s ON s.shardid = r.shardid GROUP BY 1 ORDER BY 1"), fetch=True)
-    return {int(port): (int(docs), int(keys)) for port, docs, keys in (line.split("|") for line in rows.split())}
 
 
 def run_on(uri: str, args, meter: Meter, cluster: Cluster | None) -> tuple[list, dict | None]:
@@ -145,11 +158,32 @@ def run_on(uri: str, args, meter: Meter, cluster: Cluster | None) -> tuple[list,
         post = build(args.discussions, args.comments, args.store, args.seed)
         print(f"  {args.discussions:,} discussions of {args.comments} comments in "
               f"{time.perf_counter() - started:.0f} s", flush=True)
-        rows = measure(post, meter, args.repeat, args.discussions * args.comments)
+        rows = measure(post, meter, args.repeat, args.discussions * args.comments, cluster)
         where = spread(cluster, settings.MONGODB_NAME, COLLECTION[args.store]) if cluster else None
         return rows, where
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
+
+
+def report(args, runs: list[tuple[str, list, dict | None]]) -> None:
+    print(f"\nStore {args.store}; {args.discussions:,} discussions of {args.comments} comments; "
+          f"{args.repeat} runs each; comments cache off; {os.cpu_count()} CPUs for everything.")
+    print(f"{'work':<26}" + "".join(f"{name + ' ms (p95)':>24}" for name, _, _ in runs) + f"{'commands':>10}")
+    for index, (work, _) in enumerate(runs[0][1]):
+        cells = "".join(f"{rows[index][1]['median_ms']:>15.1f} ({rows[index][1]['p95_ms']:>6.1f})"
+                        for _, rows, _ in runs)
+        print(f"{work:<26}{cells}{runs[-1][1][index][1]['commands']:>10.0f}")
+    for name, rows, where in runs[1:]:
+        print(f"\n{name}: transactions committed per call, by node (the coordinator's own, then each worker's):")
+        for work, row in rows:
+            print(f"  {work:<26}" + ", ".join(f"{node} {count:.1f}" for node, count in row["nodes"].items()))
+        docs = [d for d, _ in where.values()]
+        keys = [k for _, k in where.values()]
+        print(f"  how {COLLECTION[args.store]} spread over the workers (Citus' counts per shard):")
+        for worker, (d, k) in where.items():
+            print(f"    {worker}: {d:,} documents, {k:,} discussions")
+        print(f"    imbalance: the fuller worker holds {max(docs) / (sum(docs) / len(docs)) - 1:+.1%} against an "
+              f"even split ({max(keys):,} of {sum(keys):,} discussions)")
 
 
 def main() -> int:
@@ -176,33 +210,22 @@ def main() -> int:
     settings.COMMENTS_STORE_RECHECK_SECONDS = 24 * 3600
     collect_static()
 
-    cluster = Cluster()
-    server, started = cluster.start()
+    cluster = own_cluster()
+    os.environ[ROOT_VARIABLE] = str(cluster.root)  # where shard_collections finds it
+    runs = []
     try:
+        server, _ = cluster.start()
         print(f"Single node at {single}:", flush=True)
-        one, _ = run_on(single, args, meter, None)
+        runs.append(("single node", *run_on(single, args, meter, None)))
         print(f"Cluster at {server.uri} (a coordinator and two workers):", flush=True)
-        many, where = run_on(server.uri, args, meter, cluster)
+        runs.append(("two workers", *run_on(server.uri, args, meter, cluster)))
+        print(f"  adding {add_worker(cluster)}", flush=True)
+        print("Cluster with three workers (a new database, spread over the three):", flush=True)
+        runs.append(("three workers", *run_on(server.uri, args, meter, cluster)))
     finally:
-        if started:
-            cluster.stop()
-
-    print(f"\nStore {args.store}; {args.discussions:,} discussions of {args.comments} comments; "
-          f"{args.repeat} runs each; comments cache off; {os.cpu_count()} CPUs for everything.")
-    print(f"{'work':<26}{'single ms (p95)':>18}{'cluster ms (p95)':>19}{'× single':>10}"
-          f"{'commands':>10}")
-    for (name, a), (_, b) in zip(one, many, strict=True):
-        print(f"{name:<26}{a['median_ms']:>9.1f} ({a['p95_ms']:>6.1f}){b['median_ms']:>10.1f} ({b['p95_ms']:>6.1f})"
-              f"{b['median_ms'] / a['median_ms']:>10.2f}{b['commands']:>10.0f}")
-    if where:
-        docs = [d for d, _ in where.values()]
-        keys = [k for _, k in where.values()]
-        mean = sum(docs) / len(docs)
-        print(f"\nHow {COLLECTION[args.store]} spread over the workers (Citus' counts per shard):")
-        for port, (d, k) in where.items():
-            print(f"  worker on port {port}: {d:,} documents, {k:,} discussions")
-        print(f"  imbalance: the fuller worker holds {max(docs) / mean - 1:+.1%} against an even split "
-              f"({max(keys):,} of {sum(keys):,} discussions)")
+        cluster.stop()
+        shutil.rmtree(cluster.root.parent, ignore_errors=True)
+    report(args, runs)
     print("\n" + WHAT_IT_SHOWS)
     return 0
 

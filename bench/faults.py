@@ -1,7 +1,8 @@
 """Fault tests with a pass/fail verdict, against gunicorn and a database of their own.
 
     .venv/bin/python bench/faults.py            # all three scenarios
-    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped
+    .venv/bin/python bench/faults.py kill-db    # or one: kill-db, hup, db-stopped, worker-lost, worker-added
+    FAULT_POSTS=300 FAULT_SECONDS=20 .venv/bin/python bench/faults.py worker-lost   # the cluster's size
 
 - kill-db: readers post 500 comments through the form while the database (FerretDB
   and PostgreSQL) is killed with SIGKILL and restarted on the same port. A reader retries a refused
@@ -15,6 +16,21 @@
   are unavailable; posting answers 503 with the reader's text kept), gunicorn logs
   no worker timeout, and everything works again once the database is back,
   without restarting the app.
+
+- worker-lost: on a sharded development cluster of its own (bench/cluster_faults.py),
+  readers read, post and vote across a few hundred discussions while one worker's
+  PostgreSQL is killed with SIGKILL and brought back by `Cluster.start()` (what `make
+  devdb-cluster` runs). Passes when no request answered a 5xx other than 503, every
+  post answered 303 is stored exactly once and none answered 503 is, the discussions on
+  the other worker kept taking posts, `/healthz/ready` named the worker, and
+  `repair_summaries --check` and `repair_votes --check` are clean. Prints the answers
+  by kind and status, answered against stored, and the time to recover.
+- worker-added: the same readers while a third worker is added (`python -m devdb
+  cluster add-worker`'s code) and `manage.py rebalance_shards` moves shards onto it.
+  Passes when no request answered a 5xx other than 503, every post answered 303 is
+  stored exactly once, discussions moved onto the new worker, each read on one node
+  before and after, and the repair checks are clean. Prints the answers and what
+  rebalance_shards printed (the spread before and after).
 
 Each scenario starts its own database (FerretDB on PostgreSQL, devdb/server.py) under a
 temporary folder (so the shared dev
@@ -225,7 +241,43 @@ def db_stopped() -> bool:
                    f"pages degraded within {PAGE_BUDGET_S}s, no worker timeout, recovered without a restart")
 
 
-SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped}
+def worker_lost(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
+                seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
+    from bench.cluster_faults import on_own_cluster, worker_lost as run
+
+    outcome = on_own_cluster(lambda cluster, site: run(cluster, site, readers=readers, seconds=seconds), posts=posts)
+    print(outcome.table())
+    print(f"pages during the fault: {outcome.pages}; a lost discussion took a post again "
+          f"{outcome.recovered_s:.1f} s after the restart began")
+    live_posts = sum(n for (phase, kind, side, status), n in outcome.answers.items()
+                     if (phase, kind, side, status) == ("fault", "post", "live", 303))
+    problems = outcome.problems() + ([] if live_posts else ["no post stored on the live worker during the fault"])
+    problems += [] if outcome.pages.get("healthz names the worker") else ["/healthz/ready did not name the worker"]
+    return verdict("worker-lost", not problems, "; ".join(problems) or (
+        f"{outcome.answered} posts answered 303, {outcome.stored} stored once, 0 duplicated, "
+        f"{len(outcome.refused_but_stored)} answered 503 but stored; {live_posts} stored on the live worker "
+        f"during the fault; a lost discussion took a post again {outcome.recovered_s:.1f} s after the restart"))
+
+
+def worker_added(posts: int = int(os.environ.get("FAULT_POSTS", 300)), readers: int = 4,
+                 seconds: float = float(os.environ.get("FAULT_SECONDS", 20))) -> bool:
+    from bench.cluster_faults import on_own_cluster, shards_moved
+
+    move = on_own_cluster(lambda cluster, site: shards_moved(cluster, site, readers=readers, seconds=seconds),
+                          posts=posts)
+    outcome = move.outcome
+    print(outcome.table())
+    print(move.output.rstrip())
+    moved = sum(1 for slug, node in move.after.items() if move.before[slug] != node)
+    problems = outcome.problems() + ([] if move.worker in move.after.values() else ["no discussion moved"])
+    return verdict("worker-added", not problems, "; ".join(problems) or (
+        f"{move.worker} added and shards moved in {move.seconds:.0f} s while readers posted and voted; "
+        f"{moved} of {len(move.after)} discussions moved, each read on one node before and after; "
+        f"{outcome.answered} posts answered 303, {outcome.stored} stored once, 0 duplicated"))
+
+
+SCENARIOS = {"kill-db": kill_db, "hup": hup, "db-stopped": db_stopped, "worker-lost": worker_lost,
+             "worker-added": worker_added}
 
 
 def main() -> int:

@@ -29,7 +29,8 @@ GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
 # Every simulated reader of the load and fault scripts comes from 127.0.0.1, so the
 # per-address posting limits would measure the limiter, not the site.
-NO_RATE_LIMITS = {"COMMENTS_RATE_PER_IP": "1000000", "COMMENTS_RATE_PER_USER": "1000000"}
+NO_RATE_LIMITS = {"COMMENTS_RATE_PER_IP": "1000000", "COMMENTS_RATE_PER_USER": "1000000",
+                  "COMMENTS_VOTES_PER_IP": "1000000", "COMMENTS_VOTES_PER_IP_PER_COMMENT": "1000000"}
 
 
 def free_port() -> int:
@@ -93,6 +94,7 @@ class Site:
     name: str = field(default_factory=lambda: f"slugline_bench_{uuid.uuid4().hex[:8]}")
     proc: subprocess.Popen | None = None
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="slugline-bench-")))
+    extra_env: dict[str, str] = field(default_factory=dict)  # for every process it starts
 
     @property
     def url(self) -> str:
@@ -113,6 +115,7 @@ class Site:
             DJANGO_SETTINGS_MODULE="slugline.settings",
             STATIC_ROOT=str(self.workdir / "static"),
         )
+        env.update(self.extra_env)
         env.update(extra)
         return env
 
@@ -222,9 +225,14 @@ class Reader:
     def comment_form(self, post_path: str) -> tuple[Answer, dict]:
         """GET a post page and return its comment form's hidden fields."""
         answer = self.get(post_path)
-        parser = _FormParser()
-        parser.feed(answer.body)
-        return answer, parser.hidden
+        return answer, comment_form_fields(answer.body)
+
+
+def comment_form_fields(page: str) -> dict[str, str]:
+    """The hidden fields of a page's comment form ({} if it has none)."""
+    parser = _FormParser()
+    parser.feed(page)
+    return parser.hidden
 
 
 def post_slugs(reader: Reader) -> list[str]:

@@ -18,10 +18,11 @@ No Django here.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import subprocess
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
@@ -32,6 +33,9 @@ from devdb.server import READY_TIMEOUT, Server
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "var" / "devdb-cluster"
+# A cluster elsewhere (a fault test's own, under a temporary folder): where the site's
+# processes started for it find its records (`find_cluster`).
+ROOT_VARIABLE = "DEVDB_CLUSTER_ROOT"
 ROLE = "ferretdb"
 WORKERS = ("worker1", "worker2")
 NODES = ("coordinator", *WORKERS)
@@ -52,9 +56,11 @@ class ClusterPorts:
     worker2: int
     mongodb: int
     debug: int
+    # Workers added after the cluster was made (`add_worker`), by name.
+    added: dict[str, int] = field(default_factory=dict)
 
     def of(self, node: str) -> int:
-        return int(getattr(self, node))
+        return int(self.added[node] if node in self.added else getattr(self, node))
 
 
 class Cluster:
@@ -88,7 +94,19 @@ class Cluster:
         return self.home / node / "postgresql.log"
 
     def ports(self) -> ClusterPorts:
-        return ClusterPorts(**json.loads(self.record.read_text())["ports"])
+        record = json.loads(self.record.read_text())
+        added = {node: int(entry["port"]) for node, entry in record["nodes"].items() if node not in NODES}
+        return ClusterPorts(**record["ports"], added=added)
+
+    def nodes(self) -> list[str]:
+        """The coordinator, then every worker (the two it was made with, then any added)."""
+        try:
+            return list(json.loads(self.record.read_text())["nodes"])
+        except (OSError, ValueError, KeyError):
+            return list(NODES)
+
+    def workers(self) -> list[str]:
+        return [node for node in self.nodes() if node != "coordinator"]
 
     # -- finding ------------------------------------------------------------
 
@@ -105,16 +123,19 @@ class Cluster:
     # -- starting -----------------------------------------------------------
 
     def start(self, *, progress: Progress | None = None) -> tuple[Server, bool]:
-        """Start the cluster (or reuse the running one); it and whether we started it."""
+        """Start the cluster (or reuse the running one); it and whether we started it.
+        A running cluster's nodes that are down (a worker killed) are started again, on
+        their ports with their data: Citus reconnects to them on the next query."""
+        progress = progress or Progress()
         server = self.running()
         if server:
+            self.restart_nodes(progress)
             return server, False
-        progress = progress or Progress()
         build_cluster(self.binary, progress)
         if not self.ready_file.exists():
             self._make(progress)
         ports = self.ports()
-        for node in NODES:
+        for node in self.nodes():
             self._start_node(node, ports)
         return self._start_ferretdb(ports), True
 
@@ -129,21 +150,10 @@ class Cluster:
         ports = ClusterPorts(*(free_port(taken) for _ in range(5)))
         self.root.mkdir(parents=True, exist_ok=True)
         nodes = {node: {"port": ports.of(node), "socket": str(self.socket_dir(node))} for node in NODES}
-        self.record.write_text(json.dumps({"ports": asdict(ports), "nodes": nodes}, indent=1))
+        fixed = {name: port for name, port in asdict(ports).items() if name != "added"}
+        self.record.write_text(json.dumps({"ports": fixed, "nodes": nodes}, indent=1))
         for node in NODES:
-            progress.say(f"initdb: {node} on port {ports.of(node)}")
-            for folder in (self.data_dir(node), self.socket_dir(node)):
-                folder.mkdir(parents=True, mode=0o700)
-                give_to_postgres(folder)
-            give_to_postgres(self.home / node)
-            # Loopback connections are trusted: Citus' nodes connect to each other as
-            # the querying role, and nothing listens beyond 127.0.0.1.
-            as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER,
-                         "--auth-local=trust", "--auth-host=trust", "-E", "UTF8", "--locale=C.UTF-8"])
-            with open(self.data_dir(node) / "postgresql.conf", "a") as conf:
-                conf.write(self._settings(node, ports.of(node)))
-            self._start_node(node, ports)
-            self.sql(node, "CREATE EXTENSION IF NOT EXISTS citus;")
+            self.init_node(node, ports, progress)
         host = "'127.0.0.1'"
         coordinator = ports.coordinator
         secret = secrets.token_hex(16)
@@ -157,23 +167,47 @@ class Cluster:
             CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';
         """)
         for worker in WORKERS:
-            progress.say(f"{worker}: documentdb_distributed, then joining the cluster")
-            # The worker's extension must not own the index queue table: Citus' metadata
-            # sync drops and re-creates it as the shell of the coordinator's table.
-            self.sql(worker, "CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE; ALTER EXTENSION "
-                             "documentdb DROP TABLE documentdb_api_catalog.documentdb_index_queue;")
-            self.sql("coordinator", f"SELECT citus_add_node({host}, {ports.of(worker)});")
+            self.join(worker, ports, progress)
         # Shards on the workers only; and DocumentDB 0.106's update/delete by `_id` on a
         # sharded collection needs documentdb_core on the search path (fixed upstream
         # after 0.106, commit 1e143f39).
         self.sql("coordinator", f"""
             SELECT citus_set_node_property({host}, {coordinator}, 'shouldhaveshards', false);
             ALTER ROLE {ROLE} SET search_path = "$user", public, documentdb_core;
+            ALTER ROLE documentdb_admin_role LOGIN;
         """)
+        # (The last: Citus moves a shard by connecting as its table's owner, and
+        # DocumentDB's tables belong to that role, made without LOGIN; devdb/cluster_ops.py.)
         self.secret_file.write_text(secret)
         self.secret_file.chmod(0o600)
         self.ready_file.write_text(time.strftime("%Y-%m-%dT%H:%M:%SZ\n", time.gmtime()))
         progress.say("cluster ready: a coordinator and two workers")
+
+    def init_node(self, node: str, ports: ClusterPorts, progress: Progress) -> None:
+        """A fresh PostgreSQL for `node` under the cluster's folder, started, with Citus."""
+        progress.say(f"initdb: {node} on port {ports.of(node)}")
+        for folder in (self.data_dir(node), self.socket_dir(node)):
+            folder.mkdir(parents=True, mode=0o700)
+            give_to_postgres(folder)
+        give_to_postgres(self.home / node)
+        # Loopback connections are trusted: Citus' nodes connect to each other as
+        # the querying role, and nothing listens beyond 127.0.0.1.
+        as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER,
+                     "--auth-local=trust", "--auth-host=trust", "-E", "UTF8", "--locale=C.UTF-8"])
+        with open(self.data_dir(node) / "postgresql.conf", "a") as conf:
+            conf.write(self._settings(node, ports.of(node)))
+        self._start_node(node, ports)
+        self.sql(node, "CREATE EXTENSION IF NOT EXISTS citus;")
+
+    def join(self, worker: str, ports: ClusterPorts, progress: Progress) -> None:
+        """DocumentDB's distributed extension on a new worker, then the worker added to
+        the cluster (Citus copies its metadata and reference tables there)."""
+        progress.say(f"{worker}: documentdb_distributed, then joining the cluster")
+        # The worker's extension must not own the index queue table: Citus' metadata
+        # sync drops and re-creates it as the shell of the coordinator's table.
+        self.sql(worker, "CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE; ALTER EXTENSION "
+                         "documentdb DROP TABLE documentdb_api_catalog.documentdb_index_queue;")
+        self.sql("coordinator", f"SELECT citus_add_node('127.0.0.1', {ports.of(worker)});")
 
     def _settings(self, node: str, port: int) -> str:
         socket_dir = self.socket_dir(node)
@@ -186,6 +220,7 @@ unix_socket_permissions = 0700
 ssl = off
 shared_preload_libraries = 'citus,pg_cron,pg_documentdb_core,pg_documentdb,pg_documentdb_distributed'
 max_prepared_transactions = 100
+wal_level = logical
 citus.node_conninfo = 'sslmode=disable'
 citus.allow_unsafe_constraints = true
 cron.database_name = 'postgres'
@@ -210,6 +245,25 @@ logging_collector = off
                          "-w", "-t", "60", "start"])
         except DevDBError as exc:
             raise DevDBError(f"{exc}; see {self.pg_log(node)}") from None
+
+    def restart_nodes(self, progress: Progress) -> list[str]:
+        """Start each of the cluster's nodes that is down; the ones started."""
+        if not self.ready_file.exists():
+            return []
+        ports = self.ports()
+        down = [node for node in self.nodes() if not self._node_running(node)]
+        for node in down:
+            progress.say(f"{node} was down: starting it again on port {ports.of(node)}")
+            self._start_node(node, ports)
+        if down and "coordinator" not in down:
+            # The coordinator's sessions each keep a connection to every worker, and
+            # Citus fails a query on one that broke ("failure on connection marked as
+            # essential") instead of connecting again. FerretDB's idle sessions are
+            # ended, so its pool opens fresh ones; a session in the middle of a query
+            # is left alone.
+            self.sql("coordinator", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                    f"WHERE usename = '{ROLE}' AND state = 'idle'")
+        return down
 
     def _node_running(self, node: str) -> bool:
         if not (self.data_dir(node) / "PG_VERSION").exists():
@@ -265,28 +319,33 @@ logging_collector = off
         return stopped
 
     def _stop_nodes(self) -> None:
-        for node in reversed(NODES):
+        for node in reversed(self.nodes()):
             if self._node_running(node):
                 as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-w", "-m", "fast", "stop"])
 
     # -- SQL on a node ------------------------------------------------------
 
-    def sql(self, node: str, sql: str, *, fetch: bool = False) -> str:
-        """Run `sql` on `node` as the cluster's owner; its output (tuples only) if `fetch`."""
+    def sql(self, node: str, sql: str, *, fetch: bool = False, timeout: float | None = None) -> str:
+        """Run `sql` on `node` as the cluster's owner; its output (tuples only) if `fetch`.
+        DevDBError if it fails, or takes more than `timeout` seconds (when given)."""
         args = [PG_BIN / "psql", "-h", self.socket_dir(node), "-p", self.ports().of(node), "-U", PG_USER,
                 "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At", "-c", sql]
-        done = subprocess.run(pg_command(args), capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL)
+        try:
+            done = subprocess.run(pg_command(args), capture_output=True, text=True,
+                                  stdin=subprocess.DEVNULL, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise DevDBError(f"SQL on the cluster's {node} took more than {timeout} s") from None
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise DevDBError(f"SQL on the cluster's {node} failed: {' / '.join(tail)}")
         return done.stdout if fetch else ""
 
 
-def find_cluster(address: tuple[str, int] | None, root: Path = DEFAULT_ROOT) -> Cluster | None:
+def find_cluster(address: tuple[str, int] | None, root: Path | None = None) -> Cluster | None:
     """The development cluster whose FerretDB answers at `address` (host, port), from its
-    own records under `root`; None if that server is not this checkout's cluster."""
-    cluster = Cluster(root)
+    own records under `root` (by default DEVDB_CLUSTER_ROOT, else var/devdb-cluster/);
+    None if that server is not this checkout's cluster."""
+    cluster = Cluster(root or Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT))
     if address is None or not cluster.ready_file.exists():
         return None
     try:

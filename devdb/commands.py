@@ -7,7 +7,8 @@
     python -m devdb run -- CMD ...   # run CMD with MONGODB_URI set; stop after
 
 `python -m devdb cluster ACTION` does the same for the sharded development cluster
-(devdb/cluster.py, docs/dev-cluster.md). When `MONGODB_URI` is set, the single
+(devdb/cluster.py, docs/dev-cluster.md), and `python -m devdb cluster add-worker` adds
+a worker to the running cluster (devdb/cluster_ops.py). When `MONGODB_URI` is set, the single
 node's `start` and `run` start nothing and pass that server on.
 """
 
@@ -63,9 +64,12 @@ def run_with(command: list[str], *, uri: str, stop: Callable[[], object] | None 
             stop()
 
 
-def _parser(prog: str, what: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
+def _parser(prog: str, what: str, description: str, epilog: str | None = None,
+            more: tuple[tuple[str, str], ...] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog)
     sub = parser.add_subparsers(dest="action", required=True)
+    for action, text in more:
+        sub.add_parser(action, help=text)
     sub.add_parser("build", help=f"build what {what} needs, if anything is missing")
     sub.add_parser("start", help=f"start (or reuse) {what}; print MONGODB_URI=...")
     sub.add_parser("stop", help=f"stop {what} (its data stays)")
@@ -121,7 +125,9 @@ def cluster_main(argv: list[str]) -> int:
     """`python -m devdb cluster ACTION`: the sharded development cluster."""
     parser = _parser("python -m devdb cluster", "the cluster",
                      "The distributed development database: DocumentDB on Citus, one coordinator "
-                     "and two workers, FerretDB v2 in front, under var/devdb-cluster/.")
+                     "and two workers, FerretDB v2 in front, under var/devdb-cluster/.",
+                     more=(("add-worker", "start one more worker and add it to the running cluster (it "
+                                          "holds no shard until manage.py rebalance_shards moves some)"),))
     args = parser.parse_args(argv)
     cluster = Cluster()
     try:
@@ -130,8 +136,14 @@ def cluster_main(argv: list[str]) -> int:
         elif args.action == "start":
             server, started = cluster.start()
             if not started:
-                print("The development cluster was already running.", file=sys.stderr)
+                print("The development cluster was already running (any node that was down is "
+                      "started again).", file=sys.stderr)
             print(f"MONGODB_URI={server.uri}")
+        elif args.action == "add-worker":
+            from devdb.cluster_ops import add_worker
+
+            print(f"Added {add_worker(cluster)}; move shards onto it with "
+                  "`.venv/bin/python manage.py rebalance_shards` (MONGODB_URI naming the cluster).")
         elif args.action == "stop":
             print("Stopped the development cluster." if cluster.stop()
                   else "The development cluster's FerretDB was not running (its nodes are stopped).")

@@ -158,16 +158,31 @@ BACKEND_DOWN = (
     "(sqlstate 57p01)",
     "(sqlstate 57p02)",
     "(sqlstate 57p03)",
+    # On a sharded cluster (Citus under DocumentDB) the coordinator answers while a
+    # worker is gone: its connection to that worker failed, or failed before and is
+    # dropped on the next use once the worker is back.
+    "connection to the remote node",
+    "failure on connection marked as essential",
 )
 
 
+def connection_exception(code: object) -> bool:
+    """Whether `code` is a PostgreSQL SQLSTATE of class 08, connection exception, as
+    DocumentDB numbers it (a write error on a sharded cluster whose coordinator lost a
+    worker: "connection to the remote node ... failed", 08006). Only numbers past
+    MongoDB's own codes are read as SQLSTATEs."""
+    return isinstance(code, int) and code >= 1 << 12 and code & 0x3F == 0 and (code >> 6) & 0x3F == 8
+
+
 def backend_down(exc: BaseException) -> bool:
-    """Whether `exc` is FerretDB saying its PostgreSQL is unreachable: an
-    InternalError naming a lost or refused backend connection. Any other failure (a
-    bad query's BadValue, a duplicate key, an InternalError about something else)
-    is not an outage."""
+    """Whether `exc` is FerretDB saying its PostgreSQL (or, on a sharded cluster, one
+    of its workers) is unreachable: an InternalError naming a lost or refused backend
+    connection, or an error coded as a connection exception. Any other failure (a bad
+    query's BadValue, a duplicate key, an InternalError about something else) is not
+    an outage."""
     return any(
-        code == INTERNAL_ERROR and any(mark in str(message).lower() for mark in BACKEND_DOWN)
+        (code == INTERNAL_ERROR and any(mark in str(message).lower() for mark in BACKEND_DOWN))
+        or connection_exception(code)
         for code, message in _answers(exc)
     )
 

@@ -152,6 +152,8 @@ class Engine(Protocol):
 
     def shard(self, db_name: str, key: ShardKey) -> None: ...
 
+    def place_unsharded(self, db_name: str) -> str | None: ...
+
 
 class Mongos:
     """A MongoDB sharded cluster, through its router."""
@@ -167,6 +169,11 @@ class Mongos:
     def shard(self, db_name: str, key: ShardKey) -> None:
         [command] = shard_commands(db_name=db_name, keys=[key])
         self.client.admin.command(command)
+
+    def place_unsharded(self, db_name: str) -> str | None:
+        """Nothing: a sharded cluster picks each database's primary shard itself, and
+        an operator moves it with `movePrimary` (deploy.md, "Sharding")."""
+        return None
 
 
 class DevCluster:
@@ -189,6 +196,13 @@ class DevCluster:
             f"{_literal(json.dumps(key.key))}::documentdb_core.bson, false)"
         ))
 
+    def place_unsharded(self, db_name: str) -> str | None:
+        from devdb.cluster_ops import keep_primary_on_coordinator
+
+        moved_from = keep_primary_on_coordinator(self.cluster, db_name)
+        return (f"Moved {db_name}'s unsharded collections from {moved_from} to the coordinator."
+                if moved_from else None)
+
 
 def _literal(text: str) -> str:
     """A PostgreSQL string literal (standard_conforming_strings is on by default)."""
@@ -206,6 +220,20 @@ def engine_for(client: MongoClient) -> Engine | None:
 
     cluster = find_cluster(client.address)
     return DevCluster(cluster) if cluster else None
+
+
+def node_health(client: MongoClient, *, timeout_s: float) -> dict[str, str] | None:
+    """Each node of this checkout's development cluster behind `client` ("ok" or
+    "unavailable", by its name: coordinator, worker1, ...), within about `timeout_s`; None
+    on any other server (a MongoDB sharded cluster's shards are watched by its own
+    monitoring: deploy.md, "Sharding")."""
+    try:
+        from devdb.cluster import find_cluster
+        from devdb.cluster_ops import node_health as ask_nodes
+    except ImportError:
+        return None
+    cluster = find_cluster(client.address)
+    return ask_nodes(cluster, timeout_s) if cluster else None
 
 
 def shard_collections(*, client: MongoClient, db_name: str, keys: list[ShardKey],
@@ -243,6 +271,8 @@ def shard_collections(*, client: MongoClient, db_name: str, keys: list[ShardKey]
         else:
             engine.shard(db_name, key)
             done.append(f"Sharded {namespace} on {wanted}.")
+    if placed := engine.place_unsharded(db_name):
+        done.append(placed)
     return done
 
 

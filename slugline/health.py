@@ -3,6 +3,12 @@
 `/healthz/live` says the process answers and touches nothing. `/healthz/ready` says
 whether this process can serve pages: Django's database and MongoDB both answer
 within a short budget. A failure names the part, never a host name or a secret.
+
+On the sharded development cluster it also names each node (`mongodb_nodes`): with a
+worker lost, the answer stays 200 with status "degraded" and names the worker, since
+every discussion whose shard lives elsewhere is still served (docs/dev-cluster.md,
+"When a worker is lost"); taking the process out of a load balancer then would turn
+the loss of one shard into the loss of the site.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from pymongo.errors import PyMongoError
 
-from infra import mongo
+from infra import mongo, sharding
 
 READY_BUDGET_MS = 1000
 
@@ -40,11 +46,25 @@ def check_mongodb() -> bool:
         return False
 
 
+def check_nodes() -> dict[str, str] | None:
+    """The development cluster's nodes, each "ok" or "unavailable"; None elsewhere."""
+    try:
+        return sharding.node_health(mongo.get_client(), timeout_s=READY_BUDGET_MS / 1000)
+    except PyMongoError:
+        return None
+
+
 @never_cache
 def ready(request):
-    checks = {
+    checks: dict[str, object] = {
         "django_db": "ok" if check_django_db() else "unavailable",
         "mongodb": "ok" if check_mongodb() else "unavailable",
     }
     healthy = all(state == "ok" for state in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503)
+    nodes = check_nodes() if healthy else None
+    if nodes:
+        checks["mongodb_nodes"] = nodes
+    status = "ok" if healthy else "unavailable"
+    if healthy and nodes and any(state != "ok" for state in nodes.values()):
+        status = "degraded"
+    return JsonResponse({"status": status, "checks": checks}, status=200 if healthy else 503)

@@ -39,7 +39,7 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
@@ -197,10 +197,14 @@ def forget(discussion_id: ObjectId, *, intent_ids: Iterable[ObjectId]) -> None:
 
 
 def touch(discussion_ids: Iterable[ObjectId]) -> None:
-    """Raise `seq` of these discussions (a change that moves no counter)."""
-    ids = list(discussion_ids)
-    if ids:
-        _states().update_many({"_id": {"$in": ids}}, {"$inc": {"seq": 1}})
+    """Raise `seq` of these discussions (a change that moves no counter): an update of
+    each by its `_id`, the shard key, so each goes to its discussion's shard alone (an
+    `$in` is sent to every shard of a sharded cluster, and fails while any is lost)."""
+    ids = list(dict.fromkeys(discussion_ids))
+    if len(ids) == 1:
+        _states().update_one({"_id": ids[0]}, {"$inc": {"seq": 1}})
+    elif ids:
+        _states().bulk_write([UpdateOne({"_id": each}, {"$inc": {"seq": 1}}) for each in ids], ordered=False)
 
 
 def set_branches(discussion_id: ObjectId, *, branches: list[dict[str, Any]]) -> None:

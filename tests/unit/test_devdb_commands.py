@@ -40,3 +40,9 @@ def test_python_m_devdb_names_both_databases_in_its_help():
                           text=True, timeout=60)
     assert done.returncode == 0
     assert "start" in done.stdout and "python -m devdb cluster ACTION" in done.stdout
+
+
+def test_add_worker_to_a_cluster_that_is_not_running_says_to_start_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(commands, "Cluster", lambda: Cluster(root=tmp_path / "devdb-cluster"))
+    assert commands.main(["cluster", "add-worker"]) == 1
+    assert "not running; start it first (make devdb-cluster)" in capsys.readouterr().err

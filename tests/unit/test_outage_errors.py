@@ -76,3 +76,24 @@ def test_a_write_ferretdb_cut_short_at_its_time_limit_is_an_outage(error):
     count as a timeout; the site answers its 503, not a 500 (a flaky CI failure)."""
     assert not error.timeout
     assert is_outage(error)
+
+
+REMOTE = ("connection to the remote node ferretdb@127.0.0.1:45773 failed with the following error: Connection "
+          "refused\n\tIs the server running on that host and accepting TCP/IP connections?")
+
+
+@pytest.mark.parametrize("error", [
+    # A write routed to a killed worker of the sharded development cluster: the
+    # coordinator's connection_failure (SQLSTATE 08006) as the write error's code.
+    WriteError(REMOTE, 100663808, {"index": 0, "code": 100663808, "errmsg": REMOTE}),
+    internal_error(REMOTE),
+    # The first query on a coordinator session after the worker came back.
+    internal_error("failure on connection marked as essential: 127.0.0.1:45773"),
+])
+def test_a_sharded_cluster_without_one_of_its_workers_is_an_outage(error):
+    assert is_outage(error)
+
+
+def test_small_codes_are_mongodb_codes_not_sqlstates():
+    """08000 numbered as DocumentDB does is 512; a code that small is MongoDB's own."""
+    assert not is_outage(WriteError("x", 512, {"index": 0, "code": 512, "errmsg": "x"}))

@@ -8,6 +8,7 @@ server's own `explain`, sent through the wire protocol like any query."""
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from datetime import datetime, timezone
 from io import StringIO
@@ -22,6 +23,7 @@ from comments.records import QueueFilter
 from comments.stores import get_store, store_switch
 from infra import mongo
 from devdb.cluster import find_cluster
+from devdb.cluster_ops import primary_node
 
 pytestmark = [pytest.mark.usefixtures("each_store")]
 DISCUSSIONS = 24
@@ -134,19 +136,26 @@ def test_counts_are_right_across_shards(mongo_db, discussions, each_store, clust
 
 
 @pytest.mark.parametrize("each_store", ["documents"], indirect=True)
-def test_shard_collections_shards_a_new_database_once_and_says_so(settings, each_store):
+def test_shard_collections_shards_a_new_database_once_and_says_so(settings, each_store, cluster):
+    """...and keeps the database's unsharded collections on the coordinator, so that a
+    lost worker holds none of them (docs/dev-cluster.md)."""
     settings.MONGODB_NAME = f"slugline_test_{uuid.uuid4().hex[:12]}"
     try:
         first, again = StringIO(), StringIO()
         call_command("shard_collections", stdout=first)
+        primary = primary_node(cluster, settings.MONGODB_NAME)
         call_command("shard_collections", stdout=again)
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
-    assert first.getvalue().splitlines() == [
+    *sharded, moved = first.getvalue().splitlines()
+    assert sharded == [
         f'Sharded {settings.MONGODB_NAME}.comments on {{"discussion_id": "hashed"}}.',
         f'Sharded {settings.MONGODB_NAME}.discussion_state on {{"_id": "hashed"}}.',
         f'Sharded {settings.MONGODB_NAME}.comment_branch_rules on {{"discussion_id": "hashed"}}.',
         f'Sharded {settings.MONGODB_NAME}.media.chunks on {{"files_id": "hashed"}}.']
+    assert re.fullmatch(rf"Moved {settings.MONGODB_NAME}'s unsharded collections from worker\d to the "
+                        r"coordinator\.", moved), moved
+    assert primary == "coordinator"
     assert again.getvalue().splitlines() == [
         f'{settings.MONGODB_NAME}.comments was already sharded on {{"discussion_id": "hashed"}}; left as it is.',
         f'{settings.MONGODB_NAME}.discussion_state was already sharded on {{"_id": "hashed"}}; left as it is.',

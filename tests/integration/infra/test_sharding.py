@@ -51,6 +51,15 @@ def test_the_dev_server_is_refused_and_nothing_is_sent(commands, not_a_cluster):
     assert commands.names == ["hello"]
 
 
+def test_rebalance_shards_on_a_server_without_shards_moves_nothing_and_says_so(commands, not_a_cluster):
+    """rebalance_shards against the single node: an error saying there is nothing to
+    move, and nothing but `hello` sent."""
+    commands.reset()
+    with pytest.raises(CommandError, match="there are no shards to move. Nothing was sent."):
+        call_command("rebalance_shards", stdout=StringIO())
+    assert commands.names == ["hello"]
+
+
 def test_the_refusal_exits_non_zero(settings, not_a_cluster):
     """Run as a program, the refusal is an error exit with the explanation."""
     env = dict(os.environ, MONGODB_URI=mongo.server_uri(), MONGODB_NAME=settings.MONGODB_NAME,
