@@ -32,6 +32,7 @@ SCRIPTS = (
     "comments/js/section.js",  # Reply opens the form in place; "Load more comments"
     "comments/js/votes.js",
     "comments/js/posting.js",  # posting, previewing and editing without leaving the page
+    "comments/js/follow.js",  # "Follow this thread" in place
     "comments/js/live.js",  # "3 new comments": the section's data-poll
     "comments/js/text-count.js",
 )

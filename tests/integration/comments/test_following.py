@@ -11,7 +11,8 @@ from django.test import Client
 
 from comments.notifications import notify, sender, subscriptions
 from comments.posting import services
-from comments.views.following import ADDRESS_NEEDED, CONFIRM_BY_MAIL, FOLLOWING
+from comments.views.following import ADDRESS_NEEDED, CONFIRM_BY_MAIL, FOLLOWING, UNFOLLOWED
+from comments.notifications.views import BAD_ADDRESS
 from tests import smtp
 from tests.integration.comments import test_notifications as notifications_test
 from tests.integration.comments.test_notifications import OTTO, ROSA, later, local
@@ -33,6 +34,10 @@ def reply(post, parent, text, author=OTTO):
 
 def follow_url(post, comment) -> str:
     return permalink_url(post, comment.slug) + "follow/"
+
+
+def in_place(client, url, data):
+    return client.post(url, data, headers={"Slugline-In-Place": "1"})
 
 
 def test_a_strangers_follow_is_confirmed_then_mails_the_branch_and_unsubscribes_in_one_click(
@@ -112,3 +117,51 @@ def test_finding_a_comments_followers_is_one_indexed_command(make_post, make_com
     assert sent["filter"]["discussion_id"] == post.id
     nodes = _explain(mongo_db, sent)
     assert subscriptions.BRANCH_FOLLOWERS in _indexes_used(nodes) and not _scans(nodes)
+
+
+@pytest.mark.stores("documents")
+def test_a_strangers_follow_in_place_answers_the_form_with_its_errors_then_what_was_done(
+    make_post, make_comment, settings,
+):
+    """Asked in place: a bad address is 400 with the form alone, the typed address kept;
+    a good one is 200 with `div.followed` saying a confirmation mail was sent (and nothing
+    left for the next page to say); over the limit, 429 with Retry-After and the address."""
+    settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_WINDOW = 2, 600
+    post = make_post()
+    followed = make_comment(post)
+    browser = Client()
+    bad = in_place(browser, follow_url(post, followed), {"email": "rosa@"})
+    assert bad.status_code == 400 and b"<html" not in bad.content and b'class="comment-form follow-form"' in bad.content
+    assert page(bad).inputs["email"] == "rosa@" and BAD_ADDRESS in page(bad).by_class["field-error"]
+    done = in_place(browser, follow_url(post, followed), {"email": "rosa@example.com"})
+    assert done.status_code == 200 and b'<div class="followed" data-following="no">' in done.content
+    assert CONFIRM_BY_MAIL in page(done).by_class["message"] and b"follow-form" not in done.content
+    assert [s.pending for s in subscriptions.pending(email="rosa@example.com")] == [True]
+    assert CONFIRM_BY_MAIL not in browser.get(permalink_url(post, followed.slug)).content.decode()
+    limited = in_place(browser, follow_url(post, followed), {"email": "otto@example.com"})
+    assert limited.status_code == 429 and 0 < int(limited["Retry-After"]) <= 600
+    assert page(limited).inputs["email"] == "otto@example.com" and page(limited).by_class["form-errors"]
+
+
+@pytest.mark.stores("documents")
+def test_a_members_follow_toggles_in_place_and_on_the_page(make_post, make_comment, make_verified_reader):
+    """A member's follow in place answers with the form that stops it; that form stops it
+    (in place, or from the follow page, which offers it while the member follows)."""
+    post = make_post()
+    followed = make_comment(post)
+    member = Client()
+    member.force_login(make_verified_reader("mia@example.com", name="Mia Reader", password=None))
+    on = in_place(member, follow_url(post, followed), {})
+    assert on.status_code == 200 and b'data-following="yes"' in on.content
+    assert FOLLOWING in page(on).by_class["message"] and page(on).inputs["stop"] == "1"
+    assert "Stop following this thread" in member.get(follow_url(post, followed)).content.decode()
+    off = in_place(member, follow_url(post, followed), {"stop": "1"})
+    assert off.status_code == 200 and b'data-following="no"' in off.content
+    assert UNFOLLOWED in page(off).by_class["message"] and "stop" not in page(off).inputs
+    stored = subscriptions.find(subscriptions.subscription_id(kind=subscriptions.BRANCH, target=followed.id,
+                                                              email="mia@example.com"))
+    assert stored is not None and not stored.active
+    assert in_place(member, follow_url(post, followed), {}).status_code == 200
+    stopped = member.post(follow_url(post, followed), {"stop": "1"})
+    assert stopped.status_code == 303 and UNFOLLOWED in page(member.get(stopped["Location"])).by_class["message"]
+    assert "Stop following" not in member.get(follow_url(post, followed)).content.decode()

@@ -61,6 +61,12 @@
     });
   }
 
+  // For follow.js, which comes after this script (section.js made the object).
+  if (window.sluglineComments) {
+    window.sluglineComments.reid = reid;
+    window.sluglineComments.announce = announce;
+  }
+
   function replaceForm(form, fresh) {
     var heading = form.querySelector("h3");
     reid(fresh, prefixOf(form));
