@@ -70,13 +70,17 @@ def mongo_database():
 def _collected_static_files(tmp_path_factory):
     """Static files collected as the release step does (compressed, hashed names)
     into this session's own folder, so pages link and WhiteNoise serves exactly what
-    production would; without it the manifest storage cannot name a file."""
+    production would; without it the manifest storage cannot name a file. WhiteNoise
+    scans them once, not once per test client (tests/static_scan.py)."""
     from django.core.management import call_command
     from django.test import override_settings
 
+    from tests.static_scan import scans_shared
+
     with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static")):
         call_command("collectstatic", interactive=False, verbosity=0)
-        yield
+        with scans_shared():
+            yield
 
 
 @pytest.fixture
