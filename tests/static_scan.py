@@ -59,8 +59,9 @@ def scans_shared() -> Iterator[dict[str, tuple[dict, list]]]:
         self.add_files_from_finders = _skip  # type: ignore[method-assign]
         try:
             original(self, get_response, settings)
-        finally:
-            del self.add_files, self.add_files_from_finders
+        finally:  # (a context within another has skipped them already)
+            self.__dict__.pop("add_files", None)
+            self.__dict__.pop("add_files_from_finders", None)
         files, directories = scans[key]
         self.files, self.directories = dict(files), list(directories)
 

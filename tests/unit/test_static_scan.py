@@ -39,5 +39,19 @@ def test_outside_the_context_every_middleware_scans_for_itself(tmp_path):
             _make()
             (tmp_path / "late.css").write_text("p {}")
             assert "/static/late.css" not in _make().files  # the first scan's files
-        assert "/static/late.css" in _make().files
-    assert len(scans) == 1 and WhiteNoiseMiddleware.__init__ is original
+        assert WhiteNoiseMiddleware.__init__ is original
+        with override_settings(WHITENOISE_MAX_AGE=11):  # settings no context has scanned
+            assert "/static/late.css" in _make().files
+    assert len(scans) == 1
+
+
+def test_a_context_within_another_shares_too(tmp_path):
+    """The unit tier may run in a process whose session already shares its scans."""
+    (tmp_path / "site.css").write_text("body {}")
+    with override_settings(STATIC_ROOT=str(tmp_path), WHITENOISE_AUTOREFRESH=False):
+        with scans_shared() as outer:
+            _make()
+            with scans_shared() as inner:
+                first, second = _make(), _make()
+            assert len(outer) == 1 and len(inner) == 1
+            assert set(first.files) == set(second.files) >= {"/static/site.css"}
