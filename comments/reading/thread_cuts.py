@@ -19,6 +19,7 @@ from comments.records import Comment, Viewer
 from comments.stores import get_store
 from infra import mongo
 
+
 def count_waiting(listing: Listing, *, discussion_id: ObjectId, viewer: Viewer) -> Listing:
     """`listing` with the number of replies behind each of its "Continue this thread"
     links, as `viewer` would find them on the page the link leads to: those the
