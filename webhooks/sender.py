@@ -78,7 +78,8 @@ def _deliver(delivery: deliveries.Delivery, window: timedelta) -> str:
             if not left:
                 logger.exception("Webhook delivery %s was sent but not logged; its lease will run out.",
                                  delivery.id)
-            time.sleep(0.5)
+            else:
+                time.sleep(0.5)
     return deliveries.SENDING
 
 
