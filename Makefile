@@ -59,7 +59,8 @@ CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores 
 CLUSTER_TESTS := tests/integration/devdb/test_cluster_faults.py \
 	$(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \
 	tests/integration/infra/test_sharding.py tests/integration/infra/test_cluster.py \
-	tests/integration/devdb/test_devdb_cluster.py tests/unit/test_shard_keys.py
+	tests/integration/devdb/test_devdb_cluster.py tests/integration/devdb/test_devdb_statistics.py \
+	tests/unit/test_shard_keys.py
 
 devdb-cluster: $(STAMP)
 	@$(PY) -m devdb cluster start

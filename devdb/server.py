@@ -288,3 +288,14 @@ logging_collector = off
     def _psql(self, sql: str) -> None:
         as_postgres([PG_BIN / "psql", "-h", self.socket_dir, "-p", self._ports().postgres,
                      "-U", PG_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql])
+
+    def sql(self, sql: str) -> str:
+        """Run `sql` as the cluster's owner; its output (tuples only, one per line).
+        DevDBError with the last lines of the error if it fails."""
+        args = [PG_BIN / "psql", "-h", self.socket_dir, "-p", self._ports().postgres, "-U", PG_USER,
+                "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At", "-c", sql]
+        done = subprocess.run(pg_command(args), capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise DevDBError(f"SQL on the dev database failed: {' / '.join(tail)}")
+        return done.stdout

@@ -30,7 +30,7 @@ from tests.written import WRITTEN
 COUNTER = registered()
 
 
-def _shard_where_the_server_shards(db) -> None:
+def shard_where_the_server_shards(db) -> None:
     """On a server that shards (`make test-cluster`: the development cluster), every
     store's collections are sharded on their keys, so the suite runs on sharded
     collections; on the single-node dev database this sends one `hello`."""
@@ -58,7 +58,7 @@ def mongo_database():
     mongo.reset_client()
     db = mongo.get_db()
     mongo.ensure_all_indexes(db)
-    _shard_where_the_server_shards(db)
+    shard_where_the_server_shards(db)
     yield db
     mongo.get_client().drop_database(settings.MONGODB_NAME)
     mongo.reset_client()

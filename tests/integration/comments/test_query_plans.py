@@ -22,6 +22,8 @@ from comments.records import PENDING, QUEUE_TABS, READERS, SPAM, QueueFilter, by
 from comments.stores import Query, counters, get_store
 from comments.stores.containers import sort
 from comments.stores.documents import INDEXES
+from devdb.statistics import analyze
+from tests.database import shard_where_the_server_shards
 
 DOCUMENTS = get_store("documents")
 pytestmark = pytest.mark.usefixtures("documents_store")
@@ -123,6 +125,7 @@ def queue_collection(mongo_db, make_post):
     """Posts whose discussions hold what the queue lists: about 2% each pending, spam,
     flagged and down-voted comments, and a third of the comments by members. The
     posts, and one member's id, an address and an e-mail address in use."""
+    _fresh_collection(mongo_db)
     rng = random.Random(39)
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     made = [make_post() for _ in range(POSTS)]
@@ -139,7 +142,18 @@ def queue_collection(mongo_db, make_post):
         mongo_db.comments.update_many({"_id": {"$in": chosen}}, {"$set": fields})
     for post in made:
         counters.recount(post.id, store=DOCUMENTS)
+    analyze(mongo_db.client.address, mongo_db.name, "comments")
     return made, 7, "198.51.100.6", "member6@example.com"
+
+
+def _fresh_collection(mongo_db) -> None:
+    """The comments collection made anew, with the store's indexes (and sharded, on a
+    server that shards): the plans checked here must not depend on what earlier tests
+    of the session wrote into the table and its indexes, and emptied, nor on when
+    autovacuum last took its statistics (made current once the rows are in)."""
+    mongo_db.drop_collection("comments")
+    DOCUMENTS.ensure_indexes(mongo_db)
+    shard_where_the_server_shards(mongo_db)
 
 
 def _queue_filters(queue_collection) -> dict[str, QueueFilter]:
