@@ -90,10 +90,12 @@ def keep_primary_on_coordinator(cluster: Cluster, db_name: str) -> str | None:
     ports = cluster.ports()
     # Citus moves shards only onto a node that should have them: the coordinator
     # takes them for the move (one transaction), so no sharded collection's shards
-    # land there. Moving one shard of the colocated group moves them all.
+    # land there. Moving one shard of the colocated group moves them all. The move
+    # logs in as the owner, so its LOGIN must be committed before (a cluster made
+    # before clusters carried it).
+    cluster.sql("coordinator", f"SELECT pg_advisory_xact_lock({PLACEMENT_LOCK}); {OWNER_LOGIN}")
     cluster.sql("coordinator", f"""
         SELECT pg_advisory_xact_lock({PLACEMENT_LOCK});
-        {OWNER_LOGIN};
         SELECT citus_set_node_property({HOST}, {ports.coordinator}, 'shouldhaveshards', true);
         SELECT citus_move_shard_placement({found[0][1]}, {HOST}, {ports.of(node)}, {HOST},
                                           {ports.coordinator}, 'block_writes');
