@@ -12,9 +12,8 @@ import shutil
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from cms import posts
 from comments.moderation import changes
 from comments.posting import services
@@ -42,11 +41,10 @@ for name in {names!r}:
 
 
 @pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
+def site(request, site_template, mongo_database):
     name = request.param
     get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=WORKERS)
     scratch.manage("shell", "-c", MAKE_EDITORS.format(names=EDITORS, password=PASSWORD))
     scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0",
                   COMMENTS_DUPLICATE_WINDOW="0")

@@ -11,9 +11,8 @@ from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from cms import posts
 from comments.benchmark import insert_discussion
 from comments.posting import ownership
@@ -26,12 +25,11 @@ WORKERS = 4
 
 
 @pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
+def site(request, site_template, mongo_database):
     """gunicorn with WORKERS workers on this session's database, using one store."""
     name = request.param
     get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=WORKERS)
     scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0")
     try:
         yield scratch, name
@@ -103,12 +101,11 @@ REPLIES = 30
 
 
 @pytest.fixture(scope="module")
-def tight_site(mongo_database):
+def tight_site(site_template):
     """The documents store's site with a MongoDB budget of TIGHT_BUDGET_MS a request:
     enough to store a comment, not always enough to also recount its discussion while
     thirty others do."""
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=WORKERS)
     scratch.start(COMMENTS_STORE="documents", COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0",
                   MONGODB_REQUEST_BUDGET_MS=str(TIGHT_BUDGET_MS))
     try:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from comments import scores
 from comments.stores import get_store
 from comments.votes import collection as votes, voters
@@ -24,11 +23,10 @@ TABS = 8
 
 
 @pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
+def site(request, site_template, mongo_database):
     name = request.param
     get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=WORKERS)
     scratch.start(COMMENTS_STORE=name, COMMENTS_VOTES_PER_IP="0", COMMENTS_VOTES_PER_IP_PER_COMMENT="0",
                   COMMENTS_CACHE_SECONDS="0")
     try:
