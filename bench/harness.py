@@ -95,6 +95,7 @@ class Site:
     proc: subprocess.Popen | None = None
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="slugline-bench-")))
     extra_env: dict[str, str] = field(default_factory=dict)  # for every process it starts
+    collected: bool = False  # its STATIC_ROOT (extra_env's) holds the collected files already
 
     @property
     def url(self) -> str:
@@ -132,7 +133,8 @@ class Site:
         self.manage("seed_demo", "--posts", str(posts), "--comments", str(comments))
 
     def start(self, **extra_env) -> None:
-        self.manage("collectstatic", "--noinput", "-v0")  # as the release step does
+        if not self.collected:
+            self.manage("collectstatic", "--noinput", "-v0")  # as the release step does
         self.proc = start_server([GUNICORN, "--config", "gunicorn.conf.py", "slugline.wsgi"],
                                  env=self.env(**extra_env), log_path=self.log_path,
                                  ready_url=self.url + "/healthz/live")

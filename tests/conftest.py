@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-pytest_plugins = ["tests.database"]
+pytest_plugins = ["tests.database", "tests.sites"]
 
 
 def pytest_collection_modifyitems(config, items):

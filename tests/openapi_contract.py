@@ -23,6 +23,9 @@ def document() -> dict[str, Any]:
 class Contract:
     def __init__(self, doc: dict[str, Any] | None = None):
         self.doc = doc or document()
+        # One validator per schema of the document (by identity; the document is not
+        # changed): a new one per check would resolve its references anew each time.
+        self._validators: dict[int, tuple[dict[str, Any], Draft202012Validator]] = {}
 
     def resolve(self, node: dict[str, Any]) -> dict[str, Any]:
         """`node`, or what its `$ref` names in the document."""
@@ -36,7 +39,11 @@ class Contract:
 
     def validator(self, schema: dict[str, Any]) -> Draft202012Validator:
         """A validator of `schema` whose `#/components/...` references name the document's."""
-        return Draft202012Validator({"$id": BASE, "components": self.doc["components"], "allOf": [schema]})
+        kept = self._validators.get(id(schema))
+        if kept is None or kept[0] is not schema:
+            kept = schema, Draft202012Validator({"$id": BASE, "components": self.doc["components"], "allOf": [schema]})
+            self._validators[id(schema)] = kept
+        return kept[1]
 
     def valid(self, schema: dict[str, Any], value: Any) -> bool:
         return self.validator(schema).is_valid(value)

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
-from bench.harness import PYTHON, REPO, Site
+from bench.harness import PYTHON, REPO
 from cms.posts import AuthorSummary
 
 
@@ -97,11 +96,10 @@ def chromium():
 
 
 @pytest.fixture(scope="session")
-def site(chromium, mongo_database):
+def site(chromium, site_template):
     """gunicorn serving Slugline on a free loopback port, reading this session's
     MongoDB database; its Django database holds one editor."""
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=2)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=2)
     scratch.start(**SITE_ENV)
     try:
         yield scratch

@@ -12,10 +12,8 @@ import re
 import shutil
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
-from bench.harness import Site
 from tests.oidc_provider.harness import OIDCProvider, ProviderClient, ProviderUser
 
 PROVIDER_ID = "idp"
@@ -24,17 +22,16 @@ ADA = ProviderUser("ada", "ada@example.org", verified=True, name="Ada Lovelace")
 
 
 @pytest.fixture(scope="module")
-def oidc_site(chromium, mongo_database):
+def oidc_site(chromium, site_template):
     """(site, provider): Slugline with the provider configured, and the provider, each
     on a free loopback port; both stopped at the end."""
-    site = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=2)
+    site = site_template.site(workers=2)
     provider = OIDCProvider()
     client = ProviderClient(id="slugline-browser", secret="browser-client-secret",
                             redirect_uris=(f"{site.url}/accounts/oidc/{PROVIDER_ID}/login/callback/",))
     try:
         provider.prepare(users=[ADA], clients=[client])
         provider.start()
-        site.manage("migrate", "--noinput", "-v0")
         site.start(AUTH_OIDC_PROVIDERS=json.dumps([{
             "id": PROVIDER_ID, "name": NAME, "server_url": provider.url,
             "client_id": client.id, "secret": client.secret,

@@ -16,10 +16,8 @@ import shutil
 import uuid
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
-from bench.harness import Site
 from tests.smtp import SMTPServer, text_of
 
 PASSWORD = "passkey-tests-only-9Wz!"
@@ -27,13 +25,12 @@ CODE_RE = re.compile(r"^ {4}(\S+)\r?$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
-def passkey_site(chromium, mongo_database):
+def passkey_site(chromium, site_template):
     """(site, SMTP server): Slugline on a free loopback port, mailing through the server."""
     smtp = SMTPServer()
     smtp.start()
-    site = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=2)
+    site = site_template.site(workers=2)
     try:
-        site.manage("migrate", "--noinput", "-v0")
         site.start(EMAIL_URL=smtp.url)
         yield site, smtp
     finally:

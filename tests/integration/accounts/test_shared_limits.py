@@ -9,7 +9,6 @@ import re
 import shutil
 
 import pytest
-from django.conf import settings
 
 from bench.harness import Reader, Site
 from tests.threads import at_once
@@ -19,10 +18,9 @@ CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 @pytest.fixture(scope="module")
-def site(mongo_database):
+def site(site_template):
     """gunicorn with two workers on its own Django database (mail written as files)."""
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=2)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=2)
     scratch.start(**_env(scratch))
     try:
         yield scratch

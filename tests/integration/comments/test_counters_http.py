@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from cms import posts
 from comments.moderation import changes
 from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import counters, counting, get_store
-from tests.database import TEST_STORES
 from tests.threads import at_once
 
 WORKERS = 4
@@ -41,27 +38,18 @@ for name in {names!r}:
 """
 
 
-@pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
-    name = request.param
-    get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
-    scratch.manage("shell", "-c", MAKE_EDITORS.format(names=EDITORS, password=PASSWORD))
-    scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0",
-                  COMMENTS_DUPLICATE_WINDOW="0")
-    try:
-        yield scratch, name
-    finally:
-        scratch.stop()
-        shutil.rmtree(scratch.workdir, ignore_errors=True)
+@pytest.fixture(scope="module")
+def site(site_template):
+    """One site for every store (tests/sites.py), whose Django database has the editors."""
+    editors = ("shell", "-c", MAKE_EDITORS.format(names=EDITORS, password=PASSWORD))
+    with site_template.running(workers=WORKERS, every_store=True, before=(editors,), COMMENTS_RATE_PER_IP="0",
+                               COMMENTS_CACHE_SECONDS="0", COMMENTS_DUPLICATE_WINDOW="0") as scratch:
+        yield scratch
 
 
 @pytest.fixture
-def using(site, settings):
-    scratch, name = site
-    settings.COMMENTS_STORE = name
-    return scratch
+def using(site, site_store):
+    return site
 
 
 def _logged_in(base_url: str, username: str) -> tuple[Reader, str]:

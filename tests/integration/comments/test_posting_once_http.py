@@ -6,46 +6,34 @@ different forms sent at once all land, and the post counts every one of them."""
 from __future__ import annotations
 
 import random
-import shutil
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from cms import posts
 from comments.benchmark import insert_discussion
 from comments.posting import ownership
 from comments.stores import get_store, summaries
-from tests.database import TEST_STORES
 from tests.threads import at_once
 
 SENDS = 8
 WORKERS = 4
 
 
-@pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
-    """gunicorn with WORKERS workers on this session's database, using one store."""
-    name = request.param
-    get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
-    scratch.start(COMMENTS_STORE=name, COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0")
-    try:
-        yield scratch, name
-    finally:
-        scratch.stop()
-        shutil.rmtree(scratch.workdir, ignore_errors=True)
+@pytest.fixture(scope="module")
+def site(site_template):
+    """gunicorn with WORKERS workers on this session's database, for every store (tests/sites.py)."""
+    with site_template.running(workers=WORKERS, every_store=True, COMMENTS_RATE_PER_IP="0",
+                               COMMENTS_CACHE_SECONDS="0") as scratch:
+        yield scratch
 
 
 @pytest.fixture
-def using(site, settings):
+def using(site, site_store):
     """This test process reads the store the site writes."""
-    scratch, name = site
-    settings.COMMENTS_STORE = name
-    return scratch
+    return site
 
 
 def _browser_like(reader: Reader, base_url: str) -> Reader:
@@ -103,19 +91,14 @@ REPLIES = 30
 
 
 @pytest.fixture(scope="module")
-def tight_site(mongo_database):
+def tight_site(site_template):
     """The documents store's site with a MongoDB budget of TIGHT_BUDGET_MS a request:
     enough to store a comment, not always enough to also recount its discussion while
     thirty others do."""
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
-    scratch.start(COMMENTS_STORE="documents", COMMENTS_RATE_PER_IP="0", COMMENTS_CACHE_SECONDS="0",
-                  MONGODB_REQUEST_BUDGET_MS=str(TIGHT_BUDGET_MS))
-    try:
+    with site_template.running(workers=WORKERS, COMMENTS_STORE="documents", COMMENTS_RATE_PER_IP="0",
+                               COMMENTS_CACHE_SECONDS="0",
+                               MONGODB_REQUEST_BUDGET_MS=str(TIGHT_BUDGET_MS)) as scratch:
         yield scratch
-    finally:
-        scratch.stop()
-        shutil.rmtree(scratch.workdir, ignore_errors=True)
 
 
 TIGHT_BUDGET_MS = 400

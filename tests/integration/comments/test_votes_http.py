@@ -6,16 +6,13 @@ has a voter cookie."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
-from django.conf import settings
 
-from bench.harness import Reader, Site
+from bench.harness import Reader
 from comments import scores
 from comments.stores import get_store
 from comments.votes import collection as votes, voters
-from tests.database import TEST_STORES
 from tests.threads import at_once
 
 WORKERS = 4
@@ -23,26 +20,17 @@ VOTERS = 50
 TABS = 8
 
 
-@pytest.fixture(scope="module", params=TEST_STORES)
-def site(request, mongo_database):
-    name = request.param
-    get_store(name).ensure_indexes(mongo_database)
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
-    scratch.start(COMMENTS_STORE=name, COMMENTS_VOTES_PER_IP="0", COMMENTS_VOTES_PER_IP_PER_COMMENT="0",
-                  COMMENTS_CACHE_SECONDS="0")
-    try:
-        yield scratch, name
-    finally:
-        scratch.stop()
-        shutil.rmtree(scratch.workdir, ignore_errors=True)
+@pytest.fixture(scope="module")
+def site(site_template):
+    """One site for every store (tests/sites.py)."""
+    with site_template.running(workers=WORKERS, every_store=True, COMMENTS_VOTES_PER_IP="0",
+                               COMMENTS_VOTES_PER_IP_PER_COMMENT="0", COMMENTS_CACHE_SECONDS="0") as scratch:
+        yield scratch
 
 
 @pytest.fixture
-def using(site, settings):
-    scratch, name = site
-    settings.COMMENTS_STORE = name
-    return scratch
+def using(site, site_store):
+    return site
 
 
 def _token(reader: Reader, post) -> str:

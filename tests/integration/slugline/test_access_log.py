@@ -11,7 +11,6 @@ import time
 import uuid
 
 import pytest
-from django.conf import settings
 
 from bench.harness import Site
 
@@ -19,9 +18,8 @@ FIELD = r'{name}="((?:[^"\\]|\\.)*)"'
 
 
 @pytest.fixture(scope="module")
-def site(mongo_database):
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=1)
-    scratch.manage("migrate", "--noinput", "-v0")
+def site(site_template):
+    scratch = site_template.site(workers=1)
     scratch.start()
     try:
         yield scratch

@@ -15,7 +15,6 @@ import shutil
 import urllib.error
 
 import pytest
-from django.conf import settings
 
 from bench.harness import Answer, Reader, Site
 from comments.stores import get_store
@@ -32,11 +31,10 @@ CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 @pytest.fixture(scope="module")
-def site(mongo_database):
+def site(site_template):
     """gunicorn with WORKERS workers on this session's MongoDB database and its own
     Django database, which has one user, ada."""
-    scratch = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=WORKERS)
-    scratch.manage("migrate", "--noinput", "-v0")
+    scratch = site_template.site(workers=WORKERS)
     # A hash of few iterations: checking wrong passwords against it is quick (the
     # site's hasher re-hashes it at full strength on ada's first log-in).
     scratch.manage("shell", "-v0", "-c", "from django.contrib.auth.hashers import PBKDF2PasswordHasher; "

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from bench.harness import Reader, Site, free_port, post_slugs
+from bench.harness import Reader, free_port, post_slugs
 from cms import posts
 from cms.demo import EDITOR
 from slugline import serve
@@ -212,11 +212,10 @@ def _workers(sid: int) -> set[int]:
     return {pid for pid, command in _session(sid).items() if " --loop " not in command and pid != sid}
 
 
-def test_stopping_gunicorn_after_a_graceful_reload_stops_its_loops(mongo_database, tmp_path):
+def test_stopping_gunicorn_after_a_graceful_reload_stops_its_loops(site_template, tmp_path):
     """A real gunicorn with both loops: SIGHUP (new workers, the loops started again),
     then SIGTERM: nothing of its session remains, no loop polling the database."""
-    site = Site(mongodb_uri=settings.MONGODB_URI, name=settings.MONGODB_NAME, workers=1)
-    site.manage("migrate", "--noinput", "-v0")
+    site = site_template.site(workers=1)
     site.start(SLUGLINE_PUBLISH_EVERY="0.5", SLUGLINE_NOTIFY_EVERY="0.5", EMAIL_URL=f"filemail:///{tmp_path}")
     master = site.proc.pid
     try:
