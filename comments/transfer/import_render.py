@@ -40,6 +40,13 @@ RENDER_WORKERS = max(1, min(4, (os.cpu_count() or 1) - 1))
 POOL_MINIMUM = 100  # a smaller batch is rendered in the importer's process
 AHEAD = 2  # batches given to the pool per worker before the oldest is waited for
 PARENT_CHECK_SECONDS = 1.0
+_worker_peak_kb = 0  # the largest peak resident size a worker reported in this process
+
+
+def worker_peak_kb() -> int:
+    """The largest peak resident size (kB) any render worker of this process reported:
+    what an import's memory is, besides this process's own (bench/imports.py)."""
+    return _worker_peak_kb
 
 
 def render(html: str) -> tuple[str, str]:
@@ -81,7 +88,6 @@ class Renderer:
         self.workers, self.ahead = workers, ahead * max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self._queue: deque[tuple[list[SourceComment], Future | None]] = deque()
-        self.worker_peak_kb = 0  # the largest peak resident size a worker reported
 
     def submit(self, batch: list[SourceComment]) -> Iterator[list[SourceComment]]:
         """Hand in `batch`; the batches (this one too, if rendered here) that are
@@ -105,8 +111,9 @@ class Renderer:
         batch, future = self._queue.popleft()
         if future is None:
             return [replace(c, body=body_of(c)) for c in batch]
+        global _worker_peak_kb
         bodies, peak = future.result()
-        self.worker_peak_kb = max(self.worker_peak_kb, peak)
+        _worker_peak_kb = max(_worker_peak_kb, peak)
         given = iter(bodies)
         return [c if c.body is not None else replace(c, body=next(given)) for c in batch]
 

@@ -94,7 +94,8 @@ from comments.transfer.import_records import (
     TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, from_scratch, to_scratch, utc_time,
 )
 from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
-from comments.transfer.import_render import RENDER_WORKERS, Renderer, body_of
+from comments.transfer import import_render
+from comments.transfer.import_render import Renderer, body_of
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
 from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
@@ -138,7 +139,7 @@ class Importer:
 
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
                  trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False,
-                 render_workers: int = RENDER_WORKERS):
+                 render_workers: int | None = None):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
         self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
@@ -151,7 +152,7 @@ class Importer:
         self.authors = Authors(trust_names=trust_names)  # each cleaned once
         self.max_depth = conf.get().max_depth
         self.writer: Writer[list[Placement], Stored] = Writer(partial(store_batch, source))
-        self.renderer = Renderer(workers=render_workers)
+        self.renderer = Renderer(workers=import_render.RENDER_WORKERS if render_workers is None else render_workers)
 
     # What the parsers hand in.
 
