@@ -244,7 +244,7 @@ class Importer:
             if comment.id in stored:
                 self.report.already += 1
                 self._remember(comment.id, stored[comment.id])
-                self._touch(stored[comment.id])  # a run stopped before its end: finish that too
+                self._touch(stored[comment.id], comment.status)  # a run stopped before its end: finish that too
             else:
                 fresh.append(comment)
         fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
@@ -340,17 +340,18 @@ class Importer:
                 self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
                 self.known.pop(comment.id, None)
             else:
-                self._touch(where)
+                self._touch(where, comment.status)
                 self.report.by_discussion[where.discussion_id] += 1
 
-    def _touch(self, where: Placed) -> None:
+    def _touch(self, where: Placed, status: str) -> None:
         """A comment of this run is in its discussion: the discussion's counters and summary
-        are refreshed at the end, and, if it or a comment above it is hidden, its
-        placeholders (a few thousand slugs held per discussion at most)."""
+        are refreshed at the end, and, if it is shown under a hidden comment, the
+        placeholders above it (a few thousand slugs held per discussion at most). A hidden
+        comment is a placeholder only with an approved reply, which names it so."""
         if self.dry_run:
             return
         self.touched.add(where.discussion_id)
-        if where.hidden:
+        if where.hidden and status not in HIDDEN:
             held = self.changed.setdefault(where.discussion_id, set())
             held.add(where.slug)
             if len(held) >= PLACEHOLDER_SLUGS_HELD:
