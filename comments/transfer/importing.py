@@ -13,8 +13,7 @@ The interface (stable; both importers build on it):
             # (or importer.add_thread(item, post_id=...) when the source finds its posts)
         else:
             importer.add(item)                    # a SourceComment or a Refusal
-        # optionally importer.flush() at the end of each thread of the source (hands
-        # the batch on to be rendered and written in turn)
+        # optionally importer.flush() at the end of each thread of the source
     report = importer.finish()                    # a Report; print report.lines()
 
 On a malformed file the parser raises BadSource (its message names the line and the
@@ -42,9 +41,8 @@ What the engine guarantees:
 - **Bodies**: the source's HTML is sanitised with the site's comment allow-lists
   (infra/markup.py) and turned into Markdown (links, emphasis, paragraphs, code;
   comments/transfer/import_text.py) as the comment's `text`, which edits well; `html` is
-  `render_comment(text)`. Both are done for a batch at a time by worker processes
-  (comments/transfer/import_render.py) while this process reads on and places the
-  batches before, which come back in their order.
+  `render_comment(text)`, both by worker processes a batch at a time, while this one
+  reads on (comments/transfer/import_render.py: batches come back in order).
 - **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
   imported authors are anonymous commenters (`author.id` None). An author's web
   address (`author_url`) is not kept: comments have no field for it.
@@ -101,8 +99,7 @@ from comments.transfer.import_waiting import WaitingReplies
 from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
 
 BATCH_SIZE = 500
-# Recent comments kept in memory as possible parents (a few hundred bytes each; older
-# ones are looked up in the ledger).
+# Recent comments kept as possible parents (older ones are looked up in the ledger).
 KNOWN_LIMIT = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
 # they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
@@ -231,11 +228,15 @@ class Importer:
     # Writing a batch.
 
     def flush(self) -> None:
-        """Hand the comments taken so far to be rendered; write the batches rendered
-        (in order), each comment whose parent is known; the others wait."""
+        """Hand the comments taken so far to be rendered; write those rendered whose
+        parent is known (the others wait), in order. An error ends the render workers."""
         batch, self.pending = self.pending, []
-        for ready in self.renderer.submit(batch) if batch else ():
-            self._place(ready)
+        try:
+            for ready in self.renderer.submit(batch) if batch else ():
+                self._place(ready)
+        except BaseException:
+            self.renderer.close()
+            raise
 
     def _place(self, batch: list[SourceComment]) -> None:
         stored = self._look_up([c.id for c in batch])
