@@ -23,10 +23,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import resource
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 
@@ -66,18 +68,41 @@ def _render_all(bodies: list[str]) -> tuple[list[tuple[str, str]], int]:
     return out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def _end_with_parent(parent: int) -> None:
-    """In a worker: end it once `parent` (the process that forked it) is gone."""
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _start_worker(importer: int) -> None:
+    """In a worker: end it once the importer's process (`importer`, its pid) is gone.
+    (Its parent is the fork server, which lives as long as any worker does.)"""
     def watch() -> None:
-        while os.getppid() == parent:
+        while _alive(importer):
             time.sleep(PARENT_CHECK_SECONDS)
         os._exit(0)
 
-    threading.Thread(target=watch, name="import-render-parent", daemon=True).start()
+    threading.Thread(target=watch, name="import-render-watch", daemon=True).start()
 
 
-def _start_worker() -> None:
-    _end_with_parent(os.getppid())
+@contextmanager
+def _main_left_out() -> Iterator[None]:
+    """While workers are started: they need this module alone, so the importer's main
+    script (manage.py, a benchmark) is not run again in each, as multiprocessing would."""
+    main = sys.modules["__main__"]
+    names = ("__file__", "__spec__")
+    saved: dict[str, object] = {name: main.__dict__[name] for name in names if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 class Renderer:
@@ -94,7 +119,8 @@ class Renderer:
         ready to go on, in order, rendered."""
         future = None
         if self.workers and len(batch) >= POOL_MINIMUM:
-            future = self._start().submit(_render_all, [c.html for c in batch if c.body is None])
+            with _main_left_out():  # a worker may be started
+                future = self._start().submit(_render_all, [c.html for c in batch if c.body is None])
         self._queue.append((batch, future))
         while self._queue and (self._queue[0][1] is None or self._in_pool() > self.ahead):
             yield self._next()
@@ -122,7 +148,7 @@ class Renderer:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
-                                             initializer=_start_worker)
+                                             initializer=_start_worker, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:

@@ -3,7 +3,12 @@ batches come back in the order they were handed in, rendered as in this process,
 whether they went to the pool or were small enough to render here, with no more
 than `ahead` batches in the pool at once."""
 
+import os
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 from comments.transfer import import_render
 from comments.transfer.import_records import SourceComment
@@ -37,3 +42,42 @@ def test_batches_come_back_in_order_rendered_as_here_and_bounded(monkeypatch):
     assert [c.id for c in out] == [c.id for c in given]
     assert [c.body for c in out] == [render(c.html) for c in given]
     assert import_render.worker_peak_kb() > 0  # the pool rendered some
+
+
+KILLED = """
+import sys
+from multiprocessing import forkserver
+from comments.transfer import import_render
+from tests.unit.test_import_render import comments
+import_render.POOL_MINIMUM = 1
+renderer = import_render.Renderer(workers=1)
+list(renderer.submit(comments(0, 2)))
+list(renderer.drain())
+print(*renderer._pool._processes, forkserver._forkserver._forkserver_pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_workers_end_when_the_importer_is_killed():
+    """kill -9 of the importer's process: its render worker and the fork server end too."""
+    root = Path(__file__).resolve().parents[2]
+    importer = subprocess.Popen([sys.executable, "-c", KILLED], cwd=root, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        pids = [int(pid) for pid in importer.stdout.readline().split()]
+    finally:
+        importer.kill()
+        importer.wait()
+    assert len(pids) == 2
+    deadline = time.monotonic() + 15
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in pids)
+
+
+def running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
