@@ -68,23 +68,16 @@ def _render_all(bodies: list[str]) -> tuple[list[tuple[str, str]], int]:
     return out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _start_worker(importer: int) -> None:
     """In a worker: end it once the importer's process (`importer`, its pid) is gone.
     (Its parent is the fork server, which lives as long as any worker does.)"""
     def watch() -> None:
-        while _alive(importer):
+        while True:
             time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
+            try:
+                os.kill(importer, 0)  # signal 0: only whether it is there
+            except (ProcessLookupError, PermissionError):  # gone (its pid another user's since)
+                os._exit(0)
 
     threading.Thread(target=watch, name="import-render-watch", daemon=True).start()
 
