@@ -61,13 +61,12 @@ sys.stdin.read()
 def test_the_workers_end_when_the_importer_is_killed():
     """kill -9 of the importer's process: its render worker and the fork server end too."""
     root = Path(__file__).resolve().parents[2]
-    importer = subprocess.Popen([sys.executable, "-c", KILLED], cwd=root, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)})
-    try:
-        pids = [int(pid) for pid in importer.stdout.readline().split()]
-    finally:
-        importer.kill()
-        importer.wait()
+    with subprocess.Popen([sys.executable, "-c", KILLED], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True, env={**os.environ, "PYTHONPATH": str(root)}) as importer:
+        try:
+            pids = [int(pid) for pid in importer.stdout.readline().split()]
+        finally:
+            importer.kill()  # SIGKILL: nothing of the importer's own runs after it
     assert len(pids) == 2
     deadline = time.monotonic() + 15
     while (left := [pid for pid in pids if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
