@@ -7,8 +7,9 @@ lays them out (every <thread>, then every <post>); most are replies to a recent 
 of their thread and about one in twenty comes before its parent. Then, in a scratch
 database with a post for each thread, it imports the file with `disqus.run` into the
 store in use and prints the file's size, the time, comments per second and the peak
-memory of the import (the process's peak resident size; with `--trace`, Python's
-allocations too, under tracemalloc, which slows Python down).
+memory of the import (the process's peak resident size and its render workers'
+(comments/transfer/import_render.py; `--workers N` sets how many, 0 none); with
+`--trace`, Python's allocations too, under tracemalloc, which slows Python down).
 
 In the same run it measures the reference: the raw `insert_many` rate of the very
 documents the import stored (the comments, or the embedded and buckets stores'
@@ -27,7 +28,7 @@ imported at the top level.
 (so that each peak resident size is its own), then once more at the first size with
 `--orphans` replies in one thread (50,000 unless `--orphans` says), and prints one
 table and whether the peak is flat: every run's peak resident size within 15% of the
-first's. `--sweep 0,10000,50000` does the same for orphan counts at one size.
+first's (the import's process, and its largest render worker). `--sweep 0,10000,50000` does the same for orphan counts at one size.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 20000
     MONGODB_URI=... .venv/bin/python bench/imports.py --memory 20000,200000
@@ -67,7 +68,7 @@ from comments import conf
 from comments.stores import get_store
 from pymongo import IndexModel
 from pymongo.collection import Collection
-from comments.transfer import disqus
+from comments.transfer import disqus, import_render
 from infra import mongo
 
 START = datetime(2014, 1, 1, tzinfo=UTC)
@@ -143,6 +144,8 @@ def main() -> None:
     parser.add_argument("--sweep", metavar="N,N,...",
                         help="one run per orphan count, all in one thread; the first is the baseline")
     parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--workers", type=int, default=None,
+                        help=f"render worker processes (default {import_render.RENDER_WORKERS}; 0: none)")
     parser.add_argument("--trace", action="store_true", help="tracemalloc too (slower: the ratio is not judged)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one run of a table
     args = parser.parse_args()
@@ -150,6 +153,8 @@ def main() -> None:
         table(args)
         return
     args.orphans = args.orphans or 0
+    if args.workers is not None:
+        import_render.RENDER_WORKERS = args.workers
     result = measure(args)
     if args.json:
         print(json.dumps(result))
@@ -168,7 +173,8 @@ def main() -> None:
         print(line)
     if result["traced"] is not None:
         print(f"Peak Python memory during the import: {result['traced']:.1f} MB")
-    print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB)")
+    print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB); "
+          f"of a render worker: {result['worker_rss']:.0f} MB ({result['workers']} workers)")
     print("\ntargets (figures, not tests):")
     print(target(result))
 
@@ -229,7 +235,8 @@ def measure(args: argparse.Namespace) -> dict:
                 "stored": stored, "distinct": len(ids), "seconds": seconds, "rate": report.imported / seconds,
                 "raw_seconds": raw_seconds, "raw_rate": stored / raw_seconds, "stored_documents": stored_documents,
                 "indexes": indexes, "traced": traced / 1e6 if traced is not None else None,
-                "rss": rss / 1024, "rss_before": rss_before / 1024, "load": os.getloadavg()[0]}
+                "rss": rss / 1024, "rss_before": rss_before / 1024, "load": os.getloadavg()[0],
+                "worker_rss": import_render.worker_peak_kb() / 1024, "workers": import_render.RENDER_WORKERS}
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
         os.unlink(path)
@@ -275,7 +282,8 @@ def table(args: argparse.Namespace) -> None:
     for comments, orphans in runs:
         command = [sys.executable, __file__, "--comments", str(comments), "--per-thread", str(args.per_thread),
                    "--body-bytes", str(args.body_bytes), "--seed", str(args.seed), "--one-thread", "--json",
-                   "--orphans", str(orphans), *(["--trace"] if args.trace else [])]
+                   "--orphans", str(orphans), *(["--trace"] if args.trace else []),
+                   *(["--workers", str(args.workers)] if args.workers is not None else [])]
         done = subprocess.run(command, check=True, capture_output=True, text=True)
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
         wrong = [line for line in checks(rows[-1], argparse.Namespace(comments=comments, orphans=orphans))
@@ -286,18 +294,19 @@ def table(args: argparse.Namespace) -> None:
     print(f"Store {base['store']}; threads of about {args.per_thread} comments, orphans all in the first thread; "
           f"one process per run; the first run is the baseline.")
     print(f"{'comments':>9} {'orphans':>8} {'file MB':>8} {'seconds':>8} {'import/s':>9} {'raw/s':>8} {'ratio':>6} "
-          f"{'traced MB':>10} {'RSS MB':>7} {'(+base)':>8} {'load':>5}")
+          f"{'traced MB':>10} {'RSS MB':>7} {'(+base)':>8} {'worker MB':>10} {'load':>5}")
     for (comments, orphans), row in zip(runs, rows, strict=True):
         traced = f"{row['traced']:10.1f}" if row["traced"] is not None else f"{'-':>10}"
         print(f"{comments:>9} {orphans:>8} {row['megabytes']:8.1f} {row['seconds']:8.1f} {row['rate']:9.0f} "
               f"{row['raw_rate']:8.0f} {row['rate'] / row['raw_rate']:6.2f} {traced} {row['rss']:7.0f} "
-              f"{row['rss'] - base['rss']:+8.0f} {row['load']:5.2f}")
+              f"{row['rss'] - base['rss']:+8.0f} {row['worker_rss']:10.0f} {row['load']:5.2f}")
     print("\ntargets (figures, not tests):")
     for row in rows:
         print(target(row) + f" at {row['imported']} comments")
-    peak = max(row["rss"] for row in rows)
-    print(f"  peak resident size flat (every run within {FLAT:.0%} of the first's {base['rss']:.0f} MB): "
-          f"{peak:.0f} MB at most, {'met' if peak <= base['rss'] * (1 + FLAT) else 'NOT met'}")
+    for key, what in (("rss", "the import's process"), ("worker_rss", "a render worker")):
+        peak = max(row[key] for row in rows)
+        print(f"  peak resident size of {what} flat (every run within {FLAT:.0%} of the first's {base[key]:.0f} MB): "
+              f"{peak:.0f} MB at most, {'met' if peak <= base[key] * (1 + FLAT) else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,9 @@ class SourceComment:
     # That author's account here (a user id), when the import found or made it: the
     # comment is stored as theirs.
     author_id: int | None = None
+    # The body rendered (the Markdown kept as `text`, its `html`), once it is
+    # (comments/transfer/import_render.py); None before.
+    body: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,9 @@ def to_scratch(comment: SourceComment) -> dict:
 
 def from_scratch(fields: dict) -> SourceComment:
     """A comment back from its scratch document's fields."""
-    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"])})
+    body = fields.get("body")
+    return SourceComment(**{**fields, "posted": datetime.fromisoformat(fields["posted"]),
+                            "body": (body[0], body[1]) if body else None})
 
 
 def utc_time(moment: datetime) -> datetime | None:

@@ -10,6 +10,8 @@ import nh3
 
 from infra import extras, markup
 
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
 
 def comment_text(html: str) -> str:
     """A source's HTML body as the Markdown a comment keeps: sanitised by the site's
@@ -20,7 +22,7 @@ def comment_text(html: str) -> str:
         # Deeper than a comment may nest (and than markdownify, which recurses, can
         # walk): its text alone, as the site shows such a comment.
         clean = nh3.clean(clean, tags=set())
-        return re.sub(r"\n{3,}", "\n\n", html_module.unescape(clean)).strip()
+        return _BLANK_RUNS.sub("\n\n", html_module.unescape(clean)).strip()
     html_markdown = extras.require("infra.html_markdown", extra="imports", feature="Importing HTML comments")
     text = html_markdown.to_markdown(clean)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    return _BLANK_RUNS.sub("\n\n", text).strip()

@@ -41,7 +41,8 @@ What the engine guarantees:
 - **Bodies**: the source's HTML is sanitised with the site's comment allow-lists
   (infra/markup.py) and turned into Markdown (links, emphasis, paragraphs, code;
   comments/transfer/import_text.py) as the comment's `text`, which edits well; `html` is
-  `render_comment(text)`.
+  `render_comment(text)`, both by worker processes a batch at a time, while this one
+  reads on (comments/transfer/import_render.py: batches come back in order).
 - **Moderation data**: author name, e-mail and IP are kept (`author.email`, `ip`);
   imported authors are anonymous commenters (`author.id` None). An author's web
   address (`author_url`) is not kept: comments have no field for it.
@@ -63,9 +64,10 @@ What the engine guarantees:
   point is completed by the next. `dry_run` reads everything and writes nothing.
 
 Memory stays bounded whatever the size of the file: the engine holds the thread map,
-one batch being built and one being stored, at most WAITING_LIMIT of the replies
-waiting for a parent (the others wait in the scratch collection), the recent comments
-(older parents are looked up in `comment_imports`), AUTHORS_HELD cleaned authors, up to
+one batch being built, import_render.AHEAD per worker being rendered, one being stored,
+at most WAITING_LIMIT of the replies waiting for a parent (the others wait in the
+scratch collection), the recent comments (older parents are looked up in
+`comment_imports`), import_authors.AUTHORS_HELD cleaned authors, up to
 PLACEHOLDER_SLUGS_HELD slugs of hidden comments per discussion (past it, repaired then)
 and the first ORPHANS_SHOWN orphans; a dry run also keeps every source id it has seen
 (it has no ledger). A dry run writes nothing but, past WAITING_LIMIT waiting replies,
@@ -84,21 +86,21 @@ from bson import ObjectId
 from comments import conf, slugs
 from comments.posting import commenters
 from comments.stores import counters, get_store, summaries
+from comments.transfer.import_authors import Authors
 from comments.transfer.import_ledger import Placed, imported_id, ledger_key, look_up, record
 from comments.transfer.import_records import (
     TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, from_scratch, to_scratch, utc_time,
 )
 from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
-from comments.transfer.import_text import comment_text
+from comments.transfer import import_render
+from comments.transfer.import_render import Renderer, body_of
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
 from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
-from infra.markup import render_comment
 
 BATCH_SIZE = 500
-# Recent comments kept in memory as possible parents (a few hundred bytes each; older
-# ones are looked up in the ledger), and authors cleaned (AUTHORS_HELD).
-KNOWN_LIMIT = AUTHORS_HELD = 20_000
+# Recent comments kept as possible parents (older ones are looked up in the ledger).
+KNOWN_LIMIT = 20_000
 # Replies waiting for their parent kept in memory (whole, with their bodies); past it,
 # they wait in a scratch collection of the run's own (comments/transfer/import_waiting.py).
 WAITING_LIMIT = 2_000
@@ -133,10 +135,9 @@ class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
-                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False):
+                 trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False,
+                 render_workers: int | None = None):
         self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
-        # Authors' names are taken from the file only when the operator trusts it.
-        self.trust_names = trust_names
         self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
@@ -145,9 +146,10 @@ class Importer:
         self.deleted: set[str] = set()  # the keys of the threads deleted in the source
         self.touched: set[ObjectId] = set()  # the discussions written to
         self.changed: dict[ObjectId, set[str]] = {}  # hidden comments' slugs, for the end
-        self.authors: dict[tuple[str, str, bool], commenters.Commenter | commenters.Refused] = {}
+        self.authors = Authors(trust_names=trust_names)  # each cleaned once
         self.max_depth = conf.get().max_depth
         self.writer: Writer[list[Placement], Stored] = Writer(partial(store_batch, source))
+        self.renderer = Renderer(workers=import_render.RENDER_WORKERS if render_workers is None else render_workers)
 
     # What the parsers hand in.
 
@@ -193,26 +195,13 @@ class Importer:
         elif reason:
             self.refuse(reason, line=item.line, source_id=item.id)
         else:
-            who = self._author(item)
+            who = self.authors.clean(item.author_name, item.author_email, by_source_author=item.by_source_author)
             if isinstance(who, commenters.Refused):
                 self.refuse(str(who), line=item.line, source_id=item.id)
                 return
             self.pending.append(replace(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
-
-    def _author(self, comment: SourceComment) -> commenters.Commenter | commenters.Refused:
-        """The name and address cleaned as the comment form's are, once for each author
-        (the names of the site's own authors as they were when the author was first met)."""
-        key = (comment.author_name, comment.author_email, self.trust_names or comment.by_source_author)
-        if key not in self.authors:
-            if len(self.authors) >= AUTHORS_HELD:
-                self.authors.clear()
-            try:
-                self.authors[key] = commenters.clean_imported(name=key[0], email=key[1], trust_names=key[2])
-            except commenters.Refused as exc:
-                self.authors[key] = exc
-        return self.authors[key]
 
     def refuse(self, reason: str, *, line: int = 0, source_id: str = "") -> None:
         """A comment that cannot be imported, for `reason`: counted by reason and named
@@ -239,17 +228,24 @@ class Importer:
     # Writing a batch.
 
     def flush(self) -> None:
-        """Write the comments taken so far whose parent is known; the others wait."""
+        """Hand the comments taken so far to be rendered; write those rendered whose
+        parent is known (the others wait), in order. An error ends the render workers."""
         batch, self.pending = self.pending, []
-        if not batch:
-            return
+        try:
+            for ready in self.renderer.submit(batch) if batch else ():
+                self._place(ready)
+        except BaseException:
+            self.renderer.close()
+            raise
+
+    def _place(self, batch: list[SourceComment]) -> None:
         stored = self._look_up([c.id for c in batch])
         fresh = []
         for comment in batch:
             if comment.id in stored:
                 self.report.already += 1
                 self._remember(comment.id, stored[comment.id])
-                self._touch(stored[comment.id])  # a run stopped before its end: finish that too
+                self._touch(stored[comment.id], comment.status)  # a run stopped before its end: finish that too
             else:
                 fresh.append(comment)
         fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
@@ -307,13 +303,13 @@ class Importer:
         else:
             slug, full_slug = slugs.child_slugs(parent_slug=parent.slug, parent_full_slug=parent.full_slug,
                                                 posted=posted, part=part)
-        text = comment_text(comment.html)
+        text, html = body_of(comment)
         author = CommentAuthor(id=comment.author_id, name=comment.author_name.strip() or ANONYMOUS,
                                email=comment.author_email.strip())
         document = new_document(
             discussion_id=discussion_id, parent=None, slug=slug, full_slug=full_slug,
             posted=posted.replace(microsecond=posted.microsecond // 1000 * 1000), author=author, text=text,
-            html=render_comment(text), form_key=None, status=comment.status, ip=comment.ip.strip() or None,
+            html=html, form_key=None, status=comment.status, ip=comment.ip.strip() or None,
         )
         document["_id"] = imported_id(source=self.source, source_id=comment.id, posted=posted)
         document["parent_id"] = parent.comment_id if parent else None
@@ -345,17 +341,18 @@ class Importer:
                 self.refuse(SLUG_TAKEN, line=comment.line, source_id=comment.id)
                 self.known.pop(comment.id, None)
             else:
-                self._touch(where)
+                self._touch(where, comment.status)
                 self.report.by_discussion[where.discussion_id] += 1
 
-    def _touch(self, where: Placed) -> None:
+    def _touch(self, where: Placed, status: str) -> None:
         """A comment of this run is in its discussion: the discussion's counters and summary
-        are refreshed at the end, and, if it or a comment above it is hidden, its
-        placeholders (a few thousand slugs held per discussion at most)."""
+        are refreshed at the end, and, if it is shown under a hidden comment, the
+        placeholders above it (a few thousand slugs held per discussion at most). A hidden
+        comment is a placeholder only with an approved reply, which names it so."""
         if self.dry_run:
             return
         self.touched.add(where.discussion_id)
-        if where.hidden:
+        if where.hidden and status not in HIDDEN:
             held = self.changed.setdefault(where.discussion_id, set())
             held.add(where.slug)
             if len(held) >= PLACEHOLDER_SLUGS_HELD:
@@ -386,10 +383,13 @@ class Importer:
         per discussion written to, its placeholders, counters and summary."""
         try:
             self.flush()
+            for ready in self.renderer.drain():
+                self._place(ready)
             while complete and (roots := self.waiting.orphan_roots()):
                 self._write(roots, orphans=True)
             self._apply(self.writer.wait())
         finally:
+            self.renderer.close()
             self.writer.close()
             self.waiting.drop()
         for discussion_id in sorted(self.touched):
