@@ -56,7 +56,10 @@ def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) ->
     steps.append(time.monotonic())
     site.manage("shard_collections")
     steps.append(time.monotonic())
-    site.start(**NO_RATE_LIMITS)
+    # With the publishing loop, as a deployment runs it (the Procfile's `publish:`): it
+    # settles the discussions whose changes were stored but not settled (a summary
+    # refresh that met a lost shard, or one being moved), every 2 s here.
+    site.start(**NO_RATE_LIMITS, SLUGLINE_PUBLISH_EVERY="2")
     steps.append(time.monotonic())
     took = [f"{name} {b - a:.0f} s" for name, a, b in
             zip(("cluster", "seed", "shard_collections", "gunicorn"), steps, steps[1:])]
