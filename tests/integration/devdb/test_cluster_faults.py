@@ -50,7 +50,7 @@ def share(outcome, phase: str, kind: str, side: str, status: int) -> float:
 def test_a_worker_lost_costs_only_the_discussions_on_it(faulty):
     cluster, site = faulty
     outcome = worker_lost(cluster, site, lose="worker2", readers=READERS, seconds=SECONDS)
-    report = outcome.table() + f"\n{outcome.pages}\n{site.failures()}"
+    report = outcome.table() + f"\n{outcome.pages}\n{site.failures(size=20000)}"
     print(f"\nworker lost:\n{outcome.table()}\nanswered 303: {outcome.answered}, stored: {outcome.stored}; "
           f"recovered in {outcome.recovered_s:.1f} s; {outcome.pages}", flush=True)  # the figures, with -s
     assert outcome.problems() == [], report
@@ -75,7 +75,7 @@ def test_a_worker_added_takes_shards_while_readers_post_and_vote(faulty):
     cluster, site = faulty
     move = shards_moved(cluster, site, readers=READERS, seconds=SECONDS)
     outcome = move.outcome
-    report = outcome.table() + f"\n{move.output}\n{site.failures()}"
+    report = outcome.table() + f"\n{move.output}\n{site.failures(size=20000)}"
     print(f"\nworker added:\n{outcome.table()}\nanswered 303: {outcome.answered}, stored: {outcome.stored}; "
           f"add-worker and rebalance_shards {move.seconds:.0f} s; checks {outcome.checks}\n{move.output}\n"
           + "\n".join(line for line in site.log().splitlines() if "settled later" in line or "unsettled" in line),
