@@ -52,7 +52,13 @@ def held(post) -> tuple[int, list[str]]:
 
 
 def drifts(post) -> bool:
-    return any(drift.post_id == post.id for drift in summaries.find_drift())
+    """Whether the post's counters or stored summary differ from a recount, as
+    `repair_summaries --check` (`summaries.find_drift`) tells, for this post alone."""
+    store = get_store()
+    recounted = counters.check(post.id, store=store)
+    approved = recounted.counted.approved if recounted else discussion_state.get(post.id).counts.approved
+    latest = [c.slug for c in store.find_latest(discussion_id=post.id, limit=summaries.LATEST_COUNT)]
+    return recounted is not None or held(post) != (approved, latest)
 
 
 def test_a_post_whose_counting_ran_out_of_time_is_stored_and_settled_by_the_publishing_round(
