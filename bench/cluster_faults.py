@@ -56,7 +56,10 @@ def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) ->
     steps.append(time.monotonic())
     site.manage("shard_collections")
     steps.append(time.monotonic())
-    site.start(**NO_RATE_LIMITS)
+    # With the publishing loop, as a deployment runs it (the Procfile's `publish:`): it
+    # settles the discussions whose changes were stored but not settled (a summary
+    # refresh that met a lost shard, or one being moved), every 2 s here.
+    site.start(**NO_RATE_LIMITS, SLUGLINE_PUBLISH_EVERY="2")
     steps.append(time.monotonic())
     took = [f"{name} {b - a:.0f} s" for name, a, b in
             zip(("cluster", "seed", "shard_collections", "gunicorn"), steps, steps[1:])]
@@ -123,9 +126,11 @@ class Traffic:
         for thread in self.threads:
             thread.join(timeout=60)
 
-    def _count(self, kind: str, slug: str, answer: Answer) -> None:
+    def _count(self, kind: str, slug: str, answer: Answer, phase: str) -> None:
+        """Counted in the phase the request was sent in (one sent just before the fault
+        may be answered after it)."""
         with self.lock:
-            self.answers[(self.phase, kind, self.side_of[slug], answer.status)] += 1
+            self.answers[(phase, kind, self.side_of[slug], answer.status)] += 1
 
     def _read(self, number: int) -> None:
         # A reader votes only on comments it saw before it posted to the discussion
@@ -136,23 +141,26 @@ class Traffic:
             slug = self.slugs[turn % len(self.slugs)]
             turn += self.readers
             path = f"/posts/{urllib.parse.quote(slug)}/"
+            phase = self.phase
             page = reader.get(path)
-            self._count("page", slug, page)
+            self._count("page", slug, page, phase)
             hidden = comment_form_fields(page.body)
             if page.status != 200 or not hidden:
                 continue
             votable.setdefault(slug, VOTE_ACTION.findall(page.body))
             text = f"Cluster reader {number} says {turn:06d} on {slug[:20]}."
+            phase = self.phase
             answer = reader.post(path + "comments/", {**hidden, "text": text, "name": f"Reader {number}"})
-            self._count("post", slug, answer)
+            self._count("post", slug, answer, phase)
             with self.lock:
                 self.posted[text] = answer.status
             action = next((a for a in votable[slug] if a not in voted), None)
             token = CSRF.search(page.body)
             if action and token:
                 voted.add(action)
+                phase = self.phase
                 vote = reader.post(action, {"csrfmiddlewaretoken": token.group(1), "vote": "up", "next": path})
-                self._count("vote", slug, vote)
+                self._count("vote", slug, vote, phase)
 
 
 def editor(site: Site) -> Reader:
@@ -227,7 +235,7 @@ def check(site: Site, command: str, seconds: float = 30) -> str:
             site.manage(command, "--check")
             return "clean"
         except RuntimeError as exc:
-            said = str(exc)[-300:]
+            said = str(exc)[-2000:]
         if time.monotonic() > deadline:
             return said
         time.sleep(2)

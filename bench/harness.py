@@ -124,7 +124,8 @@ class Site:
         done = subprocess.run([PYTHON, "manage.py", *args], cwd=REPO, env=self.env(),
                               capture_output=True, text=True, timeout=600)
         if done.returncode:
-            raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stderr.strip()[-500:]}")
+            said = f"{done.stdout.strip()[-1500:]}\n{done.stderr.strip()[-500:]}".strip()
+            raise RuntimeError(f"manage.py {' '.join(args)} failed: {said}")
         return done.stdout
 
     def prepare(self, *, posts: int = 3, comments: int = 20) -> None:

@@ -19,7 +19,8 @@ Public here:
   `BAN_USER`, `BAN_EMAIL`, `BAN_IP`;
 - a discussion's state for a host's editor: `comments_closed` (closed by hand or by
   age) and `close_after_days` (COMMENTS_CLOSE_AFTER_DAYS);
-- background work: `finish_pending_changes` (moderation actions cut short);
+- background work: `finish_pending_changes` (moderation actions and the settling of
+  changes cut short);
 - writing as the comment form does: `post_comment` (the service the form and the JSON
   API call; `at`, `new_part` and `summarise=False` for seeded demo content, with
   `seeded_slug_part(rng)` for slugs the same seed makes again), refusing with
@@ -203,8 +204,10 @@ def close_after_days() -> int:
 
 
 def finish_pending_changes() -> int:
-    """Finish every moderation action cut short (an interrupted process); how many."""
-    return changes.finish_pending()
+    """Finish every moderation action cut short (an interrupted process), then settle
+    every discussion with a change whose settling was cut short (its comments'
+    counting, placeholders and its summary: comments/stores/summaries.py); how many."""
+    return changes.finish_pending() + summaries.settle_overdue()
 
 
 def seeded_slug_part(rng: random.Random) -> str:

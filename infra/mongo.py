@@ -166,6 +166,12 @@ BACKEND_DOWN = (
 )
 
 
+# A worker's PostgreSQL going down under a write the coordinator sent it: its FATAL
+# "terminating connection due to unexpected postmaster exit" (admin_shutdown, 57P01),
+# crash_shutdown (57P02) and cannot_connect_now (57P03), as a write error's code.
+SHUTTING_DOWN = frozenset(_sqlstate(code) for code in ("57P01", "57P02", "57P03"))
+
+
 def connection_exception(code: object) -> bool:
     """Whether `code` is a PostgreSQL SQLSTATE of class 08, connection exception, as
     DocumentDB numbers it (a write error on a sharded cluster whose coordinator lost a
@@ -177,12 +183,13 @@ def connection_exception(code: object) -> bool:
 def backend_down(exc: BaseException) -> bool:
     """Whether `exc` is FerretDB saying its PostgreSQL (or, on a sharded cluster, one
     of its workers) is unreachable: an InternalError naming a lost or refused backend
-    connection, or an error coded as a connection exception. Any other failure (a bad
+    connection, or an error coded as a connection exception or as the server shutting
+    down (a worker killed under a write: SHUTTING_DOWN). Any other failure (a bad
     query's BadValue, a duplicate key, an InternalError about something else) is not
     an outage."""
     return any(
         (code == INTERNAL_ERROR and any(mark in str(message).lower() for mark in BACKEND_DOWN))
-        or connection_exception(code)
+        or connection_exception(code) or code in SHUTTING_DOWN
         for code, message in _answers(exc)
     )
 

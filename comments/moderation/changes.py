@@ -54,8 +54,9 @@ STALE_AFTER = timedelta(seconds=60)
 
 INDEXES = [IndexModel([("done", ASCENDING), ("at", ASCENDING)], name="done_at"),
            IndexModel([("changes.id", ASCENDING), ("at", ASCENDING)], name="changes_id_at")]
-# Records that decide nothing about a comment (its discussion settled later; its
-# branch locked or slowed: comments/moderation/branches.py): `decided_since` skips them.
+# Records that decide nothing about a comment (its discussion settled later, recorded by
+# releases before comments/stores/summaries.py noted unsettled changes on the discussion;
+# its branch locked or slowed: comments/moderation/branches.py): `decided_since` skips them.
 NOT_DECISIONS = ("settle", "lock", "unlock", "slow", "unslow")
 # The action that clears readers' flags from comments an editor approves as they are.
 DISMISS_FLAGS = "dismiss_flags"
@@ -221,25 +222,6 @@ def dismiss_flags(*, comments: Iterable[Comment], editor: str = "") -> Progress:
     if not flagged:
         return NOTHING
     return apply(action=DISMISS_FLAGS, status=APPROVED, comments=flagged, editor=editor, dismissed=dismissed)
-
-
-def settle_later(*, comment: Comment) -> None:
-    """Record that `comment`'s discussion still needs settling: a change to it is stored
-    but its post's summary could not be brought up to date in time. Written under a
-    short budget of its own (the request's may be spent); if even that fails, the
-    next change to the discussion or `repair_summaries --all` puts it right."""
-    doc: dict[str, Any] = {
-        "action": "settle", "editor": "", "at": datetime.now(timezone.utc), "status": comment.status,
-        "changes": [_entry(comment)], "settled": [], "done": False, "keys": [], "restored": False,
-    }
-    doc["applied"] = len(doc["changes"])  # Nothing to apply: the change is stored.
-    try:
-        mongo.outside_request_budget(lambda: get_db().comment_changes.insert_one(doc))
-    except PyMongoError as exc:
-        if not mongo.is_outage(exc):
-            raise
-        logger.error("Post %s may show an old comment count until `repair_summaries --all` runs (%s).",
-                     comment.discussion_id, exc.__class__.__name__)
 
 
 def unfinished(*, older_than: timedelta = STALE_AFTER, now: datetime | None = None) -> list[dict]:

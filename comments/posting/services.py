@@ -19,11 +19,11 @@ from pymongo.errors import PyMongoError
 from comments import conf, records, signals, slugs
 from comments.errors import Refused
 from comments.host import Discussion
-from comments.moderation import bans, blocklist, branches, changes, flags
+from comments.moderation import bans, blocklist, branches, flags
 from comments.posting import antispam, recent_texts, same_text
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
 from comments.stores import counters, get_store
-from comments.stores.summaries import refresh_summary, settle
+from comments.stores.summaries import drop_note, note_unsettled, refresh_summary, settle
 from infra import mongo
 from infra.markup import render_comment
 from infra.times import to_millisecond
@@ -145,19 +145,17 @@ def post_comment(
     refresh its comment summary. CommentError for a closed discussion, a parent that
     is not in this discussion, or a banned author.
 
-    The comment is approved, or pending when the blocklist or a pre-moderation rule
-    holds it (`antispam.judge`); `trusted` (editors) skips those checks, and
-    `vouching` (the comments the poster's browser wrote) and `confirmed` (the
-    addresses it confirmed) may make them a known commenter for the "first" rule.
-    With a `form_key` (from the form's token) posting is idempotent: the slug is
-    derived from the key, so a second submit of the same form finds the first
-    comment in the unique slug index and returns it (`duplicate=True`). The same
-    text by the same author in the same place within COMMENTS_DUPLICATE_WINDOW
-    seconds also returns the earlier comment instead of a copy.
-    `ip` is kept for moderation only. `at` backdates the comment and `new_part`
-    draws random slug parts (demo content and tests); bulk loaders pass
-    `summarise=False` and call `refresh_summary` once (and send no `comment_posted`:
-    comments/signals.py).
+    The comment is approved, or pending when the blocklist or a pre-moderation rule holds it
+    (`antispam.judge`); `trusted` (editors) skips those checks, and `vouching` (the comments
+    the poster's browser wrote) and `confirmed` (the addresses it confirmed) may make them a
+    known commenter for the "first" rule. With a `form_key` (from the form's token) posting is
+    idempotent: the slug is derived from the key, so a second submit of the same form finds
+    the first comment in the unique slug index and returns it (`duplicate=True`). The same
+    text by the same author in the same place within COMMENTS_DUPLICATE_WINDOW seconds also
+    returns the earlier comment instead of a copy. `ip` is kept for moderation only. `at`
+    backdates the comment and `new_part` draws random slug parts (demo content and tests);
+    bulk loaders pass `summarise=False` and call `refresh_summary` once (and send no
+    `comment_posted`: comments/signals.py).
     """
     if comments_closed(post=post, now=at):  # A backdated comment: open at its time?
         raise CommentError(gettext(CLOSED), code="closed")
@@ -186,6 +184,7 @@ def post_comment(
               "html": html,
               "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
+        note = note_unsettled(post.id)  # Dropped once settled (comments/stores/summaries.py).
         comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)
         if parent is not None and not duplicate:  # A lock that landed meanwhile withdraws it (branches.py).
             _withdraw_if_locked(comment)
@@ -196,7 +195,7 @@ def post_comment(
             raise CommentError(exc.message, code=exc.code) from exc
         raise
     # Also after a duplicate: the first submit may have failed before this step.
-    comment = _summarise_stored(comment, summarise=summarise)
+    comment = _summarise_stored(comment, summarise=summarise, note=note)
     if summarise:
         signals.comment_posted.send(sender=Comment, comment=comment, discussion=post, duplicate=duplicate)
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate, same_form=duplicate)
@@ -247,9 +246,7 @@ def _landed(exc: PyMongoError, *, discussion_id: ObjectId, slug: str) -> Comment
     if not (isinstance(exc, PyMongoError) and exc.timeout):
         return None
     try:
-        return mongo.outside_request_budget(
-            lambda: get_store().find_by_slug(discussion_id=discussion_id, slug=slug)
-        )
+        return mongo.outside_request_budget(lambda: get_store().find_by_slug(discussion_id=discussion_id, slug=slug))
     except PyMongoError:
         return None
 
@@ -264,21 +261,21 @@ def _withdraw_if_locked(comment: Comment) -> None:
             raise
 
 
-def _summarise_stored(comment: Comment, *, summarise: bool = True) -> Comment:
-    """Count `comment` (finish its intent: comments/stores/counters.py), then bring the post's
-    summary up to date (unless not `summarise`); the comment as stored. The comment is
-    stored whatever happens here, so the reader is never told it could not be: when
-    the database is too slow (many commenters at once, or the request's budget spent),
-    the discussion is recorded to be settled later (comments/moderation/changes.py), which
-    finishes the counting and the summary."""
+def _summarise_stored(comment: Comment, *, summarise: bool = True, note: ObjectId | None = None) -> Comment:
+    """Count `comment` (finish its intent: comments/stores/counters.py), bring the post's
+    summary up to date (unless not `summarise`), drop the change's `note`; the comment as
+    stored. It is stored whatever happens here, so the reader is never told it is not:
+    when the database is too slow (the request's budget spent, its shard being moved),
+    the note stays and `summaries.settle_overdue` finishes the counting and the summary."""
     try:
         counters.finish(comment, store=get_store())
         if summarise:
             refresh_summary(post_id=comment.discussion_id)
+        drop_note(comment.discussion_id, note)
     except (PyMongoError, counters.Contended) as exc:
         if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
             raise
-        changes.settle_later(comment=comment)
+        logger.warning("Comment %s is stored; its discussion is settled later (%s).", comment.id, type(exc).__name__)
         return comment
     return replace(comment, intent=None)
 
@@ -327,11 +324,12 @@ def edit_comment(
         confirmed=viewer.confirmed,
     )
     status = PENDING if comment.status == PENDING else verdict.status
+    note = note_unsettled(comment.discussion_id, slugs=[comment.slug])
     edited = get_store().update_text(comment_id=comment.id, text=text, html=html, status=status,
                                      edited=to_millisecond(now), was=comment.status)
     if edited is None:  # Gone, deleted or held meanwhile: nothing to edit.
         raise CommentError(gettext(CANNOT_CHANGE), code="cannot_change")
-    settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    settle(discussion_id=comment.discussion_id, slugs=[comment.slug], note=note)
     if edited.status != comment.status:
         signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=edited.status)
     return edited
@@ -342,8 +340,9 @@ def delete_own_comment(*, comment: Comment, viewer: Viewer, now: datetime | None
     and its text emptied (their words are gone, also from the database); with
     replies, readers see a "[deleted]" placeholder in its place."""
     _check_can_change(comment, viewer, now or datetime.now(timezone.utc))
+    note = note_unsettled(comment.discussion_id, slugs=[comment.slug])
     get_store().set_status(ids=[comment.id], status=DELETED, blank=True)
-    settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+    settle(discussion_id=comment.discussion_id, slugs=[comment.slug], note=note)
     signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=DELETED)
 
 
@@ -379,8 +378,9 @@ def flag_comment(
     _store_flag_count(comment_id=comment.id, count=count)
     held = count == conf.get().flags_to_hold
     if held:
+        unsettled = note_unsettled(comment.discussion_id, slugs=[comment.slug])
         get_store().set_status(ids=[comment.id], status=PENDING)
-        settle(discussion_id=comment.discussion_id, slugs=[comment.slug])
+        settle(discussion_id=comment.discussion_id, slugs=[comment.slug], note=unsettled)
         signals.comment_status_changed.send(sender=Comment, comment_ids=[comment.id], status=PENDING)
     signals.comment_flagged.send(sender=Comment, comment=comment, reason=reason, count=count, held=held)
     return True

@@ -23,6 +23,11 @@ document each, `_id` the discussion's id. The only module that touches it.
   (comments/moderation/branches.py owns them: `[{full_slug, locked, slow_seconds}]`), so a
   reader's page, which reads the state anyway, marks locked and slow branches with no
   query of its own. Absent until a rule is set;
+- `unsettled`: the changes to the discussion's comments whose settling (their counting
+  finished, placeholders, the host's summary: comments/stores/summaries.py) is not yet
+  known done, `[{id, at, slugs}]`: pushed before the change is written, pulled once
+  its settling completed; one left behind (the settling failed, ran out of time, or its
+  process died) is settled again by `summaries.settle_overdue`. Absent until a change;
 - `model`, `pk`: the model instance a discussion of the model host is (comments/model_host.py),
   so its id, derived from them, maps back to it. Absent for other hosts' discussions.
 
@@ -39,13 +44,13 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument, UpdateOne
+from pymongo import ASCENDING, IndexModel, ReturnDocument, UpdateOne
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from comments.stores.counting import Counts
-from infra.mongo import get_db
+from infra.mongo import get_db, replace_indexes
 from infra.sharding import ShardKey
 
 COLLECTION = "discussion_state"
@@ -60,9 +65,13 @@ def shard_keys() -> tuple[ShardKey, ...]:
     return SHARD_KEYS
 
 
+# The states with a change left unsettled, for `summaries.settle_overdue` (few: sparse).
+INDEXES = [IndexModel([("unsettled.at", ASCENDING)], name="unsettled_at", sparse=True)]
+
+
 def ensure_indexes(db: Database) -> list[str]:
-    """Nothing but `_id`: every read and write names the discussion."""
-    return []
+    """Every other read and write names the discussion by `_id`."""
+    return replace_indexes(db[COLLECTION], INDEXES)
 
 
 def _states() -> Collection:
@@ -79,6 +88,8 @@ class State:
     opens: datetime | None = None
     # The discussion's branch rules, copied: (full_slug, locked, slow_seconds) each.
     branches: tuple[tuple[str, bool, int], ...] = ()
+    # The changes not yet settled: (id, when noted, slugs) each.
+    unsettled: tuple[tuple[ObjectId, datetime, tuple[str, ...]], ...] = ()
 
     @property
     def version(self) -> str:
@@ -91,7 +102,8 @@ class State:
                    applied=frozenset(doc.get("applied") or ()), num_pages=max(1, int(doc.get("num_pages") or 1)),
                    opens=doc.get("opens"),
                    branches=tuple((str(b["full_slug"]), bool(b.get("locked")), int(b.get("slow_seconds") or 0))
-                                  for b in doc.get("branches") or ()))
+                                  for b in doc.get("branches") or ()),
+                   unsettled=tuple((u["id"], u["at"], tuple(u.get("slugs") or ())) for u in doc.get("unsettled") or ()))
 
 
 def first_seq() -> int:
@@ -205,6 +217,25 @@ def touch(discussion_ids: Iterable[ObjectId]) -> None:
         _states().update_one({"_id": ids[0]}, {"$inc": {"seq": 1}})
     elif ids:
         _states().bulk_write([UpdateOne({"_id": each}, {"$inc": {"seq": 1}}) for each in ids], ordered=False)
+
+
+def note_unsettled(discussion_id: ObjectId, *, note_id: ObjectId, at: datetime, slugs: list[str]) -> bool:
+    """Note a change about to be written whose settling is still to come; whether the
+    discussion has a state to note it in."""
+    entry = {"id": note_id, "at": at, "slugs": list(slugs)}
+    return _states().update_one({"_id": discussion_id}, {"$push": {"unsettled": entry}}).matched_count == 1
+
+
+def settled(discussion_id: ObjectId, *, note_ids: Iterable[ObjectId]) -> None:
+    """Drop these notes: their changes are settled."""
+    ids = list(note_ids)
+    if ids:
+        _states().update_one({"_id": discussion_id}, {"$pull": {"unsettled": {"id": {"$in": ids}}}})
+
+
+def unsettled_since(before: datetime) -> list[ObjectId]:
+    """The discussions with a change noted before `before` and not yet settled."""
+    return [doc["_id"] for doc in _states().find({"unsettled.at": {"$lte": before}}, {"_id": 1})]
 
 
 def set_branches(discussion_id: ObjectId, *, branches: list[dict[str, Any]]) -> None:

@@ -1,22 +1,38 @@
 """A post's comment summary and the placeholders that keep replies in place: what
 every change to a discussion's comments ends with (`settle`). Plain functions; no
-request in sight."""
+request in sight.
+
+No transactions, so a change and its settling are separate writes, and the settling
+can fail after the change is stored (the request's time spent, a shard being moved
+under a write lock, the database gone, the process killed). So a writer notes the
+change in the discussion's state before writing it (`note_unsettled`) and `settle`
+drops the note once done; a note left behind is settled again by `settle_overdue`
+(the publishing loop runs it every round, and `repair_summaries`)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 from bson import ObjectId
+from pymongo.errors import PyMongoError
 
 from comments import slugs
 from comments.host import Discussion, LatestComment, get_host
 from comments.records import HIDDEN, Comment
 from comments.stores import counters, discussion_state, get_store
 from comments.stores.counting import Counts
+from infra.mongo import is_outage
 
+logger = logging.getLogger(__name__)
 LATEST_COUNT = 3
 EXCERPT_LENGTH = 140
+# A change noted this long ago and still unsettled is settled by `settle_overdue`; its
+# own writer (whose request's MongoDB work takes at most MONGODB_REQUEST_BUDGET_MS, and
+# its last bookkeeping a grace of infra.mongo.GRACE_SECONDS) is done with it by then.
+OVERDUE = timedelta(seconds=10)
 
 
 def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:
@@ -43,11 +59,55 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     counters.set_placeholder(off, store=store, placeholder=False)
 
 
-def settle(*, discussion_id: ObjectId, slugs: Iterable[str]) -> None:
+def note_unsettled(discussion_id: ObjectId, *, slugs: Iterable[str] = ()) -> ObjectId:
+    """Before a change to the discussion's comments that `settle` is to follow: note in
+    the discussion's state (made first if it has none) that the change, of `slugs` if
+    known, is not yet settled; the note's id, for `settle` to drop."""
+    note_id, at, changed = ObjectId(), datetime.now(timezone.utc), list(slugs)
+    if not discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed):
+        counters.state(discussion_id, store=get_store())  # A first state, counted from its comments.
+        discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed)
+    return note_id
+
+
+def settle(*, discussion_id: ObjectId, slugs: Iterable[str], note: ObjectId | None = None) -> None:
     """After comments of one discussion changed status or text: their placeholders,
-    then the post's comment count and latest comments."""
+    then the post's comment count and latest comments; then the change's `note` (from
+    `note_unsettled`) is dropped."""
     repair_placeholders(discussion_id=discussion_id, slugs_changed=slugs)
     refresh_summary(post_id=discussion_id)
+    drop_note(discussion_id, note)
+
+
+def drop_note(discussion_id: ObjectId, note: ObjectId | None) -> None:
+    """The change `note` names is settled (None: none was noted)."""
+    if note is not None:
+        discussion_state.settled(discussion_id, note_ids=[note])
+
+
+def settle_overdue(*, older_than: timedelta | None = None, now: datetime | None = None) -> int:
+    """Settle every discussion with a change noted more than `older_than` ago and not
+    settled since (its writer's settling failed or was cut short): every change left
+    uncounted on its comments is counted (`counters.repair`), the noted comments'
+    placeholders and the post's summary brought up to date, then those notes dropped
+    (a note made meanwhile stays for its writer). How many discussions. Doing it twice,
+    or beside the writer, is harmless: each step reads what is stored."""
+    before = (now or datetime.now(timezone.utc)) - (OVERDUE if older_than is None else older_than)
+    store, done = get_store(), 0
+    for discussion_id in discussion_state.unsettled_since(before):
+        found = discussion_state.get(discussion_id)
+        notes = [note for note in (found.unsettled if found else ()) if note[1] <= before]
+        try:
+            counters.repair(discussion_id, store=store)
+            settle(discussion_id=discussion_id, slugs=sorted({slug for note in notes for slug in note[2]}))
+            discussion_state.settled(discussion_id, note_ids=[note[0] for note in notes])
+        except (PyMongoError, counters.Contended) as exc:  # Its shard away or too slow: the next run.
+            if isinstance(exc, PyMongoError) and not is_outage(exc):
+                raise
+            logger.warning("Discussion %s is left unsettled for now (%s).", discussion_id, type(exc).__name__)
+            continue
+        done += 1
+    return done
 
 
 def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:

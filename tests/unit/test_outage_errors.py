@@ -78,6 +78,7 @@ def test_a_write_ferretdb_cut_short_at_its_time_limit_is_an_outage(error):
     assert is_outage(error)
 
 
+EXIT = "terminating connection due to unexpected postmaster exit"
 REMOTE = ("connection to the remote node ferretdb@127.0.0.1:45773 failed with the following error: Connection "
           "refused\n\tIs the server running on that host and accepting TCP/IP connections?")
 
@@ -89,6 +90,8 @@ REMOTE = ("connection to the remote node ferretdb@127.0.0.1:45773 failed with th
     internal_error(REMOTE),
     # The first query on a coordinator session after the worker came back.
     internal_error("failure on connection marked as essential: 127.0.0.1:45773"),
+    # A write the worker was running when its PostgreSQL was killed (57P01, 16908741).
+    WriteError(EXIT, 16908741, {"index": 0, "code": 16908741, "errmsg": EXIT}),
 ])
 def test_a_sharded_cluster_without_one_of_its_workers_is_an_outage(error):
     assert is_outage(error)

@@ -10,7 +10,7 @@ from comments import api as comments_api
 
 PUBLISHED = "Published {count} scheduled post{s}."
 UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
-FINISHED = "Finished {count} moderation action(s) that had been cut short."
+FINISHED = "Finished {count} moderation action(s) or discussion(s) left unsettled that had been cut short."
 ERASED = "Finished {count} erasure(s) of a member's data."
 BAD_EVERY = "--every takes a number of seconds above 0."
 
@@ -19,7 +19,8 @@ class Command(BaseCommand):
     help = (
         "Publish the scheduled posts whose time has come. Safe to run from cron, and again. "
         "With --loop, keep doing it every --every seconds until SIGTERM or Ctrl-C, and finish "
-        "any moderation action cut short (as repair_summaries --pending-only does) and the "
+        "any moderation action or comment change whose settling was cut short (as "
+        "repair_summaries --pending-only does) and the "
         "erasures of members' data under way (as finish_erasures does)."
     )
 

@@ -16,7 +16,8 @@ DRIFT_FOUND = "{count} post comment summar{ies} drift from a recount; run repair
 
 class Command(BaseCommand):
     help = (
-        "Finish every moderation action that was cut short (comments/moderation/changes.py), then "
+        "Finish every moderation action that was cut short (comments/moderation/changes.py) and "
+        "settle every discussion whose change was left unsettled (comments/stores/summaries.py), then "
         "finish every change not yet counted, fix every discussion's counters that drift "
         "from a recount and hand every post its comment count and latest comments again. "
         "Safe to run again, and while the site runs; cron-safe. With --check: report every "
@@ -41,6 +42,8 @@ class Command(BaseCommand):
         # them twice is harmless (every step is idempotent), so a short margin is enough.
         finished = changes.finish_pending(older_than=timedelta(seconds=5))
         self.stdout.write(f"Finished {finished} moderation action{'s' if finished != 1 else ''} cut short.")
+        settled = summaries.settle_overdue(older_than=timedelta(seconds=5))
+        self.stdout.write(f"Settled {settled} discussion{'s' if settled != 1 else ''} left unsettled.")
         if not pending_only:
             refreshed = summaries.repair_all()
             self.stdout.write(f"Recomputed {refreshed} post comment summar{'ies' if refreshed != 1 else 'y'}.")

@@ -1,6 +1,6 @@
-"""Moderation that completes or converges (comments/moderation/changes.py), bans that reach only
-whom they should and can be undone, and posting that reports a stored comment as
-stored, against the real server for every comment store.
+"""Moderation that completes or converges (comments/moderation/changes.py), and bans that
+reach only whom they should and can be undone, against the real server for every comment
+store (a comment whose settling was cut short: tests/integration/comments/test_unsettled_changes.py).
 
 Where a test needs an action cut short, it makes one step of ours raise the error a
 spent request budget raises (pymongo's NetworkTimeout); the database itself is real.
@@ -84,23 +84,6 @@ def test_trying_again_finishes_an_action_that_was_cut_short(make_post, make_comm
     assert again.marked == 0
     assert [posts.get_by_id(p.id).comment_count for p in two] == [0, 0]
     assert [posts.get_by_id(p.id).latest_comments for p in two] == [(), ()]
-
-
-def test_a_comment_stored_when_the_summary_cannot_be_refreshed_is_reported_stored(make_post, monkeypatch):
-    """The comment is stored; the refresh after it runs out of time: the reader gets the
-    comment (not an error), and the discussion is recorded to be settled later."""
-    post = make_post()
-
-    def spent(**kwargs):
-        raise NetworkTimeout("the request's time budget is spent")
-
-    monkeypatch.setattr(services, "refresh_summary", spent)
-    posted = services.post_comment(post=post, text="Stored all the same", author=ANON)
-    assert get_store().find_by_id(posted.comment.id).text == "Stored all the same"
-    assert posts.get_by_id(post.id).comment_count == 0
-    monkeypatch.undo()
-    assert changes.finish_pending(older_than=timedelta(0)) == 1
-    assert posts.get_by_id(post.id).comment_count == 1
 
 
 def test_an_address_ban_never_reaches_members_or_editors(make_post, make_comment, make_user):
