@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from cms.posts import AuthorSummary
-from comments.moderation import queue as moderation
+from comments.moderation import changes, queue as moderation
 from comments.notifications import notify, outbox, sender, subscriptions
 from comments.posting import confirmed as confirmed_addresses, services
 from comments.posting.forms import EMAIL_FOR_NOTICES
@@ -284,7 +284,7 @@ def test_an_editors_approval_later_sends_the_mail_once_even_when_the_action_runs
     moderation.moderate(action="approve", comment_ids=[held.id])
     # An interrupted action is run again from its record: nothing is enqueued twice.
     record = mongo_db.comment_changes.find_one({"action": "approve"})
-    services.changes.run({**record, "applied": 0, "settled": []})
+    changes.run({**record, "applied": 0, "settled": []})
     assert notify.approved(comment_ids=[held.id]) == 0
     assert sender.deliver_due(now=later()).sent == 1
     assert sender.deliver_due(now=later()).sent == 0
