@@ -25,7 +25,7 @@ OWNER_LOGIN = ("DO $$ BEGIN IF NOT (SELECT rolcanlogin FROM pg_roles WHERE rolna
 # test-cluster) would both flip the coordinator's shouldhaveshards: one at a time.
 PLACEMENT_LOCK = 4040
 
-__all__ = ["add_worker", "keep_primary_on_coordinator", "node_health", "primary_node", "rebalance", "spread"]
+__all__ = ["add_worker", "keep_primary_on_coordinator", "node_health", "primary_node", "rebalance", "spread", "table_of"]
 
 
 def literal(text: str) -> str:
@@ -33,6 +33,13 @@ def literal(text: str) -> str:
     if "\x00" in text:
         raise DevDBError("a database or collection name holds a NUL character")
     return "'" + text.replace("'", "''") + "'"
+
+
+def table_of(db_name: str, collection: str) -> str:
+    """SQL selecting the name of the table DocumentDB keeps `db_name.collection` in
+    (no row for a collection it does not know)."""
+    return ("SELECT 'documentdb_data.documents_' || collection_id FROM documentdb_api_catalog.collections "
+            f"WHERE database_name = {literal(db_name)} AND collection_name = {literal(collection)}")
 
 
 def node_health(cluster: Cluster, timeout_s: float = 1.0) -> dict[str, str]:
@@ -132,9 +139,7 @@ def add_worker(cluster: Cluster, progress: Progress | None = None) -> str:
 def spread(cluster: Cluster, db_name: str, collection: str) -> dict[str, tuple[int, int]]:
     """Per worker (every worker, those holding none too): (documents, distinct
     shard-key values, that is discussions) of the collection, from Citus' counts per shard."""
-    table = cluster.sql("coordinator", (
-        "SELECT 'documentdb_data.documents_' || collection_id FROM documentdb_api_catalog.collections "
-        f"WHERE database_name = {literal(db_name)} AND collection_name = {literal(collection)}"), fetch=True).strip()
+    table = cluster.sql("coordinator", table_of(db_name, collection), fetch=True).strip()
     if not table:
         raise DevDBError(f"{db_name}.{collection} does not exist on the cluster")
     rows = cluster.sql("coordinator", (
@@ -168,9 +173,7 @@ def rebalance(cluster: Cluster, db_name: str, strategy: str = "by_shard_count",
     for name in sorted({name for name, _, _ in _collection_shards(cluster, db_name, "c.shard_key IS NOT NULL")}):
         before = _placements(cluster, db_name, name)
         cluster.sql("coordinator", (
-            "SELECT rebalance_table_shards((SELECT ('documentdb_data.documents_' || collection_id)::regclass "
-            "FROM documentdb_api_catalog.collections "
-            f"WHERE database_name = {literal(db_name)} AND collection_name = {literal(name)}), "
+            f"SELECT rebalance_table_shards(({table_of(db_name, name)})::regclass, "
             f"rebalance_strategy => {literal(strategy)}, shard_transfer_mode => '{mode}')"))
         after = _placements(cluster, db_name, name)
         moved = sum(1 for shard, port in after.items() if before.get(shard) != port)

@@ -166,8 +166,8 @@ class DevDB:
         self._start_postgres(ports)
         secret = secrets.token_hex(16)
         progress.say("CREATE EXTENSION documentdb CASCADE, and FerretDB's login role")
-        self._psql(f"CREATE EXTENSION IF NOT EXISTS documentdb CASCADE; "
-                   f"CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';")
+        self.sql(f"CREATE EXTENSION IF NOT EXISTS documentdb CASCADE; "
+                 f"CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';")
         self.secret_file.write_text(secret)
         self.secret_file.chmod(0o600)
         progress.say("cluster ready")
@@ -284,10 +284,6 @@ logging_collector = off
         return stopped
 
     # -- SQL as the cluster's owner ---------------------------------------------
-
-    def _psql(self, sql: str) -> None:
-        as_postgres([PG_BIN / "psql", "-h", self.socket_dir, "-p", self._ports().postgres,
-                     "-U", PG_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql])
 
     def sql(self, sql: str) -> str:
         """Run `sql` as the cluster's owner; its output (tuples only, one per line).

@@ -14,13 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from devdb.cluster import find_cluster
+from devdb.cluster_ops import table_of
 from devdb.server import DEFAULT_ROOT, DevDB
 
 __all__ = ["analyze"]
-
-# The collection's table, by DocumentDB's catalog; quoted literals only (names are ours).
-TABLE = ("SELECT 'documentdb_data.documents_' || collection_id FROM documentdb_api_catalog.collections "
-         "WHERE database_name = {database} AND collection_name = {collection}")
 
 
 def analyze(address: tuple[str, int] | None, database: str, collection: str, *,
@@ -37,11 +34,7 @@ def analyze(address: tuple[str, int] | None, database: str, collection: str, *,
         if address is None or server is None or int(address[1]) != server.port:
             return False
         run = devdb.sql
-    table = run(TABLE.format(database=_literal(database), collection=_literal(collection))).strip()
+    table = run(table_of(database, collection)).strip()
     if table:
         run(f"ANALYZE {table}")  # on the cluster, Citus analyzes every shard of it
     return True
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from devdb.cluster import find_cluster
+from devdb.cluster_ops import table_of
 from devdb.server import DevDB
 from devdb.statistics import analyze
 from infra import mongo
@@ -19,9 +20,8 @@ def _run(sql: str) -> str:
 
 def _analyzed(database: str, collection: str) -> int:
     """How many times the collection's table was analyzed (by hand; autovacuum's apart)."""
-    table = _run("SELECT 'documents_' || collection_id FROM documentdb_api_catalog.collections "
-                 f"WHERE database_name = '{database}' AND collection_name = '{collection}'").strip()
-    return int(_run(f"SELECT analyze_count FROM pg_stat_user_tables WHERE relname = '{table}'").strip() or 0)
+    table = _run(table_of(database, collection)).strip()
+    return int(_run(f"SELECT analyze_count FROM pg_stat_user_tables WHERE relid = '{table}'::regclass").strip())
 
 
 def test_the_collections_table_is_analyzed_on_the_session_server(mongo_db):
