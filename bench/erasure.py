@@ -34,11 +34,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
+from bench.django_setup import setup  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+setup()
 
 from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402

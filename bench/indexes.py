@@ -42,11 +42,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
+from bench.django_setup import setup  # noqa: E402
 
-import django
-
-django.setup()
+setup()
 
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel

@@ -18,7 +18,6 @@ text grows about 4x between the two, a quadratic one about 16x (small texts are 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
@@ -249,10 +248,9 @@ def report(render, length: int, repeat: int, label: str) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
-    import django
+    from bench.django_setup import setup
 
-    django.setup()
+    setup()
     from comments import conf
     from dashboard.post_forms import CONTENT_MAX_LENGTH
     from infra.markup import render_comment, render_post

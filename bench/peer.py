@@ -57,11 +57,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
+from bench.django_setup import setup  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+setup()
 
 from django.conf import settings  # noqa: E402
 

@@ -16,7 +16,6 @@ Slugline's code decides.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -25,11 +24,9 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
+from bench.django_setup import setup  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+setup()
 
 import django.urls  # noqa: E402
 from django.conf import settings  # noqa: E402

@@ -15,7 +15,6 @@ reserved names are given, as comments/posting/names.py would read them.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -37,10 +36,9 @@ def timed(repeat: int, run) -> tuple[float, float, object]:
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
-    import django
+    from bench.django_setup import setup
 
-    django.setup()
+    setup()
     from comments import addresses
     from comments.posting import antispam, names
     from comments import conf
