@@ -20,7 +20,10 @@ compare. It prints each set's rate, the ratios to the seeds' rate, and the targe
 With --each, every pass also fills one collection per index of the store beyond the
 seeds' (the seeds and that index alone) and prints what each index costs a write:
 its rate as a ratio to the seeds' (median of the passes), which says where the rest
-of the gap to the target is.
+of the gap to the target is. With --parts, it also takes the seeds' own cost apart:
+`_id` alone, and `_id` with each of the seeds' three alone. With --without NAME,...
+it also fills a collection with the store's indexes less those named (what leaving
+them out, or folding them into others, would gain a write at most).
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/indexes.py
 
@@ -40,6 +43,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "slugline.settings")
@@ -84,13 +88,23 @@ MAIN = [
 ]
 
 
-def index_sets(*, each: bool = False) -> dict[str, list[IndexModel]]:
-    """The three sets the benchmark compares, and with `each` the seeds plus one
-    other index of the store's, under that index's name (module docstring)."""
+def index_sets(*, each: bool = False, parts: bool = False, without: tuple[str, ...] = ()
+               ) -> dict[str, list[IndexModel]]:
+    """The three sets the benchmark compares; with `each` the seeds plus one other
+    index of the store's, under that index's name (`+name`); with `parts`, `_id`
+    alone (`=_id`) and with each seed alone (`=name`); with `without`, the store's
+    indexes less those (`-`) (module docstring)."""
     seeds = [model for model in INDEXES if model.document["name"] in SEEDS]
     sets = {"seeds": seeds, "main": MAIN, "store": list(INDEXES)}
     if each:
         sets |= {f"+{model.document['name']}": seeds + [model] for model in INDEXES if model not in seeds}
+    if parts:
+        sets |= {"=_id": []} | {f"={model.document['name']}": [model] for model in seeds}
+    if without:
+        unknown = set(without) - {model.document["name"] for model in INDEXES}
+        if unknown:
+            raise SystemExit(f"--without: the store has no index {', '.join(sorted(unknown))}")
+        sets["-"] = [model for model in INDEXES if model.document["name"] not in without]
     return sets
 
 
@@ -119,14 +133,17 @@ def stored_comments(*, count: int, per_discussion: int, share: float, members: f
     return documents
 
 
-def one_pass(db: Database, documents: list[dict], *, batch: int, each: bool = False) -> dict[str, float]:
-    """Insert `documents` into one fresh collection per index set, batch by batch in
-    rotated order; each set's rate in comments per second."""
-    sets = index_sets(each=each)
+def one_pass(db: Database, documents: list[dict], *, batch: int, **kinds: Any) -> dict[str, float]:
+    """Insert `documents` into one fresh collection per index set (`index_sets` of
+    `kinds`), batch by batch in rotated order; each set's rate in comments per second."""
+    sets = index_sets(**kinds)
     collections = {}
     for name, models in sets.items():
-        collection = db[f"comments_{name.lstrip('+')}_{uuid.uuid4().hex[:6]}"]
-        collection.create_indexes(models)
+        collection = db[f"comments_{name.lstrip('+=-') or 'without'}_{uuid.uuid4().hex[:6]}"]
+        if models:
+            collection.create_indexes(models)
+        else:
+            db.create_collection(collection.name)
         collections[name] = collection
     seconds = dict.fromkeys(sets, 0.0)
     names = list(sets)
@@ -165,7 +182,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="passes, each into fresh collections")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--each", action="store_true", help="also each index of the store alone with the seeds")
+    parser.add_argument("--parts", action="store_true", help="also _id alone and each of the seeds alone")
+    parser.add_argument("--without", default="", help="also the store's indexes less these (names, comma-separated)")
     args = parser.parse_args()
+    kinds = dict(each=args.each, parts=args.parts, without=tuple(name for name in args.without.split(",") if name))
+    index_sets(**kinds)  # an unknown name stops here, before the comments are made
     documents = stored_comments(count=args.comments, per_discussion=args.per_discussion, share=args.share,
                                 members=args.members, rng=random.Random(args.seed))
     facts = mongo.server_facts()
@@ -176,11 +197,11 @@ def main() -> None:
           "(with _id); insert_many, unordered batches of " f"{args.batch:,}, interleaved")
     print(f"Load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     db = mongo.get_client()[f"slugline_bench_{uuid.uuid4().hex[:8]}"]
-    ratios: dict[str, list[float]] = {name: [] for name in index_sets(each=args.each) if name != "seeds"}
+    ratios: dict[str, list[float]] = {name: [] for name in index_sets(**kinds) if name != "seeds"}
     try:
         print(f"{'pass':>4} {'seeds /s':>10} {'main /s':>10} {'store /s':>10} {'main/seeds':>11} {'store/seeds':>12}")
         for n in range(1, args.repeat + 1):
-            rates = one_pass(db, documents, batch=args.batch, each=args.each)
+            rates = one_pass(db, documents, batch=args.batch, **kinds)
             for name in ratios:
                 ratios[name].append(rates[name] / rates["seeds"])
             print(f"{n:>4} {rates['seeds']:>10,.0f} {rates['main']:>10,.0f} {rates['store']:>10,.0f} "
@@ -192,6 +213,13 @@ def main() -> None:
         print("\nEach index alone with the seeds' three (median ratio to the seeds'; 1.00: free):")
         for name in (name for name in ratios if name.startswith("+")):
             print(f"  {name[1:]:<26} {statistics.median(ratios[name]):.2f}")
+    if args.parts:
+        print("\nThe seeds' parts (median ratio to the seeds' three; above 1: cheaper):")
+        for name in (name for name in ratios if name.startswith("=")):
+            print(f"  {name[1:] if name == '=_id' else '_id + ' + name[1:]:<32} {statistics.median(ratios[name]):.2f}")
+    if kinds["without"]:
+        print(f"\nThe store's indexes without {', '.join(kinds['without'])} (median ratio to the seeds'): "
+              f"{statistics.median(ratios['-']):.2f}")
     before, after = statistics.median(ratios["main"]), statistics.median(ratios["store"])
     print("\ntarget (a figure, not a test):")
     print(f"  insert_many with the store's indexes >= {TARGET}x the seeds' three: {after:.2f}x, "
