@@ -23,7 +23,11 @@ its rate as a ratio to the seeds' (median of the passes), which says where the r
 of the gap to the target is. With --parts, it also takes the seeds' own cost apart:
 `_id` alone, and `_id` with each of the seeds' three alone. With --without NAME,...
 it also fills a collection with the store's indexes less those named (what leaving
-them out, or folding them into others, would gain a write at most).
+them out, or folding them into others, would gain a write at most). With
+--term-per-key (DocumentDB only: MongoDB refuses the option), it also fills one with
+the seeds and `queue_recent` made with `enableCompositeTerm: false`, a term per key
+rather than one composite term a document, beside the seeds and `queue_recent` as the
+store makes it (docs/deploy.md says why a FerretDB server needs its setting).
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/indexes.py
 
@@ -66,6 +70,8 @@ TARGET = 0.8
 START = datetime(2026, 1, 1, tzinfo=UTC)
 # The pattern's three (storage-patterns.md), by their names in the store.
 SEEDS = ("discussion_slug", "discussion_full_slug", "discussion_posted")
+# The index --term-per-key makes both ways (one that holds every comment).
+RECENT = "queue_recent"
 # The store's indexes before issue 39 (comments/stores/documents.py at the time): the
 # "before" of this benchmark, built in the same run as the store's indexes now.
 MAIN = [
@@ -88,12 +94,14 @@ MAIN = [
 ]
 
 
-def index_sets(*, each: bool = False, parts: bool = False, without: tuple[str, ...] = ()
-               ) -> dict[str, list[IndexModel]]:
+def index_sets(*, each: bool = False, parts: bool = False, without: tuple[str, ...] = (),
+               term_per_key: bool = False) -> dict[str, list[IndexModel]]:
     """The three sets the benchmark compares; with `each` the seeds plus one other
     index of the store's, under that index's name (`+name`); with `parts`, `_id`
     alone (`=_id`) and with each seed alone (`=name`); with `without`, the store's
-    indexes less those (`-`) (module docstring)."""
+    indexes less those (`-`); with `term_per_key`, the seeds plus `queue_recent` as
+    the store makes it (`+queue_recent`) and with a term per key (`*queue_recent`)
+    (module docstring)."""
     seeds = [model for model in INDEXES if model.document["name"] in SEEDS]
     sets = {"seeds": seeds, "main": MAIN, "store": list(INDEXES)}
     if each:
@@ -105,6 +113,11 @@ def index_sets(*, each: bool = False, parts: bool = False, without: tuple[str, .
         if unknown:
             raise SystemExit(f"--without: the store has no index {', '.join(sorted(unknown))}")
         sets["-"] = [model for model in INDEXES if model.document["name"] not in without]
+    if term_per_key:
+        (recent,) = (model for model in INDEXES if model.document["name"] == RECENT)
+        sets[f"+{RECENT}"] = seeds + [recent]
+        sets[f"*{RECENT}"] = seeds + [IndexModel(list(recent.document["key"].items()), name=RECENT,
+                                                 enableCompositeTerm=False)]
     return sets
 
 
@@ -139,7 +152,7 @@ def one_pass(db: Database, documents: list[dict], *, batch: int, **kinds: Any) -
     sets = index_sets(**kinds)
     collections = {}
     for name, models in sets.items():
-        collection = db[f"comments_{name.lstrip('+=-') or 'without'}_{uuid.uuid4().hex[:6]}"]
+        collection = db[f"comments_{name.lstrip('+=-*') or 'without'}_{uuid.uuid4().hex[:6]}"]
         if models:
             collection.create_indexes(models)
         else:
@@ -184,8 +197,11 @@ def main() -> None:
     parser.add_argument("--each", action="store_true", help="also each index of the store alone with the seeds")
     parser.add_argument("--parts", action="store_true", help="also _id alone and each of the seeds alone")
     parser.add_argument("--without", default="", help="also the store's indexes less these (names, comma-separated)")
+    parser.add_argument("--term-per-key", action="store_true",
+                        help=f"also {RECENT} with a term per key (DocumentDB only)")
     args = parser.parse_args()
-    kinds = dict(each=args.each, parts=args.parts, without=tuple(name for name in args.without.split(",") if name))
+    kinds = dict(each=args.each, parts=args.parts, without=tuple(name for name in args.without.split(",") if name),
+                 term_per_key=args.term_per_key)
     index_sets(**kinds)  # an unknown name stops here, before the comments are made
     documents = stored_comments(count=args.comments, per_discussion=args.per_discussion, share=args.share,
                                 members=args.members, rng=random.Random(args.seed))
@@ -217,6 +233,9 @@ def main() -> None:
         print("\nThe seeds' parts (median ratio to the seeds' three; above 1: cheaper):")
         for name in (name for name in ratios if name.startswith("=")):
             print(f"  {name[1:] if name == '=_id' else '_id + ' + name[1:]:<32} {statistics.median(ratios[name]):.2f}")
+    if args.term_per_key:
+        print(f"\n{RECENT} with the seeds' three (median ratio to the seeds'): one composite term a document "
+              f"{statistics.median(ratios['+' + RECENT]):.2f}, a term per key {statistics.median(ratios['*' + RECENT]):.2f}")
     if kinds["without"]:
         print(f"\nThe store's indexes without {', '.join(kinds['without'])} (median ratio to the seeds'): "
               f"{statistics.median(ratios['-']):.2f}")
