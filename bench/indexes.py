@@ -20,7 +20,14 @@ compare. It prints each set's rate, the ratios to the seeds' rate, and the targe
 With --each, every pass also fills one collection per index of the store beyond the
 seeds' (the seeds and that index alone) and prints what each index costs a write:
 its rate as a ratio to the seeds' (median of the passes), which says where the rest
-of the gap to the target is.
+of the gap to the target is. With --parts, it also takes the seeds' own cost apart:
+`_id` alone, and `_id` with each of the seeds' three alone. With --without NAME,...
+it also fills a collection with the store's indexes less those named (what leaving
+them out, or folding them into others, would gain a write at most). With
+--term-per-key (DocumentDB only: MongoDB refuses the option), it also fills one with
+the seeds and `queue_recent` made with `enableCompositeTerm: false`, a term per key
+rather than one composite term a document, beside the seeds and `queue_recent` as the
+store makes it (docs/deploy.md says why a FerretDB server needs its setting).
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/indexes.py
 
@@ -40,6 +47,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.django_setup import setup  # noqa: E402
@@ -60,6 +68,8 @@ TARGET = 0.8
 START = datetime(2026, 1, 1, tzinfo=UTC)
 # The pattern's three (storage-patterns.md), by their names in the store.
 SEEDS = ("discussion_slug", "discussion_full_slug", "discussion_posted")
+# The index --term-per-key makes both ways (one that holds every comment).
+RECENT = "queue_recent"
 # The store's indexes before issue 39 (comments/stores/documents.py at the time): the
 # "before" of this benchmark, built in the same run as the store's indexes now.
 MAIN = [
@@ -82,13 +92,30 @@ MAIN = [
 ]
 
 
-def index_sets(*, each: bool = False) -> dict[str, list[IndexModel]]:
-    """The three sets the benchmark compares, and with `each` the seeds plus one
-    other index of the store's, under that index's name (module docstring)."""
+def index_sets(*, each: bool = False, parts: bool = False, without: tuple[str, ...] = (),
+               term_per_key: bool = False) -> dict[str, list[IndexModel]]:
+    """The three sets the benchmark compares; with `each` the seeds plus one other
+    index of the store's, under that index's name (`+name`); with `parts`, `_id`
+    alone (`=_id`) and with each seed alone (`=name`); with `without`, the store's
+    indexes less those (`-`); with `term_per_key`, the seeds plus `queue_recent` as
+    the store makes it (`+queue_recent`) and with a term per key (`*queue_recent`)
+    (module docstring)."""
     seeds = [model for model in INDEXES if model.document["name"] in SEEDS]
     sets = {"seeds": seeds, "main": MAIN, "store": list(INDEXES)}
     if each:
         sets |= {f"+{model.document['name']}": seeds + [model] for model in INDEXES if model not in seeds}
+    if parts:
+        sets |= {"=_id": []} | {f"={model.document['name']}": [model] for model in seeds}
+    if without:
+        unknown = set(without) - {model.document["name"] for model in INDEXES}
+        if unknown:
+            raise SystemExit(f"--without: the store has no index {', '.join(sorted(unknown))}")
+        sets["-"] = [model for model in INDEXES if model.document["name"] not in without]
+    if term_per_key:
+        (recent,) = (model for model in INDEXES if model.document["name"] == RECENT)
+        sets[f"+{RECENT}"] = seeds + [recent]
+        sets[f"*{RECENT}"] = seeds + [IndexModel(list(recent.document["key"].items()), name=RECENT,
+                                                 enableCompositeTerm=False)]
     return sets
 
 
@@ -117,14 +144,17 @@ def stored_comments(*, count: int, per_discussion: int, share: float, members: f
     return documents
 
 
-def one_pass(db: Database, documents: list[dict], *, batch: int, each: bool = False) -> dict[str, float]:
-    """Insert `documents` into one fresh collection per index set, batch by batch in
-    rotated order; each set's rate in comments per second."""
-    sets = index_sets(each=each)
+def one_pass(db: Database, documents: list[dict], *, batch: int, **kinds: Any) -> dict[str, float]:
+    """Insert `documents` into one fresh collection per index set (`index_sets` of
+    `kinds`), batch by batch in rotated order; each set's rate in comments per second."""
+    sets = index_sets(**kinds)
     collections = {}
     for name, models in sets.items():
-        collection = db[f"comments_{name.lstrip('+')}_{uuid.uuid4().hex[:6]}"]
-        collection.create_indexes(models)
+        collection = db[f"comments_{name.lstrip('+=-*') or 'without'}_{uuid.uuid4().hex[:6]}"]
+        if models:
+            collection.create_indexes(models)
+        else:
+            db.create_collection(collection.name)
         collections[name] = collection
     seconds = dict.fromkeys(sets, 0.0)
     names = list(sets)
@@ -163,7 +193,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="passes, each into fresh collections")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--each", action="store_true", help="also each index of the store alone with the seeds")
+    parser.add_argument("--parts", action="store_true", help="also _id alone and each of the seeds alone")
+    parser.add_argument("--without", default="", help="also the store's indexes less these (names, comma-separated)")
+    parser.add_argument("--term-per-key", action="store_true",
+                        help=f"also {RECENT} with a term per key (DocumentDB only)")
     args = parser.parse_args()
+    kinds = dict(each=args.each, parts=args.parts, without=tuple(name for name in args.without.split(",") if name),
+                 term_per_key=args.term_per_key)
+    index_sets(**kinds)  # an unknown name stops here, before the comments are made
     documents = stored_comments(count=args.comments, per_discussion=args.per_discussion, share=args.share,
                                 members=args.members, rng=random.Random(args.seed))
     facts = mongo.server_facts()
@@ -174,11 +211,11 @@ def main() -> None:
           "(with _id); insert_many, unordered batches of " f"{args.batch:,}, interleaved")
     print(f"Load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     db = mongo.get_client()[f"slugline_bench_{uuid.uuid4().hex[:8]}"]
-    ratios: dict[str, list[float]] = {name: [] for name in index_sets(each=args.each) if name != "seeds"}
+    ratios: dict[str, list[float]] = {name: [] for name in index_sets(**kinds) if name != "seeds"}
     try:
         print(f"{'pass':>4} {'seeds /s':>10} {'main /s':>10} {'store /s':>10} {'main/seeds':>11} {'store/seeds':>12}")
         for n in range(1, args.repeat + 1):
-            rates = one_pass(db, documents, batch=args.batch, each=args.each)
+            rates = one_pass(db, documents, batch=args.batch, **kinds)
             for name in ratios:
                 ratios[name].append(rates[name] / rates["seeds"])
             print(f"{n:>4} {rates['seeds']:>10,.0f} {rates['main']:>10,.0f} {rates['store']:>10,.0f} "
@@ -190,6 +227,16 @@ def main() -> None:
         print("\nEach index alone with the seeds' three (median ratio to the seeds'; 1.00: free):")
         for name in (name for name in ratios if name.startswith("+")):
             print(f"  {name[1:]:<26} {statistics.median(ratios[name]):.2f}")
+    if args.parts:
+        print("\nThe seeds' parts (median ratio to the seeds' three; above 1: cheaper):")
+        for name in (name for name in ratios if name.startswith("=")):
+            print(f"  {name[1:] if name == '=_id' else '_id + ' + name[1:]:<32} {statistics.median(ratios[name]):.2f}")
+    if args.term_per_key:
+        print(f"\n{RECENT} with the seeds' three (median ratio to the seeds'): one composite term a document "
+              f"{statistics.median(ratios['+' + RECENT]):.2f}, a term per key {statistics.median(ratios['*' + RECENT]):.2f}")
+    if kinds["without"]:
+        print(f"\nThe store's indexes without {', '.join(kinds['without'])} (median ratio to the seeds'): "
+              f"{statistics.median(ratios['-']):.2f}")
     before, after = statistics.median(ratios["main"]), statistics.median(ratios["store"])
     print("\ntarget (a figure, not a test):")
     print(f"  insert_many with the store's indexes >= {TARGET}x the seeds' three: {after:.2f}x, "
