@@ -53,8 +53,8 @@ What the engine guarantees:
   and rendered. Threads, parents and authors are resolved in memory (each author
   cleaned once, parents not in memory with one ledger query per batch). Placeholders,
   counters and the post's summary are brought up to date once per discussion at the end
-  (`summaries.repair_placeholders`, `counters.recount`, `summaries.refresh_summary`),
-  for the discussions of the comments a stopped run had already written too.
+  (`summaries.repair_placeholders`, counted by the `counters.recount` that follows it,
+  `summaries.refresh_summary`), for the discussions a stopped run had written to too.
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
   store's unique slug index whatever happens. The collection `comment_imports`
@@ -360,8 +360,8 @@ class Importer:
 
     def _repair_placeholders(self, discussion_id: ObjectId) -> None:
         held = sorted(self.changed.pop(discussion_id, ()))
-        for start in range(0, len(held), BATCH_SIZE):
-            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=held[start:start + BATCH_SIZE])
+        for part in (held[start:start + BATCH_SIZE] for start in range(0, len(held), BATCH_SIZE)):
+            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=part, recounted=True)
 
     # Remembering where comments went.
 
