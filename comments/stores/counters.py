@@ -75,11 +75,28 @@ def state(discussion_id: ObjectId, *, store: CommentStore) -> State:
     meanwhile carry intents no state has applied, so the recount counts them as they
     were and their writers' applies move the counters on; the first state stored wins."""
     found = discussion_state.get(discussion_id)
-    if found is not None:
-        return found
+    return found if found is not None else _first_state(discussion_id, store=store)[0]
+
+
+def _first_state(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+    """A first state made from a survey of the comments (the first stored wins), and
+    that survey."""
     surveyed = survey(discussion_id, store=store)
     return discussion_state.create(discussion_id, counts=surveyed.counts, opens=surveyed.opens,
-                                   num_pages=store.last_page(discussion_id=discussion_id))
+                                   num_pages=store.last_page(discussion_id=discussion_id)), surveyed
+
+
+def _state_surveyed(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+    """The discussion's state and a survey of its comments counted against it: when
+    the state is made here, the survey it was made from (a fresh discussion is read
+    once), unless another writer's first state, counted otherwise, was stored first."""
+    found = discussion_state.get(discussion_id)
+    if found is None:
+        made, surveyed = _first_state(discussion_id, store=store)
+        if made.counts == surveyed.counts and not made.applied:
+            return made, surveyed
+        found = made
+    return found, survey(discussion_id, store=store, applied=found.applied)
 
 
 @dataclass(frozen=True)
@@ -315,8 +332,7 @@ def repair(discussion_id: ObjectId, *, store: CommentStore, expected: bool = Fal
     # short); only when there are any are they finished and the comments counted again.
     finished = False
     for _ in range(ATTEMPTS):
-        current = state(discussion_id, store=store)
-        surveyed = survey(discussion_id, store=store, applied=current.applied)
+        current, surveyed = _state_surveyed(discussion_id, store=store)
         if not finished and surveyed.unfinished:
             for comment_id, intent in surveyed.unfinished:
                 finish_intent(discussion_id, comment_id=comment_id, intent=intent, store=store)
