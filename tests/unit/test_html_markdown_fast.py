@@ -63,7 +63,7 @@ steps = st.one_of(
     st.just(("close", "")),
 )
 fragments = st.lists(steps, max_size=24).map(_fragment)
-CHECKS = settings(max_examples=200, deadline=None)
+CHECKS = settings(max_examples=120, deadline=None)
 
 
 @CHECKS
