@@ -16,6 +16,10 @@ renderer (infra/markup.py) needs them:
 - scripts, styles, frames and form controls go with their content;
 - elements nested deeper than the renderer shows (markup.NESTING_LIMIT) are dropped,
   their text kept: markdownify walks the tree recursively, so it must stay shallow.
+
+A fragment of paragraphs, line breaks, links, emphasis, code spans and quotes alone
+(most comments) is converted by infra/html_markdown_fast.py instead, to the same
+Markdown in a tenth of the time; anything else takes markdownify's path.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from bs4 import BeautifulSoup, Comment, Tag
 from bs4.element import NavigableString
 from markdownify import ATX, BACKSLASH, MarkdownConverter
 
+from infra.html_markdown_fast import BLOCKS, INLINE_HTML, convert, destination, link, title
 from infra.markup import NESTING_LIMIT
 
 # Dropped with everything in them.
@@ -36,33 +41,11 @@ DROPPED = frozenset(
 )
 # Kept as HTML blocks, whole.
 RAW_BLOCKS = frozenset(["table", "figure", "dl", "details"])
-# Kept as inline tags (without attributes): Markdown has no syntax for them.
-INLINE_HTML = frozenset(["sup", "sub", "del", "abbr"])
+__all__ = ["DROPPED", "INLINE_HTML", "RAW_BLOCKS", "by_markdownify", "to_markdown"]
 
 _BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")
-_NEEDS_BRACKETS = re.compile(r"[\s()<>]")
 _ALT_SPECIAL = re.compile(r"([\\`*_\[\]<>&|])")
 _BACKTICKS = re.compile(r"`+")
-# What ends a line of text: a line break next to one (or at either end of its
-# parent) would be a stray backslash, so it is left out, as browsers show none.
-_BLOCKS = frozenset(
-    ["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset",
-     "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
-     "nav", "ol", "p", "pre", "section", "table", "ul"]
-)
-
-
-def _destination(url: str) -> str:
-    """A link or image address as Markdown writes it: in <...> when it has a space or
-    a bracket that would end it early."""
-    url = url.strip()
-    if _NEEDS_BRACKETS.search(url):
-        return "<" + url.replace("<", "%3C").replace(">", "%3E") + ">"
-    return url
-
-
-def _title(title: str | None) -> str:
-    return ' "%s"' % title.replace("\\", "\\\\").replace('"', '\\"') if title else ""
 
 
 def _attribute(el: Tag, name: str) -> str:
@@ -106,18 +89,16 @@ class _Converter(MarkdownConverter):
         return super().convert_br(el, text, parent_tags)  # type: ignore[misc]
 
     def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        href = _attribute(el, "href").strip()
-        if "_noformat" in parent_tags or not href or not text.strip():
+        if "_noformat" in parent_tags:
             return text
-        lead, trail, text = _chomp(text)
-        return f"{lead}[{text}]({_destination(href)}{_title(_attribute(el, 'title'))}){trail}"
+        return link(text, _attribute(el, "href"), _attribute(el, "title"))
 
     def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         src = _attribute(el, "src").strip()
         alt = _ALT_SPECIAL.sub(r"\\\1", " ".join(_attribute(el, "alt").split()))
         if "_inline" in parent_tags:
             return alt
-        return f"![{alt}]({_destination(src)}{_title(_attribute(el, 'title'))})" if src else ""
+        return f"![{alt}]({destination(src)}{title(_attribute(el, 'title'))})" if src else ""
 
     def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         code = text.strip("\n")
@@ -142,17 +123,11 @@ def _at_block_edge(el: Tag, direction: str) -> bool:
             if node.name == "br":
                 node = getattr(node, direction)
                 continue
-            return node.name in _BLOCKS
+            return node.name in BLOCKS
         if isinstance(node, NavigableString) and not isinstance(node, Comment) and node.strip():
             return False
         node = getattr(node, direction)
     return True
-
-
-def _chomp(text: str) -> tuple[str, str, str]:
-    lead = " " if text[:1] == " " else ""
-    trail = " " if text[-1:] == " " else ""
-    return lead, trail, text.strip()
 
 
 def _raw(node: Tag) -> str:
@@ -179,7 +154,17 @@ def _flatten_deep(soup: BeautifulSoup) -> None:
 
 def to_markdown(html: str) -> str:
     """`html` (a fragment) as Markdown that renders as it did, without surrounding
-    blank lines."""
+    blank lines: infra/html_markdown_fast.py's when the fragment is made of the few
+    tags it reads (the same Markdown), else markdownify's (`by_markdownify`)."""
+    quick = convert(html or "")
+    return quick.strip() if quick is not None else by_markdownify(html)
+
+
+def by_markdownify(html: str) -> str:
+    """`html` as Markdown by markdownify on BeautifulSoup's tree: any HTML."""
     soup = BeautifulSoup(html or "", "html.parser")
     _flatten_deep(soup)
-    return _Converter().convert_soup(soup).strip()
+    return _CONVERTER.convert_soup(soup).strip()
+
+
+_CONVERTER = _Converter()  # it keeps nothing between fragments but its table of conversions

@@ -75,11 +75,28 @@ def state(discussion_id: ObjectId, *, store: CommentStore) -> State:
     meanwhile carry intents no state has applied, so the recount counts them as they
     were and their writers' applies move the counters on; the first state stored wins."""
     found = discussion_state.get(discussion_id)
-    if found is not None:
-        return found
+    return found if found is not None else _first_state(discussion_id, store=store)[0]
+
+
+def _first_state(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+    """A first state made from a survey of the comments (the first stored wins), and
+    that survey."""
     surveyed = survey(discussion_id, store=store)
     return discussion_state.create(discussion_id, counts=surveyed.counts, opens=surveyed.opens,
-                                   num_pages=store.last_page(discussion_id=discussion_id))
+                                   num_pages=store.last_page(discussion_id=discussion_id)), surveyed
+
+
+def _state_surveyed(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+    """The discussion's state and a survey of its comments counted against it: when
+    the state is made here, the survey it was made from (a fresh discussion is read
+    once), unless another writer's first state, counted otherwise, was stored first."""
+    found = discussion_state.get(discussion_id)
+    if found is None:
+        made, surveyed = _first_state(discussion_id, store=store)
+        if made.counts == surveyed.counts and not made.applied:
+            return made, surveyed
+        found = made
+    return found, survey(discussion_id, store=store, applied=found.applied)
 
 
 @dataclass(frozen=True)
@@ -89,6 +106,7 @@ class Survey:
     counts: Counts  # as the counters should stand, given the intents they applied
     carried: frozenset[Any]  # the ids of the intents its comments carry
     opens: datetime | None  # the earliest `posted` (None: no comment)
+    unfinished: tuple[tuple[Any, Intent], ...] = ()  # (comment id, intent) of the comments carrying one
 
 
 def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[Any] = ()) -> Survey:
@@ -96,14 +114,15 @@ def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[An
     intents and their earliest time in one streamed pass (`scan_documents`): memory
     stays that of a batch whatever its size (listed, 50,000 comments took 200 MB)."""
     done, carried = set(applied), set()
-    counts, opens = Counts(), None
+    counts, opens, unfinished = Counts(), None, []
     for doc in store.scan_documents(discussion_id=discussion_id, batch_size=SCAN_BATCH):
         counts = counts.moved(counting.counted(counting.counted_shape(doc, applied=done)))
         if (intent := Intent.from_doc(doc.get("intent"))) is not None:
             carried.add(intent.id)
+            unfinished.append((doc["_id"], intent))
         if (posted := doc.get("posted")) is not None and (opens is None or posted < opens):
             opens = posted
-    return Survey(counts=counts, carried=frozenset(carried), opens=opens)
+    return Survey(counts=counts, carried=frozenset(carried), opens=opens, unfinished=tuple(unfinished))
 
 
 def num_pages(discussion_id: ObjectId, *, store: CommentStore) -> int:
@@ -256,10 +275,20 @@ def set_status(comments: Iterable[Comment], *, store: CommentStore, status: str,
     return changed
 
 
-def set_placeholder(comments: Iterable[Comment], *, store: CommentStore, placeholder: bool) -> int:
+def set_placeholder(comments: Iterable[Comment], *, store: CommentStore, placeholder: bool,
+                    recounted: bool = False) -> int:
+    """Give each comment `placeholder`; how many changed. `recounted`: the caller
+    recounts the discussion next (`recount`: an import, whose comments went in outside
+    `change`), so a comment that carries no intent is changed in one write, only while
+    it is still as read, to what `change` would leave, and counted by that recount."""
     changed = 0
     for comment in comments:
         if comment.placeholder != placeholder or comment.intent is not None:
+            if recounted and comment.intent is None and store.transition(
+                    comment=comment, expect=expect_shape((comment.status, comment.placeholder)),
+                    fields={"status": comment.status, "placeholder": placeholder, "intent": None}):
+                changed += 1
+                continue
             changed += change(comment, placeholder=placeholder, store=store) is not None
     return changed
 
@@ -299,15 +328,17 @@ def repair(discussion_id: ObjectId, *, store: CommentStore, expected: bool = Fal
     compare-and-set on `seq`: a writer that moved them meanwhile makes it count again).
     Whether the counters changed; logged as a repair (a warning) unless the change is
     `expected` (comments were added outside `change`: `recount`)."""
-    # Only the comments that carry an intent are kept (few: changes cut short).
-    unfinished = [(doc["_id"], intent)
-                  for doc in store.scan_documents(discussion_id=discussion_id, batch_size=SCAN_BATCH)
-                  if (intent := Intent.from_doc(doc.get("intent"))) is not None]
-    for comment_id, intent in unfinished:
-        finish_intent(discussion_id, comment_id=comment_id, intent=intent, store=store)
+    # The first pass also finds the comments that carry an intent (few: changes cut
+    # short); only when there are any are they finished and the comments counted again.
+    finished = False
     for _ in range(ATTEMPTS):
-        current = state(discussion_id, store=store)
-        surveyed = survey(discussion_id, store=store, applied=current.applied)
+        current, surveyed = _state_surveyed(discussion_id, store=store)
+        if not finished and surveyed.unfinished:
+            for comment_id, intent in surveyed.unfinished:
+                finish_intent(discussion_id, comment_id=comment_id, intent=intent, store=store)
+            finished = True
+            continue
+        finished = True
         discussion_state.forget(discussion_id, intent_ids=current.applied - surveyed.carried)
         counted, opens = surveyed.counts, surveyed.opens
         if opens is not None and (current.opens is None or opens < current.opens):

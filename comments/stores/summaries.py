@@ -35,12 +35,13 @@ EXCERPT_LENGTH = 140
 OVERDUE = timedelta(seconds=10)
 
 
-def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]) -> None:
+def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str], recounted: bool = False) -> None:
     """Make `placeholder` true exactly on the hidden comments with an approved reply,
     among the changed comments and their ancestors (the only ones a change of status
     can affect). Run after every change of status; a run reads the current state, so
     the last of two concurrent runs leaves it right. Changes whose counting was left
-    unfinished on these comments (a request cut short) are finished first."""
+    unfinished on these comments (a request cut short) are finished first.
+    `recounted`: the caller recounts the discussion next (`counters.set_placeholder`)."""
     wanted: set[str] = set()
     for slug in slugs_changed:
         wanted.add(slug)
@@ -55,8 +56,8 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
         should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
         if should != comment.placeholder:
             (on if should else off).append(comment)
-    counters.set_placeholder(on, store=store, placeholder=True)
-    counters.set_placeholder(off, store=store, placeholder=False)
+    counters.set_placeholder(on, store=store, placeholder=True, recounted=recounted)
+    counters.set_placeholder(off, store=store, placeholder=False, recounted=recounted)
 
 
 def note_unsettled(discussion_id: ObjectId, *, slugs: Iterable[str] = ()) -> ObjectId:

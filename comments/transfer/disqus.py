@@ -38,21 +38,18 @@ NO_MESSAGE = "an empty message"
 NOTHING_READ = "The file held no Disqus post (comment): nothing was imported. Is it a Disqus export?"
 
 
-def _child(element: Element, name: str) -> Element | None:
+def _children(element: Element) -> dict[str, Element]:
+    """The element's children by local name (the first of each name), read once."""
+    found: dict[str, Element] = {}
     for child in element:
-        if import_files.local(child.tag) == name:
-            return child
-    return None
+        found.setdefault(import_files.local(child.tag), child)
+    return found
 
 
-def _text(element: Element, *path: str) -> str:
-    """The text of the child at `path` (local names), "" if it is missing."""
-    for name in path:
-        child = _child(element, name)
-        if child is None:
-            return ""
-        element = child
-    return (element.text or "").strip()
+def _text(children: dict[str, Element], name: str) -> str:
+    """The text of the child `name`, "" if it is missing."""
+    element = children.get(name)
+    return (element.text or "").strip() if element is not None else ""
 
 
 def _dsq_id(element: Element | None) -> str:
@@ -65,8 +62,8 @@ def _dsq_id(element: Element | None) -> str:
     return ""
 
 
-def _true(element: Element, name: str) -> bool:
-    return _text(element, name).lower() == "true"
+def _true(children: dict[str, Element], name: str) -> bool:
+    return _text(children, name).lower() == "true"
 
 
 def parse_time(value: str) -> datetime:
@@ -75,9 +72,9 @@ def parse_time(value: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # noqa: FURB162  (no offset: UTC)
 
 
-def status_of(post: Element) -> str:
-    """Our status for a Disqus post: deleted and spam first, then pending when Disqus
-    says it is not approved."""
+def status_of(post: dict[str, Element]) -> str:
+    """Our status for a Disqus post (its children by name): deleted and spam first,
+    then pending when Disqus says it is not approved."""
     if _true(post, "isDeleted"):
         return DELETED
     if _true(post, "isSpam"):
@@ -91,19 +88,21 @@ def thread_of(line: int, element: Element) -> SourceThread | Refusal:
     key = _dsq_id(element)
     if not key:
         return Refusal(reason=NO_ID.format(what="thread"), line=line, thread=True)
-    return SourceThread(source=SOURCE, key=key, line=line, link=_text(element, "link"),
-                        identifier=_text(element, "id"), title=_text(element, "title"),
-                        deleted=_true(element, "isDeleted"))
+    children = _children(element)
+    return SourceThread(source=SOURCE, key=key, line=line, link=_text(children, "link"),
+                        identifier=_text(children, "id"), title=_text(children, "title"),
+                        deleted=_true(children, "isDeleted"))
 
 
 def comment_of(line: int, element: Element) -> SourceComment | Refusal:
     key = _dsq_id(element)
     if not key:
         return Refusal(reason=NO_ID.format(what="post"), line=line)
-    thread = _dsq_id(_child(element, "thread"))
+    children = _children(element)
+    thread = _dsq_id(children.get("thread"))
     if not thread:
         return Refusal(reason=NO_THREAD, line=line, id=key)
-    created = _text(element, "createdAt")
+    created = _text(children, "createdAt")
     if not created:
         return Refusal(reason=NO_TIME, line=line, id=key)
     try:
@@ -112,16 +111,17 @@ def comment_of(line: int, element: Element) -> SourceComment | Refusal:
         return Refusal(reason=BAD_TIME.format(value=created[:40]), line=line, id=key)
     if import_records.utc_time(posted) is None:
         return Refusal(reason=import_records.TIME_OUT_OF_RANGE, line=line, id=key)
-    status = status_of(element)
-    message = _child(element, "message")
+    status = status_of(children)
+    message = children.get("message")
     html = (message.text or "") if message is not None else ""
     if not html.strip() and status != DELETED:
         return Refusal(reason=NO_MESSAGE, line=line, id=key)
+    author = _children(children["author"]) if "author" in children else {}
     return SourceComment(
-        source=SOURCE, id=key, thread=thread, parent=_dsq_id(_child(element, "parent")) or None,
+        source=SOURCE, id=key, thread=thread, parent=_dsq_id(children.get("parent")) or None,
         posted=posted, html=html, status=status,
-        author_name=_text(element, "author", "name") or _text(element, "author", "username"),
-        author_email=_text(element, "author", "email"), ip=_text(element, "ipAddress"), line=line,
+        author_name=_text(author, "name") or _text(author, "username"),
+        author_email=_text(author, "email"), ip=_text(children, "ipAddress"), line=line,
     )
 
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bson import ObjectId
-from pymongo import UpdateOne
 from pymongo.collection import Collection
+from pymongo.errors import BulkWriteError
 
 from comments import slugs
 from infra.mongo import get_db
+from infra.racing_inserts import DUPLICATE_KEY
 
 # Source ids asked for in one query.
 LOOK_UP_BATCH = 500
@@ -70,14 +71,19 @@ def imported_id(*, source: str, source_id: str, posted: datetime) -> ObjectId:
 
 
 def record(*, source: str, placed: Iterable[tuple[str, Placed]]) -> None:
-    """Note where these source comments (source id, where it went) went; rewriting an
-    entry that is there already changes nothing."""
-    entries = [UpdateOne({"_id": ledger_key(source, source_id)}, {"$set": {
-        "discussion_id": where.discussion_id, "ids": list(where.ids), "slug": where.slug,
-        "full_slug": where.full_slug, "hidden": where.hidden,
-    }}, upsert=True) for source_id, where in placed]
-    if entries:
-        ledger().bulk_write(entries, ordered=False)
+    """Note where these source comments (source id, where it went) went: one unordered
+    insert. An entry that is there already is kept as it is (it names the comment the
+    store holds: a file's second copy of a comment was refused as a duplicate)."""
+    entries = [{"_id": ledger_key(source, source_id), "discussion_id": where.discussion_id, "ids": list(where.ids),
+                "slug": where.slug, "full_slug": where.full_slug, "hidden": where.hidden}
+               for source_id, where in placed]
+    if not entries:
+        return
+    try:
+        ledger().insert_many(entries, ordered=False)
+    except BulkWriteError as exc:
+        if any(error["code"] != DUPLICATE_KEY for error in exc.details["writeErrors"]):
+            raise
 
 
 def look_up(*, source: str, source_ids: list[str]) -> dict[str, Placed]:

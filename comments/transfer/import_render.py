@@ -1,6 +1,6 @@
 """Imported bodies rendered on other cores: each comment's HTML as the Markdown it keeps
 (comments/transfer/import_text.py) and that Markdown's HTML (infra.markup.render_comment),
-the largest part of an import's Python time, done by worker processes while the
+a large part of an import's Python time, done by worker processes while the
 importer (comments/transfer/importing.py) reads the file, places comments and its
 writer thread stores them.
 

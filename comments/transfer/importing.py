@@ -53,8 +53,9 @@ What the engine guarantees:
   and rendered. Threads, parents and authors are resolved in memory (each author
   cleaned once, parents not in memory with one ledger query per batch). Placeholders,
   counters and the post's summary are brought up to date once per discussion at the end
-  (`summaries.repair_placeholders`, `counters.recount`, `summaries.refresh_summary`),
-  for the discussions of the comments a stopped run had already written too.
+  (`summaries.repair_placeholders`, counted by the `counters.recount` that follows it,
+  `summaries.refresh_summary`; a few discussions at once: comments/transfer/import_end.py),
+  for the discussions a stopped run had written to too.
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
   store's unique slug index whatever happens. The collection `comment_imports`
@@ -85,14 +86,14 @@ from bson import ObjectId
 
 from comments import conf, slugs
 from comments.posting import commenters
-from comments.stores import counters, get_store, summaries
+from comments.stores import summaries
 from comments.transfer.import_authors import Authors
 from comments.transfer.import_ledger import Placed, imported_id, ledger_key, look_up, record
 from comments.transfer.import_records import (
     TIME_OUT_OF_RANGE, Refusal, Report, SourceComment, SourceThread, from_scratch, to_scratch, utc_time,
 )
 from comments.records import HIDDEN, STATUSES, CommentAuthor, new_document
-from comments.transfer import import_render
+from comments.transfer import import_end, import_render
 from comments.transfer.import_render import Renderer, body_of
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
@@ -360,8 +361,8 @@ class Importer:
 
     def _repair_placeholders(self, discussion_id: ObjectId) -> None:
         held = sorted(self.changed.pop(discussion_id, ()))
-        for start in range(0, len(held), BATCH_SIZE):
-            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=held[start:start + BATCH_SIZE])
+        for part in (held[start:start + BATCH_SIZE] for start in range(0, len(held), BATCH_SIZE)):
+            summaries.repair_placeholders(discussion_id=discussion_id, slugs_changed=part, recounted=True)
 
     # Remembering where comments went.
 
@@ -392,9 +393,6 @@ class Importer:
             self.renderer.close()
             self.writer.close()
             self.waiting.drop()
-        for discussion_id in sorted(self.touched):
-            self._repair_placeholders(discussion_id)
-            counters.recount(discussion_id, store=get_store())  # The imported comments, counted once per discussion.
-            summaries.refresh_summary(post_id=discussion_id)
+        import_end.settle(sorted(self.touched), repair=self._repair_placeholders)  # comments/transfer/import_end.py
         self.report.posts = len(self.touched)
         return self.report

@@ -1,0 +1,38 @@
+"""The end of an import (comments/transfer/importing.py): once per discussion written
+to, its placeholders (the importer's own `repair`), then its counters, recounted from
+its comments as they now stand (`counters.recount`: the comments went in outside
+`change`), then the host's summary of it (`summaries.refresh_summary`).
+
+Each discussion's placeholders and counters are its own business, so END_THREADS
+discussions are done at once, each by a thread, their queries overlapping on the
+server (most of this time is waiting for round trips); the host's summaries follow,
+one after another in the importer's thread, since a host may keep them in a database
+its threads should not share. Every step is idempotent: a run stopped here is
+finished by the next, which comes back to the discussions it writes to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from bson import ObjectId
+
+from comments.stores import counters, get_store, summaries
+
+END_THREADS = 4
+
+
+def settle(discussion_ids: list[ObjectId], *, repair: Callable[[ObjectId], None]) -> None:
+    """Bring each discussion's placeholders (`repair`), counters and summary up to date."""
+    store = get_store()
+
+    def count(discussion_id: ObjectId) -> None:
+        repair(discussion_id)
+        counters.recount(discussion_id, store=store)
+
+    with ThreadPoolExecutor(max_workers=END_THREADS, thread_name_prefix="import-end") as pool:
+        for _ in pool.map(count, discussion_ids):  # the first error, if any, is raised here
+            pass
+    for discussion_id in discussion_ids:
+        summaries.refresh_summary(post_id=discussion_id)
