@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
 pytest_plugins = ["tests.database", "tests.sites"]
+
+
+# Property tests judge answers, not speed: hypothesis's 200 ms deadline for an example,
+# and its check that data is drawn fast enough, failed tests on a loaded 2-core machine
+# (speed is measured by bench/, never by a test).
+hypothesis_settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("suite")
 
 
 def pytest_collection_modifyitems(config, items):
