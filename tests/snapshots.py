@@ -43,3 +43,14 @@ def built(db, build: Callable[[], Any]) -> tuple[Any, Snapshot]:
     added = {name: [doc for key, doc in docs.items() if key not in before.get(name, {})]
              for name, docs in after.items()}
     return result, Snapshot({name: docs for name, docs in added.items() if docs})
+
+
+def once(cache: dict, key: str, db, build: Callable[[], Any]) -> Any:
+    """What `build` returns: the first time for `key`, built (its documents kept in
+    `cache`); later, the same result with those documents written again."""
+    if key in cache:
+        result, snapshot = cache[key]
+        snapshot.restore(db)
+        return result
+    cache[key] = built(db, build)
+    return cache[key][0]

@@ -21,7 +21,7 @@ from comments.reading.cursors import BAD_CURSOR
 from comments.reading.listings import BAD_VIEW
 from comments.records import RANKED_ORDERS, CommentAuthor
 from tests.page_reading import Page
-from tests.snapshots import built
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -62,12 +62,7 @@ def hidden_discussion(settings, make_post, make_comment, mongo_db, each_store, _
     gets the same documents again (tests/snapshots.py)."""
     settings.COMMENTS_PER_PAGE = PER_PAGE
     settings.COMMENTS_INDENT_LIMIT = 3
-    if each_store in _discussions_built:
-        made, snapshot = _discussions_built[each_store]
-        snapshot.restore(mongo_db)
-        return made
-    _discussions_built[each_store] = built(mongo_db, lambda: build_hidden(make_post, make_comment))
-    return _discussions_built[each_store][0]
+    return once(_discussions_built, each_store, mongo_db, lambda: build_hidden(make_post, make_comment))
 
 
 def build_hidden(make_post, make_comment):

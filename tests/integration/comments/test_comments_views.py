@@ -25,7 +25,7 @@ from comments.views.common import NO_SUCH_COMMENT
 from comments.views.posting import POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, query, submit
-from tests.snapshots import built
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -119,13 +119,8 @@ def discussion(make_post, make_comment, settings, mongo_db, each_store, _discuss
     through the service by the module's first test of each store; every later test of
     that store gets the same documents again (tests/snapshots.py), 23 posts cheaper."""
     settings.COMMENTS_PER_PAGE = PER_PAGE
-    if each_store in _discussions_built:
-        (post, made), snapshot = _discussions_built[each_store]
-        snapshot.restore(mongo_db)
-        return post, made
-    _discussions_built[each_store] = built(mongo_db, lambda: (
+    return once(_discussions_built, each_store, mongo_db, lambda: (
         post := make_post(title="Threads and slugs"), build_tree(post, make_comment)))
-    return _discussions_built[each_store][0]
 
 
 def walk(client, url: str, rel: str) -> tuple[list[list[str]], list[int]]:

@@ -21,7 +21,7 @@ from comments.moderation import views
 from comments.moderation.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
 from tests.page_reading import Page, page
-from tests.snapshots import built
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -51,12 +51,7 @@ def discussion(make_post, make_comment, mongo_db, each_store, _discussions_built
     """Two posts; Rosa's and Sam's comments, some pending, one spam, one flagged. Built
     through the services by the module's first test of each store; every later test of
     that store gets the same documents again (tests/snapshots.py)."""
-    if each_store in _discussions_built:
-        made, snapshot = _discussions_built[each_store]
-        snapshot.restore(mongo_db)
-        return made
-    _discussions_built[each_store] = built(mongo_db, lambda: build_discussion(make_post, make_comment))
-    return _discussions_built[each_store][0]
+    return once(_discussions_built, each_store, mongo_db, lambda: build_discussion(make_post, make_comment))
 
 
 def build_discussion(make_post, make_comment):
