@@ -21,6 +21,7 @@ from comments.reading.cursors import BAD_CURSOR
 from comments.reading.listings import BAD_VIEW
 from comments.records import RANKED_ORDERS, CommentAuthor
 from tests.page_reading import Page
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -47,12 +48,24 @@ def build_tree(post, make_comment) -> list:
     return made
 
 
+@pytest.fixture(scope="module")
+def _discussions_built() -> dict:
+    """Per store: `hidden_discussion` as the first test built it, and what that wrote."""
+    return {}
+
+
 @pytest.fixture
-def hidden_discussion(settings, make_post, make_comment):
+def hidden_discussion(settings, make_post, make_comment, mongo_db, each_store, _discussions_built):
     """A discussion with hidden comments: a deleted one with replies (a placeholder),
-    a spam one with none (gone), a pending one (gone for readers)."""
+    a spam one with none (gone), a pending one (gone for readers). Built through the
+    services by the module's first test of each store; every later test of that store
+    gets the same documents again (tests/snapshots.py)."""
     settings.COMMENTS_PER_PAGE = PER_PAGE
     settings.COMMENTS_INDENT_LIMIT = 3
+    return once(_discussions_built, each_store, mongo_db, lambda: build_hidden(make_post, make_comment))
+
+
+def build_hidden(make_post, make_comment):
     post = make_post()
     made = build_tree(post, make_comment)
     moderation.moderate(action="delete", comment_ids=[made[7].id])

@@ -271,7 +271,7 @@ def test_seeding_works_when_old_discussions_close(mongo_db, settings):
     """With COMMENTS_CLOSE_AFTER_DAYS set, a backdated comment is judged at its own time:
     the older posts (long closed today) still get the discussions they had."""
     settings.COMMENTS_CLOSE_AFTER_DAYS = 30
-    call_command("seed_demo", posts=17)
+    call_command("seed_demo", posts=17, comments=3)
     assert mongo_db.posts.count_documents({"published": {"$lt": datetime.now(timezone.utc) - timedelta(days=30)},
                                            "comment_count": {"$gt": 0}}) > 0
 

@@ -25,6 +25,7 @@ from comments.views.common import NO_SUCH_COMMENT
 from comments.views.posting import POSTED, REATTACHED
 from infra.pagination import BAD_PAGE, NO_SUCH_PAGE
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, query, submit
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -106,13 +107,20 @@ def stored_count(mongo_db) -> int:
     return sum(1 for _ in get_store().iter_documents())
 
 
+@pytest.fixture(scope="module")
+def _discussions_built() -> dict:
+    """Per store: the PARENTS discussion as the first test posted it, and what that wrote."""
+    return {}
+
+
 @pytest.fixture
-def discussion(make_post, make_comment, settings, mongo_db):
-    """A post with the PARENTS discussion, shown PER_PAGE comments a page."""
+def discussion(make_post, make_comment, settings, mongo_db, each_store, _discussions_built):
+    """A post with the PARENTS discussion, shown PER_PAGE comments a page. It is posted
+    through the service by the module's first test of each store; every later test of
+    that store gets the same documents again (tests/snapshots.py), 23 posts cheaper."""
     settings.COMMENTS_PER_PAGE = PER_PAGE
-    post = make_post(title="Threads and slugs")
-    made = build_tree(post, make_comment)
-    return post, made
+    return once(_discussions_built, each_store, mongo_db, lambda: (
+        post := make_post(title="Threads and slugs"), build_tree(post, make_comment)))
 
 
 def walk(client, url: str, rel: str) -> tuple[list[list[str]], list[int]]:

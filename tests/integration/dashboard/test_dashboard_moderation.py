@@ -21,6 +21,7 @@ from comments.moderation import views
 from comments.moderation.forms import BAD_IP, NO_SUCH_POST_SLUG, NOTHING_CHOSEN
 from slugline.errors import CSRF_FAILED
 from tests.page_reading import Page, page
+from tests.snapshots import once
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -39,9 +40,21 @@ def editor_client(make_user) -> Client:
     return client
 
 
+@pytest.fixture(scope="module")
+def _discussions_built() -> dict:
+    """Per store: `discussion` as the first test built it, and what that wrote."""
+    return {}
+
+
 @pytest.fixture
-def discussion(make_post, make_comment):
-    """Two posts; Rosa's and Sam's comments, some pending, one spam, one flagged."""
+def discussion(make_post, make_comment, mongo_db, each_store, _discussions_built):
+    """Two posts; Rosa's and Sam's comments, some pending, one spam, one flagged. Built
+    through the services by the module's first test of each store; every later test of
+    that store gets the same documents again (tests/snapshots.py)."""
+    return once(_discussions_built, each_store, mongo_db, lambda: build_discussion(make_post, make_comment))
+
+
+def build_discussion(make_post, make_comment):
     post, other = make_post(title="First post"), make_post(title="Second post")
     c = {}
     c["rosa1"] = make_comment(post, author=ROSA, text="Rosa one", ip="192.0.2.1", at=BASE)

@@ -130,24 +130,32 @@ def upload_killed_midway(tmp_path, data: bytes) -> None:
     assert done.returncode == -signal.SIGKILL, done.stdout + done.stderr[-3000:]
 
 
+# The killed upload: a photo-like picture (its third file, the 640-pixel PNG, takes
+# two GridFS chunks) with three widths (320, 640 and its own), whose renditions encode
+# in about a second; at 1800 x 1200 (all four standard widths) they took five.
+KILLED_SIZE = (700, 470)
+
+
 def served(key: str) -> list[str]:
+    """The addresses of the killed upload's renditions that are served."""
     client = Client()
-    addresses = [f"/media/{key}/{width}.{ext}" for width in WIDTHS for ext in ("webp", "png")]
+    widths = {*WIDTHS, *images.rendition_widths(KILLED_SIZE[0])}
+    addresses = [f"/media/{key}/{width}.{ext}" for width in sorted(widths) for ext in ("webp", "png")]
     return [address for address in addresses if client.get(address).status_code != 404]
 
 
 def test_an_upload_killed_midway_is_never_served_and_what_it_left_is_cleaned(
         tmp_path, editor_client, settings, mongo_db):
-    data = noisy(1800, 1200)
+    data = noisy(*KILLED_SIZE)
     key = images.content_key(data)
     upload_killed_midway(tmp_path, data)
     assert mongo_db["media.files"].count_documents({}) == 2  # two renditions were written whole
-    assert mongo_db["media.chunks"].count_documents({}) > 2  # and the third's chunks
+    assert mongo_db["media.chunks"].count_documents({}) > 3  # and the third's chunks (more than one)
     assert library.get_by_key(key) is None and served(key) == []
 
     # Uploaded again, then deleted: nothing of either upload is served.
     assert upload(editor_client, data, name="again.png").status_code == 303
-    assert len(served(key)) == 8
+    assert len(served(key)) == 2 * len(images.rendition_widths(KILLED_SIZE[0])) == 6
     assert editor_client.post(f"/dashboard/media/{key}/delete/").status_code == 303
     assert served(key) == []
 
@@ -163,7 +171,7 @@ def test_an_upload_killed_midway_is_never_served_and_what_it_left_is_cleaned(
 
 
 def test_clean_media_deletes_what_a_killed_upload_left(tmp_path, mongo_db, capsys):
-    upload_killed_midway(tmp_path, noisy(1800, 1200))
+    upload_killed_midway(tmp_path, noisy(*KILLED_SIZE))
     assert stored_files(mongo_db) > 0
     call_command("clean_media", "--older-than", "0")
     assert stored_files(mongo_db) == 0 and mongo_db.media_pending.count_documents({}) == 0
