@@ -9,7 +9,6 @@ copies were a large part of what placing a page cost. Pure.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -19,9 +18,9 @@ def evolved(record: T, **changes: Any) -> T:
     """`record` with `changes`, as `dataclasses.replace(record, **changes)` for a frozen
     dataclass with no `__post_init__` and no init-only fields: a copy of its fields
     (nothing else is run), TypeError for a name that is not one of its fields."""
-    assert dataclasses.is_dataclass(record) and not isinstance(record, type)
-    unknown = changes.keys() - record.__dataclass_fields__.keys()
-    if unknown:
+    fields = getattr(type(record), "__dataclass_fields__")  # AttributeError: not a dataclass
+    if not changes.keys() <= fields.keys():
+        unknown = changes.keys() - fields.keys()
         raise TypeError(f"{type(record).__name__} has no field {', '.join(sorted(unknown))}")
     copy = object.__new__(type(record))
     # Set before anyone sees the copy, as the frozen __init__ itself sets its fields.
