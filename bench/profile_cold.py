@@ -14,8 +14,11 @@ turn, one request at a time, and the script prints:
 
     .venv/bin/python bench/profile_cold.py --comments 100 --keep
     .venv/bin/python bench/profile_cold.py --database slugline_peer_100_ab12cd34 --html /tmp/before
+    .venv/bin/python bench/profile_cold.py --database slugline_peer_100_ab12cd34 --base /tmp/base
 
-`--keep` leaves the scratch database (its name is printed) so that another run, on
+`--base DIR` serves a third gunicorn, `base-cold`: the cold page of another work tree
+of Slugline (a change's base) in the same interleaved rounds, so that a change is
+measured before and after in one run. `--keep` leaves the scratch database (its name is printed) so that another run, on
 other code, measures the same data with `--database`; `--html DIR` writes each
 server's first answer there. Call counts are deterministic; CPU times move with the
 machine's load (printed), so compare runs made one after the other.
@@ -44,8 +47,10 @@ PATH = f"/posts/{peer.SLUG}/"
 PROFILING_CONF = peer.REPO / "bench" / "peer" / "profiling_conf.py"
 
 
-def servers(*, uri: str, name: str, workdir: Path, profile: Path | None, skip: int) -> list[peer.Server]:
-    """The cold page's and the limit's gunicorns, one worker each."""
+def servers(*, uri: str, name: str, workdir: Path, profile: Path | None, skip: int,
+            base: Path | None = None) -> list[peer.Server]:
+    """The cold page's and the limit's gunicorns, one worker each (and `base-cold`, the
+    cold page of the work tree `base`)."""
     env = {**os.environ, **peer.gunicorn_env(), "WEB_CONCURRENCY": "1", "MONGODB_URI": uri,
            "MONGODB_NAME": name, "DJANGO_SETTINGS_MODULE": "slugline.settings",
            "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}", "STATIC_ROOT": str(workdir / "static"),
@@ -57,6 +62,11 @@ def servers(*, uri: str, name: str, workdir: Path, profile: Path | None, skip: i
         out = {"PROFILE_OUT": str(profile / f"{server}.prof")} if profile else {}
         argv = [peer.GUNICORN, "--config", str(PROFILING_CONF), *app]
         found.append(peer.Server(server, 0, argv, {**env, peer.CACHE_SETTING: "0", **out}, peer.REPO))
+    if base is not None:
+        out = {"PROFILE_OUT": str(profile / f"{peer.BASE}.prof")} if profile else {}
+        argv = [peer.GUNICORN, "--config", str(base / "bench" / "peer" / "profiling_conf.py"), "slugline.wsgi"]
+        env = {**env, peer.CACHE_SETTING: "0", "STATIC_ROOT": str(workdir / "static-base"), **out}
+        found.append(peer.Server(peer.BASE, 0, argv, env, base))
     return found
 
 
@@ -87,7 +97,7 @@ def cpu_per_answer(found: list[peer.Server], expected: peer.Expected, *, request
 
 def print_profiles(folder: Path, requests: int, top: int) -> None:
     """Calls per answer, and the functions whose own and cumulative time differ most."""
-    stats = {name: pstats.Stats(str(folder / f"{name}.prof")).stats for name in ("slugline-cold", "limit")}
+    stats = {path.stem: pstats.Stats(str(path)).stats for path in sorted(folder.glob("*.prof"))}
     for name, entries in stats.items():
         calls = sum(entry[1] for entry in entries.values())
         seconds = sum(entry[2] for entry in entries.values())
@@ -115,6 +125,7 @@ def main() -> int:
     parser.add_argument("--profiled", type=int, default=100, help="answers per server under cProfile")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--html", type=Path, help="write each server's first answer to this folder")
+    parser.add_argument("--base", type=Path, help="also serve the cold page of this work tree (base-cold)")
     parser.add_argument("--save", type=Path, help="keep the profiles (<server>.prof) in this folder")
     args = parser.parse_args()
     uri = os.environ.get("MONGODB_URI") or sys.exit("MONGODB_URI: the database to use")
@@ -134,7 +145,9 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="slugline-profile-"))
     try:
         peer.prepare_slugline(workdir, uri)
-        found = servers(uri=uri, name=name, workdir=workdir, profile=None, skip=0)
+        if args.base:
+            peer.prepare_slugline(workdir, uri, tree=args.base, static=workdir / "static-base")
+        found = servers(uri=uri, name=name, workdir=workdir, profile=None, skip=0, base=args.base)
         try:
             for server in found:
                 server.start()
@@ -149,8 +162,9 @@ def main() -> int:
                 server.stop()
         print(f"CPU ms per answer over {args.requests} answers ({time.time() - started:.0f} s; load average "
               f"{os.getloadavg()}): " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu.items())
-              + f"; cold - limit {cpu['slugline-cold'] - cpu['limit']:.2f}", flush=True)
-        found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup)
+              + f"; cold - limit {cpu['slugline-cold'] - cpu['limit']:.2f}"
+              + (f"; base - limit {cpu[peer.BASE] - cpu['limit']:.2f}" if args.base else ""), flush=True)
+        found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup, base=args.base)
         try:
             for server in found:
                 server.start()
@@ -163,6 +177,8 @@ def main() -> int:
             args.save.mkdir(parents=True, exist_ok=True)
             for server in found:
                 peer.shutil.copy(workdir / f"{server.name}.prof", args.save)
+        if args.base:
+            print(f"  (base-cold: the cold page of {args.base}; the differences above are of slugline-cold)")
     finally:
         if not args.keep:
             peer.drop_scratch(name)
