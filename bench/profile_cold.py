@@ -64,7 +64,7 @@ def servers(*, uri: str, name: str, workdir: Path, profile: Path | None, skip: i
         found.append(peer.Server(server, 0, argv, {**env, peer.CACHE_SETTING: "0", **out}, peer.REPO))
     if base is not None:
         out = {"PROFILE_OUT": str(profile / f"{peer.BASE}.prof")} if profile else {}
-        argv = [peer.GUNICORN, "--config", str(base / "bench" / "peer" / "profiling_conf.py"), "slugline.wsgi"]
+        argv = [peer.GUNICORN, "--config", str(PROFILING_CONF), "slugline.wsgi"]
         env = {**env, peer.CACHE_SETTING: "0", "STATIC_ROOT": str(workdir / "static-base"), **out}
         found.append(peer.Server(peer.BASE, 0, argv, env, base))
     return found
@@ -92,6 +92,8 @@ def cpu_per_answer(found: list[peer.Server], expected: peer.Expected, *, request
             before = peer._proc_cpu(server.proc.pid, frozenset())[0]
             ask(server, expected, requests // rounds)
             spent[server.name] += peer._proc_cpu(server.proc.pid, frozenset())[0] - before
+    if requests < rounds:
+        return {}
     return {name: seconds * 1000 / (requests // rounds * rounds) for name, seconds in spent.items()}
 
 
@@ -119,7 +121,7 @@ def main() -> int:
     parser.add_argument("--comments", type=int, default=100, help="the post's comments, when seeding")
     parser.add_argument("--database", help="serve this scratch database (a --keep run's) instead of seeding")
     parser.add_argument("--keep", action="store_true", help="leave the scratch database")
-    parser.add_argument("--requests", type=int, default=200, help="measured answers per server")
+    parser.add_argument("--requests", type=int, default=200, help="measured answers per server (0: profile only)")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--profiled", type=int, default=100, help="answers per server under cProfile")
@@ -160,10 +162,11 @@ def main() -> int:
         finally:
             for server in found:
                 server.stop()
-        print(f"CPU ms per answer over {args.requests} answers ({time.time() - started:.0f} s; load average "
-              f"{os.getloadavg()}): " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu.items())
-              + f"; cold - limit {cpu['slugline-cold'] - cpu['limit']:.2f}"
-              + (f"; base - limit {cpu[peer.BASE] - cpu['limit']:.2f}" if args.base else ""), flush=True)
+        if cpu:
+            print(f"CPU ms per answer over {args.requests} answers ({time.time() - started:.0f} s; load average "
+                  f"{os.getloadavg()}): " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu.items())
+                  + f"; cold - limit {cpu['slugline-cold'] - cpu['limit']:.2f}"
+                  + (f"; base - limit {cpu[peer.BASE] - cpu['limit']:.2f}" if args.base else ""), flush=True)
         found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup, base=args.base)
         try:
             for server in found:

@@ -1,7 +1,7 @@
 """gunicorn.conf.py, plus cProfile around each request when PROFILE_OUT names a file.
 
 bench/profile_cold.py serves the cold page and the limit with it: the worker skips
-PROFILE_SKIP requests (the warm-up), profiles every later one (CPU time) from `pre_request` to
+PROFILE_SKIP page requests (the warm-up), profiles every later one (CPU time) from `pre_request` to
 `post_request` (the view, the templates and writing the answer; not accepting the
 connection) and writes the stats to PROFILE_OUT when it exits. Meant for one worker
 (WEB_CONCURRENCY=1): each worker would write the same file.
@@ -22,14 +22,20 @@ _PROFILE = cProfile.Profile(time.process_time) if _OUT else None
 _SEEN = [0]
 
 
+def _profiled(req) -> bool:
+    """Pages only: the starting script's polls of /healthz/ are neither counted nor profiled."""
+    return _PROFILE is not None and not req.path.startswith("/healthz/")
+
+
 def pre_request(worker, req):
-    _SEEN[0] += 1
-    if _PROFILE is not None and _SEEN[0] > _SKIP:
-        _PROFILE.enable()
+    if _profiled(req):
+        _SEEN[0] += 1
+        if _SEEN[0] > _SKIP:
+            _PROFILE.enable()
 
 
 def post_request(worker, req, environ, resp):
-    if _PROFILE is not None:
+    if _profiled(req):
         _PROFILE.disable()
 
 
