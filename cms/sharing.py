@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 import nh3
 
@@ -64,10 +65,13 @@ def description(post: Post) -> str:
     return shorten(post.summary, limit=DESCRIPTION_LENGTH)
 
 
+@lru_cache(maxsize=1024)
 def shown_text(text: str) -> str:
     """A comment's excerpt (its Markdown source) as readers see its words: rendered and
     sanitised as a comment is (links keep their words, not their addresses; raw HTML
-    dropped), then tags gone and white space folded."""
+    dropped), then tags gone and white space folded. Kept per text: a post's page asks
+    for its latest comments' on every request, and rendering is most of what its
+    sharing tags cost."""
     words = html.unescape(nh3.clean(render_comment(text), tags=set()))
     return " ".join(words.split())
 

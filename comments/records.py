@@ -23,6 +23,7 @@ from pymongo import ASCENDING, DESCENDING
 
 from comments import slugs
 from infra import folding, matching
+from infra.frozen import evolved
 
 APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
 STATUSES = (APPROVED, PENDING, SPAM, DELETED)
@@ -200,6 +201,13 @@ class Comment:
     def parent_slug(self) -> str | None:
         return slugs.parent_slug(self.slug)
 
+    def for_readers(self) -> Comment:
+        """This comment without what is for moderation only: its author's e-mail, its IP
+        address and its form's key (a copy, as every comment a page draws is)."""
+        if self.ip is None and self.form_key is None and not self.author.email:
+            return self
+        return evolved(self, author=evolved(self.author, email=""), ip=None, form_key=None)
+
     def key(self, order: str) -> tuple:
         """This comment's position in one of ORDERS (what a cursor stores)."""
         values = {"_id": self.id, "full_slug": self.full_slug, "posted": self.posted, "thread": self.thread,
@@ -217,31 +225,19 @@ class Comment:
     def from_doc(cls, doc: dict) -> Comment:
         """A comment from its stored fields (the same in every store; an embedded
         comment has its discussion's id passed in)."""
-        author = doc.get("author") or {}
+        author, votes, intent = doc.get("author") or {}, doc.get("votes") or {}, doc.get("intent")
         return cls(
-            id=doc["_id"],
-            discussion_id=doc["discussion_id"],
-            parent_id=doc.get("parent_id"),
-            slug=doc["slug"],
-            full_slug=doc["full_slug"],
-            thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
+            id=doc["_id"], discussion_id=doc["discussion_id"], parent_id=doc.get("parent_id"), slug=doc["slug"],
+            full_slug=doc["full_slug"], thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
             posted=doc["posted"],
             author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", ""),
                                  staff=bool(author.get("staff"))),
-            text=doc["text"],
-            html=doc.get("html", ""),
-            form_key=doc.get("form_key"),
-            status=doc.get("status") or APPROVED,
-            placeholder=bool(doc.get("placeholder")),
-            ip=doc.get("ip"),
-            edited=doc.get("edited"),
-            flag_count=doc.get("flag_count", 0),
-            votes_up=int((doc.get("votes") or {}).get("up") or 0),
-            votes_down=int((doc.get("votes") or {}).get("down") or 0),
-            score=int(doc.get("score") or 0),
-            rank=float(doc.get("rank") or 0.0),
-            picked=bool(doc.get("picked")),
-            intent=Intent.from_doc(doc.get("intent")),
+            text=doc["text"], html=doc.get("html", ""), form_key=doc.get("form_key"),
+            status=doc.get("status") or APPROVED, placeholder=bool(doc.get("placeholder")), ip=doc.get("ip"),
+            edited=doc.get("edited"), flag_count=doc.get("flag_count", 0),
+            votes_up=int(votes.get("up") or 0), votes_down=int(votes.get("down") or 0),
+            score=int(doc.get("score") or 0), rank=float(doc.get("rank") or 0.0), picked=bool(doc.get("picked")),
+            intent=Intent.from_doc(intent) if intent is not None else None,
         )
 
 

@@ -7,10 +7,9 @@ on this page below the comment, at every depth (a reply on another page or behin
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from comments import slugs
 from comments.reading.listings import Shown
+from infra.frozen import evolved
 
 
 def mark_branches(shown: list[Shown], *, view: str) -> list[Shown]:
@@ -29,5 +28,5 @@ def mark_branches(shown: list[Shown], *, view: str) -> list[Shown]:
         if end > index:
             counts[index] = end - index
             closes[end] += 1
-    return [replace(item, replies_here=count, closes=close) if count or close else item
+    return [evolved(item, replies_here=count, closes=close) if count or close else item
             for item, count, close in zip(shown, counts, closes)]

@@ -26,6 +26,7 @@ from comments.posting import services
 from comments.reading import avatars, branch_marks, cursors, cut_counts
 from comments.records import DELETED, ORDERS, PENDING, READERS, SPAM, Comment, CommentAuthor, Tally, Viewer
 from comments.stores import get_store
+from infra.frozen import evolved
 from infra.html_text import html_text
 from infra.pagination import get_page
 
@@ -143,14 +144,19 @@ def present(comment: Comment, viewer: Viewer, *, now: datetime | None = None, **
         blank = replace(
             comment, text="", html="", author=CommentAuthor(id=None, name=""), ip=None, form_key=None
         )
-        return Shown(blank, placeholder=PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED]), **placing)
-    public = replace(comment, author=replace(comment.author, email=""), ip=None, form_key=None)
+        return Shown(blank, placeholder=placeholder_of(comment), **placing)
+    public = comment.for_readers()
     fold = conf.get().fold_score
     return Shown(
         public, awaiting=comment.status == PENDING, staff=comment.author.staff,
         folded=bool(fold) and comment.score <= fold and not comment.picked,
         can_change=services.can_change(comment, viewer, now or datetime.now(timezone.utc)), **placing,
     )
+
+
+def placeholder_of(comment: Comment) -> str:
+    """What stands in for `comment` where only its place is shown ("[deleted]")."""
+    return PLACEHOLDERS.get(comment.status, PLACEHOLDERS[DELETED])
 
 
 def place(
@@ -215,12 +221,12 @@ def name_parents(
         if parent is None:
             named.append(item)
             continue
-        seen = present(parent, viewer)
+        whole = viewer.sees_whole(parent)
         off_page = excerpts and parent.slug not in drawn
-        named.append(replace(
-            item, reply_to=seen.placeholder or seen.comment.author.name,
+        named.append(evolved(
+            item, reply_to=parent.author.name if whole else placeholder_of(parent),
             reply_to_anchor=parent.anchor if parent.slug in drawn else "", parent_off_page=off_page,
-            reply_excerpt=Truncator(html_text(seen.comment.html)).words(EXCERPT_WORDS) if off_page else "",
+            reply_excerpt=Truncator(html_text(parent.html if whole else "")).words(EXCERPT_WORDS) if off_page else "",
         ))
     return named
 

@@ -94,6 +94,19 @@ def test_a_comment_s_stored_form_reads_back_as_the_same_comment():
         assert c.to_doc(["status", "author", "unknown"]) == {"status": c.status, "author": c.to_doc()["author"]}
 
 
+def test_a_comment_for_readers_drops_only_what_is_for_moderation():
+    """Comment.for_readers is the comment without its author's e-mail, its IP and its
+    form's key, every other field equal; the stored comment keeps them."""
+    member = Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=None, slug="a", full_slug="x:a", thread="x",
+                     posted=BASE, author=CommentAuthor(id=7, name="Bảo", email="b@example.com", staff=True),
+                     text="t", html="<p>t</p>", form_key="k", ip="192.0.2.1", edited=BASE, flag_count=2, votes_up=3)
+    public = member.for_readers()
+    assert public == Comment(**{**vars(member), "author": CommentAuthor(id=7, name="Bảo", staff=True),
+                                "ip": None, "form_key": None})
+    assert (member.author.email, member.ip, member.form_key) == ("b@example.com", "192.0.2.1", "k")
+    assert public.for_readers() is public and hash(public) == hash(public.for_readers())
+
+
 def test_a_query_selects_its_discussion_in_python_too():
     """The discussion, which each store scopes its own way on the server, is part of
     what Query.matches evaluates."""

@@ -1,0 +1,28 @@
+"""`evolved`: what `dataclasses.replace` returns for a frozen record, made cheaply.
+
+`replace` looks every field up again and runs the frozen `__init__`, which sets each
+field through `object.__setattr__`: tens of microseconds for a record of twenty
+fields. A reader's page of comments copies a record or two per comment (what it may
+show, the name of the comment a reply answers, its collapsible replies), so those
+copies were a large part of what placing a page cost. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def evolved(record: T, **changes: Any) -> T:
+    """`record` with `changes`, as `dataclasses.replace(record, **changes)` for a frozen
+    dataclass with no `__post_init__` and no init-only fields: a copy of its fields
+    (nothing else is run), TypeError for a name that is not one of its fields."""
+    fields = getattr(type(record), "__dataclass_fields__")  # AttributeError: not a dataclass
+    if not changes.keys() <= fields.keys():
+        unknown = changes.keys() - fields.keys()
+        raise TypeError(f"{type(record).__name__} has no field {', '.join(sorted(unknown))}")
+    copy = object.__new__(type(record))
+    # Set before anyone sees the copy, as the frozen __init__ itself sets its fields.
+    copy.__dict__.update(record.__dict__, **changes)
+    return copy
