@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pymongo.collection import Collection
-from pymongo.errors import DuplicateKeyError, OperationFailure
+from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 from pymongo.results import InsertOneResult
 
 DEADLOCK = "deadlock detected"
@@ -65,3 +65,17 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
             raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY)
         time.sleep(pause(attempt))
     return collection.insert_one(document)
+
+
+def insert_many_keeping(collection: Collection, documents: Sequence[Mapping[str, Any]]) -> int:
+    """`collection.insert_many(documents, ordered=False)`, keeping a document whose key
+    is there already as it is (its duplicate-key refusal is not an error); how many went
+    in. Any other refusal is raised."""
+    if not documents:
+        return 0
+    try:
+        return len(collection.insert_many(documents, ordered=False).inserted_ids)
+    except BulkWriteError as exc:
+        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
+            raise
+        return int(exc.details.get("nInserted", 0))

@@ -22,10 +22,10 @@ from bson import ObjectId
 from django.utils.translation import gettext_lazy as _
 from pymongo import ASCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
-from pymongo.errors import BulkWriteError, DuplicateKeyError
+from pymongo.errors import DuplicateKeyError
 
 from infra.mongo import get_db
-from infra.racing_inserts import insert_one_racing
+from infra.racing_inserts import insert_many_keeping, insert_one_racing
 
 REASONS = {
     "spam": _("Spam or advertising"),
@@ -33,9 +33,6 @@ REASONS = {
     "off_topic": _("Off topic"),
     "other": _("Something else"),
 }
-
-# MongoDB's error code for a key stored already.
-DUPLICATE_KEY = 11000
 
 INDEXES = [
     IndexModel([("comment_id", ASCENDING), ("flagger", ASCENDING)], unique=True, name="comment_flagger"),
@@ -151,12 +148,8 @@ def put_back(saved: dict[str, Any], *, comment_ids: list[ObjectId]) -> dict[Obje
     wanted = set(comment_ids)
     old = [doc for doc in saved["flags"] if doc["comment_id"] in wanted]
     if old:
-        try:
-            get_db().comment_flags.insert_many(old, ordered=False)
-        except BulkWriteError as exc:
-            # Put back before, or flagged again since by the same reader: kept as it is.
-            if any(e.get("code") != DUPLICATE_KEY for e in exc.details.get("writeErrors", [])):
-                raise
+        # Put back before, or flagged again since by the same reader: kept as it is.
+        insert_many_keeping(get_db().comment_flags, old)
     before = {(doc["comment_id"], doc["flagger"]) for doc in old}
     now: dict[ObjectId, int] = {comment_id: saved["counts"].get(str(comment_id), 0) for comment_id in wanted}
     stored = get_db().comment_flags.find({"comment_id": {"$in": list(wanted)}},

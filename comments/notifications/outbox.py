@@ -30,9 +30,9 @@ from datetime import UTC, datetime, timedelta
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel, ReturnDocument
 from pymongo.database import Database
-from pymongo.errors import BulkWriteError
 
 from infra.mongo import get_db
+from infra.racing_inserts import insert_many_keeping
 
 DUE, SENDING, SENT, DROPPED = "due", "sending", "sent", "dropped"
 # How long a claimed batch is a sender's before another may take it over.
@@ -42,9 +42,6 @@ BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MOST = timedelta(hours=1)
 # Sent and dropped mail is kept this long (what was sent to whom, for a while).
 KEEP = timedelta(days=14)
-# MongoDB's error code for a key stored already.
-DUPLICATE_KEY = 11000
-
 INDEXES = [
     IndexModel([("status", ASCENDING), ("due", ASCENDING)], name="status_due"),
     IndexModel([("batch", ASCENDING), ("status", ASCENDING)], name="batch_status"),
@@ -110,13 +107,7 @@ def enqueue_all(entries: list[dict], *, window: float = 0, now: datetime | None 
         due[doc["batch"]] = doc["due"]
     docs = [{"_id": e["key"], "batch": e["batch"], "kind": e["kind"], "to": e["to"], "data": e.get("data") or {},
              "status": DUE, "due": due[e["batch"]], "created": now, "attempts": 0} for e in entries]
-    try:
-        return len(outbox.insert_many(docs, ordered=False).inserted_ids)
-    except BulkWriteError as exc:
-        # Keys enqueued before are kept as they are; any other refusal is a bug.
-        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
-            raise
-        return exc.details.get("nInserted", 0)
+    return insert_many_keeping(outbox, docs)  # Keys enqueued before are kept as they are.
 
 
 def _takeable(now: datetime) -> dict:

@@ -16,11 +16,10 @@ from datetime import datetime
 
 from bson import ObjectId
 from pymongo.collection import Collection
-from pymongo.errors import BulkWriteError
 
 from comments import slugs
 from infra.mongo import get_db
-from infra.racing_inserts import DUPLICATE_KEY
+from infra.racing_inserts import insert_many_keeping
 
 # Source ids asked for in one query.
 LOOK_UP_BATCH = 500
@@ -77,13 +76,7 @@ def record(*, source: str, placed: Iterable[tuple[str, Placed]]) -> None:
     entries = [{"_id": ledger_key(source, source_id), "discussion_id": where.discussion_id, "ids": list(where.ids),
                 "slug": where.slug, "full_slug": where.full_slug, "hidden": where.hidden}
                for source_id, where in placed]
-    if not entries:
-        return
-    try:
-        ledger().insert_many(entries, ordered=False)
-    except BulkWriteError as exc:
-        if any(error["code"] != DUPLICATE_KEY for error in exc.details["writeErrors"]):
-            raise
+    insert_many_keeping(ledger(), entries)
 
 
 def look_up(*, source: str, source_ids: list[str]) -> dict[str, Placed]:
