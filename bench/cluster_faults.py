@@ -25,6 +25,7 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,12 +50,19 @@ def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) ->
     """A scratch site on `cluster`: seeded, its collections sharded, served by gunicorn.
     Prints how long each step took."""
     steps = [time.monotonic()]
-    server, _ = cluster.start()
+    # The Django database is migrated and the static files collected while the cluster
+    # is made (neither reads MongoDB: the site learns the cluster's address after).
+    site = Site(mongodb_uri="mongodb://127.0.0.1:9/", workers=workers, extra_env={ROOT_VARIABLE: str(cluster.root)})
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        django_side = pool.submit(lambda: [site.manage(*command) for command in (
+            ("migrate", "--noinput", "-v0"), ("collectstatic", "--noinput", "-v0"))])
+        server, _ = cluster.start()
+        django_side.result()
+    site.mongodb_uri, site.collected = server.uri, True
     steps.append(time.monotonic())
-    site = Site(mongodb_uri=server.uri, workers=workers, extra_env={ROOT_VARIABLE: str(cluster.root)})
-    site.prepare(posts=posts, comments=comments)
-    steps.append(time.monotonic())
-    site.manage("shard_collections")
+    # ensure_indexes, seed_demo, then shard_collections, in one Django process.
+    site.manage("shell", "-c", "from django.core.management import call_command as run; run('ensure_indexes'); "
+                f"run('seed_demo', posts={posts}, comments={comments}); run('shard_collections')")
     steps.append(time.monotonic())
     # With the publishing loop, as a deployment runs it (the Procfile's `publish:`): it
     # settles the discussions whose changes were stored but not settled (a summary
@@ -62,7 +70,7 @@ def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) ->
     site.start(**NO_RATE_LIMITS, SLUGLINE_PUBLISH_EVERY="2")
     steps.append(time.monotonic())
     took = [f"{name} {b - a:.0f} s" for name, a, b in
-            zip(("cluster", "seed", "shard_collections", "gunicorn"), steps, steps[1:])]
+            zip(("cluster (and migrate, collectstatic)", "indexes, seed and shard_collections", "gunicorn"), steps, steps[1:])]
     print("set-up: " + ", ".join(took), flush=True)
     return site
 
@@ -241,6 +249,13 @@ def check(site: Site, command: str, seconds: float = 30) -> str:
         time.sleep(2)
 
 
+def checks_after(site: Site) -> dict[str, str]:
+    """`repair_summaries --check` and `repair_votes --check` (`check`), the two at once."""
+    names = ("repair_summaries", "repair_votes")
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:
+        return dict(zip(names, pool.map(lambda name: check(site, name), names)))
+
+
 def after(traffic: Traffic, site: Site) -> tuple[int, list[str], list[str], list[str]]:
     stored = stored_texts(site)
     answered = [text for text, status in traffic.posted.items() if status == 303]
@@ -280,7 +295,7 @@ def worker_lost(cluster: Cluster, site: Site, *, lose: str = "worker2", readers:
     finally:
         traffic.stop()
     answered, missing, duplicated, refused = after(traffic, site)
-    checks = {name: check(site, name) for name in ("repair_summaries", "repair_votes")}
+    checks = checks_after(site)
     return Outcome(traffic.answers, answered, answered - len(missing), missing, duplicated, refused,
                    recovered_s, checks, pages)
 
@@ -316,7 +331,7 @@ def shards_moved(cluster: Cluster, site: Site, *, readers: int = 4, seconds: flo
         traffic.stop()
     after_move = placement(cluster, site)
     answered, missing, duplicated, refused = after(traffic, site)
-    checks = {name: check(site, name) for name in ("repair_summaries", "repair_votes")}
+    checks = checks_after(site)
     outcome = Outcome(traffic.answers, answered, answered - len(missing), missing, duplicated, refused,
                       0.0, checks, {})
     return Move(outcome, worker, output, before, after_move, took)

@@ -22,6 +22,8 @@ import os
 import secrets
 import subprocess
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -152,22 +154,28 @@ class Cluster:
         nodes = {node: {"port": ports.of(node), "socket": str(self.socket_dir(node))} for node in NODES}
         fixed = {name: port for name, port in asdict(ports).items() if name != "added"}
         self.record.write_text(json.dumps({"ports": fixed, "nodes": nodes}, indent=1))
-        for node in NODES:
-            self.init_node(node, ports, progress)
+        # Each node on its own first (initdb, started, Citus), the three at once.
+        in_parallel([lambda node=node: self.init_node(node, ports, progress) for node in NODES])
         host = "'127.0.0.1'"
         coordinator = ports.coordinator
         secret = secrets.token_hex(16)
-        progress.say("coordinator: Citus metadata, documentdb_distributed, initialize_cluster()")
-        self.sql("coordinator", f"""
-            SELECT citus_set_coordinator_host({host}, {coordinator});
-            SELECT citus_set_node_property({host}, {coordinator}, 'shouldhaveshards', true);
-            CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE;
-            {CHANGES_TABLE};
-            SELECT documentdb_api_distributed.initialize_cluster();
-            CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';
-        """)
+
+        def coordinator_set_up() -> None:
+            progress.say("coordinator: Citus metadata, documentdb_distributed, initialize_cluster()")
+            self.sql("coordinator", f"""
+                SELECT citus_set_coordinator_host({host}, {coordinator});
+                SELECT citus_set_node_property({host}, {coordinator}, 'shouldhaveshards', true);
+                CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE;
+                {CHANGES_TABLE};
+                SELECT documentdb_api_distributed.initialize_cluster();
+                CREATE ROLE {ROLE} WITH LOGIN SUPERUSER PASSWORD '{secret}';
+            """)
+
+        # The workers' own extension touches only the worker: made while the coordinator
+        # is set up; each worker joins once both are done, one after the other.
+        in_parallel([coordinator_set_up, *(lambda w=worker: self.prepare_worker(w, progress) for worker in WORKERS)])
         for worker in WORKERS:
-            self.join(worker, ports, progress)
+            self.add_node(worker, ports)
         # Shards on the workers only; and DocumentDB 0.106's update/delete by `_id` on a
         # sharded collection needs documentdb_core on the search path (fixed upstream
         # after 0.106, commit 1e143f39).
@@ -192,7 +200,9 @@ class Cluster:
         give_to_postgres(self.home / node)
         # Loopback connections are trusted: Citus' nodes connect to each other as
         # the querying role, and nothing listens beyond 127.0.0.1.
-        as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER,
+        # --no-sync: a new node's files need not be on disk before it starts (the server
+        # syncs what it writes from then on as any PostgreSQL does).
+        as_postgres([PG_BIN / "initdb", "-D", self.data_dir(node), "-U", PG_USER, "--no-sync",
                      "--auth-local=trust", "--auth-host=trust", "-E", "UTF8", "--locale=C.UTF-8"])
         with open(self.data_dir(node) / "postgresql.conf", "a") as conf:
             conf.write(self._settings(node, ports.of(node)))
@@ -202,11 +212,18 @@ class Cluster:
     def join(self, worker: str, ports: ClusterPorts, progress: Progress) -> None:
         """DocumentDB's distributed extension on a new worker, then the worker added to
         the cluster (Citus copies its metadata and reference tables there)."""
+        self.prepare_worker(worker, progress)
+        self.add_node(worker, ports)
+
+    def prepare_worker(self, worker: str, progress: Progress) -> None:
+        """DocumentDB's distributed extension on a worker not yet in the cluster."""
         progress.say(f"{worker}: documentdb_distributed, then joining the cluster")
         # The worker's extension must not own the index queue table: Citus' metadata
         # sync drops and re-creates it as the shell of the coordinator's table.
         self.sql(worker, "CREATE EXTENSION IF NOT EXISTS documentdb_distributed CASCADE; ALTER EXTENSION "
                          "documentdb DROP TABLE documentdb_api_catalog.documentdb_index_queue;")
+
+    def add_node(self, worker: str, ports: ClusterPorts) -> None:
         self.sql("coordinator", f"SELECT citus_add_node('127.0.0.1', {ports.of(worker)});")
 
     def _settings(self, node: str, port: int) -> str:
@@ -319,9 +336,15 @@ logging_collector = off
         return stopped
 
     def _stop_nodes(self) -> None:
-        for node in reversed(self.nodes()):
+        """The workers (at once), then the coordinator."""
+        def stop(node: str) -> None:
             if self._node_running(node):
                 as_postgres([PG_BIN / "pg_ctl", "-D", self.data_dir(node), "-w", "-m", "fast", "stop"])
+
+        workers = [node for node in self.nodes() if node != "coordinator"]
+        if workers:
+            in_parallel([lambda node=node: stop(node) for node in workers])
+        stop("coordinator")
 
     # -- SQL on a node ------------------------------------------------------
 
@@ -339,6 +362,14 @@ logging_collector = off
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise DevDBError(f"SQL on the cluster's {node} failed: {' / '.join(tail)}")
         return done.stdout if fetch else ""
+
+
+def in_parallel(steps: list[Callable[[], object]]) -> None:
+    """Run each step on a thread of its own (each waits on its own PostgreSQL
+    processes); the first error any raised, once all have ended."""
+    with ThreadPoolExecutor(max_workers=len(steps)) as pool:
+        for future in [pool.submit(step) for step in steps]:
+            future.result()
 
 
 def find_cluster(address: tuple[str, int] | None, root: Path | None = None) -> Cluster | None:
