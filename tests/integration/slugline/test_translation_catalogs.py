@@ -111,6 +111,14 @@ def extracted_msgids(tmp_path: Path, *, app: bool = False) -> set[tuple[str | No
     return set(read_po((where / "locale/vi/LC_MESSAGES/django.po").read_text(encoding="utf-8")))
 
 
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> dict[str, set[tuple[str | None, str]]]:
+    """`extracted_msgids` of the site ("site") and of the comments app ("app"), run once
+    for the module: what makemessages extracts does not depend on the language asked for."""
+    folder = tmp_path_factory.mktemp("extracted")
+    return {"site": extracted_msgids(folder / "site"), "app": extracted_msgids(folder / "app", app=True)}
+
+
 SMALL_CATALOG = '''msgid ""
 msgstr ""
 "Content-Type: text/plain; charset=UTF-8\\n"
@@ -153,24 +161,23 @@ def test_the_completeness_check_names_every_kind_of_gap():
 
 
 @needs_msgfmt
-def test_the_extraction_sees_a_new_text(tmp_path):
+def test_the_extraction_sees_a_new_text(extracted):
     """A text marked in the code is extracted (so a catalog without it would fail): the
     site's texts for the site, the comments app's for the app."""
-    site = extracted_msgids(tmp_path / "site")
+    site = extracted["site"]
     assert (None, "Change language") in site and ("navigation", "Search") in site
     assert (None, "a minute ago") in site
-    app = extracted_msgids(tmp_path / "app", app=True)
+    app = extracted["app"]
     assert (None, "%(shown)s comment") in app and (None, "Comments") in app
     assert (None, "Change language") not in app
 
 
 @needs_msgfmt
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_text_is_in_every_catalog_translated(tmp_path, language):
+def test_every_text_is_in_every_catalog_translated(extracted, language):
     """Every msgid makemessages extracts now is in its catalog, translated, not fuzzy."""
-    gaps = catalog_gaps(CATALOGS[language].read_text(encoding="utf-8"), extracted_msgids(tmp_path / "site"))
-    gaps += catalog_gaps(APP_CATALOGS[language].read_text(encoding="utf-8"),
-                         extracted_msgids(tmp_path / "app", app=True))
+    gaps = catalog_gaps(CATALOGS[language].read_text(encoding="utf-8"), extracted["site"])
+    gaps += catalog_gaps(APP_CATALOGS[language].read_text(encoding="utf-8"), extracted["app"])
     assert gaps == [], f"{language}: {len(gaps)} gaps; run `make messages` and translate:\n" + "\n".join(gaps)
 
 
