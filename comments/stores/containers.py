@@ -67,8 +67,9 @@ class ContainerStore(CommentStore):
         """The query for one discussion's containers."""
 
     @abstractmethod
-    def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
-        """Add flat documents to one discussion; how many went in (module docstring)."""
+    def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
+        """Add flat documents to their discussions (a batch's, grouped by discussion, in
+        the order they came); how many went in (module docstring)."""
 
     def iter_documents(self, *, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
         """Every comment as a flat document, in discussion and posting order: the
@@ -95,7 +96,7 @@ class ContainerStore(CommentStore):
         by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
         for document in documents:
             by_discussion[document["discussion_id"]].append(document)
-        return sum(self._add_to_discussion(d, group) for d, group in by_discussion.items())
+        return self._add_to_discussions(dict(by_discussion))
 
     @staticmethod
     def superset_scope(query: Query) -> ObjectId | dict[str, Any] | None:

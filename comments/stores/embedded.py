@@ -79,6 +79,7 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
+from comments.stores import embedded_imports
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
 from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.embedded_tree import (
@@ -355,6 +356,11 @@ class EmbeddedStore(ContainerStore):
 
     def _discussion_query(self, discussion_id: ObjectId) -> dict[str, Any]:
         return {"_id": discussion_id}
+
+    def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
+        """A batch's pushes at once, planned without reading the trees; what is refused
+        planned again by `_add_to_discussion` (comments/stores/embedded_imports.py)."""
+        return embedded_imports.add(self._collection(), groups, limit=max_bytes(), replan=self._add_to_discussion)
 
     def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
         """Plan from a fresh read, then insert the new document (the whole tree) or push
