@@ -8,7 +8,9 @@ batch, whatever the number of discussions:
    pushed under that parent where its slug says it sits (embedded_tree.graft with
    `assumed`);
 2. one query: the discussions that already hold one of the batch's ids (a rerun after
-   a stopped import, a restore into a discussion that has some of its comments);
+   a stopped import, a restore into a discussion that has some of its comments), at
+   the depths where they could sit (embedded_tree.deepest: the cost of a query at any
+   depth grows with the depths it names);
 3. one bulk write for the other discussions: the pushes, each update under at most one
    comment of each top-level subtree (embedded_tree.in_rounds), each refused, as a
    reader's push is, unless every chain exists, no node at any depth has one of their
@@ -30,7 +32,9 @@ from bson import ObjectId
 from pymongo import UpdateOne
 from pymongo.collection import Collection
 
-from comments.stores.embedded_tree import REPLIES, any_depth, at_every_depth, flatten, graft, in_rounds, push_update
+from comments.stores.embedded_tree import (
+    REPLIES, any_depth, at_every_depth, deepest, flatten, graft, in_rounds, push_update,
+)
 
 
 def add(collection: Collection, groups: dict[ObjectId, list[dict]], *, limit: int,
@@ -40,9 +44,9 @@ def add(collection: Collection, groups: dict[ObjectId, list[dict]], *, limit: in
     planned = {d: graft([], documents, assumed=True)[0] for d, documents in groups.items()}
     ids = {d: {node["_id"] for nodes in grafts.values() for _, node in flatten(nodes)} for d, grafts in planned.items()}
     every = sorted(i for found in ids.values() for i in found)
+    holding = any_depth("_id", {"$in": every}, depth=deepest(d for group in groups.values() for d in group))
     # discussion -> how many of its comments the bulk write put in, for those planned again
-    again = {d["_id"]: 0 for d in collection.find({"_id": {"$in": list(groups)}, **any_depth("_id", {"$in": every})},
-                                                  {"_id": 1})}
+    again = {d["_id"]: 0 for d in collection.find({"_id": {"$in": list(groups)}, **holding}, {"_id": 1})}
     ops = []
     for d, grafts in planned.items():
         for pushes in in_rounds(grafts) if d not in again else ():

@@ -144,6 +144,13 @@ def graft(replies: list[dict], documents: Iterable[dict], *,
     return grafts, len(new)
 
 
+def deepest(nodes: Iterable[dict]) -> int:
+    """How many levels down a comment with one of these nodes' slugs or ids can sit
+    in a tree: no deeper than its slug says, since every write puts a comment under
+    its parent where that sits, or at the top level."""
+    return max((slugs.depth(node["slug"]) + 1 for node in nodes), default=1)
+
+
 def in_rounds(grafts: dict[Chain, list[dict]]) -> list[dict[Chain, list[dict]]]:
     """The grafts split into updates that each push under at most one comment of each
     top-level subtree, and new top-level comments alone: two paths of one update that
@@ -164,10 +171,12 @@ def push_update(discussion_id: ObjectId, grafts: dict[Chain, list[dict]], *,
                 limit: int) -> tuple[dict, dict, list[Mapping[str, Any]] | None]:
     """One update (filter, change, arrayFilters) pushing each chain's new subtrees under
     it (one round of in_rounds), refused unless every chain exists, no node at any
-    depth has one of their slugs or ids, and the document stays under `limit` bytes."""
+    depth they could sit at (`deepest`) has one of their slugs or ids, and the document
+    stays under `limit` bytes."""
     new = [node for nodes in grafts.values() for _, node in flatten(nodes)]
-    taken = any_depth("slug", {"$in": [n["slug"] for n in new]})["$or"]
-    taken += any_depth("_id", {"$in": [n["_id"] for n in new]})["$or"]
+    depth = deepest(new)
+    taken = any_depth("slug", {"$in": [n["slug"] for n in new]}, depth=depth)["$or"]
+    taken += any_depth("_id", {"$in": [n["_id"] for n in new]}, depth=depth)["$or"]
     room = limit - added_bytes(node for nodes in grafts.values() for node in nodes)
     query: dict[str, Any] = {"_id": discussion_id, "$nor": taken, "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}}
     tags = {chain: f"c{k}d" for k, chain in enumerate(grafts)}
