@@ -28,8 +28,9 @@ many writers race:
 - the chain exists, as nested `$elemMatch` conditions: every array an identifier
   walks then holds the element it picks. DocumentDB 0.106 (FerretDB v2's engine)
   inserts a null into an empty array an identifier walks (documentdb/documentdb
-  #507) and drops one of two identifier paths that share a prefix, so each update
-  names one chain and the filter guarantees it is there;
+  #507) and drops one of two identifier paths that meet in one top-level comment, so
+  a reader's update names one chain (an import's, one per top-level subtree:
+  comments/stores/embedded_imports.py) and the filter guarantees each is there;
 - `$expr` with `$bsonSize` keeps the document under COMMENTS_EMBEDDED_MAX_BYTES.
 When the filter refuses, one read says why: SlugTaken, DiscussionFull or a parent
 that is not there end the write; the discussion's first comment creates the document
