@@ -4,8 +4,9 @@ about a hundred comments (comments/stores/buckets.py).
 
 An embedded comment holds the stored fields of records.new_document without
 `discussion_id`, which its container holds and unpacking adds back. Both stores
-export, import and migrate comments as the documents store's flat documents, one
-discussion at a time (what this base does once), and both select comments with
+export, import and migrate comments as the documents store's flat documents: out one
+discussion at a time, in a batch at a time grouped by discussion (what this base does
+once; each store adds a batch to all its discussions at once), and both select comments with
 the same `Query` conditions, sent to the server on the comments' own fields (a
 container matching a condition on its comments uses `$elemMatch`) or evaluated in
 Python, by infra/matching.py, on the comments they unpack (`in_python` and
