@@ -183,7 +183,8 @@ def append(groups: dict[ObjectId, list[dict]]) -> int:
     if not groups:
         return 0
     last: dict[ObjectId, dict] = {}
-    for head in _pages().find({"discussion_id": {"$in": list(groups)}}, {"discussion_id": 1, "page": 1, "count": 1}):
+    heads = _pages().find({"discussion_id": {"$in": list(groups)}}, {"discussion_id": 1, "page": 1, "count": 1})
+    for head in heads:
         if head["page"] > last.get(head["discussion_id"], {"page": 0})["page"]:
             last[head["discussion_id"]] = head
     top_ups, pages, num_pages = [], [], {}

@@ -361,7 +361,8 @@ class EmbeddedStore(ContainerStore):
     def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
         """A batch's pushes at once, planned without reading the trees; what is refused
         planned again by `_add_to_discussion` (comments/stores/embedded_imports.py)."""
-        return embedded_imports.add(self._collection(), groups, limit=max_bytes(), replan=self._add_to_discussion)
+        return embedded_imports.add(self._collection(), groups, limit=max_bytes(),
+                                    replan=self._add_to_discussion)
 
     def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
         """Plan from a fresh read, then insert the new document (the whole tree) or push

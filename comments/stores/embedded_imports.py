@@ -9,12 +9,13 @@ batch, whatever the number of discussions:
    `assumed`);
 2. one query: the discussions that already hold one of the batch's ids (a rerun after
    a stopped import, a restore into a discussion that has some of its comments), at
-   the depths where they could sit (embedded_tree.deepest: the cost of a query at any
-   depth grows with the depths it names);
+   every depth: a comment stored before under another slug (a rerun after
+   COMMENTS_MAX_DEPTH changed) may sit deeper than its new slug says;
 3. one bulk write for the other discussions: the pushes, each update under at most one
    comment of each top-level subtree (embedded_tree.in_rounds), each refused, as a
-   reader's push is, unless every chain exists, no node at any depth has one of their
-   slugs or ids and the document stays under its limit;
+   reader's push is, unless every chain exists, no node has one of their slugs or ids
+   at the depths where they can sit (embedded_tree.deepest: the cost of the check
+   grows with the depths it names) and the document stays under its limit;
 4. only when some update was refused (a discussion not created yet, a parent that
    sits elsewhere, a slug taken, a full discussion): one read of those discussions'
    ids at every depth says which updates went in.
@@ -33,7 +34,7 @@ from pymongo import UpdateOne
 from pymongo.collection import Collection
 
 from comments.stores.embedded_tree import (
-    REPLIES, any_depth, at_every_depth, deepest, flatten, graft, in_rounds, push_update,
+    REPLIES, any_depth, at_every_depth, flatten, graft, in_rounds, push_update,
 )
 
 
@@ -42,9 +43,10 @@ def add(collection: Collection, groups: dict[ObjectId, list[dict]], *, limit: in
     """Add each discussion's flat documents (module docstring); how many went in.
     `limit`: the largest discussion document in bytes."""
     planned = {d: graft([], documents, assumed=True)[0] for d, documents in groups.items()}
-    ids = {d: {node["_id"] for nodes in grafts.values() for _, node in flatten(nodes)} for d, grafts in planned.items()}
+    ids = {d: {node["_id"] for nodes in grafts.values() for _, node in flatten(nodes)}
+           for d, grafts in planned.items()}
     every = sorted(i for found in ids.values() for i in found)
-    holding = any_depth("_id", {"$in": every}, depth=deepest(d for group in groups.values() for d in group))
+    holding = any_depth("_id", {"$in": every})  # every depth: stored under another slug, it may sit deeper
     # discussion -> how many of its comments the bulk write put in, for those planned again
     again = {d["_id"]: 0 for d in collection.find({"_id": {"$in": list(groups)}, **holding}, {"_id": 1})}
     ops = []

@@ -178,11 +178,14 @@ def push_update(discussion_id: ObjectId, grafts: dict[Chain, list[dict]], *,
     taken = any_depth("slug", {"$in": [n["slug"] for n in new]}, depth=depth)["$or"]
     taken += any_depth("_id", {"$in": [n["_id"] for n in new]}, depth=depth)["$or"]
     room = limit - added_bytes(node for nodes in grafts.values() for node in nodes)
-    query: dict[str, Any] = {"_id": discussion_id, "$nor": taken, "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}}
+    query: dict[str, Any] = {"_id": discussion_id, "$nor": taken,
+                             "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}}
     tags = {chain: f"c{k}d" for k, chain in enumerate(grafts)}
     exists = [chain_exists(chain) for chain in grafts if chain]
     if exists:
         query["$and"] = exists
-    change = {"$push": {chain_field(chain, REPLIES, tags[chain]): {"$each": nodes} for chain, nodes in grafts.items()}}
-    filters: list[Mapping[str, Any]] = [f for chain in grafts for f in chain_filters(chain, tags[chain]) or []]
+    change = {"$push": {chain_field(chain, REPLIES, tags[chain]): {"$each": nodes}
+                        for chain, nodes in grafts.items()}}
+    filters: list[Mapping[str, Any]] = [f for chain in grafts
+                                        for f in chain_filters(chain, tags[chain]) or []]
     return query, change, filters or None

@@ -477,8 +477,9 @@ def test_an_import_past_the_limit_is_refused(embedded_store, settings, make_post
     assert EMBEDDED.tally_listing(discussion_id=post.id).total == 0
 
 
-def test_an_import_batch_under_an_ancestor_and_its_descendant_lands_whole(embedded_store, make_post, make_comment,
-                                                                          mongo_db):
+def test_an_import_batch_under_an_ancestor_and_its_descendant_lands_whole(
+    embedded_store, make_post, make_comment, mongo_db,
+):
     """The second batch pushes under a root, under that root's reply and under another
     root at once (a new reply nested in its new parent): every comment lands where it
     was, counted once."""
@@ -491,3 +492,13 @@ def test_an_import_batch_under_an_ancestor_and_its_descendant_lands_whole(embedd
     assert list(EMBEDDED.iter_documents(discussion_id=post.id)) == exported
     tree = mongo_db.discussions.find_one({"_id": post.id})["replies"]
     assert all(chain == embedded_tree.chain_of(n["slug"]) for chain, n in embedded_tree.flatten(tree))
+
+
+def test_an_imported_id_stored_deeper_under_another_slug_is_skipped(embedded_store, make_post, make_comment):
+    """A comment stored before as a reply of a reply comes again as a top-level one (a
+    rerun after COMMENTS_MAX_DEPTH changed): its id is found at the depth it sits at."""
+    post = make_post()
+    made = discussion_with_replies(post, make_comment)
+    [deep] = [d for d in EMBEDDED.iter_documents(discussion_id=post.id) if d["_id"] == made[3].id]
+    assert EMBEDDED.insert_documents(documents=[{**deep, "slug": "again", "parent_id": None}]) == 0
+    assert len(list(EMBEDDED.iter_documents(discussion_id=post.id))) == 7
