@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
@@ -135,16 +135,28 @@ def advance_page(*, discussion_id: ObjectId, page: int, count: int) -> bool:
 # --- Appending whole pages ---------------------------------------------------------------
 
 
-def new_ones(discussion_id: ObjectId, group: list[dict]) -> list[dict]:
-    """The documents of `group` to add: not already stored, no slug taken, each once."""
-    taken = set(_pages().distinct("comments.slug", {"discussion_id": discussion_id}))
-    seen_ids, fresh = set(_pages().distinct("comments._id", {"discussion_id": discussion_id})), []
-    for document in sorted_by_posting([{"_id": ObjectId(), **d} for d in group]):
-        if document["slug"] in taken or document["_id"] in seen_ids:
-            continue
-        taken.add(document["slug"])
-        seen_ids.add(document["_id"])
-        fresh.append({k: v for k, v in document.items() if k != "discussion_id"})
+def new_ones(groups: dict[ObjectId, list[dict]]) -> dict[ObjectId, list[dict]]:
+    """The documents of each discussion's group to add, in posting order (embedded
+    form): not already stored in that discussion, no slug taken there, each once. One
+    query for every group: the buckets holding one of their slugs or ids."""
+    slugs = sorted({d["slug"] for group in groups.values() for d in group})
+    ids = sorted({d["_id"] for group in groups.values() for d in group if "_id" in d})
+    taken: dict[ObjectId, set] = {discussion_id: set() for discussion_id in groups}
+    holding = {"discussion_id": {"$in": list(groups)},
+               "$or": [{"comments.slug": {"$in": slugs}}, {"comments._id": {"$in": ids}}]}
+    for bucket in _pages().find(holding, {"discussion_id": 1, "comments.slug": 1, "comments._id": 1}):
+        for comment in bucket.get("comments", ()):
+            taken[bucket["discussion_id"]] |= {comment["slug"], comment["_id"]}
+    fresh: dict[ObjectId, list[dict]] = {}
+    for discussion_id, group in groups.items():
+        held, kept = taken[discussion_id], []
+        for document in sorted_by_posting([{"_id": ObjectId(), **d} for d in group]):
+            if document["slug"] in held or document["_id"] in held:
+                continue
+            held |= {document["slug"], document["_id"]}
+            kept.append({k: v for k, v in document.items() if k != "discussion_id"})
+        if kept:
+            fresh[discussion_id] = kept
     return fresh
 
 
@@ -153,32 +165,43 @@ def _head(comments: list[dict]) -> dict:
     return {"first": comments[0]["posted"], "last": comments[-1]["posted"]}
 
 
-def _top_up(last: dict, fill: list[dict]) -> None:
+def _top_up(last: dict, fill: list[dict]) -> UpdateOne:
     """Append `fill` to the bucket `last`, which stays in posting order (`$sort`)."""
-    _pages().update_one({"_id": last["_id"]}, {
+    return UpdateOne({"_id": last["_id"]}, {
         "$inc": {"count": len(fill)}, "$push": {"comments": {"$each": fill, "$sort": POSTING_ORDER}},
         "$min": {"first": fill[0]["posted"]}, "$max": {"last": fill[-1]["posted"]},
     })
 
 
-def append(discussion_id: ObjectId, comments: list[dict]) -> int:
-    """Append comments (embedded form) to a discussion: fill its last page, then new pages."""
-    if not comments:
+def append(groups: dict[ObjectId, list[dict]]) -> int:
+    """Append comments (embedded form) to their discussions: fill each one's last page,
+    then new pages. A few round trips for every discussion at once: their last pages'
+    heads, the top-ups (one bulk write), the new pages (one insert_many), the
+    discussions' `num_pages` (one bulk write), in that order, so a run stopped between
+    them leaves only what a rerun completes."""
+    groups = {discussion_id: comments for discussion_id, comments in groups.items() if comments}
+    if not groups:
         return 0
-    last = _pages().find_one({"discussion_id": discussion_id}, {"page": 1, "count": 1}, sort=[("page", -1)])
-    page, room = (last["page"], max(0, PAGE_SIZE - last.get("count", 0))) if last else (0, 0)
-    if last and room:
-        _top_up(last, comments[:room])
-    rest = comments[room:]
-    chunks = [rest[i:i + PAGE_SIZE] for i in range(0, len(rest), PAGE_SIZE)]
-    if chunks:
-        _pages().insert_many([
-            {"_id": bucket_id(discussion_id, page + n), "discussion_id": discussion_id,
-             "page": page + n, "count": len(chunk), "comments": chunk,
-             **_head(chunk), "ordered": True}
-            for n, chunk in enumerate(chunks, start=1)
-        ])
-    discussion_state.set_pages(discussion_id, num_pages=max(page + len(chunks), 1))
-    return len(comments)
-
-
+    last: dict[ObjectId, dict] = {}
+    heads = _pages().find({"discussion_id": {"$in": list(groups)}}, {"discussion_id": 1, "page": 1, "count": 1})
+    for head in heads:
+        if head["page"] > last.get(head["discussion_id"], {"page": 0})["page"]:
+            last[head["discussion_id"]] = head
+    top_ups, pages, num_pages = [], [], {}
+    for discussion_id, comments in groups.items():
+        bucket = last.get(discussion_id)
+        page, room = (bucket["page"], max(0, PAGE_SIZE - bucket.get("count", 0))) if bucket else (0, 0)
+        if bucket and room:
+            top_ups.append(_top_up(bucket, comments[:room]))
+        rest = comments[room:]
+        chunks = [rest[i:i + PAGE_SIZE] for i in range(0, len(rest), PAGE_SIZE)]
+        pages += [{"_id": bucket_id(discussion_id, page + n), "discussion_id": discussion_id,
+                   "page": page + n, "count": len(chunk), "comments": chunk, **_head(chunk), "ordered": True}
+                  for n, chunk in enumerate(chunks, start=1)]
+        num_pages[discussion_id] = max(page + len(chunks), 1)
+    if top_ups:
+        _pages().bulk_write(top_ups, ordered=False)
+    if pages:
+        _pages().insert_many(pages)
+    discussion_state.set_pages_of(num_pages)
+    return sum(len(comments) for comments in groups.values())

@@ -379,13 +379,13 @@ class BucketsStore(ContainerStore):
     def _discussion_query(self, discussion_id: ObjectId) -> dict[str, Any]:
         return {"discussion_id": discussion_id}
 
-    def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
-        """Append the new ones in posting order: the last page is filled up to PAGE_SIZE,
-        the rest become whole new pages in one insert_many (the whole discussion, when it
-        had none: a fast migration), and `num_pages` names the last page. Meant for
-        migrations and restores, which run while the site posts nothing to these
-        discussions."""
-        return bucket_writes.append(discussion_id, bucket_writes.new_ones(discussion_id, documents))
+    def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
+        """Append the new ones in posting order: each last page filled up to PAGE_SIZE,
+        the rest whole new pages (the whole discussion, when it had none: a fast
+        migration), and `num_pages` names the last page; a few round trips for all the
+        batch's discussions at once (bucket_writes.append). Meant for migrations and
+        restores, which run while the site posts nothing to these discussions."""
+        return bucket_writes.append(bucket_writes.new_ones(groups))
 
     def discussion_ids(self) -> list[ObjectId]:
         return sorted(_pages().distinct("discussion_id", {"count": {"$gt": 0}}))

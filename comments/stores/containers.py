@@ -4,8 +4,9 @@ about a hundred comments (comments/stores/buckets.py).
 
 An embedded comment holds the stored fields of records.new_document without
 `discussion_id`, which its container holds and unpacking adds back. Both stores
-export, import and migrate comments as the documents store's flat documents, one
-discussion at a time (what this base does once), and both select comments with
+export, import and migrate comments as the documents store's flat documents: out one
+discussion at a time, in a batch at a time grouped by discussion (what this base does
+once; each store adds a batch to all its discussions at once), and both select comments with
 the same `Query` conditions, sent to the server on the comments' own fields (a
 container matching a condition on its comments uses `$elemMatch`) or evaluated in
 Python, by infra/matching.py, on the comments they unpack (`in_python` and
@@ -67,8 +68,9 @@ class ContainerStore(CommentStore):
         """The query for one discussion's containers."""
 
     @abstractmethod
-    def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
-        """Add flat documents to one discussion; how many went in (module docstring)."""
+    def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
+        """Add flat documents to their discussions (a batch's, grouped by discussion, in
+        the order they came); how many went in (module docstring)."""
 
     def iter_documents(self, *, discussion_id: ObjectId | None = None, batch_size: int = 500) -> Iterator[dict]:
         """Every comment as a flat document, in discussion and posting order: the
@@ -95,7 +97,7 @@ class ContainerStore(CommentStore):
         by_discussion: dict[ObjectId, list[dict]] = defaultdict(list)
         for document in documents:
             by_discussion[document["discussion_id"]].append(document)
-        return sum(self._add_to_discussion(d, group) for d, group in by_discussion.items())
+        return self._add_to_discussions(dict(by_discussion))
 
     @staticmethod
     def superset_scope(query: Query) -> ObjectId | dict[str, Any] | None:

@@ -255,6 +255,13 @@ def set_pages(discussion_id: ObjectId, *, num_pages: int) -> None:
     _states().update_one({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(num_pages))}})
 
 
+def set_pages_of(num_pages: dict[ObjectId, int]) -> None:
+    """`set_pages` for several discussions, in one bulk write."""
+    if num_pages:
+        _states().bulk_write([UpdateOne({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(pages))}})
+                              for discussion_id, pages in num_pages.items()], ordered=False)
+
+
 def totals() -> Counts:
     """Every discussion's counters summed (one aggregation over the states)."""
     keys = Counts().as_doc()

@@ -28,8 +28,9 @@ many writers race:
 - the chain exists, as nested `$elemMatch` conditions: every array an identifier
   walks then holds the element it picks. DocumentDB 0.106 (FerretDB v2's engine)
   inserts a null into an empty array an identifier walks (documentdb/documentdb
-  #507) and drops one of two identifier paths that share a prefix, so each update
-  names one chain and the filter guarantees it is there;
+  #507) and drops one of two identifier paths that meet in one top-level comment, so
+  a reader's update names one chain (an import's, one per top-level subtree:
+  comments/stores/embedded_imports.py) and the filter guarantees each is there;
 - `$expr` with `$bsonSize` keeps the document under COMMENTS_EMBEDDED_MAX_BYTES.
 When the filter refuses, one read says why: SlugTaken, DiscussionFull or a parent
 that is not there end the write; the discussion's first comment creates the document
@@ -79,6 +80,7 @@ from pymongo.write_concern import WriteConcern
 
 from comments import conf
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
+from comments.stores import embedded_imports
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
 from comments.stores.queries import MEMBERS, TAB_CONDITIONS, Query, differing
 from comments.stores.embedded_tree import (
@@ -355,6 +357,12 @@ class EmbeddedStore(ContainerStore):
 
     def _discussion_query(self, discussion_id: ObjectId) -> dict[str, Any]:
         return {"_id": discussion_id}
+
+    def _add_to_discussions(self, groups: dict[ObjectId, list[dict]]) -> int:
+        """A batch's pushes at once, planned without reading the trees; what is refused
+        planned again by `_add_to_discussion` (comments/stores/embedded_imports.py)."""
+        return embedded_imports.add(self._collection(), groups, limit=max_bytes(),
+                                    replan=self._add_to_discussion)
 
     def _add_to_discussion(self, discussion_id: ObjectId, documents: list[dict]) -> int:
         """Plan from a fresh read, then insert the new document (the whole tree) or push

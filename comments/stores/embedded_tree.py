@@ -7,7 +7,7 @@ and gives plain values."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import bson
@@ -30,17 +30,17 @@ def chain_of(slug: str) -> Chain:
     return (*slugs.ancestor_slugs(slug), slug)
 
 
-def chain_field(chain: Chain, name: str) -> str:
+def chain_field(chain: Chain, name: str, tag: str = "c") -> str:
     """The update path of the field `name` of the comment at the end of `chain`,
     one arrayFilters identifier per depth: ('a', 'a/b') and 'status' give
     'replies.$[c0].replies.$[c1].status'; the empty chain names the discussion's own
-    field."""
-    return "".join(f"{REPLIES}.$[c{depth}]." for depth in range(len(chain))) + name
+    field. `tag` starts the identifiers (several chains in one update: one each)."""
+    return "".join(f"{REPLIES}.$[{tag}{depth}]." for depth in range(len(chain))) + name
 
 
-def chain_filters(chain: Chain) -> list[dict] | None:
+def chain_filters(chain: Chain, tag: str = "c") -> list[dict] | None:
     """The arrayFilters of chain_field: each identifier picks its slug."""
-    return [{f"c{depth}.slug": slug} for depth, slug in enumerate(chain)] or None
+    return [{f"{tag}{depth}.slug": slug} for depth, slug in enumerate(chain)] or None
 
 
 def chain_exists(chain: Chain, **condition: Any) -> dict:
@@ -109,7 +109,8 @@ def added_bytes(nodes: Iterable[dict]) -> int:
     return sum(len(bson.encode(node)) + ELEMENT_BYTES for node in nodes)
 
 
-def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, list[dict]], int]:
+def graft(replies: list[dict], documents: Iterable[dict], *,
+          assumed: bool = False) -> tuple[dict[Chain, list[dict]], int]:
     """Plan adding flat comment documents to a tree: which new subtrees go under which
     existing comment (by its chain; the empty chain: top level), and how many
     comments they hold.
@@ -118,7 +119,9 @@ def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, l
     nested in its new parent, so each subtree is one `$push`. A document whose slug
     or `_id` the tree (or an earlier document) has is skipped. One whose parent is
     nowhere goes to the top level: it keeps its slugs, so it still sorts in place,
-    and is not lost.
+    and is not lost. With `assumed`, a parent the tree does not hold is taken to sit
+    where its slug says (a plan made without reading the tree, which the write's
+    filter checks).
     """
     existing = {node["slug"]: chain for chain, node in flatten(replies)}
     ids = {node["_id"] for _, node in flatten(replies)}
@@ -134,7 +137,55 @@ def graft(replies: list[dict], documents: Iterable[dict]) -> tuple[dict[Chain, l
         if parent in new:
             new[parent][REPLIES].append(node)
         else:
-            grafts.setdefault(existing.get(parent, ()) if parent else (), []).append(node)
+            where = existing.get(parent, chain_of(parent) if assumed else ()) if parent else ()
+            grafts.setdefault(where, []).append(node)
         new[slug] = node
         ids.add(node["_id"])
     return grafts, len(new)
+
+
+def deepest(nodes: Iterable[dict]) -> int:
+    """How many levels down a comment with one of these nodes' slugs or ids can sit
+    in a tree: no deeper than its slug says, since every write puts a comment under
+    its parent where that sits, or at the top level."""
+    return max((slugs.depth(node["slug"]) + 1 for node in nodes), default=1)
+
+
+def in_rounds(grafts: dict[Chain, list[dict]]) -> list[dict[Chain, list[dict]]]:
+    """The grafts split into updates that each push under at most one comment of each
+    top-level subtree, and new top-level comments alone: two paths of one update that
+    meet in one top-level comment are refused by MongoDB (an ancestor's and its
+    descendant's) or one of them silently dropped by DocumentDB 0.106, and the
+    discussion's own array conflicts with every path below it."""
+    rounds: list[dict[Chain, list[dict]]] = [{(): grafts[()]}] if () in grafts else []
+    under: dict[str, list[Chain]] = {}
+    for chain in grafts:
+        if chain:
+            under.setdefault(chain[0], []).append(chain)
+    for k in range(max((len(chains) for chains in under.values()), default=0)):
+        rounds.append({chains[k]: grafts[chains[k]] for chains in under.values() if k < len(chains)})
+    return rounds
+
+
+def push_update(discussion_id: ObjectId, grafts: dict[Chain, list[dict]], *,
+                limit: int) -> tuple[dict, dict, list[Mapping[str, Any]] | None]:
+    """One update (filter, change, arrayFilters) pushing each chain's new subtrees under
+    it (one round of in_rounds), refused unless every chain exists, no node at any
+    depth they could sit at (`deepest`) has one of their slugs or ids, and the document
+    stays under `limit` bytes."""
+    new = [node for nodes in grafts.values() for _, node in flatten(nodes)]
+    depth = deepest(new)
+    taken = any_depth("slug", {"$in": [n["slug"] for n in new]}, depth=depth)["$or"]
+    taken += any_depth("_id", {"$in": [n["_id"] for n in new]}, depth=depth)["$or"]
+    room = limit - added_bytes(node for nodes in grafts.values() for node in nodes)
+    query: dict[str, Any] = {"_id": discussion_id, "$nor": taken,
+                             "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}}
+    tags = {chain: f"c{k}d" for k, chain in enumerate(grafts)}
+    exists = [chain_exists(chain) for chain in grafts if chain]
+    if exists:
+        query["$and"] = exists
+    change = {"$push": {chain_field(chain, REPLIES, tags[chain]): {"$each": nodes}
+                        for chain, nodes in grafts.items()}}
+    filters: list[Mapping[str, Any]] = [f for chain in grafts
+                                        for f in chain_filters(chain, tags[chain]) or []]
+    return query, change, filters or None

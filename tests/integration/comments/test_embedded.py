@@ -124,6 +124,14 @@ def test_graft_keeps_an_orphan_at_the_top_level_and_skips_a_known_id():
     assert [n["slug"] for n in grafts[()]] == ["q/r"]
 
 
+def test_an_import_update_pushes_under_one_comment_of_each_top_level_subtree():
+    """New top-level comments alone; then one chain per top-level comment an update,
+    never an ancestor's with its descendant's or two siblings' (DocumentDB drops one)."""
+    grafts = {("a",): [node("a/x")], ("a", "a/b"): [node("a/b/y")], ("c",): [node("c/z")], (): [node("e")]}
+    assert [list(r) for r in embedded_tree.in_rounds(grafts)] == [[()], [("a",), ("c",)], [("a", "a/b")]]
+    assert embedded_tree.deepest([node("a/b/y"), node("e")]) == 3
+
+
 # --- The tree in MongoDB -----------------------------------------------------------------
 
 
@@ -467,3 +475,30 @@ def test_an_import_past_the_limit_is_refused(embedded_store, settings, make_post
     with pytest.raises(DiscussionFull):
         EMBEDDED.insert_documents(documents=exported)
     assert EMBEDDED.tally_listing(discussion_id=post.id).total == 0
+
+
+def test_an_import_batch_under_an_ancestor_and_its_descendant_lands_whole(
+    embedded_store, make_post, make_comment, mongo_db,
+):
+    """The second batch pushes under a root, under that root's reply and under another
+    root at once (a new reply nested in its new parent): every comment lands where it
+    was, counted once."""
+    post = make_post()
+    discussion_with_replies(post, make_comment)
+    exported = list(EMBEDDED.iter_documents(discussion_id=post.id))
+    EMBEDDED.drop_discussion(discussion_id=post.id)
+    assert EMBEDDED.insert_documents(documents=[exported[k] for k in (0, 1, 4)]) == 3
+    assert EMBEDDED.insert_documents(documents=[exported[k] for k in (2, 3, 5, 6)]) == 4
+    assert list(EMBEDDED.iter_documents(discussion_id=post.id)) == exported
+    tree = mongo_db.discussions.find_one({"_id": post.id})["replies"]
+    assert all(chain == embedded_tree.chain_of(n["slug"]) for chain, n in embedded_tree.flatten(tree))
+
+
+def test_an_imported_id_stored_deeper_under_another_slug_is_skipped(embedded_store, make_post, make_comment):
+    """A comment stored before as a reply of a reply comes again as a top-level one (a
+    rerun after COMMENTS_MAX_DEPTH changed): its id is found at the depth it sits at."""
+    post = make_post()
+    made = discussion_with_replies(post, make_comment)
+    [deep] = [d for d in EMBEDDED.iter_documents(discussion_id=post.id) if d["_id"] == made[3].id]
+    assert EMBEDDED.insert_documents(documents=[{**deep, "slug": "again", "parent_id": None}]) == 0
+    assert len(list(EMBEDDED.iter_documents(discussion_id=post.id))) == 7
