@@ -22,7 +22,7 @@ the file is stored exactly once (WRONG otherwise).
 `--orphans N` adds N replies whose parent never appears (each names a parent of its
 own that is not in the file): they wait for it until the end, then go to the top
 level; `--one-thread` puts them all in one thread. The run checks every orphan was
-imported at the top level.
+imported at the top level, and that the import reported no other orphan.
 
 `--memory 20000,200000` runs the import once per size, each in a process of its own
 (so that each peak resident size is its own), then once more at the first size with
@@ -30,9 +30,16 @@ imported at the top level.
 table and whether the peak is flat: every run's peak resident size within 15% of the
 first's (the import's process, and its largest render worker). `--sweep 0,10000,50000` does the same for orphan counts at one size.
 
+`--format jsonl` then exports what the Disqus import stored, clears it and times the
+JSON Lines import of the file; `--migrate buckets,documents` then times
+`comments_migrate` to each store named, in turn (bench/import_moves.py); each step is
+judged against the raw rate of the documents it stored, measured right after it, and
+checked: every comment stored once.
+
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/imports.py --comments 20000
     MONGODB_URI=... .venv/bin/python bench/imports.py --memory 20000,200000
     MONGODB_URI=... .venv/bin/python bench/imports.py --comments 2000 --sweep 0,10000,50000
+    MONGODB_URI=... .venv/bin/python bench/imports.py --format jsonl --migrate buckets,documents
 
 Say which server and how loaded the machine was (`uptime`) whenever you quote figures.
 """
@@ -63,11 +70,13 @@ from django.conf import settings
 
 from cms import posts
 from comments import conf
-from comments.stores import get_store
+from comments.stores import CommentStore, get_store
 from pymongo import IndexModel
 from pymongo.collection import Collection
 from comments.transfer import disqus, import_render
 from infra import mongo
+
+from bench import import_moves
 
 START = datetime(2014, 1, 1, tzinfo=UTC)
 HEAD = ('<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns="http://disqus.com" '
@@ -145,6 +154,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help=f"render worker processes (default {import_render.RENDER_WORKERS}; 0: none)")
     parser.add_argument("--trace", action="store_true", help="tracemalloc too (slower: the ratio is not judged)")
+    parser.add_argument("--format", choices=("disqus", "jsonl"), default="disqus",
+                        help="jsonl: then export what the Disqus import stored and time importing it back")
+    parser.add_argument("--migrate", metavar="STORE,STORE,...", default="",
+                        help="then time comments_migrate to each store in turn (e.g. buckets,documents)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one run of a table
     args = parser.parse_args()
     if args.memory or args.sweep:
@@ -173,25 +186,37 @@ def main() -> None:
         print(f"Peak Python memory during the import: {result['traced']:.1f} MB")
     print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB); "
           f"of a render worker: {result['worker_rss']:.0f} MB ({result['workers']} workers)")
+    for step in result["steps"]:
+        print(f"\n{step['what']}" + (f" ({step['megabytes']:.1f} MB)" if "megabytes" in step else "")
+              + f": {step['imported']} comments in {step['seconds']:.1f} s: {step['rate']:.0f} comments/s")
+        print(f"Reference: insert_many of the same {step['stored_documents']} stored documents ({step['store']} "
+              f"store, {step['indexes']} indexes): {step['raw_seconds']:.1f} s, {step['raw_rate']:.0f} comments/s")
+        for line in checks(step, args):
+            print(line)
     print("\ntargets (figures, not tests):")
-    print(target(result))
+    for judged in (result, *result["steps"]):
+        print(target(judged))
 
 
 def target(result: dict) -> str:
     goal = TARGETS[result["store"]]
     ratio = result["rate"] / result["raw_rate"]
     verdict = "not judged under tracemalloc" if result["traced"] is not None else ("met" if ratio >= goal else "NOT met")
-    return f"  import >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x, {verdict}"
+    return f"  {result['what']} >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x, {verdict}"
 
 
 def checks(result: dict, args: argparse.Namespace) -> list[str]:
-    """Every comment of the file stored once; every orphan at the top level."""
+    """Every comment of the file stored once; every orphan at the top level, and no
+    other reply reported as one (its parent is in the file)."""
     wanted = args.comments + args.orphans
     once = result["stored"] == result["distinct"] == wanted
-    return [f"Stored once: {result['distinct']} distinct of {result['stored']} stored, {wanted} in the file"
-            + ("" if once else " (WRONG: every comment must be stored exactly once)"),
-            f"Orphans at the top level: {result['top']} of {args.orphans}"
-            + ("" if result["top"] == args.orphans else " (WRONG: every orphan must be imported at the top level)")]
+    lines = [f"Stored once: {result['distinct']} distinct of {result['stored']} stored, {wanted} in the file"
+             + ("" if once else " (WRONG: every comment must be stored exactly once)")]
+    if "orphans" not in result:  # a JSON Lines import or a migration: no threading of its own
+        return lines
+    right = result["top"] == result["orphans"] == args.orphans
+    return lines + [f"Orphans at the top level: {result['top']} of {args.orphans}, {result['orphans']} reported"
+                    + ("" if right else " (WRONG: every orphan, and only they, must be imported at the top level)")]
 
 
 def measure(args: argparse.Namespace) -> dict:
@@ -219,32 +244,29 @@ def measure(args: argparse.Namespace) -> dict:
         traced = tracemalloc.get_traced_memory()[1] if args.trace else None
         tracemalloc.stop()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        top = stored = 0
-        ids = set()
-        for document in get_store().iter_documents():
-            number = int(document["imported"]["id"])
-            ids.add(number)
-            stored += 1
-            top += number >= args.comments and document["parent_id"] is None
-        raw_seconds, stored_documents, indexes = reference()
-        return {"store": conf.get().store, "database": settings.MONGODB_NAME, "threads": threads,
-                "megabytes": os.path.getsize(path) / 1e6, "imported": report.imported,
-                "refused": sum(report.refused.values()), "orphans": report.orphans_total, "top": top,
-                "stored": stored, "distinct": len(ids), "seconds": seconds, "rate": report.imported / seconds,
-                "raw_seconds": raw_seconds, "raw_rate": stored / raw_seconds, "stored_documents": stored_documents,
-                "indexes": indexes, "traced": traced / 1e6 if traced is not None else None,
-                "rss": rss / 1024, "rss_before": rss_before / 1024, "load": os.getloadavg()[0],
-                "worker_rss": import_render.worker_peak_kb() / 1024, "workers": import_render.RENDER_WORKERS}
+        found = import_moves.stored_once(get_store(), args.comments)
+        raw_seconds, stored_documents, indexes = reference(get_store())
+        result = {"what": "Disqus import", "store": conf.get().store, "database": settings.MONGODB_NAME,
+                  "threads": threads, "megabytes": os.path.getsize(path) / 1e6, "imported": report.imported,
+                  "refused": sum(report.refused.values()), "orphans": report.orphans_total, **found,
+                  "seconds": seconds, "rate": report.imported / seconds, "raw_seconds": raw_seconds,
+                  "raw_rate": found["stored"] / raw_seconds, "stored_documents": stored_documents,
+                  "indexes": indexes, "traced": traced / 1e6 if traced is not None else None,
+                  "rss": rss / 1024, "rss_before": rss_before / 1024, "load": os.getloadavg()[0],
+                  "worker_rss": import_render.worker_peak_kb() / 1024, "workers": import_render.RENDER_WORKERS}
+        steps = [import_moves.jsonl(args.comments, reference)] if args.format == "jsonl" else []
+        steps += [import_moves.migrate(store, args.comments, reference) for store in args.migrate.split(",") if store]
+        return {**result, "steps": steps}
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
         os.unlink(path)
 
 
-def reference() -> tuple[float, int, int]:
+def reference(store: CommentStore) -> tuple[float, int, int]:
     """The raw rate's run: the store's documents as stored, read back, inserted by
     ordered insert_many of REFERENCE_BATCH into a scratch collection with the store's
-    own indexes. (seconds, documents, indexes besides _id)"""
-    collection = get_store()._collection()
+    own indexes (dropped after). (seconds, documents, indexes besides _id)"""
+    collection = store._collection()
     scratch = collection.database[f"{collection.name}_reference"]
     models = [IndexModel(list(spec["key"].items()), **{k: v for k, v in spec.items() if k not in ("key", "v", "ns")})
               for spec in collection.list_indexes() if spec["name"] != "_id_"]
@@ -257,6 +279,7 @@ def reference() -> tuple[float, int, int]:
             seconds, count, batch = seconds + _timed_insert(scratch, batch), count + len(batch), []
     if batch:
         seconds, count = seconds + _timed_insert(scratch, batch), count + len(batch)
+    scratch.drop()
     return seconds, count, len(models)
 
 

@@ -64,15 +64,14 @@ What the engine guarantees:
   the parents of late replies without scanning any store; a run stopped (killed) at any
   point is completed by the next. `dry_run` reads everything and writes nothing.
 
-Memory stays bounded whatever the size of the file: the engine holds the thread map,
-one batch being built, import_render.AHEAD per worker being rendered, one being stored,
-at most WAITING_LIMIT of the replies waiting for a parent (the others wait in the
-scratch collection), the recent comments (older parents are looked up in
-`comment_imports`), import_authors.AUTHORS_HELD cleaned authors, up to
+Memory: the engine holds the thread map, one batch being built, import_render.AHEAD
+per worker being rendered, one being stored, at most WAITING_LIMIT of the replies
+waiting for a parent (the others wait in the scratch collection), KNOWN_LIMIT recent
+comments (older parents are looked up in `comment_imports`, and a batch's parents are
+held while it is placed), import_authors.AUTHORS_HELD cleaned authors, up to
 PLACEHOLDER_SLUGS_HELD slugs of hidden comments per discussion (past it, repaired then)
-and the first ORPHANS_SHOWN orphans; a dry run also keeps every source id it has seen
-(it has no ledger). A dry run writes nothing but, past WAITING_LIMIT waiting replies,
-the scratch collection, which it drops too.
+and the first ORPHANS_SHOWN orphans; a dry run keeps every source id it has seen (no
+ledger) and writes nothing but, past WAITING_LIMIT, the scratch collection (dropped too).
 """
 
 from __future__ import annotations
@@ -251,19 +250,22 @@ class Importer:
                 fresh.append(comment)
         fresh += self.waiting.take(comment.id for comment in batch if comment.id in stored)
         ids = {c.id for c in fresh}
-        unknown = [c.parent for c in fresh if c.parent and c.parent not in ids and c.parent not in self.known]
+        # Held for this batch: placing it makes `known` forget its oldest, maybe one of them.
+        parents = {c.parent: self.known[c.parent] for c in fresh if c.parent and c.parent in self.known}
+        unknown = [c.parent for c in fresh if c.parent and c.parent not in ids and c.parent not in parents]
         for parent_id, placed in self._look_up(unknown).items():
             self._remember(parent_id, placed)
-        self._write(fresh)
+            parents[parent_id] = placed
+        self._write(fresh, parents=parents)
 
-    def _write(self, comments: list[SourceComment], *, orphans: bool = False) -> None:
-        """Place each comment under its parent, parents first, and store them. A reply
-        whose parent is not placed yet waits for it; with `orphans`, the comments
-        given go to the top level when their parent is nowhere. Stored a batch at a
-        time; the replies waiting for what was placed follow once the queue is empty."""
+    def _write(self, comments: list[SourceComment], *, orphans: bool = False, parents: dict | None = None) -> None:
+        """Place each comment under its parent (in `parents`, placed here or remembered),
+        parents first, and store them. A reply whose parent is not placed yet waits for
+        it; with `orphans`, the comments given go to the top level when their parent is
+        nowhere. Stored a batch at a time; then the replies waiting for what was placed."""
         queue, documents, placed = deque(comments), [], []
         self.max_depth = conf.get().max_depth  # read once a batch, not once a reply
-        here: dict[str, Placed] = {}
+        here: dict[str, Placed] = dict(parents or {})
         while queue:
             comment = queue.popleft()
             parent = (here.get(comment.parent) or self.known.get(comment.parent)) if comment.parent else None

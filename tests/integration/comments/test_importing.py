@@ -196,6 +196,22 @@ def test_replies_find_parents_written_batches_ago_and_forgotten(make_post, monke
     assert_faithful(post, comments)
 
 
+@pytest.mark.stores("documents")
+def test_a_reply_whose_parent_is_the_oldest_remembered_stays_under_it(make_post, monkeypatch):
+    """Its parent is in memory when the batch is looked at, and is the first forgotten
+    as the batch is placed: the reply still goes under it, not to the top level (it
+    waited for a parent already written, then became an orphan)."""
+    monkeypatch.setattr(importing, "KNOWN_LIMIT", 3)
+    post = make_post()
+    roots = [SourceComment(source="test", id=f"r{k}", thread="t1", parent=None, posted=START + timedelta(minutes=k),
+                           html=f"<p>Root {k}</p>") for k in range(5)]
+    reply = SourceComment(source="test", id="x", thread="t1", parent="r1", posted=START + timedelta(hours=1),
+                          html="<p>Reply</p>")
+    report = run(post, [*roots, reply], batch_size=2)
+    assert report.orphans_total == 0
+    assert_faithful(post, [*roots, reply])
+
+
 @pytest.mark.usefixtures("each_store")
 def test_replies_read_before_their_parents_wait_for_them_across_batches(make_post, settings):
     settings.COMMENTS_MAX_DEPTH = 100
