@@ -38,6 +38,7 @@ from bson.errors import InvalidId
 
 from comments.posting import commenters
 from comments.stores import counters, get_store, summaries
+from comments.transfer.import_authors import Authors
 from comments.transfer.import_writer import Writer
 from infra.markup import render_comment
 
@@ -94,10 +95,11 @@ def parse_line(line: str, *, number: int) -> dict:
     return document
 
 
-def trusted(document: dict, *, number: int, keep_staff: bool = False) -> dict:
+def trusted(document: dict, *, number: int, keep_staff: bool = False, authors: Authors | None = None) -> dict:
     """`document` as the site will store it: its `html` rendered from its `text`, its
-    author's name and address cleaned (BadLine for one the site refuses), and without
-    `author.staff` unless `keep_staff` (the file is the site's own export)."""
+    author's name and address cleaned (BadLine for one the site refuses; each author
+    once with `authors`, the run's), and without `author.staff` unless `keep_staff`
+    (the file is the site's own export)."""
     document["html"] = render_comment(document.get("text", ""))
     author = document.get("author")
     if isinstance(author, dict):
@@ -106,14 +108,13 @@ def trusted(document: dict, *, number: int, keep_staff: bool = False) -> dict:
         name, email = author.get("name") or "", author.get("email") or ""
         if not isinstance(name, str) or not isinstance(email, str):
             raise BadLine(BAD_LINE.format(number=number, reason="author name or email not a str"))
-        try:
-            # A member's comment carries the member's own name (the form's rule too):
-            # only an anonymous line is checked against the authors' names.
-            cleaned = commenters.clean_imported(name=name, email=email,
-                                                trust_names=keep_staff or author.get("id") is not None)
-        except commenters.Refused as refused:
-            reason = str(refused).replace("--trust-names", "--keep-staff")
-            raise BadLine(BAD_LINE.format(number=number, reason=reason)) from refused
+        # A member's comment carries the member's own name (the form's rule too):
+        # only an anonymous line is checked against the authors' names.
+        cleaned = (authors or Authors(trust_names=keep_staff)).clean(name, email,
+                                                                     by_source_author=author.get("id") is not None)
+        if isinstance(cleaned, commenters.Refused):
+            reason = str(cleaned).replace("--trust-names", "--keep-staff")
+            raise BadLine(BAD_LINE.format(number=number, reason=reason)) from cleaned
         if "name" in author:
             author["name"] = cleaned.name
         if author.get("email"):
@@ -134,13 +135,15 @@ def import_comments(
     read = inserted = 0
     discussions: set[ObjectId] = set()
     batch: list[dict] = []
+    authors = Authors(trust_names=keep_staff)  # each author cleaned once (the look-alike check is slow)
     # Each batch is inserted (one ordered insert_many) while the next is read and rendered.
     writer: Writer[list[dict], int] = Writer(lambda documents: get_store().insert_documents(documents=documents))
     try:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            document = trusted(parse_line(line, number=number), number=number, keep_staff=keep_staff)
+            document = trusted(parse_line(line, number=number), number=number, keep_staff=keep_staff,
+                               authors=authors)
             batch.append(document)
             discussions.add(document["discussion_id"])
             read += 1
