@@ -527,6 +527,38 @@ def _proc_cpu(pgid: int, db_pids: frozenset[int]) -> tuple[float, float]:
     return app, db
 
 
+def database_pids(uri: str) -> frozenset[int]:
+    """The FerretDB listening where `uri` points and the PostgreSQL postmaster it talks
+    to (found from their command lines and the cluster's postmaster.pid), for a database
+    this script did not start; none found: empty (its CPU is then not measured)."""
+    where = uri.split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
+    found: set[int] = set()
+    pg_port = None
+    commands = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+    for pid, argv in commands.items():
+        text = [part.decode(errors="replace") for part in argv]
+        if any(part == f"--listen-addr={where}" for part in text):
+            found.add(pid)
+            url = next((part for part in text if part.startswith("--postgresql-url=")), "")
+            pg_port = re.search(r"@[^:/]+:(\d+)", url)
+    for pid, argv in commands.items():
+        text = [part.decode(errors="replace") for part in argv]
+        if pg_port and "-D" in text and text[0].endswith("postgres"):
+            try:
+                lines = (Path(text[text.index("-D") + 1]) / "postmaster.pid").read_text().splitlines()
+            except (OSError, IndexError):
+                continue
+            if len(lines) > 3 and lines[0].strip() == str(pid) and lines[3].strip() == pg_port.group(1):
+                found.add(pid)
+    return frozenset(found)
+
+
 def _busy_seconds() -> float:
     """CPU seconds the whole machine has been busy since boot (/proc/stat)."""
     values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -868,7 +900,7 @@ def main() -> int:
         devdb = database.running()
     uri = devdb.uri if args.own_db else os.environ.get("MONGODB_URI") or devdb.uri
     known = devdb is not None and devdb.uri == uri
-    db_pids = frozenset({devdb.pid, database.postmaster_pid()} - {None}) if known else frozenset()
+    db_pids = frozenset({devdb.pid, database.postmaster_pid()} - {None}) if known else database_pids(uri)
     plan = Plan(args.threads, args.seconds, args.requests, args.warmup, args.timeout, max(1, args.rounds),
                 servers, db_pids)  # fmt: skip
     own = database if args.own_db else None

@@ -7,7 +7,9 @@ gunicorn.conf.py: `slugline-cold` (COMMENTS_CACHE_SECONDS=0) and `limit`
 turn, one request at a time, and the script prints:
 
 - the server's CPU per answer (its processes' user and system time from /proc over
-  `--requests` answers, in `--rounds` interleaved rounds), without a profiler;
+  `--requests` answers, in `--rounds` interleaved rounds), without a profiler, and the
+  database's meanwhile (FerretDB's and PostgreSQL's processes, when found on this
+  machine: `peer.database_pids`; other clients of the database count in it too);
 - then, served again under cProfile (bench/peer/profiling_conf.py), the Python calls
   per answer and the functions whose time differs most between the two pages, with
   their calls per answer: what the cold page does beyond the limit.
@@ -82,19 +84,24 @@ def ask(server: peer.Server, expected: peer.Expected, count: int) -> bytes:
 
 
 def cpu_per_answer(found: list[peer.Server], expected: peer.Expected, *, requests: int, rounds: int,
-                   warmup: int) -> dict[str, float]:
-    """Each server's CPU ms per answer, over `requests` answers in interleaved rounds."""
-    spent = {server.name: 0.0 for server in found}
+                   warmup: int, db_pids: frozenset[int] = frozenset()) -> dict[str, tuple[float, float]]:
+    """Each server's CPU ms per answer and the database's (its processes `db_pids`,
+    FerretDB's and PostgreSQL's, meanwhile: other clients' work falls in it too), over
+    `requests` answers in interleaved rounds."""
+    spent = {server.name: (0.0, 0.0) for server in found}
     for server in found:
         ask(server, expected, warmup)
     for _ in range(rounds):
         for server in found:
-            before = peer._proc_cpu(server.proc.pid, frozenset())[0]
+            before = peer._proc_cpu(server.proc.pid, db_pids)
             ask(server, expected, requests // rounds)
-            spent[server.name] += peer._proc_cpu(server.proc.pid, frozenset())[0] - before
+            after = peer._proc_cpu(server.proc.pid, db_pids)
+            app, db = spent[server.name]
+            spent[server.name] = (app + after[0] - before[0], db + after[1] - before[1])
     if requests < rounds:
         return {}
-    return {name: seconds * 1000 / (requests // rounds * rounds) for name, seconds in spent.items()}
+    answers = requests // rounds * rounds
+    return {name: (app * 1000 / answers, db * 1000 / answers) for name, (app, db) in spent.items()}
 
 
 def print_profiles(folder: Path, requests: int, top: int) -> None:
@@ -144,6 +151,7 @@ def main() -> int:
         sys.exit(f"{name}: no published post {peer.SLUG!r}")
     expected = peer.Expected.first_page(listers.list_comments(discussion_id=post.id, view="threaded"))
     print(f"database {name}, {post.comment_count:,} comments; load average {os.getloadavg()}", flush=True)
+    db_pids = peer.database_pids(uri)
     workdir = Path(tempfile.mkdtemp(prefix="slugline-profile-"))
     try:
         peer.prepare_slugline(workdir, uri)
@@ -158,15 +166,20 @@ def main() -> int:
                     args.html.mkdir(parents=True, exist_ok=True)
                     (args.html / f"{server.name}.html").write_bytes(body)
             started = time.time()
-            cpu = cpu_per_answer(found, expected, requests=args.requests, rounds=args.rounds, warmup=args.warmup)
+            cpu = cpu_per_answer(found, expected, requests=args.requests, rounds=args.rounds, warmup=args.warmup,
+                                 db_pids=db_pids)
         finally:
             for server in found:
                 server.stop()
         if cpu:
+            app = {name: ms for name, (ms, _) in cpu.items()}
             print(f"CPU ms per answer over {args.requests} answers ({time.time() - started:.0f} s; load average "
-                  f"{os.getloadavg()}): " + ", ".join(f"{name} {ms:.2f}" for name, ms in cpu.items())
-                  + f"; cold - limit {cpu['slugline-cold'] - cpu['limit']:.2f}"
-                  + (f"; base - limit {cpu[peer.BASE] - cpu['limit']:.2f}" if args.base else ""), flush=True)
+                  f"{os.getloadavg()}): " + ", ".join(f"{name} {ms:.2f}" for name, ms in app.items())
+                  + f"; cold - limit {app['slugline-cold'] - app['limit']:.2f}"
+                  + (f"; base - limit {app[peer.BASE] - app['limit']:.2f}" if args.base else ""), flush=True)
+            if db_pids:
+                print("  the database's CPU ms meanwhile, per answer (FerretDB and PostgreSQL, other clients' "
+                      "work included): " + ", ".join(f"{name} {db:.2f}" for name, (_, db) in cpu.items()), flush=True)
         found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup, base=args.base)
         try:
             for server in found:

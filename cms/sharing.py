@@ -80,16 +80,17 @@ def author_url(post: Post) -> str:
     return absolute(reverse("author", args=[post.author.username]))
 
 
-def blog_posting(post: Post, *, image: SharedImage, url: str) -> dict:
-    """The schema.org BlogPosting of a post, with its latest comments as Comment items."""
-    author = {"@type": "Person", "name": post.author.name, "url": author_url(post)}
+def blog_posting(post: Post, *, image: SharedImage, url: str, summary: str, author_address: str) -> dict:
+    """The schema.org BlogPosting of a post, with its latest comments as Comment items
+    (`summary` and `author_address`: its `description` and `author_url`)."""
+    author = {"@type": "Person", "name": post.author.name, "url": author_address}
     data: dict = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
         "url": url,
         "headline": post.title,
-        "description": description(post),
+        "description": summary,
         "image": {"@type": "ImageObject", "url": image.url, "width": image.width, "height": image.height},
         "author": author,
         "datePublished": post.published.isoformat() if post.published else None,
@@ -132,11 +133,13 @@ class PostSharing:
 def post_sharing(post: Post, *, cover: Image | None) -> PostSharing:
     url = absolute(post.get_absolute_url())
     image = shared_image(cover)
+    # Each once: the summary parses the post's HTML, the author's address is a reverse().
+    summary, address = description(post), author_url(post)
     return PostSharing(
-        canonical=url, description=description(post), image=image,
-        locale=OG_LOCALES.get(post.language, post.language), author_url=author_url(post),
+        canonical=url, description=summary, image=image,
+        locale=OG_LOCALES.get(post.language, post.language), author_url=address,
         large_card=cover is not None,
-        json_ld=json_for_script(blog_posting(post, image=image, url=url)),
+        json_ld=json_for_script(blog_posting(post, image=image, url=url, summary=summary, author_address=address)),
     )
 
 

@@ -23,7 +23,7 @@ from pymongo import ASCENDING, DESCENDING
 
 from comments import slugs
 from infra import folding, matching
-from infra.frozen import evolved
+from infra.frozen import evolved, made
 
 APPROVED, PENDING, SPAM, DELETED = "approved", "pending", "spam", "deleted"
 STATUSES = (APPROVED, PENDING, SPAM, DELETED)
@@ -226,12 +226,12 @@ class Comment:
         """A comment from its stored fields (the same in every store; an embedded
         comment has its discussion's id passed in)."""
         author, votes, intent = doc.get("author") or {}, doc.get("votes") or {}, doc.get("intent")
-        return cls(
-            id=doc["_id"], discussion_id=doc["discussion_id"], parent_id=doc.get("parent_id"), slug=doc["slug"],
+        return made(  # cls(...) without its frozen __init__: fifty-one a page
+            cls, id=doc["_id"], discussion_id=doc["discussion_id"], parent_id=doc.get("parent_id"), slug=doc["slug"],
             full_slug=doc["full_slug"], thread=doc.get("thread") or slugs.thread_key(doc["full_slug"]),
             posted=doc["posted"],
-            author=CommentAuthor(id=author.get("id"), name=author.get("name", ""), email=author.get("email", ""),
-                                 staff=bool(author.get("staff"))),
+            author=made(CommentAuthor, id=author.get("id"), name=author.get("name", ""),
+                        email=author.get("email", ""), staff=bool(author.get("staff"))),
             text=doc["text"], html=doc.get("html", ""), form_key=doc.get("form_key"),
             status=doc.get("status") or APPROVED, placeholder=bool(doc.get("placeholder")), ip=doc.get("ip"),
             edited=doc.get("edited"), flag_count=doc.get("flag_count", 0),

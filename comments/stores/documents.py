@@ -242,29 +242,40 @@ class DocumentsStore(CommentStore):
         100,000 comments on DocumentDB too, which sorts whatever an index range holds;
         the same comments as one query. Pages by position and replies below a comment
         are one query (CommentStore.find_page), and so is a page whose rest is known to
-        be short (`reach`: the last pages, and page 1 of a small discussion)."""
-        short = reach is not None and reach <= page_windows.SHORT_REACH
-        if limit is None or limit <= 0 or skip or below is not None or short:
+        be short (`reach`: the last pages, and page 1 of a small discussion) unless it is
+        page 1 with a hint: one window ending where page 1 ended reads the page's comments,
+        not all of a discussion's (which DocumentDB would fetch and sort)."""
+        if limit is None or limit <= 0 or skip or below is not None:
             return super().find_page(discussion_id=discussion_id, order=order, limit=limit, skip=skip, after=after,
                                      before=before, below=below, viewer=viewer)
         key = before if before is not None else after
+        short = reach is not None and reach <= page_windows.SHORT_REACH
+        if short and key is not None:
+            return super().find_page(discussion_id=discussion_id, order=order, limit=limit, after=after,
+                                     before=before, viewer=viewer)
+        hint = page_windows.get_hint(discussion_id=discussion_id, order=order)
+        if short and hint.end is None:  # page 1 read whole, and where it ends kept for the next read
+            found = super().find_page(discussion_id=discussion_id, order=order, limit=limit, viewer=viewer)
+            self._learn(discussion_id, order, found, limit=limit, viewer=viewer, hint=hint)
+            return found
         sort = reverse(tuple(ORDERS[order])) if before is not None else tuple(ORDERS[order])
         field, direction = sort[0]
-        query = Query(discussion_id=discussion_id, viewer=viewer, order=sort,
-                      after=tuple(key) if key is not None else None)
-        hint = page_windows.get_hint(discussion_id=discussion_id, order=order)
-        found = page_windows.read(
-            field=field, direction=direction, wanted=limit, key_value=key[0] if key is not None else None,
-            hint=hint, opens=opens, fetch=lambda condition, count: self._find_within(query, condition, count),
-        )
-        # Where page 1 ends is learnt from what every reader sees (an editor's page 1,
-        # holding more, ends earlier: it would move the hint back and forth).
-        first_page = key is None and viewer.shared
-        page_windows.set_hint(
-            discussion_id=discussion_id, order=order, previous=hint,
-            hint=page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint),
-        )
+        query = Query(discussion_id=discussion_id, viewer=viewer, order=sort, after=None if key is None else tuple(key))
+        found = page_windows.read(field=field, direction=direction, wanted=limit, hint=hint, opens=opens,
+                                  key_value=None if key is None else key[0],
+                                  fetch=lambda where, count: self._find_within(query, where, count))
+        self._learn(discussion_id, order, found, limit=limit, viewer=viewer, hint=hint, first_page=key is None)
         return found[::-1] if before is not None else found
+
+    @staticmethod
+    def _learn(discussion_id: ObjectId, order: str, found: list[Comment], *, limit: int, viewer: Viewer,
+               hint: page_windows.PageHint, first_page: bool = True) -> None:
+        """Keep the hint a page read leaves (page_windows.observed). Where page 1 ends is
+        learnt from what every reader sees (an editor's page 1, holding more, ends earlier)."""
+        first_page = first_page and viewer.shared
+        field = ORDERS[order][0][0]
+        learnt = page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint)
+        page_windows.set_hint(discussion_id=discussion_id, order=order, previous=hint, hint=learnt)
 
     def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
         """The newest approved comments, newest first (what a post's summary reads after

@@ -1,5 +1,5 @@
-"""infra/frozen.py's `evolved`: what `dataclasses.replace` returns for a frozen record,
-without running its `__init__`. Pure."""
+"""infra/frozen.py's `evolved` and `made`: what `dataclasses.replace` and a frozen
+record's class return, without running its `__init__`. Pure."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from comments.reading.listings import Shown
 from comments.records import Comment, CommentAuthor
-from infra.frozen import evolved
+from infra.frozen import evolved, made
 
 COMMENT = Comment(id=ObjectId(), discussion_id=ObjectId(), parent_id=None, slug="a", full_slug="x:a", thread="x",
                   posted=datetime(2026, 4, 1, tzinfo=UTC), author=CommentAuthor(id=3, name="Rosa"), text="t",
@@ -38,3 +38,20 @@ def test_an_evolved_record_is_still_frozen_and_knows_its_fields():
         copy.slug = "b"  # type: ignore[misc]
     with pytest.raises(TypeError, match="Comment has no field colour"):
         evolved(COMMENT, colour="red")
+
+
+def test_a_made_record_equals_the_one_its_class_makes():
+    """Given every field, `made` returns what the class does (equal, hashing alike,
+    frozen); a field missing or one too many is a TypeError, defaults are not filled in;
+    and a comment read from its document is the one its class makes of the same values."""
+    fields = {field.name: getattr(COMMENT, field.name) for field in dataclasses.fields(Comment)}
+    copy = made(Comment, **fields)
+    assert copy == Comment(**fields) and hash(copy) == hash(Comment(**fields))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.slug = "b"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="CommentAuthor is made of every one of its fields: staff"):
+        made(CommentAuthor, id=3, name="Rosa", email="")
+    with pytest.raises(TypeError, match="colour"):
+        made(CommentAuthor, id=3, name="Rosa", email="", staff=False, colour="red")
+    assert Comment.from_doc(COMMENT.to_doc()) == COMMENT
+    assert type(Comment.from_doc(COMMENT.to_doc()).author) is CommentAuthor

@@ -18,7 +18,7 @@ from django.core.cache import cache
 from comments import slugs
 from comments.benchmark import discussion_documents
 from comments.reading import cursors, listers, listings
-from comments.records import APPROVED, DELETED, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
+from comments.records import APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
 from comments.stores import get_store, page_windows
 from comments.stores.base import CommentStore
 from comments.stores.documents import DocumentsStore
@@ -171,6 +171,30 @@ def test_a_hinted_page_one_reads_a_bounded_range_of_the_index(awkward, commands)
     DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT)
     finds = [c for c in commands.sent if "find" in c]
     assert finds and "$lte" in str(finds[0]["filter"].get("full_slug", finds[0]["filter"])), finds[0]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_a_short_discussion_s_page_one_is_read_whole_then_through_its_hint(awkward, view, commands):
+    """A discussion known to be short (`reach`) has its page 1 read as one query the
+    first time, which leaves the hint; then as one range bounded where page 1 ended,
+    not the whole discussion sorted: the one query's page either way, whatever hint is
+    left, for readers and editors."""
+    for viewer in (Viewer(), EDITORS):
+        page = dict(discussion_id=awkward, order=view, limit=LIMIT, viewer=viewer)
+        expected = _ids(_one_query(**page))
+        for hints in sorted(HINTS):
+            cache.clear()
+            if (hint := HINTS[hints](awkward, view)) is not None:
+                cache.set(page_windows._hint_key(awkward, view), hint)
+            assert _ids(DOCUMENTS.find_page(**page, reach=400)) == expected, (hints, viewer)
+            assert _ids(DOCUMENTS.find_page(**page, reach=400)) == expected, (hints, viewer)
+    cache.clear()
+    commands.reset()
+    end = DOCUMENTS.find_page(discussion_id=awkward, order=view, limit=LIMIT, reach=400)[-1].key(view)[0]
+    DOCUMENTS.find_page(discussion_id=awkward, order=view, limit=LIMIT, reach=400)
+    field = ORDERS[view][0][0]
+    first, second = [c["filter"] for c in commands.sent if "find" in c]
+    assert field not in first and second[field] in ({"$lte": end}, {"$gte": end}), (first, second)
 
 
 OPENINGS = {
