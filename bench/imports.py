@@ -273,7 +273,7 @@ def reference(store: CommentStore) -> tuple[float, int, int]:
     if models:
         scratch.create_indexes(models)
     seconds, count, batch = 0.0, 0, []
-    for document in collection.find().batch_size(REFERENCE_BATCH):  # reading it is not timed
+    for document in collection.find().sort("_id", 1).batch_size(REFERENCE_BATCH):  # reading it is not timed
         batch.append(document)
         if len(batch) == REFERENCE_BATCH:
             seconds, count, batch = seconds + _timed_insert(scratch, batch), count + len(batch), []

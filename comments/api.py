@@ -28,7 +28,7 @@ Public here:
 - imports: `register_import_format` (a host's own format for `import_comments`);
 - for a host's own import format (the parser a registered format runs; the blog's
   WordPress importer, cms/wxr/, is one): the engine `Importer` (written in batches of
-  `IMPORT_BATCH_SIZE`), what a parser hands it (`SourceThread`, `SourceComment`, or an
+  the comment store's own size unless told; `IMPORT_BATCH_SIZE` is the documents store's), what a parser hands it (`SourceThread`, `SourceComment`, or an
   `ImportRefusal` naming the record's id and line; `utc_time` and `TIME_OUT_OF_RANGE`
   for a time it cannot keep), its end summary `ImportReport`, the faults `BadSource`
   (a malformed file, raised after what came before it was written) and `EmptySource`;

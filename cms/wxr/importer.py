@@ -21,7 +21,7 @@ from cms.wxr.content import html_to_markdown, post_slug, post_tags
 from cms.wxr.parse import Channel, WxrItem, iter_items
 from cms.wxr.records import source_comment, utc
 from comments.api import (
-    IMPORT_BATCH_SIZE, BadSource, EmptySource, ImportReport, Importer, SourceThread, forget_reserved_names,
+    BadSource, EmptySource, ImportReport, Importer, SourceThread, forget_reserved_names,
     open_import_file,
 )
 from infra.html_text import html_text
@@ -99,7 +99,7 @@ class WordPressImport:
         dry_run: bool,
         comments_only: bool,
         create_missing: bool,
-        batch_size: int = IMPORT_BATCH_SIZE,
+        batch_size: int | None = None,
         trust_names: bool = False,
         verbose: bool = False,
     ):
@@ -261,7 +261,7 @@ def run(
     create_missing: bool = False,
     stdout: TextIO | None = None,
     progress: bool = True,
-    batch_size: int = IMPORT_BATCH_SIZE,
+    batch_size: int | None = None,
     trust_names: bool = False,
     verbose: bool = False,
 ) -> Outcome:

@@ -67,6 +67,8 @@ class CommentStore(ABC):
     docstring of its contract), the rest is derived here."""
 
     name: ClassVar[str] = ""
+    # Comments per write of an import (import_comments' default): one insert_many here.
+    import_batch: ClassVar[int] = 500
     # Its collections' shard keys, each leading with the discussion (infra/sharding.py).
     shard_keys: ClassVar[tuple[ShardKey, ...]] = ()
 

@@ -134,7 +134,7 @@ def parse(stream: BinaryIO) -> Iterator[SourceThread | SourceComment | Refusal]:
 
 def run(
     *, path: str, dry_run: bool = False, mapping_path: str | None = None, create_missing: bool = False,
-    progress: bool = False, stdout: TextIO = sys.stdout, batch_size: int = importing.BATCH_SIZE,
+    progress: bool = False, stdout: TextIO = sys.stdout, batch_size: int | None = None,
     trust_names: bool = False, verbose: bool = False,
 ) -> import_records.Report:
     """Import a Disqus export: match each thread to a post (or make a draft with
@@ -143,7 +143,8 @@ def run(
     EmptySource, after the summary, for a file with no post.
     Commenters' names and addresses are cleaned as the comment form's (an author's
     name refused unless `trust_names`: comments/posting/commenters.py). `verbose`: a
-    line per discussion written to in the summary."""
+    line per discussion written to in the summary. `batch_size`: comments per write (by
+    default the comment store's own)."""
     mapping = import_threads.read_mapping(mapping_path) if mapping_path else {}
     importer = importing.Importer(source=SOURCE, dry_run=dry_run, batch_size=batch_size, trust_names=trust_names,
                                   verbose=verbose)

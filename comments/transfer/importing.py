@@ -85,7 +85,7 @@ from bson import ObjectId
 
 from comments import conf, slugs
 from comments.posting import commenters
-from comments.stores import summaries
+from comments.stores import get_store, summaries
 from comments.transfer.import_authors import Authors
 from comments.transfer.import_ledger import Placed, imported_id, ledger_key, look_up, record
 from comments.transfer.import_records import (
@@ -134,10 +134,11 @@ ORPHAN_ELSEWHERE = "is on another thread"
 class Importer:
     """Writes the comments of one source (see the module docstring)."""
 
-    def __init__(self, *, source: str, dry_run: bool = False, batch_size: int = BATCH_SIZE,
+    def __init__(self, *, source: str, dry_run: bool = False, batch_size: int | None = None,
                  trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False,
                  render_workers: int | None = None):
-        self.source, self.dry_run, self.batch_size = source, dry_run, batch_size
+        self.source, self.dry_run = source, dry_run
+        self.batch_size = batch_size or get_store().import_batch  # by default, the store's own
         self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []

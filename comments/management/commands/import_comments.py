@@ -1,5 +1,5 @@
 import sys
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -7,6 +7,7 @@ from django.utils.module_loading import import_string
 from pymongo.errors import PyMongoError
 
 from comments.errors import Refused
+from comments.stores import get_store
 from comments.transfer import backup, import_records, importing
 from infra import extras, mongo
 
@@ -14,11 +15,23 @@ IMPORTED = "Imported {inserted} comments into {discussions} discussions ({skippe
 NEEDS_FILE = "--format {format} reads a file: name it (FILE or --input FILE)."
 JSONL_ONLY = "{option} is for --format disqus or wordpress."
 NOT_FOR_FORMAT = "{option} is not for --format {format}."
+BAD_BATCH = "{value!r} is not a number of comments (a whole number, at least 1)."
 OPTIONS = {"mapping_path": "map", "comments_only": "comments_only"}
 NO_INDEXES = (
     "The database's indexes could not be made ({error}); nothing was imported. "
     "Run `manage.py ensure_indexes` and fix what it reports, then import again."
 )
+
+
+def positive(value: str) -> int:
+    """--batch-size: a whole number of comments, at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ArgumentTypeError(BAD_BATCH.format(value=value))
+    return number
 
 
 class Command(BaseCommand):
@@ -34,7 +47,8 @@ class Command(BaseCommand):
         parser.add_argument("file", nargs="?", metavar="FILE", help="the file to import")
         parser.add_argument("--input", metavar="FILE", help="the file to import (same as FILE)")
         parser.add_argument("--format", choices=("jsonl", *importing.FORMATS), default="jsonl", help="the file's format (default jsonl)")
-        parser.add_argument("--batch-size", type=int, default=backup.BATCH_SIZE, help="comments per insert")
+        parser.add_argument("--batch-size", type=positive, default=None,
+                            help="comments per write (default: the comment store's own, 500 or 2,000)")
         parser.add_argument("--dry-run", action="store_true", help="read and report; write nothing")
         parser.add_argument("--map", metavar="FILE",
                             help="Disqus: a CSV of thread link or id, post slug (threads the site cannot match)")
@@ -52,9 +66,10 @@ class Command(BaseCommand):
                             help="JSON Lines: keep the Staff badge of comments the file says staff wrote "
                                  "(only for a file this site exported; else it is dropped)")
 
-    def handle(self, *args: Any, file: str | None, input: str | None, format: str, batch_size: int,
+    def handle(self, *args: Any, file: str | None, input: str | None, format: str, batch_size: int | None,
                **options: Any) -> None:
         path = file or input
+        batch_size = batch_size or get_store().import_batch
         if format == "jsonl":
             for option in ("dry_run", "map", "create_missing", "comments_only", "trust_names", "verbose"):
                 if options[option]:

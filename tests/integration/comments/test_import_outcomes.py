@@ -209,3 +209,23 @@ def test_a_thread_deleted_in_disqus_is_skipped_with_its_comments_and_reported(ma
     assert import_records.DELETED_THREAD.format(what="https://blog.example.com/posts/gone/ (line 4)") in lines
     assert import_records.DELETED_THREAD.format(what="https://old.example.net/also-gone/ (line 6)") in lines
     assert f"  skipped: 3 {importing.THREAD_DELETED}" in lines
+
+
+# --- Batches: the store's own unless asked ---------------------------------------------------
+
+
+@pytest.mark.usefixtures("each_store")
+def test_an_import_writes_batches_of_the_stores_own_size_unless_asked():
+    """A container store rewrites each container a batch adds to, so it takes larger
+    batches than the documents store's one insert_many."""
+    store = get_store()
+    assert Importer(source="test").batch_size == store.import_batch == (500 if store.name == "documents" else 2_000)
+    assert Importer(source="test", batch_size=7).batch_size == 7
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_a_batch_size_that_is_not_a_number_of_comments_is_refused_before_anything_is_read(value, make_post):
+    hello = make_post(slug="hello-world")
+    with pytest.raises(CommandError, match=re.escape(f"{value!r} is not a number of comments")):
+        run("--batch-size", value, str(EXPORT))
+    assert imported(hello) == {}
