@@ -54,17 +54,21 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
                       key: Mapping[str, Any]) -> InsertOneResult:
     """`collection.insert_one(document)`, where `key` selects what the unique index
     guards (say `{discussion_id, slug}`). DuplicateKeyError when that is taken, also
-    when a deadlock abort hid it; any other failure is raised as it came."""
-    for attempt in range(1, ATTEMPTS):
+    when a deadlock abort hid it (the last abort too); any other failure, or an abort
+    of the last attempt with the key still free, is raised as it came."""
+    attempt = 1
+    while True:
         try:
             return collection.insert_one(document)
         except OperationFailure as exc:
             if not aborted_as_deadlock(exc):
                 raise
-        if collection.find_one(dict(key), {"_id": 1}) is not None:
-            raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY)
+            if collection.find_one(dict(key), {"_id": 1}) is not None:
+                raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY) from exc
+            if attempt == ATTEMPTS:
+                raise
         time.sleep(pause(attempt))
-    return collection.insert_one(document)
+        attempt += 1
 
 
 def insert_many_keeping(collection: Collection, documents: Sequence[Mapping[str, Any]]) -> int:

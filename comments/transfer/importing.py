@@ -137,8 +137,7 @@ class Importer:
     def __init__(self, *, source: str, dry_run: bool = False, batch_size: int | None = None,
                  trust_names: bool = False, waiting_limit: int = WAITING_LIMIT, verbose: bool = False,
                  render_workers: int | None = None):
-        self.source, self.dry_run = source, dry_run
-        self.batch_size = batch_size or get_store().import_batch  # by default, the store's own
+        self.source, self.dry_run, self.batch_size = source, dry_run, batch_size or get_store().import_batch
         self.report = Report(source=source, dry_run=dry_run, verbose=verbose)
         self.threads: dict[str, ObjectId | None] = {}
         self.pending: list[SourceComment] = []
