@@ -203,5 +203,5 @@ def append(groups: dict[ObjectId, list[dict]]) -> int:
         _pages().bulk_write(top_ups, ordered=False)
     if pages:
         _pages().insert_many(pages)
-    discussion_state.set_pages_of(num_pages)
+    discussion_state.set_pages(num_pages)
     return sum(len(comments) for comments in groups.values())

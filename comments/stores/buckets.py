@@ -395,5 +395,5 @@ class BucketsStore(ContainerStore):
         went = _counted(unwound({"discussion_id": discussion_id}, fields=("_id",)))
         _pages().delete_many({"discussion_id": discussion_id})
         _claims().delete_many({"_id": {"$regex": "^" + re.escape(f"{discussion_id}/")}})
-        discussion_state.set_pages(discussion_id, num_pages=1)
+        discussion_state.set_pages({discussion_id: 1})
         return went

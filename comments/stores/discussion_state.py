@@ -250,13 +250,9 @@ def advance_pages(discussion_id: ObjectId, *, from_page: int) -> bool:
     return result.modified_count == 1
 
 
-def set_pages(discussion_id: ObjectId, *, num_pages: int) -> None:
-    """Set `num_pages` outright (a migration that wrote whole pages, or dropped them)."""
-    _states().update_one({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(num_pages))}})
-
-
-def set_pages_of(num_pages: dict[ObjectId, int]) -> None:
-    """`set_pages` for several discussions, in one bulk write."""
+def set_pages(num_pages: dict[ObjectId, int]) -> None:
+    """Set each discussion's `num_pages` outright (a migration or an import that wrote
+    whole pages, or dropped them), in one bulk write."""
     if num_pages:
         _states().bulk_write([UpdateOne({"_id": discussion_id}, {"$set": {"num_pages": max(1, int(pages))}})
                               for discussion_id, pages in num_pages.items()], ordered=False)

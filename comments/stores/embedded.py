@@ -78,7 +78,7 @@ from pymongo.errors import DuplicateKeyError
 from pymongo.results import UpdateResult
 from pymongo.write_concern import WriteConcern
 
-from comments import conf
+from comments import conf, slugs
 from comments.records import Comment, CommentAuthor, DiscussionFull, SlugTaken, Tally, commenter_conditions
 from comments.stores import embedded_imports
 from comments.stores.containers import ContainerStore, counted_fields, in_python, tally_of
@@ -95,6 +95,7 @@ from comments.stores.embedded_tree import (
     chain_of,
     flatten,
     graft,
+    push_update,
     to_comment,
     to_document,
     to_node,
@@ -228,19 +229,10 @@ class EmbeddedStore(ContainerStore):
         update whose filter refuses it unless the chain exists, no node at any depth has
         one of their slugs or ids (or `form_key`), and the document stays under
         max_bytes(). Whether it went in."""
-        new = [node for _, node in flatten(nodes)]
-        taken = any_depth("slug", {"$in": [n["slug"] for n in new]})["$or"]
-        taken += any_depth("_id", {"$in": [n["_id"] for n in new]})["$or"]
-        if form_key:
-            taken += any_depth("form_key", form_key)["$or"]
-        room = max_bytes() - added_bytes(nodes)
-        result = self._collection().update_one(
-            {"_id": discussion_id, **chain_exists(chain), "$nor": taken,
-             "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}},
-            {"$push": {chain_field(chain, REPLIES): {"$each": nodes}}},
-            array_filters=chain_filters(chain),
-        )
-        return result.modified_count == 1
+        query, change, filters = push_update(discussion_id, {chain: nodes}, limit=max_bytes(),
+                                             depth=slugs.DEPTH_CEILING, form_key=form_key)
+        pushed = self._collection().update_one({"_id": discussion_id, **query}, change, array_filters=filters)
+        return pushed.modified_count == 1
 
     def _create(self, discussion_id: ObjectId, nodes: list[dict]) -> bool:
         """Create the discussion document holding `nodes`; False if another writer

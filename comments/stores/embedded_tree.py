@@ -167,16 +167,20 @@ def in_rounds(grafts: dict[Chain, list[dict]]) -> list[dict[Chain, list[dict]]]:
     return rounds
 
 
-def push_update(discussion_id: ObjectId, grafts: dict[Chain, list[dict]], *,
-                limit: int) -> tuple[dict, dict, list[Mapping[str, Any]] | None]:
+def push_update(discussion_id: ObjectId, grafts: dict[Chain, list[dict]], *, limit: int,
+                depth: int | None = None, form_key: str | None = None,
+                ) -> tuple[dict, dict, list[Mapping[str, Any]] | None]:
     """One update (filter, change, arrayFilters) pushing each chain's new subtrees under
-    it (one round of in_rounds), refused unless every chain exists, no node at any
-    depth they could sit at (`deepest`) has one of their slugs or ids, and the document
-    stays under `limit` bytes."""
+    it (one round of in_rounds, or a reader's one chain), refused unless every chain
+    exists, no node down to `depth` levels (by default as deep as they could sit:
+    `deepest`) has one of their slugs or ids, nor any node `form_key`, and the
+    document stays under `limit` bytes."""
     new = [node for nodes in grafts.values() for _, node in flatten(nodes)]
-    depth = deepest(new)
+    depth = deepest(new) if depth is None else depth
     taken = any_depth("slug", {"$in": [n["slug"] for n in new]}, depth=depth)["$or"]
     taken += any_depth("_id", {"$in": [n["_id"] for n in new]}, depth=depth)["$or"]
+    if form_key:
+        taken += any_depth("form_key", form_key)["$or"]
     room = limit - added_bytes(node for nodes in grafts.values() for node in nodes)
     query: dict[str, Any] = {"_id": discussion_id, "$nor": taken,
                              "$expr": {"$lte": [{"$bsonSize": "$$ROOT"}, room]}}
