@@ -299,8 +299,10 @@ class CommentStore(ABC):
         """How many approved comments a discussion has (the count its host shows)."""
         return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
 
-    def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
-        """The newest approved comments of a discussion, newest first."""
+    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None) -> list[Comment]:
+        """The newest approved comments of a discussion, newest first. `reach`: how
+        many comments it holds, as its counters say (a hint of the read's cost: a
+        wrong one never changes the answer)."""
         return self.find(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST),
                                limit=limit))
 

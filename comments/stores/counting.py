@@ -35,6 +35,11 @@ class Counts:
     placeholders: int = 0
 
     @property
+    def stored(self) -> int:
+        """How many comments the discussion holds, of every status."""
+        return self.approved + self.pending + self.spam + self.deleted
+
+    @property
     def listed(self) -> int:
         """How many entries a reader's listing of the whole discussion holds."""
         return self.approved + self.placeholders

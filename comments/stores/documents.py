@@ -58,10 +58,8 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
 from comments.stores import page_windows
-from comments.records import (
-    HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, READERS, Comment, CommentAuthor, Commenter, SlugTaken, Tally,
-    Viewer,
-)
+from comments.records import HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, READERS, Comment, CommentAuthor
+from comments.records import Commenter, SlugTaken, Tally, Viewer
 from comments.stores.base import CommentStore
 from comments.stores.queries import MEMBERS, Query, reverse
 from infra.mongo import get_db, replace_indexes
@@ -138,8 +136,9 @@ RANKED_INDEXES = {tuple(RANKED_ORDERS["best"]): "discussion_best_roots",
 BY_AUTHOR = "member_posted"
 EXPORT_ORDER = [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)]
 DUPLICATE_KEY = 11000
-# The first window of `find_latest`: comments posted since this long ago (or later).
-LATEST_RECENT = timedelta(hours=1)
+# `find_latest`'s first window (comments posted since this long ago, or later), and the
+# discussions it reads in one query (at most this many: their sort costs about a window's).
+LATEST_RECENT, LATEST_IN_ONE = timedelta(hours=1), 100
 # Where the queue's recent tab keeps its page hint (comments/stores/page_windows.py).
 RECENT_HINT = "moderation-queue"
 
@@ -277,14 +276,15 @@ class DocumentsStore(CommentStore):
         learnt = page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint)
         page_windows.set_hint(discussion_id=discussion_id, order=order, previous=hint, hint=learnt)
 
-    def find_latest(self, *, discussion_id: ObjectId, limit: int) -> list[Comment]:
-        """The newest approved comments, newest first (what a post's summary reads after
-        every change), read in windows of `posted` (comments/stores/page_windows.py): first
-        those of the last LATEST_RECENT (and any stamped later: an import, a clock
-        ahead), then back in time, so it costs the same at 100 and at 100,000 comments
-        on DocumentDB too; the same comments as one query."""
+    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None) -> list[Comment]:
+        """The newest approved comments, newest first (a post's summary, after every change),
+        read in windows of `posted` (page_windows.py), the last LATEST_RECENT (and later) first,
+        then back in time, so it costs the same at 100 and 100,000 comments on DocumentDB; the
+        same comments as one query, which reads a small discussion (`reach` <= LATEST_IN_ONE)."""
         if limit <= 0:
             return []
+        if reach is not None and reach <= LATEST_IN_ONE:
+            return super().find_latest(discussion_id=discussion_id, limit=limit)
         query = Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST), limit=limit)
         field, direction = NEWEST[0]
         recent = page_windows.PageHint(end=datetime.now(timezone.utc) - LATEST_RECENT)

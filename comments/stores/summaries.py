@@ -119,12 +119,12 @@ def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
     return flat[:length].rsplit(" ", 1)[0] + "…"
 
 
-def latest_of(discussion_id: ObjectId) -> list[LatestComment]:
+def latest_of(discussion_id: ObjectId, *, reach: int | None = None) -> list[LatestComment]:
     """The few newest approved comments, as the host's summary shows them (an indexed
-    read of LATEST_COUNT comments)."""
+    read of LATEST_COUNT comments; `reach`, the comments its counters hold)."""
     return [
         LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
-        for c in get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT)
+        for c in get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT, reach=reach)
     ]
 
 
@@ -136,7 +136,7 @@ def refresh_summary(*, post_id: ObjectId) -> int:
     each change (which raised `seq`) hands over one read after its change."""
     current = counters.state(post_id, store=get_store())
     get_host().store_comment_summary(post_id, seq=current.seq, count=current.counts.approved,
-                                     latest=latest_of(post_id))
+                                     latest=latest_of(post_id, reach=current.counts.stored))
     return current.counts.approved
 
 

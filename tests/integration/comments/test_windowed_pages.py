@@ -17,11 +17,12 @@ from django.core.cache import cache
 
 from comments import slugs
 from comments.benchmark import discussion_documents
+from comments.host import get_host
 from comments.reading import cursors, listers, listings
 from comments.records import APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
 from comments.stores import get_store, page_windows
 from comments.stores.base import CommentStore
-from comments.stores.documents import DocumentsStore
+from comments.stores.documents import LATEST_IN_ONE, DocumentsStore
 
 DOCUMENTS = get_store("documents")
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -266,3 +267,36 @@ def test_the_newest_comments_are_read_through_a_bounded_range(awkward, commands)
     assert ranges[0] == {"$gte"}
     assert all(r & {"$lt", "$lte"} and r & {"$gt", "$gte"} for r in ranges[1:-1]), ranges
     assert ranges[-1] & {"$lt", "$lte"}, ranges
+
+
+@pytest.mark.parametrize("reach", [1, 100, 10_000])
+@pytest.mark.parametrize("limit", [3, 60])
+def test_the_newest_comments_of_a_discussion_said_to_be_small_are_one_query_and_the_same(awkward, commands,
+                                                                                        reach, limit):
+    """A summary passes the comments its counters hold (`reach`): a small discussion's
+    newest comments are one query, a larger one's are read in windows, and a reach that
+    is wrong (the awkward discussion holds about 400) changes the cost, never the
+    answer."""
+    commands.reset()
+    got = DOCUMENTS.find_latest(discussion_id=awkward, limit=limit, reach=reach)
+    finds = [c for c in commands.sent if "find" in c]
+    assert [c.id for c in got] == [c.id for c in CommentStore.find_latest(DOCUMENTS, discussion_id=awkward,
+                                                                           limit=limit)]
+    if reach <= LATEST_IN_ONE:
+        assert len(finds) == 1 and "posted" not in finds[0]["filter"], finds
+    else:
+        assert "posted" in finds[0]["filter"], finds
+
+
+def test_a_new_discussion_s_summary_reads_its_few_comments_once(documents_store, make_post, make_comment, commands):
+    """Posting into a discussion of a few comments refreshes the post's summary from
+    one read of its newest comments (its counters say it is small), where the windows
+    went back through ten of them and the open rest to find that there were no more."""
+    post = make_post()
+    first = make_comment(post, text="First")
+    commands.reset()
+    reply = make_comment(post, text="A reply", parent_slug=first.slug)
+    latest_reads = [c for c in commands.sent if c.get("find") == "comments" and c.get("hint") == "discussion_posted"
+                    and set(c["filter"]) <= {"discussion_id", "status", "posted"}]
+    assert len(latest_reads) == 1, latest_reads
+    assert [c.slug for c in get_host().get(post.id).latest_comments] == [reply.slug, first.slug]
