@@ -190,3 +190,18 @@ def test_migrations_create_the_editors_group():
     from dashboard.permissions import EDITORS_GROUP
 
     assert Group.objects.filter(name=EDITORS_GROUP).exists()
+
+
+@pytest.mark.django_db
+def test_a_lost_editors_group_comes_back_with_the_next_migrate():
+    """The group is made after every migrate, as Django's permissions are: a table
+    emptied by hand, or by a transactional test's flush, does not leave a site (or the
+    tests after it) without editors' group."""
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from dashboard.permissions import EDITORS_GROUP
+
+    Group.objects.filter(name=EDITORS_GROUP).delete()
+    call_command("migrate", verbosity=0)
+    assert Group.objects.filter(name=EDITORS_GROUP).count() == 1
