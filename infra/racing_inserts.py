@@ -28,14 +28,16 @@ from pymongo.results import InsertOneResult
 
 DEADLOCK = "deadlock detected"
 DUPLICATE_KEY = 11000
-# The pauses between tries grow from FIRST_PAUSE to LONGEST_PAUSE, past the server's
-# deadlock checks of the racers still waiting, for up to PATIENCE_SECONDS in all: on a
-# loaded 2-core machine eight racers on one key were still aborting each other after
-# nine tries (about 5 s of pauses). Within a request, its MongoDB budget
-# (MONGODB_REQUEST_BUDGET_MS) ends the tries sooner.
-PATIENCE_SECONDS = 20.0
+# The pauses between tries grow from FIRST_PAUSE to LONGEST_PAUSE, for up to
+# PATIENCE_SECONDS in all. A try that meets another racer's uncommitted key waits for
+# the server's deadlock check (deadlock_timeout, 1 s), so pauses of at most 1 s kept
+# the racers meeting: on a loaded 2-core machine eight of them were still aborting each
+# other after nine tries (about 5 s of pauses), and once after 20 s. Pauses up to 4 s
+# spread them out. Within a request, its MongoDB budget (MONGODB_REQUEST_BUDGET_MS)
+# ends the tries sooner.
+PATIENCE_SECONDS = 30.0
 FIRST_PAUSE_SECONDS = 0.05
-LONGEST_PAUSE_SECONDS = 1.0
+LONGEST_PAUSE_SECONDS = 4.0
 TAKEN = "E11000 duplicate key: {key} was stored by a concurrent writer (found after a deadlock abort)"
 
 

@@ -300,9 +300,7 @@ class CommentStore(ABC):
         return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
 
     def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None) -> list[Comment]:
-        """The newest approved comments of a discussion, newest first. `reach`: how
-        many comments it holds, as its counters say (a hint of the read's cost: a
-        wrong one never changes the answer)."""
+        """The newest approved comments, newest first; `reach` (its counters' comment count) is a cost hint."""
         return self.find(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST),
                                limit=limit))
 
