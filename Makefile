@@ -22,13 +22,9 @@ run: $(STAMP) $(MO)
 typecheck: $(STAMP)
 	@$(PY) -m mypy
 
-# The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them
-# (the browser tier on one; tests/scheduling.py orders them); TEST_WORKERS=0 runs it in
-# this process. Three on two cores: a worker waits on the database, its sites and
-# Chromium, and with two the cores idled a tenth of the run (docs/testing.md). The
-# cluster's three PostgreSQL nodes keep two cores busy with two (CLUSTER_WORKERS).
-TEST_WORKERS ?= 3
-CLUSTER_WORKERS ?= 2
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them;
+# TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
@@ -77,7 +73,7 @@ devdb-cluster-add-worker: $(STAMP)
 	@$(PY) -m devdb cluster add-worker
 
 test-cluster: $(STAMP) $(MO)
-	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(CLUSTER_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 venv: $(STAMP)
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
-
-from tests import scheduling
 
 pytest_plugins = ["tests.database", "tests.sites"]
 
@@ -39,27 +36,10 @@ def pytest_collection_modifyitems(config, items):
         (dropped if marker and name and name not in marker.args else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the order of tests/scheduling.py
-        items[:] = scheduling.in_turn(kept, scheduling.recorded())
-        return
-    # In one process the browser tier runs last: its site (gunicorn on the session's
-    # database) lives until the session ends, and while a process that writes there runs,
-    # every test after it has to empty every collection (tests/written.py), not only
-    # those it wrote.
+    # The browser tier runs last: its site (gunicorn on the session's database) lives
+    # until the session ends, and while a process that writes there runs, every test
+    # after it has to empty every collection (tests/written.py), not only those it wrote.
     items[:] = sorted(kept, key=lambda item: "tests/browser/" in str(item.path).replace("\\", "/"))
-
-
-def pytest_addoption(parser):
-    parser.addoption("--record-durations", action="store_true",
-                     help="write the seconds each module (and the browser tier) took to tests/durations.json, "
-                          "the order pytest-xdist's workers take them in (tests/scheduling.py)")
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    if config.getoption("dist") == "loadfile":
-        return scheduling.InTurn(config, log)
-    return None
 
 
 # The time each tier took, summed over its tests' set-up, call and tear-down (and over
@@ -73,11 +53,7 @@ def _tier(nodeid: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "tests" else parts[0].partition("::")[0]
 
 
-_recorder = scheduling.Recorder()
-
-
 def pytest_runtest_logreport(report):
-    _recorder.add(report.nodeid, report.duration, called=report.when == "call")
     tier = _tier(report.nodeid)
     _tier_seconds[tier] += report.duration
     if report.when == "teardown":
@@ -89,8 +65,3 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("-", "time by tier (set-up, call and tear-down, summed over the workers)")
         for tier, seconds in sorted(_tier_seconds.items(), key=lambda item: -item[1]):
             terminalreporter.write_line(f"{tier:<12} {_tier_tests[tier]:>5} tests {seconds:>8.1f} s")
-
-
-def pytest_sessionfinish(session):
-    if session.config.getoption("record_durations") and not hasattr(session.config, "workerinput"):
-        _recorder.write()
