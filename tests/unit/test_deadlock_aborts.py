@@ -17,7 +17,7 @@ def test_only_a_deadlock_is_read_as_an_abort():
 def test_the_pauses_between_tries_grow_to_a_bound():
     """Doubling from FIRST_PAUSE_SECONDS (each between half and all of its bound), never
     past LONGEST_PAUSE_SECONDS: racers aborted together do not go again together."""
-    for attempt in range(1, 16):
+    for attempt in range(1, racing_inserts.ATTEMPTS + 1):
         bound = min(racing_inserts.LONGEST_PAUSE_SECONDS, racing_inserts.FIRST_PAUSE_SECONDS * 2 ** (attempt - 1))
         for _ in range(20):
             assert bound / 2 <= racing_inserts.pause(attempt) <= bound
