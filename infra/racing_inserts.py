@@ -6,13 +6,16 @@ On MongoDB the later writer gets DuplicateKeyError. FerretDB v2 checks a unique
 secondary index as a PostgreSQL exclusion constraint, and racing inserts of one key
 can abort each other as a deadlock instead (a WriteError "deadlock detected", code
 16908292, after PostgreSQL's deadlock_timeout, 1 s by default); the aborted insert was
-rolled back whole. `insert_one_racing` then looks for the key: stored by the writer it
-lost to, it raises DuplicateKeyError, as MongoDB would have; not stored yet (that
-writer still waits on another racer), it waits a little longer each time and inserts
-again. Racers that went again at once would only deadlock again. Documents that
-writers race to create by design (rate slots, votes, slug claims, bucket pages) are
-keyed by `_id` instead, where the later writer waits and gets DuplicateKeyError
-directly (docs/dev-database.md).
+rolled back whole. `insert_one_racing` then does not insert again at once: the writers
+still in flight settle among themselves (the server aborts one writer of each cycle
+it finds, a deadlock_timeout after the cycle formed) and the last of them stores the
+key, so the aborted writer looks for the key for up to SETTLE_SECONDS. Stored, it
+raises DuplicateKeyError, as MongoDB would have; still free after that (the writer
+it lost to failed), it inserts again. Racers that went again while others were still
+in flight only met them again: eight writers inserting again after short pauses kept
+each other aborting for 25 s. Documents that writers race to create by design (rate
+slots, votes, slug claims, bucket pages) are keyed by `_id` instead, where the later
+writer waits and gets DuplicateKeyError directly (docs/dev-database.md).
 """
 
 from __future__ import annotations
@@ -28,11 +31,14 @@ from pymongo.results import InsertOneResult
 
 DEADLOCK = "deadlock detected"
 DUPLICATE_KEY = 11000
-# Tries in all; the pauses between them grow from FIRST_PAUSE to LONGEST_PAUSE (about
-# 5 s of pauses in all), past the server's deadlock checks of the racers still waiting.
-ATTEMPTS = 9
-FIRST_PAUSE_SECONDS = 0.05
-LONGEST_PAUSE_SECONDS = 1.0
+# Tries in all. After each abort the writer looks for the key for a window of between
+# half and all of SETTLE_SECONDS (racers aborted together do not insert again together),
+# at intervals doubling from FIRST_LOOK_SECONDS to LONGEST_LOOK_SECONDS: long enough
+# for eight racers to settle one deadlock_timeout (1 s) after another.
+ATTEMPTS = 3
+SETTLE_SECONDS = 10.0
+FIRST_LOOK_SECONDS = 0.02
+LONGEST_LOOK_SECONDS = 0.5
 TAKEN = "E11000 duplicate key: {key} was stored by a concurrent writer (found after a deadlock abort)"
 
 
@@ -44,10 +50,22 @@ def aborted_as_deadlock(exc: OperationFailure) -> bool:
     return DEADLOCK in str(details.get("errmsg") or exc).lower()
 
 
-def pause(attempt: int) -> float:
-    """How long to wait after the `attempt`-th abort (from 1): doubling, with jitter."""
-    longest = min(LONGEST_PAUSE_SECONDS, FIRST_PAUSE_SECONDS * 2 ** (attempt - 1))
-    return random.uniform(longest / 2, longest)
+def looks(window: float) -> list[float]:
+    """The pauses before each look for the key in a window of `window` seconds: doubling
+    from FIRST_LOOK_SECONDS, none longer than LONGEST_LOOK_SECONDS, summing to the window."""
+    pauses: list[float] = []
+    while (left := window - sum(pauses)) > 1e-9:
+        pauses.append(min(left, LONGEST_LOOK_SECONDS, FIRST_LOOK_SECONDS * 2 ** len(pauses)))
+    return pauses
+
+
+def stored_meanwhile(collection: Collection, key: Mapping[str, Any]) -> bool:
+    """Whether a writer still in flight stores `key` within the settling window."""
+    for seconds in [0.0, *looks(random.uniform(SETTLE_SECONDS / 2, SETTLE_SECONDS))]:
+        time.sleep(seconds)
+        if collection.find_one(dict(key), {"_id": 1}) is not None:
+            return True
+    return False
 
 
 def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
@@ -56,19 +74,17 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
     guards (say `{discussion_id, slug}`). DuplicateKeyError when that is taken, also
     when a deadlock abort hid it (the last abort too); any other failure, or an abort
     of the last attempt with the key still free, is raised as it came."""
-    attempt = 1
-    while True:
+    for attempt in range(1, ATTEMPTS + 1):
         try:
             return collection.insert_one(document)
         except OperationFailure as exc:
             if not aborted_as_deadlock(exc):
                 raise
-            if collection.find_one(dict(key), {"_id": 1}) is not None:
+            if stored_meanwhile(collection, key):
                 raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY) from exc
             if attempt == ATTEMPTS:
                 raise
-        time.sleep(pause(attempt))
-        attempt += 1
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
 
 def insert_many_keeping(collection: Collection, documents: Sequence[Mapping[str, Any]]) -> int:

@@ -14,10 +14,16 @@ def test_only_a_deadlock_is_read_as_an_abort():
     assert not aborted_as_deadlock(OperationFailure("unknown operator: $where", 2))
 
 
-def test_the_pauses_between_tries_grow_to_a_bound():
-    """Doubling from FIRST_PAUSE_SECONDS (each between half and all of its bound), never
-    past LONGEST_PAUSE_SECONDS: racers aborted together do not go again together."""
-    for attempt in range(1, racing_inserts.ATTEMPTS + 1):
-        bound = min(racing_inserts.LONGEST_PAUSE_SECONDS, racing_inserts.FIRST_PAUSE_SECONDS * 2 ** (attempt - 1))
-        for _ in range(20):
-            assert bound / 2 <= racing_inserts.pause(attempt) <= bound
+def test_the_looks_for_the_key_come_at_doubling_intervals_that_fill_the_window():
+    """After an abort the writer looks for the key at intervals doubling from
+    FIRST_LOOK_SECONDS, none past LONGEST_LOOK_SECONDS, for the whole window and no
+    longer: it inserts again only once the racers still in flight had time to settle."""
+    first, longest = racing_inserts.FIRST_LOOK_SECONDS, racing_inserts.LONGEST_LOOK_SECONDS
+    for window in (racing_inserts.SETTLE_SECONDS / 2, 7.3, racing_inserts.SETTLE_SECONDS):
+        pauses = racing_inserts.looks(window)
+        assert abs(sum(pauses) - window) < 1e-6
+        assert pauses[:3] == [first, 2 * first, 4 * first]
+        assert max(pauses) == longest and all(0 < p <= longest for p in pauses)
+        assert all(b >= a for a, b in zip(pauses[:-2], pauses[1:-1], strict=True))  # the last may be shorter
+    assert racing_inserts.looks(0.0) == []
+    assert racing_inserts.looks(0.05) == [first, 0.05 - first]
