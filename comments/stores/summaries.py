@@ -128,16 +128,37 @@ def latest_of(discussion_id: ObjectId, *, reach: int | None = None) -> list[Late
     ]
 
 
-def refresh_summary(*, post_id: ObjectId) -> int:
-    """Hand the host the discussion's approved count (from its counters: no recount)
-    and its latest comments; returns the count. The state is read before the latest
-    comments, and the host stores the pair only if the state's `seq` is newer than the
-    one it holds: a summary is never replaced by one read before it, and the writer of
-    each change (which raised `seq`) hands over one read after its change."""
+@dataclass(frozen=True)
+class Summary:
+    """What a host is handed of a discussion (`read_summary`, then `hand_over`)."""
+
+    post_id: ObjectId
+    seq: int
+    count: int
+    latest: list[LatestComment]
+
+
+def read_summary(post_id: ObjectId) -> Summary:
+    """The discussion's approved count (from its counters: no recount) and its latest
+    comments, the state read first: only the comments store is read (any thread)."""
     current = counters.state(post_id, store=get_store())
-    get_host().store_comment_summary(post_id, seq=current.seq, count=current.counts.approved,
-                                     latest=latest_of(post_id, reach=current.counts.stored))
-    return current.counts.approved
+    return Summary(post_id=post_id, seq=current.seq, count=current.counts.approved,
+                   latest=latest_of(post_id, reach=current.counts.stored))
+
+
+def hand_over(summary: Summary) -> None:
+    """Hand the host a summary `read_summary` read. The host stores it only if its
+    `seq` is newer than the one it holds: a summary is never replaced by one read
+    before it, and the writer of each change (which raised `seq`) hands over one read
+    after its change."""
+    get_host().store_comment_summary(summary.post_id, seq=summary.seq, count=summary.count, latest=summary.latest)
+
+
+def refresh_summary(*, post_id: ObjectId) -> int:
+    """Read the discussion's summary and hand it to the host; returns the count."""
+    summary = read_summary(post_id)
+    hand_over(summary)
+    return summary.count
 
 
 def repair_all() -> int:

@@ -4,6 +4,7 @@ every store: a run stopped half-way is completed by the next, a run stopped betw
 storing and recording adds nothing twice, replies find parents across batches and
 beyond its memory."""
 
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -348,3 +349,48 @@ def test_a_time_out_of_range_in_utc_is_refused_and_a_rerun_does_not_crash(make_p
         report = run(post, comments)
         assert report.refused == {import_records.TIME_OUT_OF_RANGE: 1}
     assert set(stored(post)) == {"0", "1"}
+
+
+@pytest.mark.usefixtures("each_store")
+def test_the_end_reads_summaries_in_its_threads_and_hands_them_to_the_host_in_the_importers(make_post,
+                                                                                           monkeypatch):
+    """The end settles END_THREADS discussions at once, but the host (which may keep its
+    summaries in a database its threads should not share) is handed every summary in
+    the importer's own thread, once per discussion, each right: its count and its three
+    newest comments."""
+    from comments.host import get_host
+    from comments.transfer import import_end
+
+    host, handed = get_host(), []
+    real = host.store_comment_summary
+
+    def recording(discussion_id, **summary):
+        handed.append((discussion_id, threading.get_ident()))
+        return real(discussion_id, **summary)
+
+    monkeypatch.setattr(host, "store_comment_summary", recording)
+    threads_used = set()
+    real_read = import_end.summaries.read_summary
+
+    def read(post_id):
+        threads_used.add(threading.get_ident())
+        return real_read(post_id)
+
+    monkeypatch.setattr(import_end.summaries, "read_summary", read)
+    discussions = [make_post() for _ in range(import_end.END_THREADS * 2)]
+    importer = Importer(source="test", batch_size=4)
+    for n, post in enumerate(discussions):
+        importer.add_thread(SourceThread(source="test", key=f"t{n}"), post_id=post.id)
+    for n, post in enumerate(discussions):
+        for comment in chain(n + 2, thread=f"t{n}"):
+            importer.add(replace(comment, id=f"{n}-{comment.id}",
+                                 parent=f"{n}-{comment.parent}" if comment.parent else None))
+    importer.finish()
+    assert sorted(post_id for post_id, _ in handed) == sorted(post.id for post in discussions)
+    assert {thread for _, thread in handed} == {threading.get_ident()}
+    assert threads_used and threading.get_ident() not in threads_used  # read in the end's threads
+    for n, post in enumerate(discussions):
+        newest = sorted(stored(post).values(), key=lambda d: d["posted"], reverse=True)[:3]
+        shown = posts.get_by_id(post.id)
+        assert shown.comment_count == n + 2
+        assert [c.slug for c in shown.latest_comments] == [d["slug"] for d in newest]
