@@ -12,10 +12,10 @@ it finds, a deadlock_timeout after the cycle formed) and the last of them stores
 key, so the aborted writer looks for the key for up to SETTLE_SECONDS. Stored, it
 raises DuplicateKeyError, as MongoDB would have; still free after that (the writer
 it lost to failed), it inserts again. Racers that went again while others were still
-in flight only met them again: eight writers inserting again after short pauses kept
-each other aborting for 25 s. Documents that writers race to create by design (rate
-slots, votes, slug claims, bucket pages) are keyed by `_id` instead, where the later
-writer waits and gets DuplicateKeyError directly (docs/dev-database.md).
+in flight only met them again: in CI runs eight of them, inserting again after short
+pauses, used up nine tries with no winner. Documents that writers race to create by
+design (rate slots, votes, slug claims, bucket pages) are keyed by `_id` instead, where
+the later writer waits and gets DuplicateKeyError directly (docs/dev-database.md).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ END_THREADS discussions are done at once, each by a thread, their queries overla
 on the server (most of this time is waiting for round trips: a summary's latest
 comments of an old discussion are a few windows back in time); each summary is handed
 to the host in the importer's thread, in the discussions' order, since a host may keep
-them in a database its threads should not share. Every step is idempotent: a run stopped here is
-finished by the next, which comes back to the discussions it writes to.
+them in a database its threads should not share. Every step is idempotent: a run
+stopped here is finished by the next, which comes back to the discussions it writes to.
 """
 
 from __future__ import annotations
