@@ -1,4 +1,3 @@
-import signal
 import threading
 from datetime import datetime
 
@@ -7,6 +6,7 @@ from pymongo.errors import PyMongoError
 
 from cms import posts
 from comments import api as comments_api
+from infra.stopping import stop_on_signals
 
 PUBLISHED = "Published {count} scheduled post{s}."
 UNREACHABLE = "{at:%H:%M:%S} publish_scheduled: the database did not answer ({error}); trying again in {every:g} s."
@@ -41,9 +41,10 @@ class Command(BaseCommand):
     def _loop(self, every: float) -> None:
         """Publish, sleep, repeat; says only when it published something or the
         database failed. SIGTERM and SIGINT end it after the round in progress."""
-        stop = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
+        with stop_on_signals() as stop:
+            self._rounds(stop, every)
+
+    def _rounds(self, stop: threading.Event, every: float) -> None:
         while not stop.is_set():
             try:
                 count = posts.publish_due()

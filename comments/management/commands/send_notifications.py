@@ -1,4 +1,3 @@
-import signal
 import threading
 from argparse import ArgumentParser
 from datetime import datetime
@@ -8,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
 from comments.notifications import sender
+from infra.stopping import stop_on_signals
 
 SENT = "Sent {sent} notification {mails}; {dropped} no longer needed."
 NOT_SENT = "{at:%H:%M:%S} send_notifications: the mail server refused or did not answer; trying again at {retry:%H:%M:%S}."
@@ -46,9 +46,10 @@ class Command(BaseCommand):
     def _loop(self, every: float) -> None:
         """Deliver, sleep, repeat; says only when it sent something or something failed.
         SIGTERM and SIGINT end it after the mail in progress."""
-        stop = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
+        with stop_on_signals() as stop:
+            self._rounds(stop, every)
+
+    def _rounds(self, stop: threading.Event, every: float) -> None:
         while not stop.is_set():
             try:
                 delivery = sender.deliver_due(limit=100)

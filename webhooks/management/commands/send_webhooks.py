@@ -1,5 +1,3 @@
-import signal
-import threading
 from argparse import ArgumentParser
 from datetime import datetime
 from typing import Any
@@ -7,6 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from pymongo.errors import PyMongoError
 
+from infra.stopping import stop_on_signals
 from webhooks import sender
 
 DONE = "Webhooks: {delivered} delivered, {failed} failed (retried later, or given up after a day)."
@@ -35,16 +34,14 @@ class Command(BaseCommand):
             return
         if every <= 0:
             raise CommandError(BAD_EVERY)
-        stop = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
-        while not stop.is_set():
-            try:
-                sender.run(stop=stop, every=every, report=self.report)
-            except PyMongoError as exc:
-                error = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-                self.stderr.write(DB_DOWN.format(at=datetime.now(), error=error, every=every))
-                stop.wait(every)
+        with stop_on_signals() as stop:
+            while not stop.is_set():
+                try:
+                    sender.run(stop=stop, every=every, report=self.report)
+                except PyMongoError as exc:
+                    error = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+                    self.stderr.write(DB_DOWN.format(at=datetime.now(), error=error, every=every))
+                    stop.wait(every)
 
     def report(self, done: sender.Round) -> None:
         self.stdout.write(f"{datetime.now():%H:%M:%S} "

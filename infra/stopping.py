@@ -1,0 +1,58 @@
+"""A loop that SIGTERM and SIGINT end after the work in progress (the Procfile's
+background processes, a terminal's Ctrl-C), without a lock in a signal handler.
+
+`stop_on_signals()` gives a `threading.Event` that those signals set. A handler that
+called `Event.set()` itself could hang the process for good: Python runs a handler
+between two bytecodes of the main thread, and when the main thread is inside the
+event's own lock (in `wait` or in a first handler's `set`, when a platform's SIGTERM
+and a terminal's SIGINT come together) the handler waits for a lock its own thread
+holds. Here the handlers do nothing: the signal's number reaches a pipe
+(`signal.set_wakeup_fd`, written by the interpreter outside any lock) and a thread of
+its own sets the event. Pure; no Django.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+STOPPING = (signal.SIGTERM, signal.SIGINT)
+
+
+def _noted(signum: int, frame: FrameType | None) -> None:
+    """The handler: the wakeup pipe carries the news (a Python handler must be set, or
+    the signal's default action would end the process at once)."""
+
+
+@contextmanager
+def stop_on_signals(signums: tuple[signal.Signals, ...] = STOPPING) -> Iterator[threading.Event]:
+    """An event set once any of `signums` arrives, while the block runs; the handlers
+    and wakeup descriptor that were there before are put back after it. From the main
+    thread only (as `signal.signal` requires)."""
+    stop = threading.Event()
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    wanted = {int(signum) for signum in signums}
+
+    def watch() -> None:
+        while data := os.read(read_end, 64):  # b"" once the write end is closed
+            if wanted.intersection(data):
+                stop.set()
+
+    watcher = threading.Thread(target=watch, name="stop-on-signals", daemon=True)
+    watcher.start()
+    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    before = {signum: signal.signal(signum, _noted) for signum in signums}
+    try:
+        yield stop
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        signal.set_wakeup_fd(previous_fd)
+        os.close(write_end)
+        watcher.join()
+        os.close(read_end)
