@@ -74,7 +74,8 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
     guards (say `{discussion_id, slug}`). DuplicateKeyError when that is taken, also
     when a deadlock abort hid it (the last abort too); any other failure, or an abort
     of the last attempt with the key still free, is raised as it came."""
-    for attempt in range(1, ATTEMPTS + 1):
+    attempt = 1
+    while True:
         try:
             return collection.insert_one(document)
         except OperationFailure as exc:
@@ -84,7 +85,7 @@ def insert_one_racing(collection: Collection, document: Mapping[str, Any], *,
                 raise DuplicateKeyError(TAKEN.format(key=dict(key)), DUPLICATE_KEY) from exc
             if attempt == ATTEMPTS:
                 raise
-    raise AssertionError("unreachable: the last attempt returns or raises")
+        attempt += 1
 
 
 def insert_many_keeping(collection: Collection, documents: Sequence[Mapping[str, Any]]) -> int:

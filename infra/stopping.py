@@ -17,7 +17,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from types import FrameType
 
 STOPPING = (signal.SIGTERM, signal.SIGINT)
@@ -34,25 +34,27 @@ def stop_on_signals(signums: tuple[signal.Signals, ...] = STOPPING) -> Iterator[
     and wakeup descriptor that were there before are put back after it. From the main
     thread only (as `signal.signal` requires)."""
     stop = threading.Event()
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)
     wanted = {int(signum) for signum in signums}
-
-    def watch() -> None:
-        while data := os.read(read_end, 64):  # b"" once the write end is closed
-            if wanted.intersection(data):
-                stop.set()
-
-    watcher = threading.Thread(target=watch, name="stop-on-signals", daemon=True)
-    watcher.start()
-    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    before = {signum: signal.signal(signum, _noted) for signum in signums}
-    try:
+    read_end, write_end = os.pipe()
+    watcher = threading.Thread(target=_watch, args=(read_end, wanted, stop), name="stop-on-signals", daemon=True)
+    # Undone in the reverse order, also when a step fails (off the main thread,
+    # set_wakeup_fd raises): the handlers and the descriptor put back, then the write end
+    # closed, which ends the watcher's read, then the read end.
+    with ExitStack() as undo:
+        undo.callback(os.close, read_end)
+        watcher.start()
+        undo.callback(watcher.join)
+        undo.callback(os.close, write_end)
+        os.set_blocking(write_end, False)
+        undo.callback(signal.set_wakeup_fd, signal.set_wakeup_fd(write_end, warn_on_full_buffer=False))
+        for signum in signums:
+            undo.callback(signal.signal, signum, signal.signal(signum, _noted))
         yield stop
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
-        signal.set_wakeup_fd(previous_fd)
-        os.close(write_end)
-        watcher.join()
-        os.close(read_end)
+
+
+def _watch(read_end: int, wanted: set[int], stop: threading.Event) -> None:
+    """Set `stop` when the pipe brings one of the `wanted` signals' numbers; return
+    once the write end is closed."""
+    while data := os.read(read_end, 64):
+        if wanted.intersection(data):
+            stop.set()

@@ -13,16 +13,20 @@ from infra.stopping import stop_on_signals
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _wakeup_fd() -> int:
+    fd = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(fd)
+    return fd
+
+
 def test_a_signal_sets_the_event_and_what_was_there_before_comes_back():
-    before = signal.getsignal(signal.SIGTERM)
+    before, fd_before = (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)), _wakeup_fd()
     with stop_on_signals() as stop:
-        assert not stop.is_set()
+        assert not stop.is_set() and _wakeup_fd() != fd_before
         os.kill(os.getpid(), signal.SIGTERM)  # the default action would end pytest
         assert stop.wait(5)
-    assert signal.getsignal(signal.SIGTERM) is before
-    previous_fd = signal.set_wakeup_fd(-1)
-    signal.set_wakeup_fd(previous_fd)
-    assert previous_fd == -1
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+    assert _wakeup_fd() == fd_before
 
 
 def test_other_signals_leave_the_event_alone():
@@ -64,3 +68,37 @@ def test_a_burst_of_stopping_signals_never_hangs_the_loop(tmp_path):
             child.kill()
             child.wait()
         assert out == "stopped\n" and child.returncode == 0
+
+
+def test_off_the_main_thread_it_refuses_and_leaves_no_thread_or_pipe_behind():
+    """signal.set_wakeup_fd refuses other threads; what was made before it is undone."""
+    import threading
+
+    fds_before = _pipes()
+    raised = []
+
+    def enter():
+        try:
+            with stop_on_signals():
+                pass
+        except ValueError as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=enter)
+    thread.start()
+    thread.join(10)
+    assert len(raised) == 1
+    assert not [t for t in threading.enumerate() if t.name == "stop-on-signals"]
+    assert _pipes() == fds_before
+
+
+def _pipes() -> set[str]:
+    """The pipes this process holds open."""
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
+                found.add(fd)
+        except OSError:  # the listing's own descriptor, closed since
+            pass
+    return found
