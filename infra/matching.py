@@ -350,7 +350,7 @@ def _order(a: Any, b: Any) -> int:
 
 def _elem_match(operand: Any) -> Callable[[list[Any]], bool]:
     """Some element of an array reached meets the condition (operators on the element
-    itself) or the filter (on an element that is a document)."""
+    itself) or the filter (on an element that is a document, or an array)."""
     if not isinstance(operand, Mapping):
         raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="$elemMatch"))
     if _is_operators(operand):
@@ -358,7 +358,10 @@ def _elem_match(operand: Any) -> Callable[[list[Any]], bool]:
         element_meets: Predicate = lambda element: on_value([element])  # noqa: E731
     else:
         on_document = compile_filter(operand)
-        element_meets = lambda element: isinstance(element, Mapping) and on_document(element)  # noqa: E731
+        element_meets = lambda element: on_document(element) if isinstance(element, Mapping) else (  # noqa: E731
+            # An array element is read as a document whose fields are its positions, as
+            # MongoDB reads it: {b: null} matches [] (no field b).
+            isinstance(element, (list, tuple)) and on_document({str(i): e for i, e in enumerate(element)}))
     return lambda found: any(
         isinstance(value, (list, tuple)) and any(element_meets(e) for e in value) for value in found)
 

@@ -238,6 +238,10 @@ def test_elem_match_tests_each_element_as_a_value_or_a_document():
     assert matching({"a": {"$elemMatch": {"b": 1}}}) == {"docs", "doc_of_array"}
     assert matching({"a": {"$elemMatch": {"$gt": 1}}}) == {"scalars", "nested"}
     assert not matches({"a": {"$elemMatch": {"$gt": 0}}}, {"a": 5})
+    # An array element is a document of its positions, as on MongoDB: no field b in [].
+    assert matches({"c": {"$elemMatch": {"b": None}}}, {"c": [[]]})
+    assert matches({"c": {"$elemMatch": {"0": 7}}}, {"c": [[7]]})
+    assert not matches({"c": {"$elemMatch": {"b": 1}}}, {"c": [[1]]})
 
 
 # --- $regex --------------------------------------------------------------------------------------
