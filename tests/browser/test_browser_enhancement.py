@@ -6,11 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-
-def shown(page) -> list[str]:
-    return page.locator("#comments .comment-list article.comment").evaluate_all(
-        "articles => articles.map(a => a.dataset.slug)"
-    )
+from tests.browser.listing import expect_listed
 
 
 def test_reply_form_opens_under_the_comment_and_posts_the_reply(open_page, discussion):
@@ -50,18 +46,18 @@ def test_load_more_appends_the_next_page_and_moves_the_focus_to_it(open_page, di
     page.goto(f"/posts/{discussion.post.slug}/")
     address = page.url
     first_page = [c.slug for c in [top[0], *chain[:5]]]
-    assert shown(page) == first_page
+    expect_listed(page, first_page)
 
     page.get_by_role("button", name="Load more comments").click()
     # chain[5] and chain[6] continue on chain[4]'s page: not appended, and the link to
     # them is not repeated.
     second_page = [c.slug for c in top[1:5]]
     expect(page.locator(f"#{top[1].anchor}")).to_be_focused()
-    assert shown(page) == first_page + second_page
+    expect_listed(page, first_page + second_page)
     expect(page.locator("#comments a.continue-thread")).to_have_count(1)
     assert page.url == address
 
     page.get_by_role("button", name="Load more comments").click()
     expect(page.locator(f"#{top[5].anchor}")).to_be_focused()
-    assert shown(page) == first_page + second_page + [c.slug for c in top[5:]]
+    expect_listed(page, first_page + second_page + [c.slug for c in top[5:]])
     expect(page.get_by_role("button", name="Load more comments")).to_have_count(0)

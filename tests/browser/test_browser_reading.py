@@ -6,14 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.listing import expect_listed
+
 pytestmark = pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
-
-
-def shown(page) -> list[str]:
-    """The slugs of the comments listed in the page's comment list, in order."""
-    return page.locator("#comments .comment-list article.comment").evaluate_all(
-        "articles => articles.map(a => a.dataset.slug)"
-    )
 
 
 def slugs(comments) -> list[str]:
@@ -31,24 +26,24 @@ def test_reader_switches_views_and_pages_by_cursor_forward_and_back(open_page, d
     expect(page).to_have_url(re.compile(r"/posts/threads-all-the-way-down/$"))
     expect(page.locator("#comments-title")).to_have_text("15 comments")
     first_page = slugs([top[0], *chain[:5]])
-    assert shown(page) == first_page
+    expect_listed(page, first_page)
 
     page.get_by_role("link", name="Oldest first").click()
     expect(page).to_have_url(re.compile(r"view=chronological"))
-    assert shown(page) == slugs(top[:6])
+    expect_listed(page, slugs(top[:6]))
 
     page.get_by_role("link", name="Newest threads first").click()
     expect(page).to_have_url(re.compile(r"view=newest"))
-    assert shown(page) == slugs(top[::-1][:6])
+    expect_listed(page, slugs(top[::-1][:6]))
 
     page.get_by_role("link", name="Threaded").click()
-    assert shown(page) == first_page
+    expect_listed(page, first_page)
 
     page.locator("a[rel=next]").first.click()
     expect(page).to_have_url(re.compile(r"[?&]after="))
     # chain[5] and chain[6] fill their places below the indent limit, not drawn here:
     # the page opens with the link to where their thread continues.
-    assert shown(page) == slugs(top[1:5])
+    expect_listed(page, slugs(top[1:5]))
     expect(page.locator("#comments .comment-list > li.continued a")).to_have_attribute(
         "href", f"/posts/{discussion.post.slug}/comments/{chain[4].slug}/"
     )
@@ -56,7 +51,7 @@ def test_reader_switches_views_and_pages_by_cursor_forward_and_back(open_page, d
 
     page.locator("a[rel=prev]").first.click()
     expect(page).to_have_url(re.compile(r"[?&]before="))
-    assert shown(page) == first_page
+    expect_listed(page, first_page)
 
 
 def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, js):
@@ -82,7 +77,7 @@ def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, 
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Comment by {chain[4].author.name}")
     expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", chain[4].slug)
     expect(page.locator(".focus article.comment")).to_be_in_viewport()
-    assert shown(page) == slugs(chain[5:])
+    expect_listed(page, slugs(chain[5:]))
     assert page.locator(".ancestors article.comment").evaluate_all(
         "articles => articles.map(a => a.dataset.slug)"
     ) == slugs([top[0], *chain[:4]])
