@@ -11,7 +11,7 @@ type-bracketed `$gt`/`$gte`/`$lt`/`$lte` (a boolean is not a number; NaN equals 
 NaN; dates to the millisecond), `$elemMatch`, and `$regex` (options "" or "i") in the
 subset of patterns infra/pcre.py reads as PCRE2 does. Anything else raises
 UnsupportedFilter naming it, so a new operator is never half-evaluated; so does
-where the servers disagree (NULL_AMONG_OTHERS). Patterns
+where the servers disagree (NULL_AMONG_OTHERS, NULL_IN_OR). Patterns
 come from code (what a reader types is escaped first), never from a stranger.
 """
 
@@ -50,11 +50,13 @@ NEEDS_ARRAY = "{operator} needs an array"
 NEEDS_DOCUMENT = "{operator} needs a document"
 REGEX_NEEDS_STRING = "$regex has to be a string"
 OPTIONS_NEED_REGEX = "$options needs a $regex"
-# DocumentDB and MongoDB part ways here: on DocumentDB an $in of null and another value
-# does not count a path missing below a numeric part (`a.0` of `{a: []}`) as null, though
-# `{"a.0": null}` and `$in: [null]` do. Refused rather than evaluated one engine's way.
-NULL_AMONG_OTHERS = ("{operator} of null among other values on a path with a numeric part ({path}): "
-                     "the servers disagree on it")
+# DocumentDB and MongoDB part ways here, on a path with a numeric part or three parts or
+# more: DocumentDB does not count the path as null where it goes missing under an array
+# (`a.0` of `{a: []}`, `a.b.c` of `{a: [{b: null}]}`) in an $in of null and another
+# value, nor in an $or (which it reads as an $in), though `{path: null}` alone does.
+# Refused rather than evaluated one engine's way.
+NULL_AMONG_OTHERS = "{operator} of null among other values on {path}: the servers disagree on it"
+NULL_IN_OR = "{operator} with null on {path} within $or: the servers disagree on it"
 UNSUPPORTED_OPTIONS = "the filter matcher supports $options '' and 'i', not {options!r}"
 
 
@@ -70,9 +72,13 @@ def matches(spec: Mapping[str, Any], document: Mapping[str, Any]) -> bool:
 def compile_filter(spec: Mapping[str, Any]) -> Matcher:
     """The predicate of a MongoDB filter document; UnsupportedFilter if it holds
     something the matcher does not evaluate (module docstring)."""
+    return _compile(spec, in_or=False)
+
+
+def _compile(spec: Mapping[str, Any], *, in_or: bool) -> Matcher:
     if not isinstance(spec, Mapping):
         raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="a filter"))
-    return _every([_clause(key, value) for key, value in spec.items()])
+    return _every([_clause(key, value, in_or) for key, value in spec.items()])
 
 
 def _every(tests: list[Callable[[Any], bool]]) -> Callable[[Any], bool]:
@@ -115,11 +121,11 @@ def top_fields(spec: Mapping[str, Any]) -> frozenset[str]:
 # --- Clauses: logical operators and field conditions -----------------------------------------
 
 
-def _clause(key: str, value: Any) -> Matcher:
+def _clause(key: str, value: Any, in_or: bool) -> Matcher:
     if key in ("$and", "$or", "$nor"):
         if not isinstance(value, (list, tuple)) or not value:
             raise UnsupportedFilter(NEEDS_LIST.format(operator=key))
-        branches = [compile_filter(branch) for branch in value]
+        branches = [_compile(branch, in_or=in_or or key == "$or") for branch in value]
         if key == "$and":
             return _every(branches)
         either = _some(branches)
@@ -127,8 +133,8 @@ def _clause(key: str, value: Any) -> Matcher:
     if key.startswith("$"):
         raise UnsupportedFilter(UNKNOWN_OPERATOR.format(operator=key))
     parts = key.split(".")
-    if any(part.isdigit() for part in parts):
-        _refuse_null_among_others(key, value)
+    if len(parts) > 2 or any(part.isdigit() for part in parts):
+        _refuse_where_the_servers_disagree(key, value, in_or=in_or)
     test = _condition(value)
     if len(parts) == 1:
         return lambda document: test([document.get(key, MISSING)] if type(document) is dict
@@ -136,17 +142,24 @@ def _clause(key: str, value: Any) -> Matcher:
     return lambda document: test(_reach(document, parts))
 
 
-def _refuse_null_among_others(path: str, value: Any) -> None:
-    """Raise NULL_AMONG_OTHERS for an `$in`/`$nin` (under `$not` too) that holds null and
-    another value."""
+def _refuse_where_the_servers_disagree(path: str, value: Any, *, in_or: bool, negated: bool = False) -> None:
+    """On a path with a numeric part or of three parts or more: raise NULL_AMONG_OTHERS for an `$in`/`$nin` (under
+    `$not` too) that holds null and another value, and NULL_IN_OR for a test of equality
+    with null (plain, `$eq`, `$in`, or a negated `$ne`/`$nin`) within an `$or`."""
     if not _is_operators(value):
+        if in_or and value is None and not negated:
+            raise UnsupportedFilter(NULL_IN_OR.format(operator="equality", path=path))
         return
     for operator, operand in value.items():
         if operator == "$not":
-            _refuse_null_among_others(path, operand)
-        elif (operator in ("$in", "$nin") and isinstance(operand, (list, tuple)) and len(operand) > 1
-              and any(item is None for item in operand)):
+            _refuse_where_the_servers_disagree(path, operand, in_or=in_or, negated=not negated)
+            continue
+        listed = operator in ("$in", "$nin") and isinstance(operand, (list, tuple))
+        if listed and len(operand) > 1 and any(item is None for item in operand):
             raise UnsupportedFilter(NULL_AMONG_OTHERS.format(operator=operator, path=path))
+        with_null = (listed and None in operand) or (operator in ("$eq", "$ne") and operand is None)
+        if in_or and with_null and (operator in ("$eq", "$in")) != negated:
+            raise UnsupportedFilter(NULL_IN_OR.format(operator=operator, path=path))
 
 
 def _is_operators(value: Any) -> bool:
@@ -354,8 +367,11 @@ def _elem_match(operand: Any) -> Callable[[list[Any]], bool]:
     if not isinstance(operand, Mapping):
         raise UnsupportedFilter(NEEDS_DOCUMENT.format(operator="$elemMatch"))
     if _is_operators(operand):
+        # The element itself, an array too, not its elements: [[null]] has no element
+        # {$lte: null} holds for, and [[2]] none {$gt: 1} holds for.
         on_value = _condition(operand)
-        element_meets: Predicate = lambda element: on_value([element])  # noqa: E731
+        element_meets: Predicate = lambda element: on_value(  # noqa: E731
+            [_Whole(element) if isinstance(element, (list, tuple)) else element])
     else:
         on_document = compile_filter(operand)
         element_meets = lambda element: on_document(element) if isinstance(element, Mapping) else (  # noqa: E731

@@ -25,6 +25,7 @@ from infra.matching import (
     NEEDS_DOCUMENT,
     NEEDS_LIST,
     NULL_AMONG_OTHERS,
+    NULL_IN_OR,
     OPTIONS_NEED_REGEX,
     REGEX_NEEDS_STRING,
     UNKNOWN_OPERATOR,
@@ -136,16 +137,41 @@ def test_a_numeric_part_picks_an_array_element_which_is_compared_whole():
     assert not matches({"a.5": 1}, DOCS["scalars"])
 
 
-def test_in_of_null_among_other_values_on_a_numeric_part_is_refused_where_the_servers_disagree():
-    for spec in ({"a.0": {"$in": [None, 1]}}, {"a.0.b": {"$nin": [1, None]}}, {"a.1": {"$not": {"$in": [None, None]}}}):
+def test_in_of_null_among_other_values_on_a_deep_path_is_refused_where_the_servers_disagree():
+    for spec in ({"a.0": {"$in": [None, 1]}}, {"a.0.b": {"$nin": [1, None]}}, {"a.1": {"$not": {"$in": [None, None]}}},
+                 {"a.b.c": {"$in": [1, None]}}):
         with pytest.raises(UnsupportedFilter) as refused:
             compile_filter(spec)
         path = next(iter(spec))
         assert str(refused.value) == NULL_AMONG_OTHERS.format(operator="$nin" if "$nin" in str(spec) else "$in",
                                                                path=path)
-    # Alone, or on a path without a numeric part, null in $in is evaluated.
+    # Alone, or on a path of two parts without a numeric one, null in $in is evaluated.
     assert matches({"a.0": {"$in": [None]}}, {"a": []})
+    assert matches({"a.b.c": {"$in": [None]}}, {"a": [{"b": None}]})
     assert matches({"a.b": {"$in": [None, 1]}}, {"a": [{"c": 1}]})
+
+
+def test_equality_with_null_on_a_deep_path_within_or_is_refused_where_the_servers_disagree():
+    refused = [
+        ({"$or": [{"a.0": None}]}, "equality", "a.0"),
+        ({"$or": [{"a.0.b": {"$eq": None}}, {"c": 1}]}, "$eq", "a.0.b"),
+        ({"$and": [{"$or": [{"a.1": {"$in": [None]}}]}]}, "$in", "a.1"),
+        ({"$or": [{"$nor": [{"a.0": {"$not": {"$ne": None}}}]}]}, "$ne", "a.0"),
+        ({"$or": [{"a.0": {"$not": {"$nin": [None]}}}]}, "$nin", "a.0"),
+        ({"$or": [{"a.b.c": None}]}, "equality", "a.b.c"),
+    ]
+    for spec, operator, path in refused:
+        with pytest.raises(UnsupportedFilter) as refusal:
+            compile_filter(spec)
+        assert str(refusal.value) == NULL_IN_OR.format(operator=operator, path=path), spec
+    # Outside $or, as an inequality, or on a path of two parts without a numeric one, it is
+    # evaluated.
+    assert matches({"a.0": None}, {"a": []})
+    assert matches({"$nor": [{"a.0": 1}]}, {"a": []})
+    assert not matches({"$or": [{"a.0": {"$ne": None}}, {"a.0": {"$nin": [None]}}]}, {"a": []})
+    assert not matches({"$or": [{"a.0": {"$not": {"$eq": None}}}]}, {"a": []})
+    assert matches({"$or": [{"a.b": None}]}, {"a": {}})
+    assert matches({"$or": [{"a": {"$elemMatch": {"0": None}}}]}, {"a": [[]]})
 
 
 def test_exists_asks_whether_the_path_reaches_any_value_null_included():
@@ -242,6 +268,12 @@ def test_elem_match_tests_each_element_as_a_value_or_a_document():
     assert matches({"c": {"$elemMatch": {"b": None}}}, {"c": [[]]})
     assert matches({"c": {"$elemMatch": {"0": 7}}}, {"c": [[7]]})
     assert not matches({"c": {"$elemMatch": {"b": 1}}}, {"c": [[1]]})
+    # With operators, an element that is an array is one value, not its elements.
+    assert not matches({"c": {"$elemMatch": {"$lte": None}}}, {"c": [[None]]})
+    assert not matches({"c": {"$elemMatch": {"$gt": 1}}}, {"c": [[2]]})
+    assert not matches({"c": {"$elemMatch": {"$eq": 2}}}, {"c": [[2]]})
+    assert matches({"c": {"$elemMatch": {"$eq": [2]}}}, {"c": [[2]]})
+    assert matches({"c": {"$elemMatch": {"$elemMatch": {"$gt": 1}}}}, {"c": [[2]]})
 
 
 # --- $regex --------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from comments.records import (
     queue_order,
 )
 from comments.stores.queries import Duplicate, Query, field_value
-from infra.matching import NULL_AMONG_OTHERS, UnsupportedFilter, compile_filter
+from infra.matching import NULL_AMONG_OTHERS, NULL_IN_OR, UnsupportedFilter, compile_filter
 
 PROBES = "matching_probe"
 AGREEMENT = settings(max_examples=60, deadline=None,
@@ -141,8 +141,8 @@ def test_any_filter_selects_on_the_server_what_the_matcher_selects(probes, docum
 
 
 def refused_where_the_servers_disagree(spec: dict) -> bool:
-    """Whether the matcher refuses `spec` as NULL_AMONG_OTHERS (its only refusal of a
-    filter these strategies build; any other refusal fails the test)."""
+    """Whether the matcher refuses `spec` as NULL_AMONG_OTHERS or NULL_IN_OR (its only
+    refusals of a filter these strategies build; any other refusal fails the test)."""
     try:
         compile_filter(spec)
     except UnsupportedFilter as refusal:
@@ -163,6 +163,23 @@ def test_the_server_counts_a_missing_element_as_null_except_in_an_in_among_other
     with pytest.raises(UnsupportedFilter, match="the servers disagree"):
         compile_filter({"a.0": {"$in": [None, 1]}})
     assert NULL_AMONG_OTHERS.endswith("the servers disagree on it")
+
+
+def test_the_server_counts_a_path_missing_under_an_array_as_null_except_within_an_or(probes):
+    """Why the matcher refuses NULL_IN_OR: within an `$or` of tests on one such path the
+    development server stops matching `{a: []}` with `{"a.0": null}` and `{b: [{c: null}]}`
+    with `{"b.c.d": null}`, which MongoDB matches, as it does outside the `$or` (and, for
+    the second, in an `$in` of null among others). If this ever fails, the refusal can go."""
+    stored(probes, [{"_id": 0, "a": []}, {"_id": 1, "b": [{"c": None}]}])
+    assert sorted(d["_id"] for d in probes.find({"a.0": None})) == [0, 1]
+    assert [d["_id"] for d in probes.find({"$or": [{"a.0": None}]})] == [1]
+    assert [d["_id"] for d in probes.find({"$or": [{"a.0": {"$in": [None]}}, {"a.0": 1}]})] == [1]
+    assert sorted(d["_id"] for d in probes.find({"b.c.d": None})) == [0, 1]
+    assert [d["_id"] for d in probes.find({"$or": [{"b.c.d": None}]})] == [0]
+    assert [d["_id"] for d in probes.find({"b.c.d": {"$in": [None, 1]}})] == [0]
+    with pytest.raises(UnsupportedFilter, match="the servers disagree"):
+        compile_filter({"$or": [{"a.0": None}]})
+    assert NULL_IN_OR.endswith("the servers disagree on it")
 
 
 # --- Every Query the stores build, on comment documents -----------------------------------------
