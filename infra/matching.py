@@ -50,11 +50,10 @@ NEEDS_ARRAY = "{operator} needs an array"
 NEEDS_DOCUMENT = "{operator} needs a document"
 REGEX_NEEDS_STRING = "$regex has to be a string"
 OPTIONS_NEED_REGEX = "$options needs a $regex"
-# DocumentDB and MongoDB part ways here, on a path with a numeric part or three parts or
-# more: DocumentDB does not count the path as null where it goes missing under an array
-# (`a.0` of `{a: []}`, `a.b.c` of `{a: [{b: null}]}`) in an $in of null and another
-# value, nor in an $or (which it reads as an $in), though `{path: null}` alone does.
-# Refused rather than evaluated one engine's way.
+# DocumentDB and MongoDB part ways on a path with a numeric part or of three parts or
+# more: DocumentDB does not count it as null where it goes missing under an array (`a.0`
+# of `{a: []}`, `a.b.c` of `{a: [{b: null}]}`) in an $in of null and another value, nor
+# within an $or, though `{path: null}` alone does. Refused, not evaluated one engine's way.
 NULL_AMONG_OTHERS = "{operator} of null among other values on {path}: the servers disagree on it"
 NULL_IN_OR = "{operator} with null on {path} within $or: the servers disagree on it"
 UNSUPPORTED_OPTIONS = "the filter matcher supports $options '' and 'i', not {options!r}"
@@ -143,11 +142,12 @@ def _clause(key: str, value: Any, in_or: bool) -> Matcher:
 
 
 def _refuse_where_the_servers_disagree(path: str, value: Any, *, in_or: bool, negated: bool = False) -> None:
-    """On a path with a numeric part or of three parts or more: raise NULL_AMONG_OTHERS for an `$in`/`$nin` (under
-    `$not` too) that holds null and another value, and NULL_IN_OR for a test of equality
-    with null (plain, `$eq`, `$in`, or a negated `$ne`/`$nin`) within an `$or`."""
+    """On a path with a numeric part or of three parts or more: raise NULL_AMONG_OTHERS
+    for an `$in`/`$nin` (under `$not` too) that holds null and another value, and
+    NULL_IN_OR for a test of equality with null (plain, `$eq`, `$in`, or a negated
+    `$ne`/`$nin`) within an `$or`."""
     if not _is_operators(value):
-        if in_or and value is None and not negated:
+        if in_or and value is None:
             raise UnsupportedFilter(NULL_IN_OR.format(operator="equality", path=path))
         return
     for operator, operand in value.items():
