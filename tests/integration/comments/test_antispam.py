@@ -13,13 +13,14 @@ from comments.moderation.blocklist import Screening
 from comments.posting import antispam, limits
 from comments.posting.antispam import RATE_LIMITED, RateLimited
 from comments.records import APPROVED, PENDING, CommentAuthor
+from tests.clocks import window_start
 from tests.threads import at_once, split
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
 NOTHING = Screening(words=(), domains=(), banned=False)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.org")
-START = 1_800_000_000.0  # a window boundary for windows of 600 and 60 seconds
+START = window_start()  # a window boundary for windows of 600 and 60 seconds (tests/clocks.py)
 
 
 @pytest.fixture

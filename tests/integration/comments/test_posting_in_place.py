@@ -9,10 +9,12 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from comments.posting import antispam
 from comments.posting.antispam import RATE_LIMITED
 from comments.posting.forms import EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.posting.previews import PREVIEW
 from comments.views.posting import AWAITING, POSTED
+from tests.clocks import window_start
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -181,24 +183,26 @@ def test_a_refused_comment_in_place_answers_the_form_with_its_errors_and_text(cl
     assert empty.status_code == 400 and EMPTY_TEXT in page(empty).text_of("field-error")
 
 
+@pytest.mark.parametrize("seconds_left", [600, 30], ids=["window-start", "last-minute"])
 def test_a_rate_limited_comment_in_place_is_429_with_the_retry_time_and_the_text(
-    client, make_post, mongo_db, settings,
+    client, make_post, mongo_db, settings, monkeypatch, seconds_left,
 ):
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_WINDOW = 1, 600
+    moment = window_start() - seconds_left  # stopped: both posts fall in one window (tests/clocks.py)
+    monkeypatch.setattr(antispam, "clock", lambda: moment)
     post = make_post()
     action, data = form_data(client, post_url(post), text="First")
     assert in_place(client, action, data, shown_at=post_url(post)).status_code == 201
     action, data = form_data(client, post_url(post), text="Too soon, kept")
     response = in_place(client, action, data, shown_at=post_url(post))
     assert response.status_code == 429
-    assert 0 < int(response["Retry-After"]) <= 600
+    assert int(response["Retry-After"]) == seconds_left + 1
     shown = page(response)
     assert shown.textareas["text"] == "Too soon, kept"
     assert RATE_LIMITED in " ".join(shown.text_of("form-errors"))
-    minutes = -(-int(response["Retry-After"]) // 60)
-    # One minute is said in the singular (the window's last minute: the wall clock decides).
-    unit = "minute" if minutes == 1 else "minutes"
-    assert shown.text_of("retry-after") == [f"You can send it again in {minutes} {unit}."]
+    # Minutes rounded up; one minute in the singular (the window's last minute).
+    said = "11 minutes" if seconds_left == 600 else "1 minute"
+    assert shown.text_of("retry-after") == [f"You can send it again in {said}."]
     assert len(stored(post)) == 1
 
 

@@ -14,6 +14,7 @@ from comments.records import DELETED, PENDING, CommentAuthor
 from comments.stores import get_store
 from comments.views.common import NO_SUCH_COMMENT
 from comments.votes import rules as voting
+from tests.clocks import window_start
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -165,7 +166,7 @@ def test_a_flood_from_one_address_is_429_with_retry_after(settings, monkeypatch,
     """Fresh browsers (cookies cleared) on one address: the per-comment limit stops them,
     then a new minute lets them vote again."""
     settings.COMMENTS_VOTES_PER_IP_PER_COMMENT = 3
-    now = [1_800_000_000.0]
+    now = [window_start()]
     monkeypatch.setattr(antispam, "clock", lambda: now[0])
     post = make_post()
     comment = make_comment(post)
