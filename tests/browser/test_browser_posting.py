@@ -13,6 +13,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.listing import listed
+
 WIDTHS = {"phone": 390, "desktop": 1280}
 # A rate-limit test starts at least this long before its window ends.
 WINDOW_MARGIN_SECONDS = 60
@@ -122,9 +124,7 @@ def test_a_reply_posts_in_place_under_its_parent(open_page, discussion, width, a
     expect(form).to_have_count(0)  # the reply form closed
     assert page.url == address
     # Threaded: after the parent's sub-thread as this page draws it (depths 1-5 of the chain).
-    order = page.locator("#comments .comment-list article.comment").evaluate_all(
-        "articles => articles.map(a => a.dataset.slug)"
-    )
+    order = listed(page)
     drawn = [target.slug, *[c.slug for c in discussion.chain[:5]]]
     assert order[: len(drawn)] == drawn and order[len(drawn)] == new.get_attribute("data-slug")
     clean(page, axe, "after a reply in place")

@@ -78,9 +78,7 @@ def test_reader_opens_a_permalink_and_continues_a_thread(open_page, discussion, 
     expect(page.locator(".focus article.comment")).to_have_attribute("data-slug", chain[4].slug)
     expect(page.locator(".focus article.comment")).to_be_in_viewport()
     expect_listed(page, slugs(chain[5:]))
-    assert page.locator(".ancestors article.comment").evaluate_all(
-        "articles => articles.map(a => a.dataset.slug)"
-    ) == slugs([top[0], *chain[:4]])
+    expect_listed(page, slugs([top[0], *chain[:4]]), ".ancestors article.comment")
     # Ancestors are one line each, opened without JavaScript.
     root = page.locator(f"#{top[0].anchor}")
     expect(root).to_be_hidden()

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from comments.stores import counters
 from comments.votes import collection as votes
+from tests.browser.listing import listed
 
 
 def article(page, comment):
@@ -97,8 +98,7 @@ def test_best_opens_on_the_most_up_voted_thread_and_is_axe_clean(open_page, post
     counters.touch([post.id])  # a fresh version, as the vote view gives
     page = open_page()
     page.goto(f"/posts/{post.slug}/comments/?view=best")
-    slugs = page.locator("#comments .comment-list article.comment").evaluate_all(
-        "articles => articles.map(a => a.dataset.slug)")
+    slugs = listed(page)
     assert slugs[0] == loved.slug and slugs[1].startswith(loved.slug + "/")
     expect(page.locator("nav.view-switch [aria-current=true]")).to_have_text("Best")
     violations, described = axe(page)

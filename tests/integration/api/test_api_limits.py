@@ -9,31 +9,26 @@ import pytest
 from django.test import Client
 
 from api import middleware
-from tests.clocks import window_start
 from tests.threads import at_once
 
 
-def test_requests_past_the_ip_limit_are_429_with_retry_after(settings, make_post, monkeypatch):
+def test_requests_past_the_ip_limit_are_429_with_retry_after(settings, make_post, rate_clock):
     settings.API_RATE_PER_IP, settings.API_RATE_WINDOW = 3, 60
-    start = window_start()
-    monkeypatch.setattr(middleware, "clock", lambda: start)
     post = make_post()
     client = Client()
     assert [client.get(f"/api/v1/posts/{post.slug}/").status_code for _ in range(3)] == [200] * 3
     refused = client.get(f"/api/v1/posts/{post.slug}/")
     assert refused.status_code == 429 and refused["Retry-After"] == "61"
     assert json.loads(refused.content)["code"] == "rate_limited"
-    monkeypatch.setattr(middleware, "clock", lambda: start + 60)
+    rate_clock.now += 60
     assert client.get(f"/api/v1/posts/{post.slug}/").status_code == 200
     # Another address has its own count.
     assert client.get(f"/api/v1/posts/{post.slug}/", REMOTE_ADDR="198.51.100.9").status_code == 200
 
 
-def test_the_ip_limit_holds_for_requests_at_once(settings, make_post, monkeypatch):
+def test_the_ip_limit_holds_for_requests_at_once(settings, make_post, rate_clock):
     """Ten requests at the same moment (threads, as workers would be): exactly the limit get through."""
     settings.API_RATE_PER_IP, settings.API_RATE_WINDOW = 4, 60
-    start = window_start()
-    monkeypatch.setattr(middleware, "clock", lambda: start)
     admitted = at_once([lambda: middleware.admitted(ip="203.0.113.5")] * 10)
     assert sum(1 for wait in admitted if wait is None) == 4
 

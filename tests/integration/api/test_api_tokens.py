@@ -9,12 +9,11 @@ import re
 import pytest
 from django.test import Client
 
-from api import auth, middleware, tokens
+from api import auth, tokens
 from comments.posting import services
 from comments.records import CommentAuthor
 from comments.stores import get_store
 from dashboard.api_tokens import NO_SUCH_USER
-from tests.clocks import window_start
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -82,10 +81,8 @@ def test_unknown_tokens_are_401(make_post, secret):
     assert response.status_code == 401 and data["code"] == "bad_token"
 
 
-def test_each_token_has_its_own_rate_limit(make_user, make_post, settings, monkeypatch):
+def test_each_token_has_its_own_rate_limit(make_user, make_post, settings, rate_clock):
     settings.API_RATE_PER_TOKEN = 2
-    start = window_start()
-    monkeypatch.setattr(middleware, "clock", lambda: start)
     bot = make_user("bot", role="reader")
     _, one = tokens.create_token(user_id=bot.pk, name="1", scope=tokens.READ, created_by="eve")
     _, two = tokens.create_token(user_id=bot.pk, name="2", scope=tokens.READ, created_by="eve")

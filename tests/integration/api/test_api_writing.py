@@ -11,11 +11,10 @@ from django.test import Client
 from api.auth import CSRF_FAILED
 from api.v1 import SIGN_IN
 from cms import posts
-from comments.posting import antispam, services
+from comments.posting import services
 from comments.posting.forms import BAD_PARENT, BAD_REASON, EMPTY_TEXT
 from comments.records import CommentAuthor
 from comments.stores import get_store
-from tests.clocks import window_start
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
@@ -151,10 +150,8 @@ def test_flags_count_once_and_need_a_reason(make_post, make_comment, member):
     assert data == {"counted": False}
 
 
-def test_writes_share_the_forms_rate_limits(make_post, member, settings, monkeypatch):
+def test_writes_share_the_forms_rate_limits(make_post, member, settings, rate_clock):
     settings.COMMENTS_RATE_PER_USER = 2
-    moment = window_start()  # stopped: every request in one window (tests/clocks.py)
-    monkeypatch.setattr(antispam, "clock", lambda: moment)
     post = make_post()
     url = f"/api/v1/posts/{post.slug}/comments/"
     for n in range(2):

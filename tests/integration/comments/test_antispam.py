@@ -13,40 +13,30 @@ from comments.moderation.blocklist import Screening
 from comments.posting import antispam, limits
 from comments.posting.antispam import RATE_LIMITED, RateLimited
 from comments.records import APPROVED, PENDING, CommentAuthor
-from tests.clocks import window_start
 from tests.threads import at_once, split
 
 pytestmark = pytest.mark.usefixtures("each_store")
 
 NOTHING = Screening(words=(), domains=(), banned=False)
 ROSA = CommentAuthor(id=None, name="Rosa", email="rosa@example.org")
-START = window_start()  # a window boundary for windows of 600 and 60 seconds (tests/clocks.py)
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The rate limiter's clock, set by the test."""
-    now = [START]
-    monkeypatch.setattr(antispam, "clock", lambda: now[0])
-    return now
-
-
-def test_the_rate_limit_refuses_past_the_limit_and_recovers_in_the_next_window(clock, settings):
+def test_the_rate_limit_refuses_past_the_limit_and_recovers_in_the_next_window(rate_clock, settings):
     """COMMENTS_RATE_PER_IP attempts pass; the next is RateLimited with the time left; a new window passes."""
     settings.COMMENTS_RATE_WINDOW, settings.COMMENTS_RATE_PER_IP = 600, 3
     for _ in range(3):
         antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
-    clock[0] += 100
+    rate_clock.now += 100
     with pytest.raises(RateLimited, match=re.escape(RATE_LIMITED)) as caught:
         antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
     assert caught.value.retry_after == 501
     antispam.check_rate(action="post", ip="192.0.2.2", user_id=None)
     antispam.check_rate(action="flag", ip="192.0.2.1", user_id=None)
-    clock[0] += 500
+    rate_clock.now += 500
     antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
 
 
-def test_the_user_limit_applies_whatever_the_address(clock, settings):
+def test_the_user_limit_applies_whatever_the_address(rate_clock, settings):
     """A member's attempts count against COMMENTS_RATE_PER_USER across IP addresses."""
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_PER_USER = 100, 2
     antispam.check_rate(action="post", ip="192.0.2.1", user_id=7)
@@ -56,7 +46,7 @@ def test_the_user_limit_applies_whatever_the_address(clock, settings):
     antispam.check_rate(action="post", ip="192.0.2.3", user_id=8)
 
 
-def test_the_counts_are_kept_in_mongodb_not_in_the_process(clock, settings, mongo_db):
+def test_the_counts_are_kept_in_mongodb_not_in_the_process(rate_clock, settings, mongo_db):
     """Clearing this process's cache (a restart, another worker) forgets no count; the
     counts are MongoDB documents that expire after their window."""
     settings.COMMENTS_RATE_WINDOW, settings.COMMENTS_RATE_PER_IP = 600, 2
@@ -66,14 +56,15 @@ def test_the_counts_are_kept_in_mongodb_not_in_the_process(clock, settings, mong
     with pytest.raises(RateLimited):
         antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
     slots = list(mongo_db.comment_rate_slots.find({}, {"_id": 0}).sort("slot", 1))
-    ends = datetime.fromtimestamp(START + 600 + antispam.EXPIRY_MARGIN, tz=UTC)
-    assert slots == [{"key": "post:ip:192.0.2.1", "window": int(START // 600), "slot": n, "expires": ends}
+    start = rate_clock.now  # a window's start (tests/clocks.py)
+    ends = datetime.fromtimestamp(start + 600 + antispam.EXPIRY_MARGIN, tz=UTC)
+    assert slots == [{"key": "post:ip:192.0.2.1", "window": int(start // 600), "slot": n, "expires": ends}
                      for n in (1, 2)]
     indexes = mongo_db.comment_rate_slots.index_information()
     assert indexes["expires"]["expireAfterSeconds"] == 0
 
 
-def test_racing_actions_admit_exactly_the_limit(clock, settings):
+def test_racing_actions_admit_exactly_the_limit(rate_clock, settings):
     """Twenty-four attempts at once from one address, racing over the client's pool of
     connections: exactly COMMENTS_RATE_PER_IP pass (tests/integration/slugline/test_limits_http.py races
     worker processes)."""
@@ -84,18 +75,18 @@ def test_racing_actions_admit_exactly_the_limit(clock, settings):
     assert len(refused) == 14 and all(isinstance(exc, RateLimited) for exc in refused), refused
 
 
-def test_slots_are_taken_one_above_another(mongo_db):
+def test_slots_are_taken_one_above_another(mongo_db, rate_clock):
     """take_slot admits the first `limit` of a key's window and stores nothing past
     it; another key or the next window starts again at slot 1."""
-    took = [limits.take_slot(key="post:ip:x", window=5, limit=3, expires=START) for _ in range(5)]
+    took = [limits.take_slot(key="post:ip:x", window=5, limit=3, expires=rate_clock.now) for _ in range(5)]
     assert took == [True, True, True, False, False]
-    assert limits.take_slot(key="post:ip:y", window=5, limit=3, expires=START)
-    assert limits.take_slot(key="post:ip:x", window=6, limit=3, expires=START)
+    assert limits.take_slot(key="post:ip:y", window=5, limit=3, expires=rate_clock.now)
+    assert limits.take_slot(key="post:ip:x", window=6, limit=3, expires=rate_clock.now)
     stored = sorted((doc["window"], doc["slot"]) for doc in mongo_db.comment_rate_slots.find({"key": "post:ip:x"}))
     assert stored == [(5, 1), (5, 2), (5, 3), (6, 1)]
 
 
-def test_with_mongodb_unreachable_the_limit_lets_the_action_through(clock, settings, mongodb_down):
+def test_with_mongodb_unreachable_the_limit_lets_the_action_through(rate_clock, settings, mongodb_down):
     """An outage does not turn the limiter into an error page of its own: the write
     it guards reports the outage."""
     settings.COMMENTS_RATE_PER_IP = 1
@@ -103,7 +94,7 @@ def test_with_mongodb_unreachable_the_limit_lets_the_action_through(clock, setti
         antispam.check_rate(action="post", ip="192.0.2.1", user_id=None)
 
 
-def test_a_limit_of_zero_is_no_limit(clock, settings):
+def test_a_limit_of_zero_is_no_limit(rate_clock, settings):
     """COMMENTS_RATE_PER_IP=0 turns the count off."""
     settings.COMMENTS_RATE_PER_IP = 0
     for _ in range(50):

@@ -13,13 +13,11 @@ import pytest
 from django.test import Client
 
 from comments import records
-from comments.posting import antispam
 from comments.posting.ownership import AUTHOR_COOKIE
 from comments.records import CommentAuthor
 from comments.stores import get_store, store_switch, summaries
 from comments.views.changing import DELETED
 from comments.views.posting import AWAITING, POSTED
-from tests.clocks import window_start
 from tests.page_reading import Page, discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -210,11 +208,9 @@ def test_the_form_posts_to_its_own_anchor_and_a_refusal_renders_it_there(client,
     assert refused.textareas["text"] == "Keep these words" and refused.text_of("field-error")
 
 
-def test_a_rate_limited_comment_shows_the_refusal_inside_the_form(client, make_post, settings, monkeypatch):
+def test_a_rate_limited_comment_shows_the_refusal_inside_the_form(client, make_post, settings, rate_clock):
     """429: the reason is among the form's errors (where #reply lands), the text kept."""
     settings.COMMENTS_RATE_PER_IP = 1
-    moment = window_start()  # stopped: every request in one window (tests/clocks.py)
-    monkeypatch.setattr(antispam, "clock", lambda: moment)
     post = make_post()
     assert submit(client, post_url(post), text="One").status_code == 303
     response = submit(client, post_url(post), text="Two, too soon")

@@ -21,7 +21,6 @@ from comments.records import CommentAuthor
 from comments.stores import get_store, summaries
 from comments.views.changing import DELETED, EDITED, FLAGGED
 from comments.views.posting import AWAITING
-from tests.clocks import window_start
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -103,12 +102,10 @@ def test_a_form_sent_back_too_fast_is_refused_for_anonymous_readers_only(
 
 @pytest.mark.stores("documents")
 def test_rate_limit_answers_429_writes_nothing_and_recovers_in_the_next_window(
-    client, make_post, mongo_db, settings, monkeypatch,
+    client, make_post, mongo_db, settings, rate_clock,
 ):
     """Past COMMENTS_RATE_PER_IP posts: 429 with Retry-After and the text kept; the next window posts."""
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_WINDOW = 2, 600
-    now = [window_start()]
-    monkeypatch.setattr(antispam, "clock", lambda: now[0])
     post = make_post()
     assert submit(client, post_url(post), text="One").status_code == 303
     assert submit(client, post_url(post), text="Two").status_code == 303
@@ -119,7 +116,7 @@ def test_rate_limit_answers_429_writes_nothing_and_recovers_in_the_next_window(
     assert shown.text_of("error-text") == [antispam.RATE_LIMITED]
     assert shown.textareas["text"] == "Three, too many" and shown.form_action == discussion_url(post) + "#reply"
     assert mongo_db.comments.count_documents({}) == 2
-    now[0] += 600
+    rate_clock.now += 600
     assert submit(client, post_url(post), text="Three, later").status_code == 303
     assert mongo_db.comments.count_documents({}) == 3
 
@@ -135,11 +132,9 @@ def test_editors_are_not_rate_limited(client, make_post, make_user, settings, mo
     assert mongo_db.comments.count_documents({}) == 3
 
 
-def test_the_rate_limit_counts_per_user_across_addresses(client, make_post, make_user, settings, monkeypatch):
+def test_the_rate_limit_counts_per_user_across_addresses(client, make_post, make_user, settings, rate_clock):
     """A logged-in reader is limited by COMMENTS_RATE_PER_USER whatever address they post from."""
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_PER_USER = 100, 1
-    moment = window_start()  # stopped: every request in one window (tests/clocks.py)
-    monkeypatch.setattr(antispam, "clock", lambda: moment)
     client.force_login(make_user("grace", role="reader"))
     post = make_post()
     shown = page(client.get(post_url(post)))

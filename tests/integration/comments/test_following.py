@@ -10,11 +10,10 @@ import pytest
 from django.test import Client
 
 from comments.notifications import notify, sender, subscriptions
-from comments.posting import antispam, services
+from comments.posting import services
 from comments.views.following import ADDRESS_NEEDED, CONFIRM_BY_MAIL, FOLLOWING, UNFOLLOWED
 from comments.notifications.views import BAD_ADDRESS
 from tests import smtp
-from tests.clocks import window_start
 from tests.integration.comments import test_notifications as notifications_test
 from tests.integration.comments.test_notifications import OTTO, ROSA, later, local
 from tests.integration.comments.test_query_plans import _explain, _indexes_used, _scans
@@ -122,14 +121,12 @@ def test_finding_a_comments_followers_is_one_indexed_command(make_post, make_com
 
 @pytest.mark.stores("documents")
 def test_a_strangers_follow_in_place_answers_the_form_with_its_errors_then_what_was_done(
-    make_post, make_comment, settings, monkeypatch,
+    make_post, make_comment, settings, rate_clock,
 ):
     """Asked in place: a bad address is 400 with the form alone, the typed address kept;
     a good one is 200 with `div.followed` saying a confirmation mail was sent (and nothing
     left for the next page to say); over the limit, 429 with Retry-After and the address."""
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_WINDOW = 2, 600
-    moment = window_start()  # stopped: every request in one window (tests/clocks.py)
-    monkeypatch.setattr(antispam, "clock", lambda: moment)
     post = make_post()
     followed = make_comment(post)
     browser = Client()

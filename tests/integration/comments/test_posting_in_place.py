@@ -9,12 +9,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from comments.posting import antispam
 from comments.posting.antispam import RATE_LIMITED
 from comments.posting.forms import EMPTY_TEXT, NAME_REQUIRED, TOO_LONG
 from comments.posting.previews import PREVIEW
 from comments.views.posting import AWAITING, POSTED
-from tests.clocks import window_start
 from tests.page_reading import discussion_url, page, permalink_url, post_url
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -185,11 +183,10 @@ def test_a_refused_comment_in_place_answers_the_form_with_its_errors_and_text(cl
 
 @pytest.mark.parametrize("seconds_left", [600, 30], ids=["window-start", "last-minute"])
 def test_a_rate_limited_comment_in_place_is_429_with_the_retry_time_and_the_text(
-    client, make_post, mongo_db, settings, monkeypatch, seconds_left,
+    client, make_post, mongo_db, settings, rate_clock, seconds_left,
 ):
     settings.COMMENTS_RATE_PER_IP, settings.COMMENTS_RATE_WINDOW = 1, 600
-    moment = window_start() - seconds_left  # stopped: both posts fall in one window (tests/clocks.py)
-    monkeypatch.setattr(antispam, "clock", lambda: moment)
+    rate_clock.now -= seconds_left  # both posts in one window, `seconds_left` before its end
     post = make_post()
     action, data = form_data(client, post_url(post), text="First")
     assert in_place(client, action, data, shown_at=post_url(post)).status_code == 201
