@@ -54,7 +54,7 @@ CLUSTER_COMMENTS := backup blocklist buckets buckets_concurrency comment_stores 
 	duplicates_at_once embedded embedded_concurrency flags importing member_replies members \
 	moderation_changes posting_once ranked_views takeovers thread_context votes \
 	windowed_pages
-# test_cluster_faults (a cluster of its own, about 6 minutes on one process) comes first,
+# test_cluster_faults (a cluster of its own, about 70 s on one process) comes first,
 # so that the other process runs the rest meanwhile.
 CLUSTER_TESTS := tests/integration/devdb/test_cluster_faults.py \
 	$(CLUSTER_COMMENTS:%=tests/integration/comments/test_%.py) \

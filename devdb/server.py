@@ -57,10 +57,13 @@ class Server:
 
 
 class DevDB:
-    """A PostgreSQL cluster and a FerretDB in front of it, all under `root`."""
+    """A PostgreSQL cluster and a FerretDB in front of it, all under `root`. Its writes
+    are acknowledged before they reach the disk unless it is made `durable` (a setting
+    of the cluster, written when it is made: see `_settings`)."""
 
-    def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None):
+    def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None, *, durable: bool = False):
         self.root = Path(root)
+        self.durable = durable
         self.binary = (binary_dir or REPO / "var" / "bin") / f"ferretdb-{VERSION}"
         self.ports_file = self.root / "ports.json"
         self.secret_file = self.root / "secret"
@@ -189,6 +192,10 @@ documentdb.localhost_connection_string = 'host={socket_dir}'
 documentdb.enableBackgroundWorker = true
 documentdb.enableBackgroundWorkerJobs = true
 documentdb.defaultUseCompositeOpClass = true
+# Unless durable, a write is acknowledged before its WAL reaches the disk, as a standalone
+# MongoDB acknowledges one (w: 1) before its journal's next flush: a crash (of the machine
+# or of PostgreSQL) may lose the last fraction of a second of writes, never consistency.
+synchronous_commit = {'on' if self.durable else 'off'}
 logging_collector = off
 """
 

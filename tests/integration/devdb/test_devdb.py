@@ -51,6 +51,8 @@ def test_start_answers_a_ping_on_ferretdb_v2(scratch):
     assert client.admin.command("buildInfo")["ferretdb"]["version"] == VERSION
     client.close()
     assert (scratch.data_dir / "PG_VERSION").read_text().strip() == build.PG_VERSION
+    # It acknowledges a write before it is on disk, as a standalone MongoDB does (w: 1).
+    assert scratch.sql("SHOW synchronous_commit").strip() == "off"
 
 
 def test_a_running_server_is_reused(scratch):

@@ -31,10 +31,11 @@ CANNOT_SAVE = "Hiện chưa thể lưu bình luận"  # the comment form's 503 m
 @pytest.fixture(scope="module")
 def private_devdb():
     """A development database of this module's own in a temporary folder (the
-    postgres user must enter it), sharing the built binaries."""
+    postgres user must enter it), sharing the built binaries; durable, as production's
+    PostgreSQL is: what it acknowledged outlives its kill."""
     folder = Path(tempfile.mkdtemp(prefix="slugline-backend-outage-"))
     folder.chmod(0o755)
-    devdb = DevDB(root=folder / "devdb")
+    devdb = DevDB(root=folder / "devdb", durable=True)
     devdb.start()
     yield devdb
     devdb.stop()
@@ -126,6 +127,7 @@ def test_start_after_the_kill_restarts_postgresql_and_reuses_its_own_ferretdb(si
     FerretDB on its port (not "another program"), restarts PostgreSQL, and serves
     the data written before."""
     devdb = site_on_private
+    assert devdb.sql("SHOW synchronous_commit").strip() == "on"  # durable: the write below outlives the kill
     before = devdb.recorded()
     MongoClient(before.uri).lifecycle.things.insert_one({"kept": True})
     kill_postgres(devdb)
