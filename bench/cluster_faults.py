@@ -40,10 +40,11 @@ VOTE_ACTION = re.compile(r'formaction="([^"]+/vote/)" name="vote" value="up"')
 
 
 def own_cluster() -> Cluster:
-    """A development cluster under a new temporary folder, on ports of its own."""
+    """A development cluster under a new temporary folder, on ports of its own; durable,
+    as production's nodes are: what a killed worker acknowledged is still there after."""
     folder = Path(tempfile.mkdtemp(prefix="slugline-cluster-faults-"))
     folder.chmod(0o755)
-    return Cluster(root=folder / "devdb-cluster")
+    return Cluster(root=folder / "devdb-cluster", durable=True)
 
 
 def site_on(cluster: Cluster, *, posts: int, comments: int, workers: int = 2) -> Site:

@@ -66,10 +66,13 @@ class ClusterPorts:
 
 
 class Cluster:
-    """Three PostgreSQL nodes with Citus and DocumentDB, and a FerretDB, under `root`."""
+    """Three PostgreSQL nodes with Citus and DocumentDB, and a FerretDB, under `root`.
+    Unless `durable`, a node acknowledges a write before it is on disk, as the dev
+    database does (devdb/server.py); a setting of each node, written when it is made."""
 
-    def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None):
+    def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None, *, durable: bool = False):
         self.root = Path(root)
+        self.durable = durable
         self.binary = (binary_dir or REPO / "var" / "bin") / f"ferretdb-{FERRETDB_VERSION}"
         self.record = self.root / "cluster.json"
         self.ready_file = self.root / "ready"
@@ -247,6 +250,7 @@ documentdb.localhost_connection_string = 'host={socket_dir} port={port}'
 documentdb.enableBackgroundWorker = true
 documentdb.enableBackgroundWorkerJobs = true
 documentdb.defaultUseCompositeOpClass = true
+synchronous_commit = {'on' if self.durable else 'off'}
 logging_collector = off
 """
 

@@ -49,6 +49,8 @@ def share(outcome, phase: str, kind: str, side: str, status: int) -> float:
 
 def test_a_worker_lost_costs_only_the_discussions_on_it(faulty):
     cluster, site = faulty
+    # Durable, as production's nodes are: what the lost worker acknowledged outlives its kill.
+    assert {cluster.sql(node, "SHOW synchronous_commit", fetch=True).strip() for node in cluster.nodes()} == {"on"}
     outcome = worker_lost(cluster, site, lose="worker2", readers=READERS, seconds=SECONDS)
     report = outcome.table() + f"\n{outcome.pages}\n{site.failures(size=20000)}"
     print(f"\nworker lost:\n{outcome.table()}\nanswered 303: {outcome.answered}, stored: {outcome.stored}; "

@@ -41,6 +41,8 @@ def test_a_new_cluster_has_a_coordinator_and_two_workers(scratch):
     nodes = scratch.sql("coordinator", "SELECT nodeport, shouldhaveshards FROM pg_dist_node ORDER BY nodeport",
                         fetch=True).split()
     assert sorted(nodes) == sorted([f"{ports.coordinator}|f", f"{ports.worker1}|t", f"{ports.worker2}|t"])
+    # Each node acknowledges a write before it is on disk, as the dev database does.
+    assert {scratch.sql(node, "SHOW synchronous_commit", fetch=True).strip() for node in scratch.nodes()} == {"off"}
     with MongoClient(server.uri, serverSelectionTimeoutMS=5000) as client:
         assert client.admin.command("ping")["ok"] == 1
     assert find_cluster(("127.0.0.1", server.port), root=scratch.root) is not None
