@@ -5,6 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 export PORT
+# Python writes its byte-code caches (__pycache__/, git-ignored) even where the shell
+# says not to: without them every test process rewrites the tests' asserts and every
+# server or command a test starts compiles the project anew (docs/testing.md, "Time").
+unexport PYTHONDONTWRITEBYTECODE
 # Translations (the site's in locale/, the comments app's in comments/locale/): each
 # catalog compiled when its .po is newer than its .mo.
 # msgfmt comes from Debian's gettext package; the .mo files are not committed.

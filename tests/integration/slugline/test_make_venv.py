@@ -30,3 +30,17 @@ def test_installing_the_requirements_says_what_is_happening(tmp_path):
     again = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
                            text=True, timeout=60, env=env)
     assert "installing" not in again.stdout
+
+
+def test_the_makefiles_commands_write_python_byte_code_even_where_the_shell_says_not_to(tmp_path):
+    """With PYTHONDONTWRITEBYTECODE set, a fresh clone would compile the project anew in
+    every test process and every server a test starts; the Makefile's recipes do not
+    inherit it (a recipe added here prints what its commands see)."""
+    shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    recipe = 'seen: ; @echo "[$$PYTHONDONTWRITEBYTECODE]"; python3 -c "import sys; print(sys.dont_write_bytecode)"'
+    shown = subprocess.run(["make", "-s", "--eval", recipe, "seen"], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60, env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split() == ["[]", "False"]
