@@ -1,5 +1,6 @@
 """The first `make run` installs the requirements before anything else: the terminal
-says so at once instead of staying silent for a minute, and pip shows what it does."""
+says so at once instead of staying silent for a minute, and pip shows what it does.
+And what the Makefile's commands run with, whatever the shell's environment says."""
 
 import os
 import shutil
