@@ -29,7 +29,7 @@ from pathlib import Path
 
 from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
 from devdb.cluster_build import build_cluster
-from devdb.postgres import PG_USER, as_postgres, give_to_postgres, make_home, pg_command
+from devdb.postgres import PG_USER, as_postgres, commit_setting, give_to_postgres, make_home, pg_command
 from devdb.processes import alive, free_port, ping, port_is_free, runs_binary, terminate
 from devdb.server import READY_TIMEOUT, Server
 
@@ -250,7 +250,7 @@ documentdb.localhost_connection_string = 'host={socket_dir} port={port}'
 documentdb.enableBackgroundWorker = true
 documentdb.enableBackgroundWorkerJobs = true
 documentdb.defaultUseCompositeOpClass = true
-synchronous_commit = {'on' if self.durable else 'off'}
+{commit_setting(durable=self.durable)}
 logging_collector = off
 """
 

@@ -1,5 +1,5 @@
-"""PostgreSQL's commands run as the owner of a development database's files, and the
-folder its data lives in.
+"""PostgreSQL's commands run as the owner of a development database's files, the
+folder its data lives in, and when it acknowledges a write.
 
 PostgreSQL refuses to run as root: when this runs as root, the data folders belong to
 the `postgres` user and its commands run as that user (`runuser`). Shared by the
@@ -79,3 +79,11 @@ def closed_parent(folder: Path, uid: int) -> Path | None:
         if mode.st_uid != uid and not mode.st_mode & 0o001:
             return parent
     return None
+
+
+def commit_setting(*, durable: bool) -> str:
+    """postgresql.conf's line for when a commit is acknowledged. Unless `durable`, before
+    its WAL reaches the disk, as a standalone MongoDB acknowledges a write (w: 1) before
+    its journal's next flush: a crash of the machine or of PostgreSQL may lose the last
+    fraction of a second of writes, never consistency (docs/dev-database.md)."""
+    return f"synchronous_commit = {'on' if durable else 'off'}"

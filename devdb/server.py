@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress, build_all
-from devdb.postgres import PG_USER, as_postgres, give_to_postgres, make_home, pg_command
+from devdb.postgres import PG_USER, as_postgres, commit_setting, give_to_postgres, make_home, pg_command
 from devdb.processes import alive, dead, free_port, is_ferretdb_on, ping, port_is_free, terminate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ class Server:
 class DevDB:
     """A PostgreSQL cluster and a FerretDB in front of it, all under `root`. Its writes
     are acknowledged before they reach the disk unless it is made `durable` (a setting
-    of the cluster, written when it is made: see `_settings`)."""
+    of the cluster, written when it is made: devdb/postgres.py's `commit_setting`)."""
 
     def __init__(self, root: Path = DEFAULT_ROOT, binary_dir: Path | None = None, *, durable: bool = False):
         self.root = Path(root)
@@ -192,10 +192,7 @@ documentdb.localhost_connection_string = 'host={socket_dir}'
 documentdb.enableBackgroundWorker = true
 documentdb.enableBackgroundWorkerJobs = true
 documentdb.defaultUseCompositeOpClass = true
-# Unless durable, a write is acknowledged before its WAL reaches the disk, as a standalone
-# MongoDB acknowledges one (w: 1) before its journal's next flush: a crash (of the machine
-# or of PostgreSQL) may lose the last fraction of a second of writes, never consistency.
-synchronous_commit = {'on' if self.durable else 'off'}
+{commit_setting(durable=self.durable)}
 logging_collector = off
 """
 
