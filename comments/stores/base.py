@@ -39,22 +39,8 @@ from pymongo.database import Database
 from comments import scores, slugs
 from infra.ids import parse_id
 from comments.records import (
-    APPROVED,
-    HIDDEN,
-    NEWEST,
-    Intent,
-    ORDERS,
-    RANKED_ORDERS,
-    READERS,
-    Comment,
-    CommentAuthor,
-    Commenter,
-    QueueFilter,
-    VOTE_DEFAULTS,
-    Tally,
-    Viewer,
-    new_document,
-    queue_order,
+    APPROVED, HIDDEN, NEWEST, ORDERS, RANKED_ORDERS, READERS, VOTE_DEFAULTS, Comment, CommentAuthor,
+    Commenter, Intent, QueueFilter, Tally, Viewer, new_document, queue_order,
 )
 from comments.stores.counting import Counting
 from comments.stores.frozen import frozen_aware
@@ -299,8 +285,10 @@ class CommentStore(ABC):
         """How many approved comments a discussion has (the count its host shows)."""
         return self.tally(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN))).total
 
-    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None) -> list[Comment]:
-        """The newest approved comments, newest first; `reach` (its counters' comment count) is a cost hint."""
+    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None,
+                    since: datetime | None = None) -> list[Comment]:
+        """The newest approved comments, newest first. Cost hints: `reach`, its counters' comment
+        count; `since`, when the `limit` newest began as a recount just saw them (`Survey.newest`)."""
         return self.find(Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST),
                                limit=limit))
 

@@ -26,6 +26,7 @@ in use. It imports no store and nothing that makes one.
 
 from __future__ import annotations
 
+import heapq
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from typing import Any
 from bson import ObjectId
 from pymongo.database import Database
 
-from comments.records import APPROVED, Comment, Intent
+from comments.records import APPROVED, HIDDEN, Comment, Intent
 import comments.stores.counting as counting
 import comments.stores.discussion_state as discussion_state
 from comments.stores.base import CommentStore
@@ -78,25 +79,25 @@ def state(discussion_id: ObjectId, *, store: CommentStore) -> State:
     return found if found is not None else _first_state(discussion_id, store=store)[0]
 
 
-def _first_state(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+def _first_state(discussion_id: ObjectId, *, store: CommentStore, newest: int = 0) -> tuple[State, Survey]:
     """A first state made from a survey of the comments (the first stored wins), and
     that survey."""
-    surveyed = survey(discussion_id, store=store)
+    surveyed = survey(discussion_id, store=store, newest=newest)
     return discussion_state.create(discussion_id, counts=surveyed.counts, opens=surveyed.opens,
                                    num_pages=store.last_page(discussion_id=discussion_id)), surveyed
 
 
-def _state_surveyed(discussion_id: ObjectId, *, store: CommentStore) -> tuple[State, Survey]:
+def _state_surveyed(discussion_id: ObjectId, *, store: CommentStore, newest: int = 0) -> tuple[State, Survey]:
     """The discussion's state and a survey of its comments counted against it: when
     the state is made here, the survey it was made from (a fresh discussion is read
     once), unless another writer's first state, counted otherwise, was stored first."""
     found = discussion_state.get(discussion_id)
     if found is None:
-        made, surveyed = _first_state(discussion_id, store=store)
+        made, surveyed = _first_state(discussion_id, store=store, newest=newest)
         if made.counts == surveyed.counts and not made.applied:
             return made, surveyed
         found = made
-    return found, survey(discussion_id, store=store, applied=found.applied)
+    return found, survey(discussion_id, store=store, applied=found.applied, newest=newest)
 
 
 @dataclass(frozen=True)
@@ -107,14 +108,18 @@ class Survey:
     carried: frozenset[Any]  # the ids of the intents its comments carry
     opens: datetime | None  # the earliest `posted` (None: no comment)
     unfinished: tuple[tuple[Any, Intent], ...] = ()  # (comment id, intent) of the comments carrying one
+    newest: tuple[datetime, ...] = ()  # the `posted` of the newest approved comments asked for, newest first
 
 
-def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[Any] = ()) -> Survey:
+def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[Any] = (), newest: int = 0,
+           ) -> Survey:
     """Count the discussion's stored comments (as `counting.recount` does), their
     intents and their earliest time in one streamed pass (`scan_documents`): memory
-    stays that of a batch whatever its size (listed, 50,000 comments took 200 MB)."""
+    stays that of a batch whatever its size (listed, 50,000 comments took 200 MB).
+    `newest`: how many of the newest approved comments' times to keep (a summary's)."""
     done, carried = set(applied), set()
     counts, opens, unfinished = Counts(), None, []
+    kept: list[datetime] = []  # a heap of the newest times, the oldest of them first
     for doc in store.scan_documents(discussion_id=discussion_id, batch_size=SCAN_BATCH):
         counts = counts.moved(counting.counted(counting.counted_shape(doc, applied=done)))
         if (intent := Intent.from_doc(doc.get("intent"))) is not None:
@@ -122,7 +127,10 @@ def survey(discussion_id: ObjectId, *, store: CommentStore, applied: Iterable[An
             unfinished.append((doc["_id"], intent))
         if (posted := doc.get("posted")) is not None and (opens is None or posted < opens):
             opens = posted
-    return Survey(counts=counts, carried=frozenset(carried), opens=opens, unfinished=tuple(unfinished))
+        if newest and posted is not None and (doc.get("status") or APPROVED) not in HIDDEN:
+            (heapq.heappush if len(kept) < newest else heapq.heappushpop)(kept, posted)
+    return Survey(counts=counts, carried=frozenset(carried), opens=opens, unfinished=tuple(unfinished),
+                  newest=tuple(sorted(kept, reverse=True)))
 
 
 def num_pages(discussion_id: ObjectId, *, store: CommentStore) -> int:
@@ -328,11 +336,17 @@ def repair(discussion_id: ObjectId, *, store: CommentStore, expected: bool = Fal
     compare-and-set on `seq`: a writer that moved them meanwhile makes it count again).
     Whether the counters changed; logged as a repair (a warning) unless the change is
     `expected` (comments were added outside `change`: `recount`)."""
+    return _repaired(discussion_id, store=store, expected=expected)[0]
+
+
+def _repaired(discussion_id: ObjectId, *, store: CommentStore, expected: bool, newest: int = 0,
+              ) -> tuple[bool, Survey]:
+    """`repair`, and the survey the counters were last compared with."""
     # The first pass also finds the comments that carry an intent (few: changes cut
     # short); only when there are any are they finished and the comments counted again.
     finished = False
     for _ in range(ATTEMPTS):
-        current, surveyed = _state_surveyed(discussion_id, store=store)
+        current, surveyed = _state_surveyed(discussion_id, store=store, newest=newest)
         if not finished and surveyed.unfinished:
             for comment_id, intent in surveyed.unfinished:
                 finish_intent(discussion_id, comment_id=comment_id, intent=intent, store=store)
@@ -344,22 +358,25 @@ def repair(discussion_id: ObjectId, *, store: CommentStore, expected: bool = Fal
         if opens is not None and (current.opens is None or opens < current.opens):
             discussion_state.note_opens(discussion_id, opens=opens)
         if counted == current.counts:
-            return False
+            return False, surveyed
         if discussion_state.set_counts(discussion_id, counts=counted, if_seq=current.seq):
             if expected:
                 logger.debug("Counters of discussion %s counted: %s -> %s", discussion_id, current.counts, counted)
             else:
                 logger.warning("Counters of discussion %s repaired: %s -> %s", discussion_id, current.counts, counted)
-            return True
+            return True, surveyed
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
 
-def recount(discussion_id: ObjectId, *, store: CommentStore) -> None:
+def recount(discussion_id: ObjectId, *, store: CommentStore, newest: int = 0) -> Survey:
     """After comments were added to `store` outside `change` (imports, restores): bring
     the counters up to them, and give the discussion's pages a new version. Not a
-    repair: the counters were expected to change, and nothing is logged as repaired."""
-    if not repair(discussion_id, store=store, expected=True):
+    repair: the counters were expected to change, and nothing is logged as repaired.
+    The survey counted, with the times of the `newest` approved comments."""
+    changed, surveyed = _repaired(discussion_id, store=store, expected=True, newest=newest)
+    if not changed:
         touch([discussion_id])
+    return surveyed
 
 
 def discussion_ids(*, store: CommentStore) -> list[ObjectId]:

@@ -276,18 +276,18 @@ class DocumentsStore(CommentStore):
         learnt = page_windows.observed(field, found, order, wanted=limit, first_page=first_page, hint=hint)
         page_windows.set_hint(discussion_id=discussion_id, order=order, previous=hint, hint=learnt)
 
-    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None) -> list[Comment]:
-        """The newest approved comments, newest first (a post's summary, after every change),
-        read in windows of `posted` (page_windows.py), the last LATEST_RECENT (and later) first,
-        then back in time, so it costs the same at 100 and 100,000 comments on DocumentDB; the
-        same comments as one query, which reads a small discussion (`reach` <= LATEST_IN_ONE)."""
+    def find_latest(self, *, discussion_id: ObjectId, limit: int, reach: int | None = None,
+                    since: datetime | None = None) -> list[Comment]:
+        """The newest approved comments, newest first (a post's summary), read in windows of `posted`
+        (page_windows.py), those `since` or the last LATEST_RECENT first, then back in time: the same
+        cost at 100 and 100,000 comments on DocumentDB; one query when small (`reach` <= LATEST_IN_ONE)."""
         if limit <= 0:
             return []
         if reach is not None and reach <= LATEST_IN_ONE:
             return super().find_latest(discussion_id=discussion_id, limit=limit)
         query = Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST), limit=limit)
         field, direction = NEWEST[0]
-        recent = page_windows.PageHint(end=datetime.now(timezone.utc) - LATEST_RECENT)
+        recent = page_windows.PageHint(end=since or datetime.now(timezone.utc) - LATEST_RECENT)
         return page_windows.read(field=field, direction=direction, wanted=limit, hint=recent,
                                  fetch=lambda condition, count: self._find_within(query, condition, count))
 

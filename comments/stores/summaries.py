@@ -40,8 +40,10 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     among the changed comments and their ancestors (the only ones a change of status
     can affect). Run after every change of status; a run reads the current state, so
     the last of two concurrent runs leaves it right. Changes whose counting was left
-    unfinished on these comments (a request cut short) are finished first.
-    `recounted`: the caller recounts the discussion next (`counters.set_placeholder`)."""
+    unfinished on these comments (a request cut short) are finished first. A hidden
+    comment above an approved one read here has its approved reply without a query
+    (an import's hidden comments, all of them). `recounted`: the caller recounts the
+    discussion next (`counters.set_placeholder`)."""
     wanted: set[str] = set()
     for slug in slugs_changed:
         wanted.add(slug)
@@ -50,10 +52,13 @@ def repair_placeholders(*, discussion_id: ObjectId, slugs_changed: Iterable[str]
     found = store.find_by_slugs(discussion_id=discussion_id, slugs=sorted(wanted))
     for comment in found:
         counters.finish(comment, store=store)
+    above_approved = {slug for comment in found if comment.status not in HIDDEN
+                      for slug in slugs.ancestor_slugs(comment.slug)}
     on: list[Comment] = []
     off: list[Comment] = []
     for comment in found:
-        should = comment.status in HIDDEN and store.has_approved_reply(comment=comment)
+        should = comment.status in HIDDEN and (
+            comment.slug in above_approved or store.has_approved_reply(comment=comment))
         if should != comment.placeholder:
             (on if should else off).append(comment)
     counters.set_placeholder(on, store=store, placeholder=True, recounted=recounted)
@@ -119,13 +124,14 @@ def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
     return flat[:length].rsplit(" ", 1)[0] + "…"
 
 
-def latest_of(discussion_id: ObjectId, *, reach: int | None = None) -> list[LatestComment]:
+def latest_of(discussion_id: ObjectId, *, reach: int | None = None, since: datetime | None = None,
+              ) -> list[LatestComment]:
     """The few newest approved comments, as the host's summary shows them (an indexed
-    read of LATEST_COUNT comments; `reach`, the comments its counters hold)."""
-    return [
-        LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
-        for c in get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT, reach=reach)
-    ]
+    read of LATEST_COUNT comments; `reach`, the comments its counters hold; `since`,
+    when they began as a recount just saw them)."""
+    found = get_store().find_latest(discussion_id=discussion_id, limit=LATEST_COUNT, reach=reach, since=since)
+    return [LatestComment(slug=c.slug, author_name=c.author.name, posted=c.posted, excerpt=excerpt(c.text))
+            for c in found]
 
 
 @dataclass(frozen=True)
@@ -138,12 +144,15 @@ class Summary:
     latest: list[LatestComment]
 
 
-def read_summary(post_id: ObjectId) -> Summary:
+def read_summary(post_id: ObjectId, *, newest: tuple[datetime, ...] = ()) -> Summary:
     """The discussion's approved count (from its counters: no recount) and its latest
-    comments, the state read first: only the comments store is read (any thread)."""
+    comments, the state read first: only the comments store is read (any thread).
+    `newest`: the times of its newest approved comments as a recount just saw them
+    (`counters.recount`), newest first; the latest are looked for from the last on."""
     current = counters.state(post_id, store=get_store())
+    since = newest[LATEST_COUNT - 1] if len(newest) >= LATEST_COUNT else None
     return Summary(post_id=post_id, seq=current.seq, count=current.counts.approved,
-                   latest=latest_of(post_id, reach=current.counts.stored))
+                   latest=latest_of(post_id, reach=current.counts.stored, since=since))
 
 
 def hand_over(summary: Summary) -> None:
@@ -154,9 +163,10 @@ def hand_over(summary: Summary) -> None:
     get_host().store_comment_summary(summary.post_id, seq=summary.seq, count=summary.count, latest=summary.latest)
 
 
-def refresh_summary(*, post_id: ObjectId) -> int:
-    """Read the discussion's summary and hand it to the host; returns the count."""
-    summary = read_summary(post_id)
+def refresh_summary(*, post_id: ObjectId, newest: tuple[datetime, ...] = ()) -> int:
+    """Read the discussion's summary (`newest`: as `read_summary`) and hand it to the
+    host; returns the count."""
+    summary = read_summary(post_id, newest=newest)
     hand_over(summary)
     return summary.count
 

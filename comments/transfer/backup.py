@@ -154,6 +154,7 @@ def import_comments(
     finally:
         writer.close()  # a bad line: the batch in flight goes in first
     for discussion_id in discussions:
-        counters.recount(discussion_id, store=get_store())  # The restored comments, counted once per discussion.
-        summaries.refresh_summary(post_id=discussion_id)
+        # The restored comments, counted once per discussion; its newest read from where the count saw them.
+        surveyed = counters.recount(discussion_id, store=get_store(), newest=summaries.LATEST_COUNT)
+        summaries.refresh_summary(post_id=discussion_id, newest=surveyed.newest)
     return Imported(read=read, inserted=inserted, discussions=len(discussions))

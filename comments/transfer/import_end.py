@@ -1,12 +1,12 @@
 """The end of an import (comments/transfer/importing.py): once per discussion written
 to, its placeholders (the importer's own `repair`), then its counters, recounted from
 its comments as they now stand (`counters.recount`: the comments went in outside
-`change`), then the host's summary of it (`summaries.read_summary`, `hand_over`).
+`change`), then the host's summary of it (`summaries.read_summary`, `hand_over`), its
+newest comments read from where the recount saw them begin (one window of `posted`).
 
 Each discussion's placeholders, counters and summary are its own business, so
 END_THREADS discussions are done at once, each by a thread, their queries overlapping
-on the server (most of this time is waiting for round trips: a summary's latest
-comments of an old discussion are a few windows back in time); each summary is handed
+on the server (most of this time is waiting for round trips); each summary is handed
 to the host in the importer's thread, in the discussions' order, since a host may keep
 them in a database its threads should not share. Every step is idempotent: a run
 stopped here is finished by the next, which comes back to the discussions it writes to.
@@ -30,8 +30,8 @@ def settle(discussion_ids: list[ObjectId], *, repair: Callable[[ObjectId], None]
 
     def count(discussion_id: ObjectId) -> summaries.Summary:
         repair(discussion_id)
-        counters.recount(discussion_id, store=store)
-        return summaries.read_summary(discussion_id)
+        surveyed = counters.recount(discussion_id, store=store, newest=summaries.LATEST_COUNT)
+        return summaries.read_summary(discussion_id, newest=surveyed.newest)
 
     with ThreadPoolExecutor(max_workers=END_THREADS, thread_name_prefix="import-end") as pool:
         for summary in pool.map(count, discussion_ids):  # the first error, if any, is raised here

@@ -3,6 +3,7 @@
 export imported into an empty database shows every discussion page as before."""
 
 import json
+import random
 import re
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -16,6 +17,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from comments.benchmark import discussion_documents
 from comments.management.commands.export_comments import NO_SUCH_POST
 from comments.management.commands.import_comments import IMPORTED
 from comments.reading import cursors
@@ -234,6 +236,25 @@ def test_the_import_refreshes_each_posts_comment_summary(discussions, mongo_db):
     assert post["comment_count"] == 9
     latest = [c["excerpt"] for c in post["latest_comments"]]
     assert latest == ["A root after the replies", "Late reply to the last root", "Twin 1"]
+
+
+@pytest.mark.stores("documents")
+def test_a_restored_discussion_of_old_comments_has_its_newest_read_in_one_window(make_post, mongo_db, commands):
+    """More comments than one query reads at once, posted years ago: after the recount,
+    the summary's newest approved comments are one window of `posted`, from the third
+    newest the recount saw (the windows back from the last hour took several)."""
+    post = make_post()
+    docs = discussion_documents(discussion_id=post.id, count=150, rng=random.Random(39),
+                                start=datetime(2015, 6, 1, tzinfo=timezone.utc))
+    commands.reset()
+    backup.import_comments(lines=[json_util.dumps(d, json_options=backup.JSON_OPTIONS) for d in docs])
+    reads = [c for c in commands.sent if c.get("find") == "comments" and c.get("hint") == "discussion_posted"
+             and "posted" in c["filter"]]
+    assert len(reads) == 1, reads
+    newest = sorted(docs, key=lambda d: (d["posted"], d["_id"]), reverse=True)[:3]
+    summary = mongo_db.posts.find_one({"_id": post.id})
+    assert [c["slug"] for c in summary["latest_comments"]] == [d["slug"] for d in newest]
+    assert summary["comment_count"] == 150
 
 
 @pytest.mark.parametrize(

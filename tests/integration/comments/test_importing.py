@@ -372,9 +372,9 @@ def test_the_end_reads_summaries_in_its_threads_and_hands_them_to_the_host_in_th
     threads_used = set()
     real_read = import_end.summaries.read_summary
 
-    def read(post_id):
+    def read(post_id, **hints):
         threads_used.add(threading.get_ident())
-        return real_read(post_id)
+        return real_read(post_id, **hints)
 
     monkeypatch.setattr(import_end.summaries, "read_summary", read)
     discussions = [make_post() for _ in range(import_end.END_THREADS * 2)]
@@ -394,3 +394,31 @@ def test_the_end_reads_summaries_in_its_threads_and_hands_them_to_the_host_in_th
         shown = posts.get_by_id(post.id)
         assert shown.comment_count == n + 2
         assert [c.slug for c in shown.latest_comments] == [d["slug"] for d in newest]
+
+
+@pytest.mark.stores("documents")
+def test_the_end_reads_each_summary_from_where_its_recount_saw_the_newest_comments(make_post, commands):
+    """A discussion of years-old comments, more than one query reads at once: its
+    summary's newest comments are one window of `posted`, from the third newest approved
+    comment the recount saw on (a deleted one newer than them not counted), where the
+    windows back from the last hour took several; every hidden comment under an
+    approved reply becomes a placeholder without a query of its replies."""
+    post = make_post()
+    comments = forest(150)
+    for k in (0, 3, 6):  # roots, each with an approved reply
+        comments[k] = replace(comments[k], status="deleted", html="")
+    newest = SourceComment(source="test", id="last", thread="t1", parent=None, status="deleted", html="",
+                           posted=START + timedelta(days=1))
+    commands.reset()
+    run(post, [*comments, newest], batch_size=50)
+    reads = [c for c in commands.sent if c.get("find") == "comments" and c.get("hint") == "discussion_posted"
+             and "posted" in c["filter"]]
+    below = [c for c in commands.sent if c.get("find") == "comments" and "$regex" in repr(c["filter"])]
+    assert len(reads) == 1 and below == [], (reads, below)
+    docs = sorted(stored(post).values(), key=lambda d: d["posted"], reverse=True)
+    shown = posts.get_by_id(post.id)
+    assert [c.slug for c in shown.latest_comments] == [d["slug"] for d in docs if d["status"] == "approved"][:3]
+    assert shown.comment_count == 147
+    placeholders = {d["imported"]["id"] for d in docs if d.get("placeholder")}
+    assert placeholders == {"0", "3", "6"}
+

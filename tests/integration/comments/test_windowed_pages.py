@@ -20,7 +20,7 @@ from comments.benchmark import discussion_documents
 from comments.host import get_host
 from comments.reading import cursors, listers, listings
 from comments.records import APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, CommentAuthor, Viewer, new_document
-from comments.stores import get_store, page_windows
+from comments.stores import counters, get_store, page_windows
 from comments.stores.base import CommentStore
 from comments.stores.documents import LATEST_IN_ONE, DocumentsStore
 
@@ -286,6 +286,25 @@ def test_the_newest_comments_of_a_discussion_said_to_be_small_are_one_query_and_
         assert len(finds) == 1 and "posted" not in finds[0]["filter"], finds
     else:
         assert "posted" in finds[0]["filter"], finds
+
+
+@pytest.mark.parametrize("hidden", [0, 1, 3])
+def test_the_newest_comments_since_a_recount_saw_them_are_one_window_and_right_when_that_is_stale(
+        awkward, commands, hidden):
+    """A recount keeps the times of the newest approved comments (`Survey.newest`, hidden
+    ones left out); read `since` the last of them, they are one window, and when some
+    of them were hidden since, the read goes on back in time to the same comments as
+    one query."""
+    surveyed = counters.recount(awkward, store=DOCUMENTS, newest=3)
+    newest = CommentStore.find_latest(DOCUMENTS, discussion_id=awkward, limit=3)
+    assert [t.replace(tzinfo=None) for t in surveyed.newest] == [c.posted.replace(tzinfo=None) for c in newest]
+    if hidden:
+        assert DOCUMENTS.set_status(ids=[c.id for c in newest[:hidden]], status=SPAM) == hidden
+    commands.reset()
+    got = DOCUMENTS.find_latest(discussion_id=awkward, limit=3, reach=10_000, since=surveyed.newest[-1])
+    finds = [c for c in commands.sent if "find" in c]
+    assert _ids(got) == _ids(CommentStore.find_latest(DOCUMENTS, discussion_id=awkward, limit=3))
+    assert (len(finds) == 1) == (hidden == 0), finds
 
 
 def test_a_new_discussion_s_summary_reads_its_few_comments_once(documents_store, make_post, make_comment, commands):
