@@ -163,10 +163,9 @@ def hand_over(summary: Summary) -> None:
     get_host().store_comment_summary(summary.post_id, seq=summary.seq, count=summary.count, latest=summary.latest)
 
 
-def refresh_summary(*, post_id: ObjectId, newest: tuple[datetime, ...] = ()) -> int:
-    """Read the discussion's summary (`newest`: as `read_summary`) and hand it to the
-    host; returns the count."""
-    summary = read_summary(post_id, newest=newest)
+def refresh_summary(*, post_id: ObjectId) -> int:
+    """Read the discussion's summary and hand it to the host; returns the count."""
+    summary = read_summary(post_id)
     hand_over(summary)
     return summary.count
 

@@ -37,7 +37,8 @@ from bson import ObjectId, json_util
 from bson.errors import InvalidId
 
 from comments.posting import commenters
-from comments.stores import counters, get_store, summaries
+from comments.stores import get_store
+from comments.transfer import import_end
 from comments.transfer.import_authors import Authors
 from comments.transfer.import_writer import Writer
 from infra.markup import render_comment
@@ -153,8 +154,7 @@ def import_comments(
         inserted += (writer.submit(batch) or 0) + (writer.wait() or 0)
     finally:
         writer.close()  # a bad line: the batch in flight goes in first
-    for discussion_id in discussions:
-        # The restored comments, counted once per discussion; its newest read from where the count saw them.
-        surveyed = counters.recount(discussion_id, store=get_store(), newest=summaries.LATEST_COUNT)
-        summaries.refresh_summary(post_id=discussion_id, newest=surveyed.newest)
+    # The restored comments, counted once per discussion and summarised, as an import's end does
+    # (several discussions at once); their placeholders came with them.
+    import_end.settle(sorted(discussions), repair=lambda discussion_id: None)
     return Imported(read=read, inserted=inserted, discussions=len(discussions))
