@@ -53,8 +53,8 @@ What the engine guarantees:
   and rendered. Threads, parents and authors are resolved in memory (each author
   cleaned once, parents not in memory with one ledger query per batch). Placeholders,
   counters and the post's summary are brought up to date once per discussion at the end
-  (`summaries.repair_placeholders`, counted by the `counters.recount` that follows it,
-  `summaries.refresh_summary`; a few discussions at once: comments/transfer/import_end.py),
+  (`summaries.repair_placeholders`, counted by the `counters.recount` that follows it, then
+  the summary, read from where it saw the newest; a few at once: comments/transfer/import_end.py),
   for the discussions a stopped run had written to too.
 - **Once**: each comment stores `imported: {source, id}`, and its slug part is derived
   from that pair (`slugs.derived_part`), so a second copy of it is refused by the
