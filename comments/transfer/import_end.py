@@ -1,4 +1,5 @@
-"""The end of an import (comments/transfer/importing.py): once per discussion written
+"""The end of an import (comments/transfer/importing.py; the JSON Lines restore's too,
+backup.py, whose comments bring their placeholders): once per discussion written
 to, its placeholders (the importer's own `repair`), then its counters, recounted from
 its comments as they now stand (`counters.recount`: the comments went in outside
 `change`), then the host's summary of it (`summaries.read_summary`, `hand_over`), its
@@ -7,7 +8,7 @@ newest comments read from where the recount saw them begin (one window of `poste
 Each discussion's placeholders, counters and summary are its own business, so
 END_THREADS discussions are done at once, each by a thread, their queries overlapping
 on the server (most of this time is waiting for round trips); each summary is handed
-to the host in the importer's thread, in the discussions' order, since a host may keep
+to the host in the caller's thread, in the discussions' order, since a host may keep
 them in a database its threads should not share. Every step is idempotent: a run
 stopped here is finished by the next, which comes back to the discussions it writes to.
 """
