@@ -30,10 +30,10 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import replace
 
 from comments.transfer.import_records import SourceComment
 from comments.transfer.import_text import comment_text
+from infra.frozen import evolved
 from infra.markup import render_comment
 
 # Worker processes: the cores besides the importer's own (it parses and places, and
@@ -129,12 +129,12 @@ class Renderer:
     def _next(self) -> list[SourceComment]:
         batch, future = self._queue.popleft()
         if future is None:
-            return [replace(c, body=body_of(c)) for c in batch]
+            return [evolved(c, body=body_of(c)) for c in batch]
         global _worker_peak_kb
         bodies, peak = future.result()
         _worker_peak_kb = max(_worker_peak_kb, peak)
         given = iter(bodies)
-        return [c if c.body is not None else replace(c, body=next(given)) for c in batch]
+        return [c if c.body is not None else evolved(c, body=next(given)) for c in batch]
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:

@@ -77,7 +77,6 @@ ledger) and writes nothing but, past WAITING_LIMIT, the scratch collection (drop
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from dataclasses import replace
 from functools import partial
 from datetime import UTC
 
@@ -97,6 +96,7 @@ from comments.transfer.import_render import Renderer, body_of
 from comments.transfer.import_threads import create_draft, match_post
 from comments.transfer.import_waiting import WaitingReplies
 from comments.transfer.import_writer import Placement, Stored, Writer, store_batch
+from infra.frozen import evolved
 
 BATCH_SIZE = 500
 # Recent comments kept as possible parents (older ones are looked up in the ledger).
@@ -199,7 +199,7 @@ class Importer:
             if isinstance(who, commenters.Refused):
                 self.refuse(str(who), line=item.line, source_id=item.id)
                 return
-            self.pending.append(replace(item, author_name=who.name, author_email=who.email))
+            self.pending.append(evolved(item, author_name=who.name, author_email=who.email))
             if len(self.pending) >= self.batch_size:
                 self.flush()
 
