@@ -167,6 +167,8 @@ def main() -> None:
                         help="run the import this many times, each in a process of its own; judge the median")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one run of a table
     args = parser.parse_args()
+    if args.repeat > 1 and (args.trace or args.memory or args.sweep):
+        parser.error("--repeat judges the ratio: not with --trace (which slows the import) or a table")
     if args.memory or args.sweep:
         table(args)
         return
@@ -215,19 +217,27 @@ def target(result: dict) -> str:
     return f"  {result['what']} >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x, {verdict}"
 
 
+def run_alone(args: argparse.Namespace, *, comments: int, orphans: int, one_thread: bool, steps: bool = False,
+              ) -> dict:
+    """One run of this script in a process of its own (so that its peak resident size
+    is its own), with `args`' export, workers and tracing, and with its `--format` and
+    `--migrate` steps when `steps`: its result."""
+    command = [sys.executable, __file__, "--json", "--comments", str(comments), "--orphans", str(orphans),
+               "--per-thread", str(args.per_thread), "--body-bytes", str(args.body_bytes), "--seed", str(args.seed),
+               *(["--one-thread"] if one_thread else []), *(["--trace"] if args.trace else []),
+               *(["--workers", str(args.workers)] if args.workers is not None else []),
+               *(["--format", args.format, *(["--migrate", args.migrate] if args.migrate else [])] if steps else [])]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def repeated(args: argparse.Namespace) -> None:
     """`--repeat N`: the same import (and its `--format` and `--migrate` steps) N times,
     each in a process of its own; each run's rates and ratios, then each target judged
     on the median of its N ratios, and in how many runs it was met."""
-    command = [sys.executable, __file__, "--json", "--comments", str(args.comments),
-               "--per-thread", str(args.per_thread), "--body-bytes", str(args.body_bytes), "--seed", str(args.seed),
-               "--format", args.format, "--orphans", str(args.orphans), *(["--one-thread"] if args.one_thread else []),
-               *(["--migrate", args.migrate] if args.migrate else []),
-               *(["--workers", str(args.workers)] if args.workers is not None else [])]
     runs = []
     for n in range(args.repeat):
-        done = subprocess.run(command, check=True, capture_output=True, text=True)
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        result = run_alone(args, comments=args.comments, orphans=args.orphans, one_thread=args.one_thread, steps=True)
         runs.append([result, *result["steps"]])
         print(f"run {n + 1} of {args.repeat} (load {result['load']:.2f}): " + "; ".join(
             f"{judged['what']} {judged['rate']:.0f}/s against {judged['raw_rate']:.0f}/s raw, "
@@ -341,12 +351,7 @@ def table(args: argparse.Namespace) -> None:
         runs = [(args.comments, int(n)) for n in args.sweep.split(",")]
     rows = []
     for comments, orphans in runs:
-        command = [sys.executable, __file__, "--comments", str(comments), "--per-thread", str(args.per_thread),
-                   "--body-bytes", str(args.body_bytes), "--seed", str(args.seed), "--one-thread", "--json",
-                   "--orphans", str(orphans), *(["--trace"] if args.trace else []),
-                   *(["--workers", str(args.workers)] if args.workers is not None else [])]
-        done = subprocess.run(command, check=True, capture_output=True, text=True)
-        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        rows.append(run_alone(args, comments=comments, orphans=orphans, one_thread=True))
         wrong = [line for line in checks(rows[-1], argparse.Namespace(comments=comments, orphans=orphans))
                  if "WRONG" in line]
         for line in wrong:
