@@ -156,5 +156,5 @@ def import_comments(
         writer.close()  # a bad line: the batch in flight goes in first
     # The restored comments, counted once per discussion and summarised, as an import's end does
     # (several discussions at once); their placeholders came with them.
-    import_end.settle(sorted(discussions), repair=lambda discussion_id: None)
+    import_end.settle(sorted(discussions))
     return Imported(read=read, inserted=inserted, discussions=len(discussions))

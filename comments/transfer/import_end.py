@@ -25,12 +25,14 @@ from comments.stores import counters, get_store, summaries
 END_THREADS = 4
 
 
-def settle(discussion_ids: list[ObjectId], *, repair: Callable[[ObjectId], None]) -> None:
-    """Bring each discussion's placeholders (`repair`), counters and summary up to date."""
+def settle(discussion_ids: list[ObjectId], *, repair: Callable[[ObjectId], None] | None = None) -> None:
+    """Bring each discussion's placeholders (`repair`; none when its comments brought
+    theirs), counters and summary up to date."""
     store = get_store()
 
     def count(discussion_id: ObjectId) -> summaries.Summary:
-        repair(discussion_id)
+        if repair is not None:
+            repair(discussion_id)
         surveyed = counters.recount(discussion_id, store=store, newest=summaries.LATEST_COUNT)
         return summaries.read_summary(discussion_id, newest=surveyed.newest)
 
