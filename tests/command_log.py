@@ -36,6 +36,10 @@ class CommandCounter(monitoring.CommandListener):
     def count(self) -> int:
         return len(self.names)
 
+    def finds(self, collection: str, *, hint: str | None = None) -> list[dict]:
+        """The `find` commands kept on this collection (given `hint`, those naming that index)."""
+        return [c for c in self.sent if c.get("find") == collection and (hint is None or c.get("hint") == hint)]
+
     @property
     def writes(self) -> list[str]:
         """The write commands among those kept, in order."""

@@ -248,8 +248,7 @@ def test_a_restored_discussion_of_old_comments_has_its_newest_read_in_one_window
                                 start=datetime(2015, 6, 1, tzinfo=timezone.utc))
     commands.reset()
     backup.import_comments(lines=[json_util.dumps(d, json_options=backup.JSON_OPTIONS) for d in docs])
-    reads = [c for c in commands.sent if c.get("find") == "comments" and c.get("hint") == "discussion_posted"
-             and "posted" in c["filter"]]
+    reads = [c for c in commands.finds("comments", hint="discussion_posted") if "posted" in c["filter"]]
     assert len(reads) == 1, reads
     newest = sorted(docs, key=lambda d: (d["posted"], d["_id"]), reverse=True)[:3]
     summary = mongo_db.posts.find_one({"_id": post.id})

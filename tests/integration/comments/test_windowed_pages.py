@@ -315,7 +315,7 @@ def test_a_new_discussion_s_summary_reads_its_few_comments_once(documents_store,
     first = make_comment(post, text="First")
     commands.reset()
     reply = make_comment(post, text="A reply", parent_slug=first.slug)
-    latest_reads = [c for c in commands.sent if c.get("find") == "comments" and c.get("hint") == "discussion_posted"
-                    and set(c["filter"]) <= {"discussion_id", "status", "posted"}]
+    latest_reads = [c for c in commands.finds("comments", hint="discussion_posted")
+                    if set(c["filter"]) <= {"discussion_id", "status", "posted"}]
     assert len(latest_reads) == 1, latest_reads
     assert [c.slug for c in get_host().get(post.id).latest_comments] == [reply.slug, first.slug]
