@@ -101,7 +101,13 @@ def test_a_migration_finishes_while_readers_post_and_loses_no_comment(
             time.sleep(0.01)
 
         def progress(n):
-            copied_while_posting.append(len(poster.posted))
+            # A reader posts between two discussions' copies. Left to timing, the copies
+            # of three small discussions can outrun the posting thread on a loaded machine.
+            before = len(poster.posted)
+            copied_while_posting.append(before)
+            deadline = time.monotonic() + 30
+            while len(poster.posted) == before and not poster.failed and time.monotonic() < deadline:
+                time.sleep(0.01)
 
         report = migration.migrate(target=target, progress=progress)
         posted_during_copies = len(poster.posted)
