@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Set-up for the browser tests (tests/browser/), run by `make test`:
-#  - Debian's Chromium: installed with apt-get when missing and when running as root.
-#    Playwright drives /usr/bin/chromium; `playwright install` (a browser download) is
+#  - Debian's Chromium in its headless build, chromium-headless-shell (the browser
+#    without its window's own interface, which the full chromium runs in a renderer of
+#    its own for every window even when headless: three times the CPU per test), with
+#    apt-get when missing and running as root; Debian's full chromium serves when only
+#    it is there. Playwright drives it; `playwright install` (a browser download) is
 #    never used.
 #  - axe-core from the npm registry, pinned in tools/axe/package-lock.json, into
 #    tools/axe/node_modules/.
@@ -15,16 +18,23 @@ loud() {
     "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!" >&2
 }
 
-if [ -n "${SLUGLINE_CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1; then
+if [ -n "${SLUGLINE_CHROMIUM:-}" ] || command -v chromium-headless-shell >/dev/null 2>&1; then
   :
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "browser set-up: installing Debian's chromium with apt-get (once)..."
+  echo "browser set-up: installing Debian's chromium-headless-shell with apt-get (once)..."
   export DEBIAN_FRONTEND=noninteractive
-  if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; }; then
-    loud "browser set-up: apt-get could not install chromium: the browser tests will be SKIPPED."
+  if ! { apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null 2>&1 \
+         || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null; }; }; then
+    if command -v chromium >/dev/null 2>&1; then
+      loud "browser set-up: apt-get could not install chromium-headless-shell: the browser tests use the full chromium (slower)."
+    else
+      loud "browser set-up: apt-get could not install chromium-headless-shell: the browser tests will be SKIPPED."
+    fi
   fi
+elif command -v chromium >/dev/null 2>&1; then
+  echo "browser set-up: the browser tests use the full chromium; 'apt-get install chromium-headless-shell' (as root) makes them faster."
 else
-  loud "browser set-up: chromium is missing and this is not root with apt-get: run 'apt-get install chromium' as root, or the browser tests will be SKIPPED."
+  loud "browser set-up: Chromium is missing and this is not root with apt-get: run 'apt-get install chromium-headless-shell' as root, or the browser tests will be SKIPPED."
 fi
 
 # Fonts for Hindi (Devanagari) and Vietnamese (stacked diacritics): without them

@@ -6,9 +6,11 @@ session's test database: the builders of tests/database.py (make_post, make_comm
 write what the site shows, and the collections are emptied after each test as
 everywhere else.
 
-Chromium is /usr/bin/chromium (or $SLUGLINE_CHROMIUM), installed by
-tools/browser-setup.sh; Playwright never downloads a browser of its own. Without
-Chromium every browser test is skipped, and the session says so loudly.
+Chromium is $SLUGLINE_CHROMIUM, or else Debian's chromium-headless-shell (installed by
+tools/browser-setup.sh), or else Debian's full chromium: the same browser engine, but
+the full one runs its window's own interface in a renderer of its own, about three
+times the CPU a test (docs/testing.md). Playwright never downloads a browser of its
+own. Without Chromium every browser test is skipped, and the session says so loudly.
 """
 
 from __future__ import annotations
@@ -47,15 +49,16 @@ ARTEFACTS = REPO / "var" / "browser-tests"
 SITE_ENV = {"COMMENTS_PER_PAGE": "6", "COMMENTS_INDENT_LIMIT": "5", "COMMENTS_MAX_DEPTH": "8"}
 EDITOR = {"username": "edith", "name": "Edith Editor", "password": "browser-tests-only-7Qx!"}
 NO_CHROMIUM = (
-    "BROWSER TESTS SKIPPED: no Chromium at /usr/bin/chromium (nor $SLUGLINE_CHROMIUM). "
-    "Run `make test` as root (tools/browser-setup.sh installs Debian's chromium) or "
-    "`apt-get install chromium`."
+    "BROWSER TESTS SKIPPED: no chromium-headless-shell or chromium on the PATH (nor $SLUGLINE_CHROMIUM). "
+    "Run `make test` as root (tools/browser-setup.sh installs Debian's chromium-headless-shell) or "
+    "`apt-get install chromium-headless-shell`."
 )
 _skipped_for_chromium: list[str] = []
 
 
 def chromium_path() -> str | None:
-    found = os.environ.get("SLUGLINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    found = (os.environ.get("SLUGLINE_CHROMIUM") or shutil.which("chromium-headless-shell")
+             or shutil.which("chromium") or "/usr/bin/chromium")
     return found if os.access(found, os.X_OK) else None
 
 

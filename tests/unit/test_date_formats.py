@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 MONTHS = [datetime(2026, month, 29, 10, 5, tzinfo=timezone.utc) for month in (9, 11, 12)]
 
 
-@pytest.mark.parametrize("moment, month", zip(MONTHS, ["सितंबर", "नवंबर", "दिसंबर"], strict=True))
+@pytest.mark.parametrize("moment, month", list(zip(MONTHS, ["सितंबर", "नवंबर", "दिसंबर"], strict=True)))
 def test_hindi_month_names_are_spelt_right(moment, month):
     """Django's hi catalog has सितमबर, नवमबर, दिसमबर (the anusvara lost)."""
     with translation.override("hi"):
