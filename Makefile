@@ -81,12 +81,15 @@ test-cluster: $(STAMP) $(MO)
 
 venv: $(STAMP)
 
+# --no-compile: pip would byte-compile every module of every package (about 5,000 files,
+# 7 s of a fresh install here); Python compiles those a process imports, once, into the
+# same __pycache__/ folders.
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Slugline needs Python 3.11 or newer; set PYTHON=/path/to/python3.11.")'
 	@test -x $(PY) || { echo "make: creating a virtualenv in $(VENV)/"; $(PYTHON) -m venv $(VENV); }
 	@bash tools/icu-setup.sh
 	@echo "make: installing requirements.txt into $(VENV)/ with pip (a few minutes the first time, PyICU's build the longest; pip lists what it fetches)"
-	@$(PY) -m pip install --disable-pip-version-check --no-color -r requirements.txt
+	@$(PY) -m pip install --disable-pip-version-check --no-color --no-compile -r requirements.txt
 	@echo "make: $(VENV)/ is ready"
 	@touch $@
 
