@@ -15,6 +15,7 @@ class CommentsConfig(AppConfig):
         from comments.notifications import mail_moderation, outbox, subscriptions
         from comments.reading import ranked
         from comments.erasure import jobs as erasures
+        from comments.transfer import shard_moves
         from comments.votes import collection as votes
         from comments.notifications import notify
         from comments import signals
@@ -31,3 +32,4 @@ class CommentsConfig(AppConfig):
                                                dispatch_uid="comments.notifications.notify.status")
         sharding.register_shard_keys(discussion_state.shard_keys)
         sharding.register_shard_keys(branches.shard_keys)
+        sharding.register_after_moves(shard_moves.repair_after_moves)

@@ -127,6 +127,22 @@ def register_shard_keys(provider: Callable[[], tuple[ShardKey, ...]]) -> None:
         _providers.append(provider)
 
 
+_after_moves: list[Callable[[], list[str]]] = []
+
+
+def register_after_moves(repair: Callable[[], list[str]]) -> None:
+    """Register what an app puts right after shards moved (`rebalance_shards`): on
+    DocumentDB with Citus a write that reaches a shard while it is copied may be lost
+    (docs/dev-cluster.md). `repair()` gives a line for each thing it did."""
+    if repair not in _after_moves:
+        _after_moves.append(repair)
+
+
+def repair_after_moves() -> list[str]:
+    """Every registered repair run, in registration order; their lines."""
+    return [line for repair in _after_moves for line in repair()]
+
+
 def shard_keys() -> list[ShardKey]:
     """Every registered shard key, in registration order."""
     return [key for provider in _providers for key in provider()]

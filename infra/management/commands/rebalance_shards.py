@@ -22,8 +22,9 @@ class Command(BaseCommand):
         "Spread the shards of this site's sharded collections evenly over the workers of the "
         "development cluster (after `python -m devdb cluster add-worker`) with Citus' "
         "rebalancer, while the site serves, printing how the discussions spread over the "
-        "workers before and after. On a mongos it sends nothing and says what MongoDB's "
-        "balancer does instead."
+        "workers before and after, then has each app count again what it derives from what "
+        "it stores (a write that reached a shard while it moved may be lost on DocumentDB). On a "
+        "mongos it sends nothing and says what MongoDB's balancer does instead."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -31,8 +32,9 @@ class Command(BaseCommand):
                             help="Citus' rebalance strategy (default by_shard_count: as many hash ranges "
                                  "on each worker)")
         parser.add_argument("--mode", choices=("block_writes", "force_logical"), default="block_writes",
-                            help="Citus' shard transfer mode (default block_writes: writes to a shard wait "
-                                 "while it is copied; force_logical copies it by logical replication)")
+                            help="Citus' shard transfer mode (default block_writes: Citus holds back its own writes "
+                                 "to a shard while it is copied, not DocumentDB's; force_logical copies it "
+                                 "by logical replication)")
 
     def handle(self, *args: Any, strategy: str, mode: str, **options: Any) -> None:
         client = mongo.get_client()
@@ -56,6 +58,8 @@ class Command(BaseCommand):
             for line in rebalance(engine.cluster, db_name, strategy, mode):
                 self.stdout.write(line)
             self._spread("after", spread(engine.cluster, db_name, collection), collection)
+            for line in sharding.repair_after_moves():
+                self.stdout.write(line)
         except DevDBError as exc:
             raise CommandError(str(exc)) from exc
 

@@ -90,3 +90,5 @@ def test_a_worker_added_takes_shards_while_readers_post_and_vote(faulty):
     assert set(move.after) == set(move.before)
     assert move.worker in set(move.after.values()), move.output
     assert "Discussions over the workers before" in move.output and f"  {move.worker}: 0 discussions" in move.output
+    # Then what a write lost with a moving shard may have left is counted again (docs/dev-cluster.md).
+    assert f"Counted the comments of {POSTS} discussions again" in move.output, move.output
