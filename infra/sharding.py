@@ -127,20 +127,30 @@ def register_shard_keys(provider: Callable[[], tuple[ShardKey, ...]]) -> None:
         _providers.append(provider)
 
 
+_before_moves: list[Callable[[], list[str]]] = []
 _after_moves: list[Callable[[], list[str]]] = []
 
 
-def register_after_moves(repair: Callable[[], list[str]]) -> None:
-    """Register what an app puts right after shards moved (`rebalance_shards`): on
+def register_moves(*, before: Callable[[], list[str]], after: Callable[[], list[str]]) -> None:
+    """Register what an app does around a move of shards (`rebalance_shards`): on
     DocumentDB with Citus a write that reaches a shard while it is copied may be lost
-    (docs/dev-cluster.md). `repair()` gives a line for each thing it did."""
-    if repair not in _after_moves:
-        _after_moves.append(repair)
+    (docs/dev-cluster.md). `before()` runs before the first shard moves (holding the
+    app's writes), `after()` once they moved or the move failed (taking them again,
+    putting right what it derives); each gives a line for each thing it did."""
+    if before not in _before_moves:
+        _before_moves.append(before)
+    if after not in _after_moves:
+        _after_moves.append(after)
 
 
-def repair_after_moves() -> list[str]:
-    """Every registered repair run, in registration order; their lines."""
-    return [line for repair in _after_moves for line in repair()]
+def before_moves() -> list[str]:
+    """Every registered `before`, in registration order; their lines."""
+    return [line for step in _before_moves for line in step()]
+
+
+def after_moves() -> list[str]:
+    """Every registered `after`, in registration order; their lines."""
+    return [line for step in _after_moves for line in step()]
 
 
 def shard_keys() -> list[ShardKey]:

@@ -11,6 +11,9 @@ While a migration copies, `moving_to` names its target, which takes the copies; 
 a switch is recorded, a store that is neither in use nor a migration's target takes
 no writes.
 
+While `rebalance_shards` moves shards, `held` stops every comment write, whatever the
+store (`hold`, `release`: comments/transfer/shard_moves.py).
+
 While a migration makes its last pass, it sets `frozen`: the store in use takes no
 writes (posting answers 503 and keeps the reader's text), so that nothing is written
 to the old store after its last copy. Every process reads the record at most once per
@@ -34,6 +37,7 @@ from infra.mongo import Unavailable, get_db
 
 RECORD = "in_use"
 MOVING = gettext_noop("Comments are being moved to another store; try again in a minute.")
+SHARDS_MOVING = gettext_noop("Comments are being moved between database servers; try again in a minute.")
 
 
 class Moving(Unavailable):
@@ -85,10 +89,36 @@ def check_writable(name: str) -> None:
     record = recorded()
     if not record:
         return
+    if record.get("held"):
+        raise Moving(gettext(SHARDS_MOVING))
     if record.get("frozen") and record.get("store") == name:
         raise Moving()
     if name not in (record.get("store"), record.get("moving_to")):
         raise Moving()
+
+
+def hold() -> bool:
+    """Hold every comment write, whatever the store (`held`: shards of the collections
+    are moving, and DocumentDB may lose a write that reaches a shard being copied:
+    comments/transfer/shard_moves.py). Whether a record was there before (`release`)."""
+    had_record = recorded() is not None
+    get_db().comment_store.update_one(
+        {"_id": RECORD},
+        {"$set": {"held": True, "changed": datetime.now(UTC)},
+         "$setOnInsert": {"store": in_use(), "frozen": False, "moving_to": None}},
+        upsert=True,
+    )
+    forget()
+    return had_record
+
+
+def release(*, had_record: bool) -> None:
+    """Take comment writes again after `hold` (the record as it was)."""
+    if had_record:
+        get_db().comment_store.update_one({"_id": RECORD}, {"$set": {"held": False, "changed": datetime.now(UTC)}})
+    else:
+        get_db().comment_store.delete_one({"_id": RECORD})
+    forget()
 
 
 def grace_seconds() -> float:

@@ -119,7 +119,7 @@ def vote(request: HttpRequest, discussion: str, comment_path: str) -> HttpRespon
         response = _refused(request, post, comment, exc)
         response["Retry-After"] = str(exc.retry_after)
     except store_switch.Moving as exc:
-        # A migration's last pass: a short, announced wait (nothing was counted).
+        # A migration's last pass or shards moving: a short, announced wait (nothing was counted).
         response = _refused(request, post, comment, Refused(str(exc), code="moving"))
         response["Retry-After"] = str(MOVING_RETRY_SECONDS)
     else:

@@ -22,8 +22,9 @@ class Command(BaseCommand):
         "Spread the shards of this site's sharded collections evenly over the workers of the "
         "development cluster (after `python -m devdb cluster add-worker`) with Citus' "
         "rebalancer, while the site serves, printing how the discussions spread over the "
-        "workers before and after, then has each app count again what it derives from what "
-        "it stores (a write that reached a shard while it moved may be lost on DocumentDB). On a "
+        "workers before and after; each app holds its writes while the shards move and counts "
+        "again what it derives from what it stores after (a write that reaches a shard while it "
+        "moves may be lost on DocumentDB). On a "
         "mongos it sends nothing and says what MongoDB's balancer does instead."
     )
 
@@ -55,11 +56,15 @@ class Command(BaseCommand):
         collection = keys[0].collection
         try:
             self._spread("before", spread(engine.cluster, db_name, collection), collection)
-            for line in rebalance(engine.cluster, db_name, strategy, mode):
+            for line in sharding.before_moves():
                 self.stdout.write(line)
+            try:
+                for line in rebalance(engine.cluster, db_name, strategy, mode):
+                    self.stdout.write(line)
+            finally:
+                for line in sharding.after_moves():
+                    self.stdout.write(line)
             self._spread("after", spread(engine.cluster, db_name, collection), collection)
-            for line in sharding.repair_after_moves():
-                self.stdout.write(line)
         except DevDBError as exc:
             raise CommandError(str(exc)) from exc
 
