@@ -32,4 +32,4 @@ class CommentsConfig(AppConfig):
                                                dispatch_uid="comments.notifications.notify.status")
         sharding.register_shard_keys(discussion_state.shard_keys)
         sharding.register_shard_keys(branches.shard_keys)
-        sharding.register_moves(before=shard_moves.hold_writes, after=shard_moves.repair_after_moves)
+        sharding.register_moves(before=shard_moves.hold_writes, after=shard_moves.release_and_repair)

@@ -34,7 +34,7 @@ def hold_writes() -> list[str]:
     return ["Comment and vote writes held while the shards move (answered 503, the reader's text kept)."]
 
 
-def repair_after_moves() -> list[str]:
+def release_and_repair() -> list[str]:
     """Take writes again (after `hold_writes`), count every discussion's comments again
     (its counters and its post's summary), and put right every vote tally that drifts
     from its votes, except those voted on within the last minute (a vote may be on its
@@ -52,6 +52,6 @@ def repair_after_moves() -> list[str]:
     return [
         *(["Comment and vote writes taken again."] if released else []),
         f"Counted the comments of {discussions} discussion{'s' if discussions != 1 else ''} again "
-        "(writes to a shard while it moved may be lost on DocumentDB: docs/dev-cluster.md).",
+        "(for a write that landed while a shard moved: docs/dev-cluster.md).",
         f"Vote tallies: {fixed} put right; {settling} voted on within the last minute, left to repair_votes.",
     ]

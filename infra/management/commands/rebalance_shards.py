@@ -24,8 +24,8 @@ class Command(BaseCommand):
         "rebalancer, while the site serves, printing how the discussions spread over the "
         "workers before and after; each app holds its writes while the shards move and counts "
         "again what it derives from what it stores after (a write that reaches a shard while it "
-        "moves may be lost on DocumentDB). On a "
-        "mongos it sends nothing and says what MongoDB's balancer does instead."
+        "moves may be lost on DocumentDB). On a mongos it sends nothing and says what MongoDB's "
+        "balancer does instead."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:

@@ -34,8 +34,8 @@ def test_counters_and_a_tally_lost_in_a_move_are_counted_again(make_post, make_c
     lines = sharding.after_moves()
 
     assert lines == [
-        "Counted the comments of 2 discussions again (writes to a shard while it moved may be lost on "
-        "DocumentDB: docs/dev-cluster.md).",
+        "Counted the comments of 2 discussions again (for a write that landed while a shard moved: "
+        "docs/dev-cluster.md).",
         "Vote tallies: 1 put right; 0 voted on within the last minute, left to repair_votes.",
     ]
     assert counters.state(post.id, store=get_store()).counts == Counts(approved=3)
