@@ -127,8 +127,7 @@ def register_shard_keys(provider: Callable[[], tuple[ShardKey, ...]]) -> None:
         _providers.append(provider)
 
 
-_before_moves: list[Callable[[], list[str]]] = []
-_after_moves: list[Callable[[], list[str]]] = []
+_around_moves: list[tuple[Callable[[], list[str]], Callable[[], list[str]]]] = []
 
 
 def register_moves(*, before: Callable[[], list[str]], after: Callable[[], list[str]]) -> None:
@@ -137,20 +136,18 @@ def register_moves(*, before: Callable[[], list[str]], after: Callable[[], list[
     (docs/dev-cluster.md). `before()` runs before the first shard moves (holding the
     app's writes), `after()` once they moved or the move failed (taking them again,
     putting right what it derives); each gives a line for each thing it did."""
-    if before not in _before_moves:
-        _before_moves.append(before)
-    if after not in _after_moves:
-        _after_moves.append(after)
+    if (before, after) not in _around_moves:
+        _around_moves.append((before, after))
 
 
 def before_moves() -> list[str]:
     """Every registered `before`, in registration order; their lines."""
-    return [line for step in _before_moves for line in step()]
+    return [line for before, _ in _around_moves for line in before()]
 
 
 def after_moves() -> list[str]:
     """Every registered `after`, in registration order; their lines."""
-    return [line for step in _after_moves for line in step()]
+    return [line for _, after in _around_moves for line in after()]
 
 
 def shard_keys() -> list[ShardKey]:

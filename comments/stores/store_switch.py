@@ -97,28 +97,29 @@ def check_writable(name: str) -> None:
         raise Moving()
 
 
-def hold() -> bool:
+def hold() -> None:
     """Hold every comment write, whatever the store (`held`: shards of the collections
     are moving, and DocumentDB may lose a write that reaches a shard being copied:
-    comments/transfer/shard_moves.py). Whether a record was there before (`release`)."""
-    had_record = recorded() is not None
+    comments/transfer/shard_moves.py). A record made for the hold says so, for
+    `release` to remove it."""
     get_db().comment_store.update_one(
         {"_id": RECORD},
         {"$set": {"held": True, "changed": datetime.now(UTC)},
-         "$setOnInsert": {"store": in_use(), "frozen": False, "moving_to": None}},
+         "$setOnInsert": {"store": in_use(), "frozen": False, "moving_to": None, "made_for_hold": True}},
         upsert=True,
     )
     forget()
-    return had_record
 
 
-def release(*, had_record: bool) -> None:
-    """Take comment writes again after `hold` (the record as it was)."""
-    if had_record:
-        get_db().comment_store.update_one({"_id": RECORD}, {"$set": {"held": False, "changed": datetime.now(UTC)}})
-    else:
-        get_db().comment_store.delete_one({"_id": RECORD})
+def release() -> bool:
+    """Take comment writes again after `hold`, the record as it was before it (none, if
+    the hold made it); whether writes were held."""
+    found = get_db().comment_store.find_one_and_update(
+        {"_id": RECORD, "held": True}, {"$set": {"held": False, "changed": datetime.now(UTC)}})
+    if found is not None and found.get("made_for_hold"):
+        get_db().comment_store.delete_one({"_id": RECORD, "made_for_hold": True, "held": False})
     forget()
+    return found is not None
 
 
 def grace_seconds() -> float:
@@ -130,7 +131,8 @@ def grace_seconds() -> float:
 def _write(*, store: str, frozen: bool, moving_to: str | None) -> None:
     get_db().comment_store.update_one(
         {"_id": RECORD},
-        {"$set": {"store": store, "frozen": frozen, "moving_to": moving_to, "changed": datetime.now(UTC)}},
+        {"$set": {"store": store, "frozen": frozen, "moving_to": moving_to, "changed": datetime.now(UTC)},
+         "$unset": {"made_for_hold": ""}},  # a migration's record now: `release` keeps it
         upsert=True,
     )
     forget()

@@ -21,27 +21,23 @@ import time
 from comments.stores import store_switch, summaries
 from comments.votes import collection as votes
 
-# Whether the comment store's switch record was there before each hold (`hold_writes`).
-_held: list[bool] = []
-
 
 def hold_writes() -> list[str]:
     """Hold every comment and vote write (store_switch.hold), then wait until every
     process has seen it and finished what it began (the recheck interval and a
     request's budget); a line saying so."""
-    _held.append(store_switch.hold())
+    store_switch.hold()
     time.sleep(store_switch.grace_seconds())
     return ["Comment and vote writes held while the shards move (answered 503, the reader's text kept)."]
 
 
 def release_and_repair() -> list[str]:
-    """Take writes again (after `hold_writes`), count every discussion's comments again
-    (its counters and its post's summary), and put right every vote tally that drifts
-    from its votes, except those voted on within the last minute (a vote may be on its
-    way: `repair_votes` later); what was done, a line each."""
-    released = bool(_held)
-    if _held:
-        store_switch.release(had_record=_held.pop())
+    """Take writes again (if `hold_writes` held them: the hold is in the switch record,
+    so a rerun after a killed rebalance takes them again too), count every discussion's
+    comments again (its counters and its post's summary), and put right every vote tally
+    that drifts from its votes, except those voted on within the last minute (a vote may
+    be on its way: `repair_votes` later); what was done, a line each."""
+    released = store_switch.release()
     discussions = summaries.repair_all()
     fixed = settling = 0
     for drift in votes.find_drift():

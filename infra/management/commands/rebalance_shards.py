@@ -56,9 +56,9 @@ class Command(BaseCommand):
         collection = keys[0].collection
         try:
             self._spread("before", spread(engine.cluster, db_name, collection), collection)
-            for line in sharding.before_moves():
-                self.stdout.write(line)
             try:
+                for line in sharding.before_moves():
+                    self.stdout.write(line)
                 for line in rebalance(engine.cluster, db_name, strategy, mode):
                     self.stdout.write(line)
             finally:

@@ -101,3 +101,20 @@ def test_a_migrations_record_is_kept_through_a_hold(make_post, settings, mongo_d
     sharding.after_moves()
     kept = mongo_db.comment_store.find_one({"_id": "in_use"})
     assert (kept["store"], kept["frozen"], kept["moving_to"], kept["held"]) == ("buckets", False, None, False)
+    assert "made_for_hold" not in kept
+
+
+def test_a_hold_left_by_a_killed_rebalance_is_released_by_the_next(make_post, settings, mongo_db):
+    """The hold is the switch record's: another process (the next rebalance_shards)
+    takes writes again and removes the record the hold made, and a migration that
+    switched the store meanwhile keeps its record."""
+    settings.COMMENTS_STORE_RECHECK_SECONDS = 0
+    store_switch.hold()
+    store_switch.forget()
+    assert store_switch.release() is True
+    assert mongo_db.comment_store.count_documents({}) == 0
+    assert store_switch.release() is False
+    store_switch.hold()
+    store_switch.switch(target="embedded")
+    assert store_switch.release() is True
+    assert mongo_db.comment_store.find_one({"_id": "in_use"})["store"] == "embedded"
