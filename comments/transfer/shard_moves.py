@@ -39,15 +39,11 @@ def release_and_repair() -> list[str]:
     be on its way: `repair_votes` later); what was done, a line each."""
     released = store_switch.release()
     discussions = summaries.repair_all()
-    fixed = settling = 0
-    for drift in votes.find_drift():
-        if drift.settling:
-            settling += 1
-        elif votes.repair(drift):
-            fixed += 1
+    tallies = votes.repair_all()
     return [
         *(["Comment and vote writes taken again."] if released else []),
         f"Counted the comments of {discussions} discussion{'s' if discussions != 1 else ''} again "
         "(for a write that landed while a shard moved: docs/dev-cluster.md).",
-        f"Vote tallies: {fixed} put right; {settling} voted on within the last minute, left to repair_votes.",
+        f"Vote tallies: {tallies.fixed} put right; {tallies.settling} voted on within the last minute, "
+        "left to repair_votes.",
     ]

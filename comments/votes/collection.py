@@ -33,7 +33,7 @@ repairs).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -199,6 +199,29 @@ def repair(drift: Drift) -> bool:
         return False
     _votes().update_many({"comment_id": comment.id, "unapplied": {"$gt": 0}}, {"$set": {"unapplied": 0}})
     return True
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """What `repair_all` found: comments that drifted, those put right, those left alone."""
+
+    found: int
+    fixed: int
+    settling: int
+
+
+def repair_all(*, check: bool = False, each: Callable[[Drift], object] = lambda drift: None) -> Repaired:
+    """Every comment that drifts from its votes (`find_drift`) put right (`repair`), but
+    for those voted on just now (settling) or with `check`; `each` is told of every one."""
+    found = fixed = settling = 0
+    for drift in find_drift():
+        found += 1
+        each(drift)
+        if drift.settling:
+            settling += 1
+        elif not check and repair(drift):
+            fixed += 1
+    return Repaired(found=found, fixed=fixed, settling=settling)
 
 
 def _aware(when: datetime) -> datetime:

@@ -20,20 +20,16 @@ class Command(BaseCommand):
                             help="Only report the comments that drifted; change nothing.")
 
     def handle(self, *args: Any, check: bool = False, **options: Any) -> None:
-        found = fixed = settling = 0
-        for drift in votes.find_drift():
-            found += 1
-            comment = drift.comment
-            self.stdout.write(
-                f"{comment.discussion_id} {comment.slug}: stored up {comment.votes_up} down "
-                f"{comment.votes_down}, votes say up {drift.up} down {drift.down}"
-                + (" (voted on just now: left for the next run)" if drift.settling else "")
-            )
-            if drift.settling:
-                settling += 1
-            elif not check and votes.repair(drift):
-                fixed += 1
+        done = votes.repair_all(check=check, each=self._report)
         verb = "found" if check else "fixed"
-        count = found if check else fixed
-        self.stdout.write(f"Vote tallies: {found} comment{'s' if found != 1 else ''} drifted, {count} {verb}, "
-                          f"{settling} left for the next run.")
+        count = done.found if check else done.fixed
+        self.stdout.write(f"Vote tallies: {done.found} comment{'s' if done.found != 1 else ''} drifted, "
+                          f"{count} {verb}, {done.settling} left for the next run.")
+
+    def _report(self, drift: votes.Drift) -> None:
+        comment = drift.comment
+        self.stdout.write(
+            f"{comment.discussion_id} {comment.slug}: stored up {comment.votes_up} down "
+            f"{comment.votes_down}, votes say up {drift.up} down {drift.down}"
+            + (" (voted on just now: left for the next run)" if drift.settling else "")
+        )
