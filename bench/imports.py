@@ -210,11 +210,15 @@ def main() -> None:
         print(target(judged))
 
 
-def target(result: dict) -> str:
+def target(result: dict, ratio: float | None = None, ratios: list[float] | None = None) -> str:
+    """The line judging one step against its target: its own ratio, or `ratio` (the
+    median) of `ratios` (several runs')."""
     goal = TARGETS[result["store"]]
-    ratio = result["rate"] / result["raw_rate"]
+    ratio = result["rate"] / result["raw_rate"] if ratio is None else ratio
     verdict = "not judged under tracemalloc" if result["traced"] is not None else ("met" if ratio >= goal else "NOT met")
-    return f"  {result['what']} >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x, {verdict}"
+    runs = f" ({', '.join(f'{r:.2f}' for r in ratios)})" if ratios else ""
+    met_in = f"; met in {sum(r >= goal for r in ratios)} of {len(ratios)} runs" if ratios else ""
+    return f"  {result['what']} >= {goal} x raw insert_many ({result['store']}): {ratio:.2f}x{runs}, {verdict}{met_in}"
 
 
 def run_alone(args: argparse.Namespace, *, comments: int, orphans: int, one_thread: bool, steps: bool = False,
@@ -247,12 +251,8 @@ def repeated(args: argparse.Namespace) -> None:
                 print(line)
     print(f"\ntargets (figures, not tests), on the median of {args.repeat} runs:")
     for k, first in enumerate(runs[0]):
-        goal = TARGETS[first["store"]]
         ratios = [run[k]["rate"] / run[k]["raw_rate"] for run in runs]
-        median = statistics.median(ratios)
-        print(f"  {first['what']} >= {goal} x raw insert_many ({first['store']}): {median:.2f}x "
-              f"({', '.join(f'{r:.2f}' for r in ratios)}), {'met' if median >= goal else 'NOT met'}; "
-              f"met in {sum(r >= goal for r in ratios)} of {len(ratios)} runs")
+        print(target(first, statistics.median(ratios), ratios))
 
 
 def checks(result: dict, args: argparse.Namespace) -> list[str]:
