@@ -76,4 +76,5 @@ def migrate(target: str, comments: int, reference: Reference) -> dict:
     began = time.perf_counter()
     report = migration.migrate(target=target, source=source, sleep=lambda seconds: None)
     seconds = time.perf_counter() - began
-    return _step(f"comments_migrate {source} -> {target}", target, report.comments, seconds, comments, reference)
+    return {**_step(f"comments_migrate {source} -> {target}", target, report.comments, seconds, comments, reference),
+            "paused_seconds": report.paused_seconds}

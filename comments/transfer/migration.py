@@ -14,10 +14,17 @@ pass. The last pass freezes writes (comments/stores/store_switch.py), waits unti
 process has seen that, verifies every discussion again, exactly, and recopies any
 that changed since its copy, then records the switch. Nothing is switched until every discussion is verified; the source store's
 data is left where it was.
+
+While writes are frozen nobody can post, so the last pass reads as little as exactness
+allows: a discussion whose views were verified on exactly the comments both stores
+still hold (its record keeps their fingerprint) has its comments compared again, not
+its views, which are what the stores list from those same comments. Every other
+discussion has its views read again from both stores.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -50,6 +57,7 @@ class Report:
     resumed: int = 0  # discussions a previous run had verified already
     recopied: int = 0  # discussions changed during the migration, copied again in the last pass
     comments: int = 0
+    paused_seconds: float = 0.0  # how long comment writes were frozen for the last pass
     mismatches: list[str] = field(default_factory=list)
 
 
@@ -64,6 +72,12 @@ def snapshot(store: CommentStore, discussion_id: ObjectId) -> list[Comment]:
     """Every comment of one discussion in a store, in posting order, as records (so
     that stores which leave out empty fields compare equal)."""
     return [Comment.from_doc(doc) for doc in store.iter_documents(discussion_id=discussion_id)]
+
+
+def fingerprint(comments: list[Comment]) -> str:
+    """A digest of these comments, every field of every one, in order: what a verified
+    copy's views were checked on (kept in its record for the last pass)."""
+    return hashlib.sha256(repr(comments).encode()).hexdigest()
 
 
 def listings(store: CommentStore, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
@@ -82,19 +96,31 @@ def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
     return ["comments"] if wanted != got else []
 
 
-def differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[str]:
+def differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
+                views_checked_on: str | None = None) -> list[str]:
     """What differs between the two stores' copies of one discussion (nothing: []).
-    Exact: for a discussion nobody writes to (the frozen last pass)."""
+    Exact: for a discussion nobody writes to (the frozen last pass). `views_checked_on`:
+    the fingerprint of the comments whose views were verified already; when both stores
+    hold exactly those, their views are not read again."""
     before, after = snapshot(source, discussion_id), snapshot(target, discussion_id)
     found = _compared(before, after)
-    if found:
+    if found or (views_checked_on is not None and fingerprint(before) == views_checked_on):
         return found
     wanted, got = listings(source, discussion_id, len(before)), listings(target, discussion_id, len(before))
     return [view for view in wanted if wanted[view] != got[view]]
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What a copy's verification found (`differences`), and the fingerprint of the
+    comments whose views it verified, when both stores held exactly those (else None)."""
+
+    differences: list[str]
+    views_checked_on: str | None = None
+
+
 def copy_differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
-                     copied: list[dict]) -> list[str]:
+                     copied: list[dict]) -> Verdict:
     """What differs between the comments `copied` (as read from the source) and the
     target's copy of them, while readers may go on writing to the source.
 
@@ -107,14 +133,16 @@ def copy_differences(source: CommentStore, target: CommentStore, discussion_id: 
     copied_records = [Comment.from_doc(doc) for doc in copied]
     found = _compared(copied_records, snapshot(target, discussion_id))
     if found:
-        return found
+        return Verdict(found)
     now = snapshot(source, discussion_id)
     slugs = {comment.slug for comment in copied_records}
     if [comment for comment in now if comment.slug in slugs] != copied_records:
-        return []  # changed meanwhile: the last pass copies and verifies it again
+        return Verdict([])  # changed meanwhile: the last pass copies and verifies it again
     wanted = listings(source, discussion_id, len(now))
     got = listings(target, discussion_id, len(copied_records))
-    return [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
+    found = [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
+    # The views were checked on exactly the copy only when the source held nothing more.
+    return Verdict(found, fingerprint(copied_records) if not found and now == copied_records else None)
 
 
 def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[dict]:
@@ -139,15 +167,17 @@ def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: O
     return copied + batch
 
 
-def _verified(key: str) -> int | None:
-    """How many comments an earlier run copied and verified for this key, if it did."""
-    found = get_db().comment_migrations.find_one({"_id": key})
-    return found["count"] if found else None
+def _verified(key: str) -> dict | None:
+    """The record of this key's verified copy (`count`: its comments; `views_checked_on`:
+    the fingerprint of the comments its views were verified on, if any), if there is one."""
+    return get_db().comment_migrations.find_one({"_id": key})
 
 
-def _mark_verified(key: str, count: int) -> None:
+def _mark_verified(key: str, count: int, views_checked_on: str | None) -> None:
     get_db().comment_migrations.update_one(
-        {"_id": key}, {"$set": {"count": count, "verified": datetime.now(UTC)}}, upsert=True
+        {"_id": key},
+        {"$set": {"count": count, "verified": datetime.now(UTC), "views_checked_on": views_checked_on}},
+        upsert=True,
     )
 
 
@@ -158,15 +188,15 @@ def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: 
     copied = copy_discussion(source, target, discussion_id)
     count = len(copied)
     if frozen:
-        found = differences(source, target, discussion_id)
+        verdict = Verdict(differences(source, target, discussion_id))
     else:
-        found = copy_differences(source, target, discussion_id, copied)
-    if found:
-        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(found))
+        verdict = copy_differences(source, target, discussion_id, copied)
+    if verdict.differences:
+        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(verdict.differences))
         report.mismatches.append(message)
         raise MigrationError(message)
     report.comments += count
-    _mark_verified(_key(report.source, report.target, discussion_id), count)
+    _mark_verified(_key(report.source, report.target, discussion_id), count, verdict.views_checked_on)
 
 
 def migrate(
@@ -191,7 +221,7 @@ def migrate(
             earlier = _verified(_key(source, target, discussion_id))
             if earlier is not None:
                 report.resumed += 1
-                report.comments += earlier
+                report.comments += earlier["count"]
             else:
                 _copy_and_verify(old, new, discussion_id, report)
                 report.copied += 1
@@ -209,14 +239,18 @@ def _last_pass(old: CommentStore, new: CommentStore, report: Report,
     """Freeze writes, wait until every process has seen it, recopy what changed since
     its copy (and any discussion that got its first comment meanwhile), switch."""
     store_switch.freeze(source=report.source, target=report.target)
+    began = time.monotonic()
     try:
         sleep(store_switch.grace_seconds())
         for discussion_id in old.discussion_ids():
-            if differences(old, new, discussion_id):
+            earlier = _verified(_key(report.source, report.target, discussion_id)) or {}
+            if differences(old, new, discussion_id, earlier.get("views_checked_on")):
+                report.comments -= earlier.get("count", 0)  # its copy is replaced, not added to
                 _copy_and_verify(old, new, discussion_id, report, frozen=True)
                 report.recopied += 1
     except BaseException:
         store_switch.thaw(source=report.source)
         raise
     store_switch.switch(target=report.target)
+    report.paused_seconds = time.monotonic() - began
     get_db().comment_migrations.delete_many({"_id": {"$regex": "^" + re.escape(f"{report.source}:{report.target}:")}})

@@ -11,7 +11,8 @@ from infra import conf as infra_conf, mongo, sharding
 DONE = (
     "Moved {comments} comments of {discussions} discussions from {source} to {target} "
     "({copied} copied now, {resumed} verified by an earlier run, {recopied} copied again "
-    "because they changed meanwhile). The site now uses {target}; set COMMENTS_STORE={target} "
+    "because they changed meanwhile); comment writes were paused for {paused:.1f} s. "
+    "The site now uses {target}; set COMMENTS_STORE={target} "
     "in its environment so that a fresh database agrees. The {source} store's data was left in place."
 )
 LAST_PASS = (
@@ -53,7 +54,7 @@ class Command(BaseCommand):
             bar.close()
         self.stdout.write(DONE.format(
             comments=report.comments, discussions=report.discussions, source=report.source, target=report.target,
-            copied=report.copied, resumed=report.resumed, recopied=report.recopied,
+            copied=report.copied, resumed=report.resumed, recopied=report.recopied, paused=report.paused_seconds,
         ))
 
     def _shard(self, store: str) -> None:

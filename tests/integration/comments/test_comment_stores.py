@@ -382,6 +382,59 @@ def test_comments_posted_while_migrating_are_copied_in_the_last_pass(make_post, 
         "new discussion"]
 
 
+def test_the_last_pass_lists_again_only_the_discussions_changed_since_their_views_were_checked(
+    make_post, make_comment, monkeypatch, no_grace,
+):
+    """While writes are paused, a discussion still holding exactly the comments its
+    views were verified on has its comments compared, not its views read again; one
+    that changed after its copy is listed again (and copied again)."""
+    quiet, changed = make_post(), make_post()
+    for post in (quiet, changed):
+        make_comment(post, text="first")
+        make_comment(post, text="second")
+    listed: list[tuple[str, ObjectId]] = []
+    real = migration.listings
+    monkeypatch.setattr(migration, "listings", lambda store, discussion_id, size: (
+        listed.append((store.name, discussion_id)), real(store, discussion_id, size))[1])
+    frozen_at: list[int] = []
+
+    def post_after_both_copies(n):
+        if len(listed) == 4:  # both discussions copied, each listed from both stores
+            make_comment(changed, text="while moving")
+
+    report = migration.migrate(target="buckets", progress=post_after_both_copies,
+                               last_pass=lambda: frozen_at.append(len(listed)))
+    assert sorted(listed[:frozen_at[0]]) == sorted(
+        [("documents", quiet.id), ("buckets", quiet.id), ("documents", changed.id), ("buckets", changed.id)])
+    assert listed[frozen_at[0]:] == [("documents", changed.id), ("buckets", changed.id)]
+    assert report.recopied == 1 and report.comments == 5
+    assert report.paused_seconds > 0
+    assert [c.text for c in get_store().find_page(discussion_id=changed.id, order="chronological", limit=9)] == [
+        "first", "second", "while moving"]
+
+
+def test_views_are_compared_unless_they_were_checked_on_exactly_these_comments(make_post, make_comment,
+                                                                                monkeypatch):
+    """A store that lists the same comments in another order is found out, unless the
+    fingerprint given is that of the very comments both stores hold (their views were
+    verified on them already)."""
+    post = make_post()
+    for text in ("one", "two", "three"):
+        make_comment(post, text=text)
+    source, target = get_store("documents"), get_store("buckets")
+    migration.copy_discussion(source, target, post.id)
+    assert migration.differences(source, target, post.id) == []
+    real = target.find_page
+    monkeypatch.setattr(target, "find_page", lambda **kwargs: list(reversed(real(**kwargs))))
+    found = migration.differences(source, target, post.id)
+    assert found and all("view" in what for what in found)
+    held = migration.snapshot(source, post.id)
+    assert migration.differences(source, target, post.id, migration.fingerprint(held)) == []
+    assert migration.differences(source, target, post.id, migration.fingerprint(held[:2])) == found
+    make_comment(post, text="four")  # the source changed: the comments themselves differ
+    assert migration.differences(source, target, post.id, migration.fingerprint(held)) == ["counts (4 and 3)"]
+
+
 def test_posting_during_the_last_pass_answers_503_and_keeps_the_text(make_post, client):
     """A reader posting while writes are frozen gets the form back with their words."""
     post = make_post()
