@@ -2,24 +2,23 @@
 
 Discussion by discussion, the comments are copied as flat documents (the stores'
 `iter_documents` and `insert_documents`, the same as backups), then verified: the
-target must hold the same comments (every field) and list them in the same order,
-in every view, for readers and for editors. A verified discussion is recorded in the
-collection `comment_migrations`, so a run that was interrupted starts again where it
-stopped; a discussion copied only in part is cleared and copied again.
+target must hold exactly the comments copied (every field) and list them in every
+view's order, for readers and for editors. That order is worked out in Python from
+the comments themselves (`containers.in_python`, which the stores' listings are tested
+against), not read from the source store again. A verified discussion is recorded in
+the collection `comment_migrations` with a fingerprint of its comments, so a run that
+was interrupted starts again where it stopped; a discussion copied only in part is
+cleared and copied again.
 
 The site keeps running on the source store meanwhile, so a busy discussion changes
-while it is copied: a copy is verified against what was read for it (the target must
-hold exactly that), and comments written to the source since are left to the last
-pass. The last pass freezes writes (comments/stores/store_switch.py), waits until every
-process has seen that, verifies every discussion again, exactly, and recopies any
-that changed since its copy, then records the switch. Nothing is switched until every discussion is verified; the source store's
-data is left where it was.
-
-While writes are frozen nobody can post, so the last pass reads as little as exactness
-allows: a discussion whose views were verified on exactly the comments both stores
-still hold (its record keeps their fingerprint) has its comments compared again, not
-its views, which are what the stores list from those same comments. Every other
-discussion has its views read again from both stores.
+while it is copied; comments written to the source since its copy are left to the
+last pass. The last pass freezes writes (comments/stores/store_switch.py), waits until
+every process has seen that, compares every discussion's comments in both stores
+again, exactly, and copies again (and verifies) any that changed since its copy, then
+records the switch. Nothing is switched until every discussion is verified; the
+source store's data is left where it was. While writes are frozen nobody can post, so
+the last pass lists no discussion that still holds exactly the comments its views were
+verified on (the fingerprint says so): about one read of each discussion from each store.
 """
 
 from __future__ import annotations
@@ -34,12 +33,14 @@ from datetime import UTC, datetime
 from bson import ObjectId
 
 from comments.records import ORDERS, READERS, Comment, Viewer
-from comments.stores import CommentStore, get_store, store_switch
+from comments.stores import CommentStore, Query, get_store, store_switch
+from comments.stores.containers import in_python
 from comments.transfer.import_writer import Writer
 from infra.mongo import get_db
 
 BATCH = 500
 EDITORS = Viewer(editor=True)
+VIEWERS = (("readers", READERS), ("editors", EDITORS))
 SAME_STORE = "The comments are already in the {name!r} store."
 MISMATCH = "Discussion {discussion_id}: {what} differ after copying; nothing was switched."
 
@@ -81,13 +82,25 @@ def fingerprint(comments: list[Comment]) -> str:
 
 
 def listings(store: CommentStore, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
-    """The slugs of every view of one discussion, for readers and for editors."""
+    """The slugs of every view of one discussion as a store lists them, for readers
+    and for editors."""
     views = {}
     for order in ORDERS:
-        for who, viewer in (("readers", READERS), ("editors", EDITORS)):
+        for who, viewer in VIEWERS:
             page = store.find_page(discussion_id=discussion_id, order=order, limit=size + 1, viewer=viewer)
             views[f"{order} view for {who}"] = [c.slug for c in page]
     return views
+
+
+def views(comments: list[Comment], discussion_id: ObjectId) -> dict[str, list[str]]:
+    """The slugs of every view of these comments, for readers and for editors, as every
+    store must list them: worked out in Python (`containers.in_python`, what the
+    embedded store lists and what the documents store's queries are tested against)."""
+    return {
+        f"{order} view for {who}": [c.slug for c in in_python(comments, Query(
+            discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order])))]
+        for order in ORDERS for who, viewer in VIEWERS
+    }
 
 
 def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
@@ -96,53 +109,27 @@ def _compared(wanted: list[Comment], got: list[Comment]) -> list[str]:
     return ["comments"] if wanted != got else []
 
 
+def verify(comments: list[Comment], target: CommentStore, discussion_id: ObjectId) -> list[str]:
+    """What differs between `comments` (one discussion's, as read from the source) and
+    the target's copy of them (nothing: []): the target must hold exactly them, every
+    field, and list them in every view's order."""
+    found = _compared(comments, snapshot(target, discussion_id))
+    if found:
+        return found
+    wanted, got = views(comments, discussion_id), listings(target, discussion_id, len(comments))
+    return [view for view in wanted if wanted[view] != got[view]]
+
+
 def differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
                 views_checked_on: str | None = None) -> list[str]:
     """What differs between the two stores' copies of one discussion (nothing: []).
     Exact: for a discussion nobody writes to (the frozen last pass). `views_checked_on`:
     the fingerprint of the comments whose views were verified already; when both stores
     hold exactly those, their views are not read again."""
-    before, after = snapshot(source, discussion_id), snapshot(target, discussion_id)
-    found = _compared(before, after)
-    if found or (views_checked_on is not None and fingerprint(before) == views_checked_on):
-        return found
-    wanted, got = listings(source, discussion_id, len(before)), listings(target, discussion_id, len(before))
-    return [view for view in wanted if wanted[view] != got[view]]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a copy's verification found (`differences`), and the fingerprint of the
-    comments whose views it verified, when both stores held exactly those (else None)."""
-
-    differences: list[str]
-    views_checked_on: str | None = None
-
-
-def copy_differences(source: CommentStore, target: CommentStore, discussion_id: ObjectId,
-                     copied: list[dict]) -> Verdict:
-    """What differs between the comments `copied` (as read from the source) and the
-    target's copy of them, while readers may go on writing to the source.
-
-    The target must hold exactly what was copied: anything else is a real difference.
-    Comments written to the source since (new ones, edits, moderation) are no
-    difference: the frozen last pass finds the discussion changed and copies it again.
-    Each view must list the copied comments in the source's order; the source's
-    views are compared only while none of the copied comments changed there, and
-    without the comments it got after the copy."""
-    copied_records = [Comment.from_doc(doc) for doc in copied]
-    found = _compared(copied_records, snapshot(target, discussion_id))
-    if found:
-        return Verdict(found)
-    now = snapshot(source, discussion_id)
-    slugs = {comment.slug for comment in copied_records}
-    if [comment for comment in now if comment.slug in slugs] != copied_records:
-        return Verdict([])  # changed meanwhile: the last pass copies and verifies it again
-    wanted = listings(source, discussion_id, len(now))
-    got = listings(target, discussion_id, len(copied_records))
-    found = [view for view in wanted if [slug for slug in wanted[view] if slug in slugs] != got[view]]
-    # The views were checked on exactly the copy only when the source held nothing more.
-    return Verdict(found, fingerprint(copied_records) if not found and now == copied_records else None)
+    held = snapshot(source, discussion_id)
+    if views_checked_on is not None and fingerprint(held) == views_checked_on:
+        return _compared(held, snapshot(target, discussion_id))
+    return verify(held, target, discussion_id)
 
 
 def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> list[dict]:
@@ -173,7 +160,7 @@ def _verified(key: str) -> dict | None:
     return get_db().comment_migrations.find_one({"_id": key})
 
 
-def _mark_verified(key: str, count: int, views_checked_on: str | None) -> None:
+def _mark_verified(key: str, count: int, views_checked_on: str) -> None:
     get_db().comment_migrations.update_one(
         {"_id": key},
         {"$set": {"count": count, "verified": datetime.now(UTC), "views_checked_on": views_checked_on}},
@@ -181,22 +168,18 @@ def _mark_verified(key: str, count: int, views_checked_on: str | None) -> None:
     )
 
 
-def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: ObjectId, report: Report,
-                     *, frozen: bool = False) -> None:
-    """Copy one discussion and verify the copy; while writes are `frozen`, exactly
-    against the source (nothing can have changed), else as `copy_differences`."""
-    copied = copy_discussion(source, target, discussion_id)
-    count = len(copied)
-    if frozen:
-        verdict = Verdict(differences(source, target, discussion_id))
-    else:
-        verdict = copy_differences(source, target, discussion_id, copied)
-    if verdict.differences:
-        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(verdict.differences))
+def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: ObjectId, report: Report) -> None:
+    """Copy one discussion and verify the copy against what was copied (readers may
+    have written to the source since: the frozen last pass finds that and copies the
+    discussion again)."""
+    copied = [Comment.from_doc(doc) for doc in copy_discussion(source, target, discussion_id)]
+    found = verify(copied, target, discussion_id)
+    if found:
+        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(found))
         report.mismatches.append(message)
         raise MigrationError(message)
-    report.comments += count
-    _mark_verified(_key(report.source, report.target, discussion_id), count, verdict.views_checked_on)
+    report.comments += len(copied)
+    _mark_verified(_key(report.source, report.target, discussion_id), len(copied), fingerprint(copied))
 
 
 def migrate(
@@ -246,7 +229,7 @@ def _last_pass(old: CommentStore, new: CommentStore, report: Report,
             earlier = _verified(_key(report.source, report.target, discussion_id)) or {}
             if differences(old, new, discussion_id, earlier.get("views_checked_on")):
                 report.comments -= earlier.get("count", 0)  # its copy is replaced, not added to
-                _copy_and_verify(old, new, discussion_id, report, frozen=True)
+                _copy_and_verify(old, new, discussion_id, report)
                 report.recopied += 1
     except BaseException:
         store_switch.thaw(source=report.source)
