@@ -84,12 +84,12 @@ def fingerprint(comments: list[Comment]) -> str:
 def listings(store: CommentStore, discussion_id: ObjectId, size: int) -> dict[str, list[str]]:
     """The slugs of every view of one discussion as a store lists them, for readers
     and for editors."""
-    views = {}
+    listed = {}
     for order in ORDERS:
         for who, viewer in VIEWERS:
             page = store.find_page(discussion_id=discussion_id, order=order, limit=size + 1, viewer=viewer)
-            views[f"{order} view for {who}"] = [c.slug for c in page]
-    return views
+            listed[f"{order} view for {who}"] = [c.slug for c in page]
+    return listed
 
 
 def views(comments: list[Comment], discussion_id: ObjectId) -> dict[str, list[str]]:
