@@ -395,8 +395,8 @@ def test_the_last_pass_lists_again_only_the_discussions_changed_since_their_view
         make_comment(post, text="second")
     listed: list[tuple[str, ObjectId]] = []
     real = migration.listings
-    monkeypatch.setattr(migration, "listings", lambda store, discussion_id, size: (
-        listed.append((store.name, discussion_id)), real(store, discussion_id, size))[1])
+    monkeypatch.setattr(migration, "listings", lambda store, discussion_id: (
+        listed.append((store.name, discussion_id)), real(store, discussion_id))[1])
     frozen_at: list[int] = []
 
     def post_after_both_copies(n):
