@@ -163,6 +163,11 @@ BACKEND_DOWN = (
     # dropped on the next use once the worker is back.
     "connection to the remote node",
     "failure on connection marked as essential",
+    # A worker killed while the coordinator committed a write on it (Citus'
+    # ErrorIfPostCommitFailedShardPlacements: the placement's COMMIT failed, so whether
+    # it was stored is unknown). Citus says the same of a deferred constraint failing at
+    # COMMIT, but DocumentDB's constraints are never deferred.
+    "could not commit transaction for shard",
 )
 
 
