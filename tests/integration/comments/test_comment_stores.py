@@ -353,11 +353,13 @@ def test_a_copy_that_does_not_verify_switches_nothing(make_post, make_comment, m
     assert get_store("documents").count_approved(discussion_id=post.id) == 2
 
 
-def test_the_command_says_when_writes_pause_for_the_last_pass(make_post, make_comment, no_grace):
+def test_the_command_says_when_writes_pause_for_the_last_pass_and_for_how_long(make_post, make_comment, no_grace):
     make_comment(make_post())
     err = StringIO()
-    run_migrate("--to", "buckets", err=err)
+    out = run_migrate("--to", "buckets", err=err)
     assert "Last pass: comment writes are paused" in err.getvalue()
+    paused = re.search(r"comment writes were paused for (\d+\.\d) s\.", out)
+    assert paused, out
 
 
 def test_migrating_to_the_store_in_use_is_refused(no_grace):
