@@ -268,9 +268,9 @@ def _summarise_stored(comment: Comment, *, summarise: bool = True, note: ObjectI
     when the database is too slow (the request's budget spent, its shard being moved),
     the note stays and `summaries.settle_overdue` finishes the counting and the summary."""
     try:
-        counters.finish(comment, store=get_store())
-        if summarise:
-            refresh_summary(post_id=comment.discussion_id)
+        applied = counters.finish(comment, store=get_store())
+        if summarise:  # The state this comment's count left, not read again.
+            refresh_summary(post_id=comment.discussion_id, state=applied)
         drop_note(comment.discussion_id, note)
     except (PyMongoError, counters.Contended) as exc:
         if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):

@@ -235,37 +235,45 @@ def _as_doc(comment: Comment) -> dict[str, Any]:
             "rank": comment.rank, "picked": comment.picked}
 
 
-def finish(comment: Comment, *, store: CommentStore) -> None:
-    """Complete the intent `comment` carries (if any), whoever wrote it."""
-    if comment.intent is not None:
-        finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store)
+def finish(comment: Comment, *, store: CommentStore) -> State | None:
+    """Complete the intent `comment` carries (if any), whoever wrote it; the state as
+    this call's apply left it (None: no intent, or another writer applied it)."""
+    if comment.intent is None:
+        return None
+    return finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store,
+                         carrier=comment)
 
 
 def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent,
-                  store: CommentStore, carrier: Comment | None = None) -> None:
-    """Steps 2 and 3 of the module docstring for one intent; each is idempotent.
-    `carrier`: the comment as its writer knows it (else it is read)."""
-    _apply(discussion_id, comment_id=comment_id, intent=intent, store=store)
+                  store: CommentStore, carrier: Comment | None = None) -> State | None:
+    """Steps 1 to 3 of the module docstring for one intent; each is idempotent. The
+    state as step 1 left it, when this call applied the intent (else None).
+    `carrier`: the comment as its writer knows it (else it is read); step 2 clears the
+    intent only where the stored comment still carries it, so any copy will do."""
+    applied = _apply(discussion_id, comment_id=comment_id, intent=intent, store=store)
     between_steps("applied")
     found = carrier or _find(discussion_id, comment_id, store)
     if found is not None:
         store.transition(comment=found, expect={"intent.id": intent.id}, fields={"intent": None})
     between_steps("cleared")
     discussion_state.forget(discussion_id, intent_ids=[intent.id])
+    return applied
 
 
-def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore) -> None:
+def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore) -> State | None:
+    """Step 1; the state after it, or None when the intent was applied already."""
     deltas = counting.deltas(intent.was, intent.now)
     for _ in range(ATTEMPTS):
         current = state(discussion_id, store=store)
         if intent.id in current.applied:
-            return
+            return None
         found = _find(discussion_id, comment_id, store)
         if found is None or found.intent is None or found.intent.id != intent.id:
-            return  # Applied and cleared by another writer (or the comment is gone).
-        if discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq,
-                                  posted=found.posted):
-            return
+            return None  # Applied and cleared by another writer (or the comment is gone).
+        after = discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq,
+                                       posted=found.posted)
+        if after is not None:
+            return after
     raise Contended(CONTENDED.format(discussion_id=discussion_id, attempts=ATTEMPTS))
 
 

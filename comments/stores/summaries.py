@@ -24,6 +24,7 @@ from comments.host import Discussion, LatestComment, get_host
 from comments.records import HIDDEN, Comment
 from comments.stores import counters, discussion_state, get_store
 from comments.stores.counting import Counts
+from comments.stores.discussion_state import State
 from infra.mongo import is_outage
 
 logger = logging.getLogger(__name__)
@@ -144,12 +145,12 @@ class Summary:
     latest: list[LatestComment]
 
 
-def read_summary(post_id: ObjectId, *, newest: tuple[datetime, ...] = ()) -> Summary:
+def read_summary(post_id: ObjectId, *, newest: tuple[datetime, ...] = (), state: State | None = None) -> Summary:
     """The discussion's approved count (from its counters: no recount) and its latest
-    comments, the state read first: only the comments store is read (any thread).
-    `newest`: the times of its newest approved comments as a recount just saw them
+    comments, the state read first (or `state`, as the caller's change left it): only
+    the comments store is read (any thread). `newest`: the times of its newest approved comments as a recount just saw them
     (`counters.recount`), newest first; the latest are looked for from the last on."""
-    current = counters.state(post_id, store=get_store())
+    current = state if state is not None else counters.state(post_id, store=get_store())
     since = newest[LATEST_COUNT - 1] if len(newest) >= LATEST_COUNT else None
     return Summary(post_id=post_id, seq=current.seq, count=current.counts.approved,
                    latest=latest_of(post_id, reach=current.counts.stored, since=since))
@@ -163,9 +164,11 @@ def hand_over(summary: Summary) -> None:
     get_host().store_comment_summary(summary.post_id, seq=summary.seq, count=summary.count, latest=summary.latest)
 
 
-def refresh_summary(*, post_id: ObjectId) -> int:
-    """Read the discussion's summary and hand it to the host; returns the count."""
-    summary = read_summary(post_id)
+def refresh_summary(*, post_id: ObjectId, state: State | None = None) -> int:
+    """Read the discussion's summary and hand it to the host; returns the count.
+    `state`: the discussion's state as the caller's own change just left it (what
+    `counters.finish` returns), read instead of reading the state again."""
+    summary = read_summary(post_id, state=state)
     hand_over(summary)
     return summary.count
 

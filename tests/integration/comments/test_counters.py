@@ -42,6 +42,25 @@ def assert_exact(discussion_id) -> Counts:
     return stored
 
 
+def test_a_comment_posted_is_counted_and_summarised_without_reading_it_or_its_state_again(
+        make_post, make_comment, commands, monkeypatch, settings):
+    """Posting reads the discussion's state once (to count the comment: the summary is
+    read from what that count left) and the comment once (that it still carries its
+    intent: clearing it needs no copy read again); the counters and the summary exact."""
+    post = make_post()
+    make_comment(post, text="First")  # the discussion has a state
+    reads = []
+    real_find = counters._find
+    monkeypatch.setattr(counters, "_find", lambda *args: reads.append(args) or real_find(*args))
+    commands.reset()
+    posted = make_comment(post, text="Second")
+    page_count = settings.COMMENTS_STORE == "buckets"  # which page a new comment goes to
+    assert len(commands.finds("discussion_state")) == 1 + page_count
+    assert [args[1] for args in reads] == [posted.id]
+    assert assert_exact(post.id) == Counts(approved=2)
+    assert [c.slug for c in posts.get_by_id(post.id).latest_comments][0] == posted.slug
+
+
 def test_every_kind_of_change_moves_the_counters_once(make_post, make_comment, settings):
     settings.COMMENTS_FLAGS_TO_HOLD = 1
     post = make_post()
