@@ -22,8 +22,8 @@ from comments.host import Discussion
 from comments.moderation import bans, blocklist, branches, flags
 from comments.posting import antispam, recent_texts, same_text
 from comments.records import APPROVED, DELETED, PENDING, Comment, CommentAuthor, Intent, Viewer
-from comments.stores import counters, get_store
-from comments.stores.summaries import drop_note, note_unsettled, refresh_summary, settle
+from comments.stores import counters, discussion_state, get_store
+from comments.stores.summaries import drop_note, note_and_state, note_unsettled, refresh_summary, settle
 from infra import mongo
 from infra.markup import render_comment
 from infra.times import to_millisecond
@@ -181,10 +181,9 @@ def post_comment(
     verdict = antispam.judge(author=author, text=text, html=html, screening=screening, trusted=trusted,
                              vouching=vouching, confirmed=confirmed)
     fields = {"comment_id": comment_id, "discussion_id": post.id, "parent": parent, "author": author, "text": text,
-              "html": html,
-              "form_key": form_key, "status": verdict.status, "ip": ip or None}
+              "html": html, "form_key": form_key, "status": verdict.status, "ip": ip or None}
     try:
-        note = note_unsettled(post.id)  # Dropped once settled (comments/stores/summaries.py).
+        note, noted = note_and_state(post.id)  # Dropped once settled (comments/stores/summaries.py).
         comment, duplicate = _insert(fields, parent=parent, form_key=form_key, at=at, new_part=new_part)
         if parent is not None and not duplicate:  # A lock that landed meanwhile withdraws it (branches.py).
             _withdraw_if_locked(comment)
@@ -195,7 +194,7 @@ def post_comment(
             raise CommentError(exc.message, code=exc.code) from exc
         raise
     # Also after a duplicate: the first submit may have failed before this step.
-    comment = _summarise_stored(comment, summarise=summarise, note=note)
+    comment = _summarise_stored(comment, summarise=summarise, note=note, before=None if duplicate else noted)
     if summarise:
         signals.comment_posted.send(sender=Comment, comment=comment, discussion=post, duplicate=duplicate)
     return Posted(comment=comment, reattached=reattached, duplicate=duplicate, same_form=duplicate)
@@ -261,14 +260,15 @@ def _withdraw_if_locked(comment: Comment) -> None:
             raise
 
 
-def _summarise_stored(comment: Comment, *, summarise: bool = True, note: ObjectId | None = None) -> Comment:
+def _summarise_stored(comment: Comment, *, summarise: bool = True, note: ObjectId | None = None,
+                      before: discussion_state.State | None = None) -> Comment:
     """Count `comment` (finish its intent: comments/stores/counters.py), bring the post's
     summary up to date (unless not `summarise`), drop the change's `note`; the comment as
     stored. It is stored whatever happens here, so the reader is never told it is not:
     when the database is too slow (the request's budget spent, its shard being moved),
     the note stays and `summaries.settle_overdue` finishes the counting and the summary."""
     try:
-        applied = counters.finish(comment, store=get_store())
+        applied = counters.finish(comment, store=get_store(), before=before)
         if summarise:  # The state this comment's count left, not read again.
             refresh_summary(post_id=comment.discussion_id, state=applied)
         drop_note(comment.discussion_id, note)

@@ -8,7 +8,8 @@ carries no other change, an *intent* on the comment: `{id, was, now}`. Then:
 1. `apply`: read the discussion's state, check the comment still carries the intent
    and the state has not applied it, and move the counters by the intent's deltas with
    a compare-and-set on the state's `seq` (comments/stores/discussion_state.py), noting the
-   intent id in `applied`; a lost compare-and-set reads again;
+   intent id in `applied`; a lost compare-and-set reads again (a state read before the
+   intent was written, a new comment's note, is tried first with no read: `_apply`);
 2. clear the intent on the comment;
 3. drop the id from `applied`.
 
@@ -235,22 +236,24 @@ def _as_doc(comment: Comment) -> dict[str, Any]:
             "rank": comment.rank, "picked": comment.picked}
 
 
-def finish(comment: Comment, *, store: CommentStore) -> State | None:
+def finish(comment: Comment, *, store: CommentStore, before: State | None = None) -> State | None:
     """Complete the intent `comment` carries (if any), whoever wrote it; the state as
-    this call's apply left it (None: no intent, or another writer applied it)."""
+    this call's apply left it (None: no intent, or another writer applied it).
+    `before`: the state as the intent's writer read it before writing it (`_apply`)."""
     if comment.intent is None:
         return None
     return finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store,
-                         carrier=comment)
+                         carrier=comment, before=before)
 
 
-def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent,
-                  store: CommentStore, carrier: Comment | None = None) -> State | None:
+def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore,
+                  carrier: Comment | None = None, before: State | None = None) -> State | None:
     """Steps 1 to 3 of the module docstring for one intent; each is idempotent. The
     state as step 1 left it, when this call applied the intent (else None).
-    `carrier`: the comment as its writer knows it (else it is read); step 2 clears the
+    `carrier`: the comment as its writer knows it (else it is read): step 2 clears the
     intent only where the stored comment still carries it, so any copy will do."""
-    applied = _apply(discussion_id, comment_id=comment_id, intent=intent, store=store)
+    applied = _apply(discussion_id, comment_id=comment_id, intent=intent, store=store,
+                     before=(before, carrier) if before is not None and carrier is not None else None)
     between_steps("applied")
     found = carrier or _find(discussion_id, comment_id, store)
     if found is not None:
@@ -260,16 +263,21 @@ def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Inte
     return applied
 
 
-def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore) -> State | None:
-    """Step 1; the state after it, or None when the intent was applied already."""
+def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore,
+           before: tuple[State, Comment] | None = None) -> State | None:
+    """Step 1; the state after it, or None when the intent was applied already. A state
+    read `before` the intent was written (with the comment) cannot have applied it, and
+    any apply since raised `seq` (any change of the comment finishes the intent first):
+    the first compare-and-set is made on it, with nothing read."""
     deltas = counting.deltas(intent.was, intent.now)
     for _ in range(ATTEMPTS):
-        current = state(discussion_id, store=store)
-        if intent.id in current.applied:
-            return None
-        found = _find(discussion_id, comment_id, store)
-        if found is None or found.intent is None or found.intent.id != intent.id:
-            return None  # Applied and cleared by another writer (or the comment is gone).
+        if before is not None:
+            (current, found), before = before, None
+        else:  # The state first: its `seq` must be read before the comment's intent is.
+            current, read = state(discussion_id, store=store), _find(discussion_id, comment_id, store)
+            if intent.id in current.applied or read is None or read.intent is None or read.intent.id != intent.id:
+                return None  # Applied (and maybe cleared) by another writer, or the comment is gone.
+            found = read
         after = discussion_state.apply(discussion_id, intent_id=intent.id, deltas=deltas, if_seq=current.seq,
                                        posted=found.posted)
         if after is not None:

@@ -219,11 +219,12 @@ def touch(discussion_ids: Iterable[ObjectId]) -> None:
         _states().bulk_write([UpdateOne({"_id": each}, {"$inc": {"seq": 1}}) for each in ids], ordered=False)
 
 
-def note_unsettled(discussion_id: ObjectId, *, note_id: ObjectId, at: datetime, slugs: list[str]) -> bool:
-    """Note a change about to be written whose settling is still to come; whether the
-    discussion has a state to note it in."""
+def note_unsettled(discussion_id: ObjectId, *, note_id: ObjectId, at: datetime, slugs: list[str]) -> State | None:
+    """Note a change about to be written whose settling is still to come; the state
+    with the note (None: the discussion has no state to note it in)."""
     entry = {"id": note_id, "at": at, "slugs": list(slugs)}
-    return _states().update_one({"_id": discussion_id}, {"$push": {"unsettled": entry}}).matched_count == 1
+    return _after(_states().find_one_and_update({"_id": discussion_id}, {"$push": {"unsettled": entry}},
+                                                return_document=ReturnDocument.AFTER))
 
 
 def settled(discussion_id: ObjectId, *, note_ids: Iterable[ObjectId]) -> None:

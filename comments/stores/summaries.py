@@ -70,11 +70,20 @@ def note_unsettled(discussion_id: ObjectId, *, slugs: Iterable[str] = ()) -> Obj
     """Before a change to the discussion's comments that `settle` is to follow: note in
     the discussion's state (made first if it has none) that the change, of `slugs` if
     known, is not yet settled; the note's id, for `settle` to drop."""
+    return note_and_state(discussion_id, slugs=slugs)[0]
+
+
+def note_and_state(discussion_id: ObjectId, *, slugs: Iterable[str] = ()) -> tuple[ObjectId, State]:
+    """`note_unsettled`, and the state as the note left it, read in the same update:
+    read before the change is written (`counters.finish`'s `before`)."""
     note_id, at, changed = ObjectId(), datetime.now(timezone.utc), list(slugs)
-    if not discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed):
+    noted = discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed)
+    if noted is None:
         counters.state(discussion_id, store=get_store())  # A first state, counted from its comments.
-        discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed)
-    return note_id
+        noted = discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed)
+    if noted is None:  # pragma: no cover - a state is never removed while its discussion has comments
+        raise RuntimeError(f"discussion {discussion_id} has no state to note a change in")
+    return note_id, noted
 
 
 def settle(*, discussion_id: ObjectId, slugs: Iterable[str], note: ObjectId | None = None) -> None:
