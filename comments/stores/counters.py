@@ -208,6 +208,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
         if was == now and not extra:
             return current
         intent = Intent(id=ObjectId(), was=was, now=now) if was != now else None
+        before = discussion_state.get(current.discussion_id) if intent else None  # for `_apply`
         update = {"status": now[0], "placeholder": now[1], **extra,
                   **({"intent": intent.as_doc()} if intent else {})}
         if store.transition(comment=current, expect=expect_shape(was), fields=update):
@@ -217,7 +218,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
             else:
                 between_steps("changed")
                 finish_intent(current.discussion_id, comment_id=current.id, intent=intent, store=store,
-                              carrier=changed)
+                              carrier=changed, before=before)
             return changed
         current = _reread(current, store)
     raise Contended(CONTENDED.format(discussion_id=comment.discussion_id, attempts=ATTEMPTS))
@@ -267,8 +268,7 @@ def _apply(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, sto
            before: tuple[State, Comment] | None = None) -> State | None:
     """Step 1; the state after it, or None when the intent was applied already. A state
     read `before` the intent was written (with the comment) cannot have applied it, and
-    any apply since raised `seq` (any change of the comment finishes the intent first):
-    the first compare-and-set is made on it, with nothing read."""
+    any apply since raised `seq`: the first compare-and-set is made on it, reading nothing."""
     deltas = counting.deltas(intent.was, intent.now)
     for _ in range(ATTEMPTS):
         if before is not None:

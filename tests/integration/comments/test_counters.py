@@ -63,6 +63,20 @@ def test_a_comment_posted_is_counted_and_summarised_without_reading_it_or_its_st
     assert [c.slug for c in posts.get_by_id(post.id).latest_comments][0] == posted.slug
 
 
+def test_a_change_of_status_is_counted_without_reading_the_comment_back(make_post, make_comment, monkeypatch):
+    """A moderator's change reads the discussion's state before writing its intent and
+    counts against it: the comment is not read again to check that it still carries
+    the intent (nobody can have counted an intent written after that state)."""
+    post = make_post()
+    first, second = make_comment(post, text="First"), make_comment(post, text="Second")
+    reads = []
+    real_find = counters._find
+    monkeypatch.setattr(counters, "_find", lambda *args: reads.append(args) or real_find(*args))
+    moderation.moderate(action="spam", comment_ids=[first.id, second.id])
+    assert reads == []
+    assert assert_exact(post.id) == Counts(spam=2)
+
+
 @pytest.mark.parametrize("meanwhile", ["another comment is posted", "another writer counts this one"])
 def test_a_comment_counted_after_another_writer_moved_the_counters_is_counted_once(make_post, make_comment,
                                                                                    monkeypatch, meanwhile):
