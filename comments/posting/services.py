@@ -268,10 +268,10 @@ def _summarise_stored(comment: Comment, *, summarise: bool = True, note: ObjectI
     when the database is too slow (the request's budget spent, its shard being moved),
     the note stays and `summaries.settle_overdue` finishes the counting and the summary."""
     try:
-        applied = counters.finish(comment, store=get_store(), before=before)
+        applied = counters.finish(comment, store=get_store(), before=before, forget=False)
         if summarise:  # The state this comment's count left, not read again.
             refresh_summary(post_id=comment.discussion_id, state=applied)
-        drop_note(comment.discussion_id, note)
+        drop_note(comment.discussion_id, note, intents=[comment.intent.id] if comment.intent else [])
     except (PyMongoError, counters.Contended) as exc:
         if isinstance(exc, PyMongoError) and not mongo.is_outage(exc):
             raise

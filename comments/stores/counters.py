@@ -181,10 +181,6 @@ def _find(discussion_id: ObjectId, comment_id: ObjectId, store: CommentStore) ->
     return found[0] if found else None
 
 
-def _reread(comment: Comment, store: CommentStore) -> Comment | None:
-    return _find(comment.discussion_id, comment.id, store)
-
-
 def change(comment: Comment, *, store: CommentStore, status: str | None = None, placeholder: bool | None = None,
            fields: dict[str, Any] | None = None, only_from: str | None = None) -> Comment | None:
     """Give one comment `status` and/or `placeholder` (and `fields` with them), moving
@@ -198,7 +194,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
             return None
         if current.intent is not None:
             finish(current, store=store)
-            current = _reread(current, store)
+            current = _find(current.discussion_id, current.id, store)
             continue
         if only_from is not None and current.status != only_from:
             return None
@@ -220,7 +216,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
                 finish_intent(current.discussion_id, comment_id=current.id, intent=intent, store=store,
                               carrier=changed, before=before)
             return changed
-        current = _reread(current, store)
+        current = _find(current.discussion_id, current.id, store)
     raise Contended(CONTENDED.format(discussion_id=comment.discussion_id, attempts=ATTEMPTS))
 
 
@@ -237,18 +233,21 @@ def _as_doc(comment: Comment) -> dict[str, Any]:
             "rank": comment.rank, "picked": comment.picked}
 
 
-def finish(comment: Comment, *, store: CommentStore, before: State | None = None) -> State | None:
+def finish(comment: Comment, *, store: CommentStore, before: State | None = None,
+           forget: bool = True) -> State | None:
     """Complete the intent `comment` carries (if any), whoever wrote it; the state as
     this call's apply left it (None: no intent, or another writer applied it).
-    `before`: the state as the intent's writer read it before writing it (`_apply`)."""
+    `before`: the state as the intent's writer read it before writing it (`_apply`).
+    Not `forget`: step 3 is the caller's, folded into its next write of the state."""
     if comment.intent is None:
         return None
     return finish_intent(comment.discussion_id, comment_id=comment.id, intent=comment.intent, store=store,
-                         carrier=comment, before=before)
+                         carrier=comment, before=before, forget=forget)
 
 
 def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Intent, store: CommentStore,
-                  carrier: Comment | None = None, before: State | None = None) -> State | None:
+                  carrier: Comment | None = None, before: State | None = None,
+                  forget: bool = True) -> State | None:
     """Steps 1 to 3 of the module docstring for one intent; each is idempotent. The
     state as step 1 left it, when this call applied the intent (else None).
     `carrier`: the comment as its writer knows it (else it is read): step 2 clears the
@@ -260,7 +259,8 @@ def finish_intent(discussion_id: ObjectId, *, comment_id: ObjectId, intent: Inte
     if found is not None:
         store.transition(comment=found, expect={"intent.id": intent.id}, fields={"intent": None})
     between_steps("cleared")
-    discussion_state.forget(discussion_id, intent_ids=[intent.id])
+    if forget:
+        discussion_state.forget(discussion_id, intent_ids=[intent.id])
     return applied
 
 

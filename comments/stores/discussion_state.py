@@ -227,11 +227,18 @@ def note_unsettled(discussion_id: ObjectId, *, note_id: ObjectId, at: datetime, 
                                                 return_document=ReturnDocument.AFTER))
 
 
-def settled(discussion_id: ObjectId, *, note_ids: Iterable[ObjectId]) -> None:
-    """Drop these notes: their changes are settled."""
-    ids = list(note_ids)
-    if ids:
-        _states().update_one({"_id": discussion_id}, {"$pull": {"unsettled": {"id": {"$in": ids}}}})
+def settled(discussion_id: ObjectId, *, note_ids: Iterable[ObjectId],
+            intent_ids: Iterable[ObjectId] = ()) -> None:
+    """Drop these notes: their changes are settled; and, in the same update, these
+    intents from `applied` (`forget`, once no comment carries them)."""
+    notes, intents = list(note_ids), list(intent_ids)
+    pulls: dict[str, Any] = {}
+    if notes:
+        pulls["unsettled"] = {"id": {"$in": notes}}
+    if intents:
+        pulls["applied"] = {"$in": intents}
+    if pulls:
+        _states().update_one({"_id": discussion_id}, {"$pull": pulls})
 
 
 def unsettled_since(before: datetime) -> list[ObjectId]:

@@ -95,10 +95,10 @@ def settle(*, discussion_id: ObjectId, slugs: Iterable[str], note: ObjectId | No
     drop_note(discussion_id, note)
 
 
-def drop_note(discussion_id: ObjectId, note: ObjectId | None) -> None:
-    """The change `note` names is settled (None: none was noted)."""
-    if note is not None:
-        discussion_state.settled(discussion_id, note_ids=[note])
+def drop_note(discussion_id: ObjectId, note: ObjectId | None, *, intents: Iterable[ObjectId] = ()) -> None:
+    """The change `note` names is settled (None: none was noted); `intents`, applied and
+    cleared, are dropped from the state in the same update (`counters.finish`'s `forget`)."""
+    discussion_state.settled(discussion_id, note_ids=[note] if note is not None else [], intent_ids=intents)
 
 
 def settle_overdue(*, older_than: timedelta | None = None, now: datetime | None = None) -> int:

@@ -61,6 +61,34 @@ def test_a_comment_posted_is_counted_and_summarised_without_reading_it_or_its_st
     assert reads == []
     assert assert_exact(post.id) == Counts(approved=2)
     assert [c.slug for c in posts.get_by_id(post.id).latest_comments][0] == posted.slug
+    state = discussion_state.get(post.id)  # the intent dropped with the note, in one update
+    assert state.applied == frozenset() and state.unsettled == ()
+
+
+def test_a_comment_whose_summary_runs_out_of_time_is_settled_once_by_settle_overdue(make_post, make_comment,
+                                                                                    monkeypatch):
+    """The summary after a post's count fails (the database over its time budget): the
+    comment is stored and counted, its note and its applied intent stay in the state,
+    and settle_overdue drops both and hands the post its summary."""
+    from pymongo.errors import NetworkTimeout
+
+    post = make_post()
+    make_comment(post, text="First")
+
+    def out_of_time(**_):
+        raise NetworkTimeout("the request's budget is spent")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(services, "refresh_summary", out_of_time)
+        late = make_comment(post, text="Late")
+    state = discussion_state.get(post.id)
+    assert len(state.unsettled) == 1 and len(state.applied) == 1
+    assert state.counts.approved == 2 and posts.get_by_id(post.id).comment_count == 1
+    assert summaries.settle_overdue(older_than=timedelta(0)) == 1
+    assert assert_exact(post.id) == Counts(approved=2)
+    state = discussion_state.get(post.id)
+    assert state.applied == frozenset() and state.unsettled == ()
+    assert posts.get_by_id(post.id).latest_comments[0].slug == late.slug
 
 
 def test_a_change_of_status_is_counted_without_reading_the_comment_back(make_post, make_comment, monkeypatch):
