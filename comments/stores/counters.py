@@ -11,7 +11,7 @@ carries no other change, an *intent* on the comment: `{id, was, now}`. Then:
    intent id in `applied`; a lost compare-and-set reads again (a state read before the
    intent was written, a new comment's note, is tried first with no read: `_apply`);
 2. clear the intent on the comment;
-3. drop the id from `applied`.
+3. drop the id from `applied` (a comment posted does it in the update dropping its note).
 
 A writer that finds another's intent on the comment it wants to change finishes it
 (1-3) first. A crash anywhere leaves the comment carrying its intent (until 2) or
@@ -204,7 +204,7 @@ def change(comment: Comment, *, store: CommentStore, status: str | None = None, 
         if was == now and not extra:
             return current
         intent = Intent(id=ObjectId(), was=was, now=now) if was != now else None
-        before = discussion_state.get(current.discussion_id) if intent else None  # for `_apply`
+        before = discussion_state.get(current.discussion_id) if intent else None  # `_apply` counts on it
         update = {"status": now[0], "placeholder": now[1], **extra,
                   **({"intent": intent.as_doc()} if intent else {})}
         if store.transition(comment=current, expect=expect_shape(was), fields=update):

@@ -157,8 +157,9 @@ class Summary:
 def read_summary(post_id: ObjectId, *, newest: tuple[datetime, ...] = (), state: State | None = None) -> Summary:
     """The discussion's approved count (from its counters: no recount) and its latest
     comments, the state read first (or `state`, as the caller's change left it): only
-    the comments store is read (any thread). `newest`: the times of its newest approved comments as a recount just saw them
-    (`counters.recount`), newest first; the latest are looked for from the last on."""
+    the comments store is read (any thread). `newest`: the times of its newest approved
+    comments as a recount just saw them (`counters.recount`), newest first; the latest
+    are looked for from the last on."""
     current = state if state is not None else counters.state(post_id, store=get_store())
     since = newest[LATEST_COUNT - 1] if len(newest) >= LATEST_COUNT else None
     return Summary(post_id=post_id, seq=current.seq, count=current.counts.approved,
