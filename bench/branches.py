@@ -33,7 +33,6 @@ whenever you quote them.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -45,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.comment_pages import LOAD_BATCH, page, timed  # noqa: E402 (sets Django up)
+from bench.harness import load_average  # noqa: E402
 from bench.page_plans import Sent, condensed  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from bson import ObjectId  # noqa: E402
@@ -66,10 +66,6 @@ from infra import mongo  # noqa: E402
 from infra.metering import Meter, median_and_p95_ms  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def big_branch(*, discussion_id: ObjectId, count: int, rng: random.Random) -> list[dict]:
@@ -100,7 +96,7 @@ def build(*, comments: int, branch: int, rng: random.Random) -> tuple[posts.Post
     counters.recount(post.id, store=get_store())
     summaries.refresh_summary(post_id=post.id)
     print(f"  {len(docs):,} comments ({branch:,} in the big branch) in {time.perf_counter() - started:.0f} s; "
-          f"load {load()}", flush=True)
+          f"load {load_average()}", flush=True)
     return post, docs
 
 
@@ -223,13 +219,13 @@ def main() -> int:
     server = mongo.get_client().server_info()
     ferretdb = (server.get("ferretdb") or {}).get("version")
     print(f"Building {args.comments:,} comments in {settings.MONGODB_NAME} ({get_store().name}); "
-          f"load {load()}…", flush=True)
+          f"load {load_average()}…", flush=True)
     rows = []
     try:
         post, docs = build(comments=args.comments, branch=branch, rng=rng)
         measured = at_depths(docs, [int(d) for d in args.depths.split(",")], rng)
         subscribed = follow(post=post, docs=docs, measured=measured, followed=args.followed, rng=rng)
-        print(f"Measuring ({args.repeat} runs each); load {load()}", flush=True)
+        print(f"Measuring ({args.repeat} runs each); load {load_average()}", flush=True)
         threaded = timed(page(Client(), f"/posts/{post.slug}/comments/?view=threaded"), meter, args.repeat)
         rows.append(("threaded page 1 (reference)", threaded))
         plan: list[str] = []
@@ -256,7 +252,7 @@ def main() -> int:
     for name, row in rows:
         print(f"{name:<40}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['mongo_ms']:>11.1f}"
               f"{row['commands']:>9.0f}{row['median_ms'] / threaded['median_ms']:>8.3f}")
-    print(f"load average after: {load()}")
+    print(f"load average after: {load_average()}")
     return 0
 
 

@@ -76,6 +76,11 @@ def server_description(client) -> str:
     return f"MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
 
 
+def load_average() -> str:
+    """The machine's load average over 1, 5 and 15 minutes, as the scripts print it."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")

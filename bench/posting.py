@@ -24,7 +24,6 @@ whenever you quote them.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -36,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.django_setup import setup  # noqa: E402
+from bench.harness import load_average, percentile, server_description  # noqa: E402
 
 setup()
 
@@ -74,14 +74,8 @@ class Sent(monitoring.CommandListener):
         pass
 
 
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def spread(times: list[float]) -> str:
-    ordered = sorted(times)
-    return (f"median {statistics.median(ordered) * 1000:6.2f} ms, "
-            f"p95 {ordered[int(len(ordered) * 0.95) - 1] * 1000:6.2f} ms")
+    return f"median {statistics.median(times) * 1000:6.2f} ms, p95 {percentile(times, 0.95) * 1000:6.2f} ms"
 
 
 def described(commands: list[tuple[str, str]]) -> str:
@@ -125,8 +119,8 @@ def main() -> int:
                                  published=start - timedelta(hours=1))
         documents = discussion_documents(discussion_id=post.id, count=args.comments, rng=random.Random(args.seed),
                                          start=start)
-        print(f"{args.comments} comments on one post in {settings.MONGODB_NAME} ({get_store().name}); "
-              f"load {load()}", flush=True)
+        print(f"{args.comments} comments on one post in {settings.MONGODB_NAME} ({get_store().name} store), "
+              f"{server_description(mongo.get_client())}; load {load_average()}", flush=True)
         posted, root = [], None
         post_times: list[float] = []
         insert_times: list[float] = []
@@ -156,7 +150,7 @@ def main() -> int:
         for kind, sent_by in commands.items():
             print(f"  a {kind}: {len(sent_by)} commands: {described(sent_by)}")
         print(f"  checked: {len(posted)} comments stored once, counters and the post's count equal a recount; "
-              f"load {load()}")
+              f"load {load_average()}")
     finally:
         mongo.get_client().drop_database(db.name)
     return 0
