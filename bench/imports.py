@@ -199,9 +199,10 @@ def main() -> None:
     print(f"Peak resident size of the process: {result['rss']:.0f} MB (before the import: {result['rss_before']:.0f} MB); "
           f"of a render worker: {result['worker_rss']:.0f} MB ({result['workers']} workers)")
     for step in result["steps"]:
+        paused = (f"; comment writes paused {step['paused_seconds']:.1f} s (no other process to wait for)"
+                  if "paused_seconds" in step else "")
         print(f"\n{step['what']}" + (f" ({step['megabytes']:.1f} MB)" if "megabytes" in step else "")
-              + f": {step['imported']} comments in {step['seconds']:.1f} s: {step['rate']:.0f} comments/s"
-              + (f"; comment writes paused {step['paused_seconds']:.1f} s (no other process to wait for)" if "paused_seconds" in step else ""))
+              + f": {step['imported']} comments in {step['seconds']:.1f} s: {step['rate']:.0f} comments/s{paused}")
         print(f"Reference: insert_many of the same {step['stored_documents']} stored documents ({step['store']} "
               f"store, {step['indexes']} indexes): {step['raw_seconds']:.1f} s, {step['raw_rate']:.0f} comments/s")
         for line in checks(step, args):

@@ -81,8 +81,7 @@ def note_and_state(discussion_id: ObjectId, *, slugs: Iterable[str] = ()) -> tup
     if noted is None:
         counters.state(discussion_id, store=get_store())  # A first state, counted from its comments.
         noted = discussion_state.note_unsettled(discussion_id, note_id=note_id, at=at, slugs=changed)
-    if noted is None:  # pragma: no cover - a state is never removed while its discussion has comments
-        raise RuntimeError(f"discussion {discussion_id} has no state to note a change in")
+    assert noted is not None  # the state made just above
     return note_id, noted
 
 
