@@ -84,11 +84,11 @@ def _collected_static_files(tmp_path_factory):
 
 
 @pytest.fixture
-def _empty_collections(mongo_database):
+def _empty_collections(request, mongo_database):
     """Each test starts with empty collections (indexes stay): those the test may
     have written are emptied after it (tests/written.py)."""
     yield
-    WRITTEN.empty(mongo_database)
+    WRITTEN.empty(mongo_database, test=str(request.node.path))
     if os.environ.get("SLUGLINE_TEST_CHECK_EMPTY"):  # proves the tracking misses nothing
         left = [name for name in mongo_database.list_collection_names()
                 if mongo_database[name].count_documents({}, limit=1)]

@@ -10,6 +10,10 @@ makes the next emptying take every collection, as it always did before:
 - a process started since the last emptying (an audit hook sees each spawn, fork
   and exec), or one still running whose environment or command line names the
   database (the gunicorn sites some modules keep: tests/browser, *_http.py).
+A child started with `SERVES` in its environment, naming a folder of tests, is taken
+to write only while one of those tests runs: the browser tier's site, which lives
+for the whole session, is asked for pages by browser tests alone, so an integration
+test run after them on the same worker empties only what it wrote.
 Blog-free: any host's tests may use it.
 """
 
@@ -21,6 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pymongo import monitoring
+
+# The environment variable of a child that only the tests under a folder talk to: that folder.
+SERVES = "SLUGLINE_TEST_SERVES"
 
 # Commands that change documents, each naming its collection in its first field.
 _WRITES = frozenset({"insert", "update", "delete", "findAndModify"})
@@ -40,7 +47,7 @@ class Written(monitoring.CommandListener):
     """The collections written per database since the last `take`; a database maps to
     None once a command may have written anything in it."""
 
-    def __init__(self, *, children: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, *, children: Callable[[str, str | None], bool] | None = None) -> None:
         self._children = children or _a_child_may_write
         self._lock = threading.Lock()
         self._written: dict[str, set[str] | None] = {}
@@ -67,20 +74,21 @@ class Written(monitoring.CommandListener):
     def failed(self, event: monitoring.CommandFailedEvent) -> None:
         pass
 
-    def take(self, db_name: str) -> set[str] | None:
+    def take(self, db_name: str, *, test: str | None = None) -> set[str] | None:
         """The collections of `db_name` written since the last take (None: any of
-        them may have been), and starts counting again."""
+        them may have been), and starts counting again. `test`: the path of the test
+        that ran (children that serve other tests' folders are not counted)."""
         with self._lock:
             seen = self._written.pop(db_name, set())
             started, self.process_started = self.process_started, False
-        if started or seen is None or self._children(db_name):
+        if started or seen is None or self._children(db_name, test):
             return None
         return seen
 
-    def empty(self, db) -> None:
+    def empty(self, db, *, test: str | None = None) -> None:
         """Empties the collections of `db` written since the last call (indexes stay);
-        its own deletes are not counted as writes."""
-        names = self.take(db.name)
+        its own deletes are not counted as writes. `test` as for `take`."""
+        names = self.take(db.name, test=test)
         self._quiet.on = True
         try:
             for name in db.list_collection_names() if names is None else sorted(names):
@@ -94,9 +102,10 @@ def _writes_out(command) -> bool:
                for stage in command.get("pipeline", []))
 
 
-def _a_child_may_write(db_name: str) -> bool:
+def _a_child_may_write(db_name: str, test: str | None = None) -> bool:
     """Whether a running child of this process names the database in its environment
-    or command line. Where /proc cannot tell, any child might."""
+    or command line, unless it serves (`SERVES`) a folder `test` is not in. Where /proc
+    cannot tell, any child might."""
     tasks = Path("/proc/self/task")
     try:
         pids = [pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()]
@@ -105,11 +114,23 @@ def _a_child_may_write(db_name: str) -> bool:
     needle = db_name.encode()
     for pid in pids:
         try:
-            if any(needle in (Path("/proc") / pid / part).read_bytes() for part in ("environ", "cmdline")):
-                return True
+            environ = (Path("/proc") / pid / "environ").read_bytes()
+            if needle not in environ and needle not in (Path("/proc") / pid / "cmdline").read_bytes():
+                continue
         except OSError:
             continue  # it has ended
+        if test is None or not _serves_others(environ, test):
+            return True
     return False
+
+
+def _serves_others(environ: bytes, test: str) -> bool:
+    """Whether a child with this environment serves only the tests of a folder that
+    `test` is not in."""
+    prefix = SERVES.encode() + b"="
+    folders = [entry[len(prefix):].decode(errors="replace") for entry in environ.split(b"\0")
+               if entry.startswith(prefix)]
+    return bool(folders) and not Path(test).is_relative_to(folders[0])
 
 
 _listening: list[Written] = []

@@ -26,6 +26,7 @@ import pytest
 
 from bench.harness import PYTHON, REPO
 from cms.posts import AuthorSummary
+from tests.written import SERVES
 
 
 @pytest.fixture(autouse=True)
@@ -103,7 +104,8 @@ def site(chromium, site_template):
     """gunicorn serving Slugline on a free loopback port, reading this session's
     MongoDB database; its Django database holds one editor."""
     scratch = site_template.site(workers=2)
-    scratch.start(**SITE_ENV)
+    # Only browser tests ask it for pages: the others empty what they wrote alone (tests/written.py).
+    scratch.start(**SITE_ENV, **{SERVES: str(Path(__file__).parent)})
     try:
         yield scratch
     finally:

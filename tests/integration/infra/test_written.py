@@ -3,6 +3,7 @@ whatever it cannot see makes the emptying take every collection."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -10,12 +11,12 @@ import uuid
 import pytest
 from pymongo import MongoClient
 
-from tests.written import _a_child_may_write, registered
+from tests.written import SERVES, _a_child_may_write, registered
 
 
 # A Written of this module's own (no child counted: another module's running child
 # must not decide its answers), registered once, before the clients it watches.
-WATCHER = registered(children=lambda db_name: False)
+WATCHER = registered(children=lambda db_name, test: False)
 
 
 @pytest.fixture
@@ -74,3 +75,20 @@ def test_a_running_child_that_names_the_database_is_found():
         child.kill()
         child.wait()
     assert not _a_child_may_write(name)
+
+
+def test_a_child_that_serves_one_folder_of_tests_counts_only_for_those_tests(tmp_path):
+    """The browser tier's site: a child naming the database that only the tests under a
+    folder talk to may have written for those tests, not for a test elsewhere."""
+    name = f"written_probe_{uuid.uuid4().hex}"
+    browser = tmp_path / "browser"
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                             env={**os.environ, "MONGODB_NAME": name, SERVES: str(browser)})
+    try:
+        assert _a_child_may_write(name, str(browser / "test_reading.py"))
+        assert not _a_child_may_write(name, str(tmp_path / "integration" / "test_reading.py"))
+        assert not _a_child_may_write(name, str(tmp_path / "browser_extra" / "test_reading.py"))
+        assert _a_child_may_write(name)  # with no test named, any child that names it might
+    finally:
+        child.kill()
+        child.wait()
