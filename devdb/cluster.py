@@ -30,7 +30,7 @@ from pathlib import Path
 from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress
 from devdb.cluster_build import build_cluster
 from devdb.postgres import PG_USER, as_postgres, commit_setting, give_to_postgres, make_home, pg_command
-from devdb.processes import alive, free_port, ping, port_is_free, runs_binary, terminate
+from devdb.processes import alive, ferretdb_environment, free_port, ping, port_is_free, runs_binary, terminate
 from devdb.server import READY_TIMEOUT, Server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -309,7 +309,7 @@ logging_collector = off
         ]
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(args, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                    start_new_session=True, cwd=self.root)
+                                    start_new_session=True, cwd=self.root, env=ferretdb_environment())
         server = Server(pid=proc.pid, port=ports.mongodb, debug_port=ports.debug)
         deadline = time.monotonic() + READY_TIMEOUT
         while not ping(server.uri, timeout=0.5):

@@ -13,6 +13,14 @@ import time
 from pathlib import Path
 
 
+def ferretdb_environment() -> dict[str, str]:
+    """The environment a FerretDB starts in: this one, with Go's scheduler on one
+    thread (GOMAXPROCS=1) unless GOMAXPROCS is set. FerretDB's own work for a command
+    is small beside PostgreSQL's, and on two cores the scheduler waking and parking
+    threads took about a fifth of its CPU (docs/dev-database.md)."""
+    return {"GOMAXPROCS": "1", **os.environ}
+
+
 def free_port(taken: set[int]) -> int:
     """A port nothing listens on now, not in `taken` (which it joins)."""
     while True:

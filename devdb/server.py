@@ -23,7 +23,8 @@ from pathlib import Path
 
 from devdb.build import FERRETDB_VERSION, PG_BIN, DevDBError, Progress, build_all
 from devdb.postgres import PG_USER, as_postgres, commit_setting, give_to_postgres, make_home, pg_command
-from devdb.processes import alive, dead, free_port, is_ferretdb_on, ping, port_is_free, terminate
+from devdb.processes import (alive, dead, ferretdb_environment, free_port, is_ferretdb_on, ping, port_is_free,
+                             terminate)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "var" / "devdb"
@@ -243,7 +244,7 @@ logging_collector = off
         ]
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(args, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                    start_new_session=True, cwd=self.root)
+                                    start_new_session=True, cwd=self.root, env=ferretdb_environment())
         server = Server(pid=proc.pid, port=ports.mongodb, debug_port=ports.debug)
         self._wait_ready(proc, server)
         self.state_file.write_text(json.dumps(asdict(server)))

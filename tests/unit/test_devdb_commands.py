@@ -46,3 +46,14 @@ def test_add_worker_to_a_cluster_that_is_not_running_says_to_start_it(tmp_path, 
     monkeypatch.setattr(commands, "Cluster", lambda: Cluster(root=tmp_path / "devdb-cluster"))
     assert commands.main(["cluster", "add-worker"]) == 1
     assert "not running; start it first (make devdb-cluster)" in capsys.readouterr().err
+
+
+def test_ferretdb_runs_go_on_one_thread_unless_told_otherwise(monkeypatch):
+    from devdb.processes import ferretdb_environment
+
+    monkeypatch.delenv("GOMAXPROCS", raising=False)
+    monkeypatch.setenv("SLUGLINE_PROBE", "kept")
+    assert ferretdb_environment()["GOMAXPROCS"] == "1"
+    assert ferretdb_environment()["SLUGLINE_PROBE"] == "kept"
+    monkeypatch.setenv("GOMAXPROCS", "2")
+    assert ferretdb_environment()["GOMAXPROCS"] == "2"

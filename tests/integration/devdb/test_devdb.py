@@ -53,6 +53,9 @@ def test_start_answers_a_ping_on_ferretdb_v2(scratch):
     assert (scratch.data_dir / "PG_VERSION").read_text().strip() == build.PG_VERSION
     # It acknowledges a write before it is on disk, as a standalone MongoDB does (w: 1).
     assert scratch.sql("SHOW synchronous_commit").strip() == "off"
+    # FerretDB's Go scheduler runs on one thread, unless the environment says otherwise.
+    environ = Path(f"/proc/{server.pid}/environ").read_bytes().split(b"\0")
+    assert (b"GOMAXPROCS=" + os.environ.get("GOMAXPROCS", "1").encode()) in environ
 
 
 def test_a_running_server_is_reused(scratch):
