@@ -36,10 +36,7 @@ def pytest_collection_modifyitems(config, items):
         (dropped if marker and name and name not in marker.args else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-    # The browser tier runs last: its site (gunicorn on the session's database) lives
-    # until the session ends, and while a process that writes there runs, every test
-    # after it has to empty every collection (tests/written.py), not only those it wrote.
-    items[:] = sorted(kept, key=lambda item: "tests/browser/" in str(item.path).replace("\\", "/"))
+    items[:] = kept
 
 
 # The time each tier took, summed over its tests' set-up, call and tear-down (and over
