@@ -131,7 +131,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200, help="measured answers per server (0: profile only)")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--profiled", type=int, default=100, help="answers per server under cProfile")
+    parser.add_argument("--profiled", type=int, default=100,
+                        help="answers per server under cProfile (0: measure only)")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--html", type=Path, help="write each server's first answer to this folder")
     parser.add_argument("--base", type=Path, help="also serve the cold page of this work tree (base-cold)")
@@ -180,19 +181,20 @@ def main() -> int:
             if db_pids:
                 print("  the database's CPU ms meanwhile, per answer (FerretDB and PostgreSQL, other clients' "
                       "work included): " + ", ".join(f"{name} {db:.2f}" for name, (_, db) in cpu.items()), flush=True)
-        found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup, base=args.base)
-        try:
-            for server in found:
-                server.start()
-                ask(server, expected, args.warmup + args.profiled)
-        finally:
-            for server in found:
-                server.stop()
-        print_profiles(workdir, args.profiled, args.top)
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            for server in found:
-                peer.shutil.copy(workdir / f"{server.name}.prof", args.save)
+        if args.profiled:
+            found = servers(uri=uri, name=name, workdir=workdir, profile=workdir, skip=args.warmup, base=args.base)
+            try:
+                for server in found:
+                    server.start()
+                    ask(server, expected, args.warmup + args.profiled)
+            finally:
+                for server in found:
+                    server.stop()
+            print_profiles(workdir, args.profiled, args.top)
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                for server in found:
+                    peer.shutil.copy(workdir / f"{server.name}.prof", args.save)
         if args.base:
             print(f"  (base-cold: the cold page of {args.base}; the differences above are of slugline-cold)")
     finally:
