@@ -203,9 +203,7 @@ def set_counts(discussion_id: ObjectId, *, counts: Counts, if_seq: int) -> State
 
 def forget(discussion_id: ObjectId, *, intent_ids: Iterable[ObjectId]) -> None:
     """Drop intents from `applied` once no comment carries them any more."""
-    ids = list(intent_ids)
-    if ids:
-        _states().update_one({"_id": discussion_id}, {"$pull": {"applied": {"$in": ids}}})
+    settled(discussion_id, note_ids=(), intent_ids=intent_ids)
 
 
 def touch(discussion_ids: Iterable[ObjectId]) -> None:
