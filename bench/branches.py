@@ -44,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.comment_pages import LOAD_BATCH, page, timed  # noqa: E402 (sets Django up)
-from bench.harness import load_average  # noqa: E402
+from bench.harness import load_average, server_description  # noqa: E402
 from bench.page_plans import Sent, condensed  # noqa: E402
 from bench.static import collect_static  # noqa: E402
 from bson import ObjectId  # noqa: E402
@@ -216,8 +216,7 @@ def main() -> int:
     collect_static()
     mongo.reset_client()
     mongo.ensure_all_indexes()
-    server = mongo.get_client().server_info()
-    ferretdb = (server.get("ferretdb") or {}).get("version")
+    server = server_description(mongo.get_client())
     print(f"Building {args.comments:,} comments in {settings.MONGODB_NAME} ({get_store().name}); "
           f"load {load_average()}…", flush=True)
     rows = []
@@ -245,8 +244,8 @@ def main() -> int:
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
 
-    print(f"Server: MongoDB {server.get('version')}" + (f" (FerretDB {ferretdb})" if ferretdb else "")
-          + f"; store {args.store}; {args.comments:,} comments; {args.repeat} runs each; cache off.")
+    print(f"Server: {server}; store {args.store}; {args.comments:,} comments; {args.repeat} runs each; "
+          f"cache off.")
     print("Plan of the followers' query:\n" + "\n".join("  " + line for line in plan))
     print(f"{'work':<40}{'median ms':>10}{'p95 ms':>9}{'MongoDB ms':>11}{'commands':>9}{'× page':>8}")
     for name, row in rows:

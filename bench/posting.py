@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.django_setup import setup  # noqa: E402
-from bench.harness import load_average, percentile, server_description  # noqa: E402
+from bench.harness import load_average, server_description  # noqa: E402
 
 setup()
 
@@ -50,6 +50,7 @@ from comments.records import CommentAuthor  # noqa: E402
 from comments.stores import counters, counting, get_store, store_switch  # noqa: E402
 from comments.stores.documents import INDEXES  # noqa: E402
 from infra import mongo  # noqa: E402
+from infra.metering import median_and_p95_ms  # noqa: E402
 
 STORES = ("documents", "embedded", "buckets")
 READER = CommentAuthor(id=None, name="Reader", email="reader@example.com")
@@ -75,7 +76,8 @@ class Sent(monitoring.CommandListener):
 
 
 def spread(times: list[float]) -> str:
-    return f"median {statistics.median(times) * 1000:6.2f} ms, p95 {percentile(times, 0.95) * 1000:6.2f} ms"
+    median, p95 = median_and_p95_ms(times)
+    return f"median {median:6.2f} ms, p95 {p95:6.2f} ms"
 
 
 def described(commands: list[tuple[str, str]]) -> str:
