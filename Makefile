@@ -26,9 +26,13 @@ run: $(STAMP) $(MO)
 typecheck: $(STAMP)
 	@$(PY) -m mypy
 
-# The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them;
-# TEST_WORKERS=0 runs it in this process.
-TEST_WORKERS ?= 2
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them (the
+# browser tier's modules together, tests/conftest.py): one more than the cores, since a
+# process often waits on a server starting, a subprocess or a sleep (docs/testing.md);
+# TEST_WORKERS=0 runs it in this process. The cluster tier runs on CLUSTER_TEST_WORKERS (2:
+# its own servers keep the cores busy, and a third process was slower there).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+CLUSTER_TEST_WORKERS ?= 2
 test: $(STAMP) $(MO) typecheck
 	@bash tools/browser-setup.sh
 	@bash tools/redis-setup.sh
@@ -77,7 +81,7 @@ devdb-cluster-add-worker: $(STAMP)
 	@$(PY) -m devdb cluster add-worker
 
 test-cluster: $(STAMP) $(MO)
-	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	@$(PY) -m devdb cluster run -- $(PY) -m pytest -n $(CLUSTER_TEST_WORKERS) --dist loadfile $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 venv: $(STAMP)
 

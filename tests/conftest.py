@@ -15,7 +15,7 @@ from collections import Counter
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-pytest_plugins = ["tests.database", "tests.sites", "tests.clocks"]
+pytest_plugins = ["tests.database", "tests.sites", "tests.clocks", "tests.scheduling"]
 
 
 # Property tests judge answers, not speed: hypothesis's 200 ms deadline for an example,

@@ -209,8 +209,9 @@ def _chromium_stopped_at_the_end():
 
 @pytest.fixture
 def browser(chromium, _chromium_stopped_at_the_end):
-    """The one Chromium, started again when the end of a run of browser tests stopped
-    it (under pytest-xdist a worker takes browser and integration modules in turn)."""
+    """The one Chromium, started again if the end of a run of browser tests stopped it
+    (under pytest-xdist the tier runs in one process, tests/scheduling.py; a run given
+    only some of its modules may take integration modules between them)."""
     return _CHROMIUM.start(chromium)
 
 
