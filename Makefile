@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	@$(PY) -m mypy
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), each module on one of them (the
-# browser tier's modules together, tests/conftest.py): one more than the cores, since a
+# browser tier's modules together, tests/scheduling.py): one more than the cores, since a
 # process often waits on a server starting, a subprocess or a sleep (docs/testing.md);
 # TEST_WORKERS=0 runs it in this process. The cluster tier runs on CLUSTER_TEST_WORKERS (2:
 # its own servers keep the cores busy, and a third process was slower there).

@@ -209,9 +209,9 @@ def _chromium_stopped_at_the_end():
 
 @pytest.fixture
 def browser(chromium, _chromium_stopped_at_the_end):
-    """The one Chromium, started again if the end of a run of browser tests stopped it
-    (under pytest-xdist the tier runs in one process, tests/scheduling.py; a run given
-    only some of its modules may take integration modules between them)."""
+    """The one Chromium, started at a process's first browser test. The tier's modules
+    run one after the other (in one process under pytest-xdist: tests/scheduling.py),
+    so it starts once a run, unless the command line puts other modules between them."""
     return _CHROMIUM.start(chromium)
 
 
