@@ -1,6 +1,14 @@
 """Lists for readers: every query here uses the one published filter
 (`published_filter`: published, with its time come), so drafts and scheduled posts
-never reach a reader."""
+never reach a reader.
+
+Each query reads the index that bounds it to what it shows (checked against the
+server's own plans: tests/integration/cms/test_post_query_plans.py). Given the
+published filter beside a slug or an author, a planner may read `status_published`
+instead, every published post's entry, as DocumentDB's does once the table has
+statistics: so a post is found by its slug alone and the filter applied to it here
+(`infra.matching`: the server's semantics), and an author's posts are read through
+`author_created`, named."""
 
 from __future__ import annotations
 
@@ -12,6 +20,7 @@ from pymongo import DESCENDING
 
 from cms.posts.store import POST_FIELDS, PUBLISHED, Post, find_page
 from infra.folding import fold_for_search
+from infra.matching import compile_filter, matches
 from infra.mongo import get_db
 
 
@@ -39,16 +48,22 @@ def count_published() -> int:
 
 
 def get_published(slug: str) -> Post | None:
-    """The published post with this slug, or None (drafts are invisible to readers)."""
-    doc = get_db().posts.find_one({"slug": str(slug), **published_filter()}, POST_FIELDS)
-    return Post.from_doc(doc) if doc else None
+    """The published post with this slug, or None (drafts are invisible to readers):
+    the post with the slug (index `slug_unique`), kept if the published filter holds."""
+    doc = get_db().posts.find_one({"slug": str(slug)}, POST_FIELDS)
+    return Post.from_doc(doc) if doc and matches(published_filter(), doc) else None
 
 
 def find_published_by_slugs(slugs: list[str]) -> list[Post]:
-    """The published posts among `slugs`, in one query (the API's comment counts)."""
+    """The published posts among `slugs`, in one query (the API's comment counts): the
+    posts with those slugs (index `slug_unique`), those the published filter holds for."""
     wanted = [str(slug) for slug in slugs]
-    return [Post.from_doc(doc) for doc in get_db().posts.find({"slug": {"$in": wanted}, **published_filter()},
-                                                                POST_FIELDS)]
+    published = compile_filter(published_filter())
+    return [Post.from_doc(doc) for doc in get_db().posts.find({"slug": {"$in": wanted}}, POST_FIELDS)
+            if published(doc)]
+
+
+AUTHOR_INDEX = "author_created"
 
 
 def _by_author(username: str) -> dict:
@@ -56,12 +71,13 @@ def _by_author(username: str) -> dict:
 
 
 def author_published_page(*, username: str, skip: int, limit: int) -> list[Post]:
-    """An author's published posts, newest first (index `author_created`)."""
-    return find_page(_by_author(username), [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
+    """An author's published posts, newest first (their entries of `author_created`)."""
+    return find_page(_by_author(username), [("created", DESCENDING), ("_id", DESCENDING)],
+                     skip=skip, limit=limit, index=AUTHOR_INDEX)
 
 
 def count_author_published(*, username: str) -> int:
-    return get_db().posts.count_documents(_by_author(username))
+    return get_db().posts.count_documents(_by_author(username), hint=AUTHOR_INDEX)
 
 
 def _by_tag(tag: str) -> dict:

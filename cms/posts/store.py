@@ -250,9 +250,13 @@ def is_empty() -> bool:
     return get_db().posts.find_one({}, {"_id": 1}) is None
 
 
-def find_page(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int) -> list[Post]:
-    """A page of the posts `query` matches, in `sort` order (reading.py, dashboard.py)."""
+def find_page(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int,
+              index: str | None = None) -> list[Post]:
+    """A page of the posts `query` matches, in `sort` order (reading.py, dashboard.py),
+    read from `index` when one is named (else the planner's choice)."""
     cursor = get_db().posts.find(query, POST_FIELDS).sort(sort).skip(skip).limit(limit)
+    if index is not None:
+        cursor = cursor.hint(index)
     return [Post.from_doc(doc) for doc in cursor]
 
 

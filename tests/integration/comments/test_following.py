@@ -16,8 +16,8 @@ from comments.notifications.views import BAD_ADDRESS
 from tests import smtp
 from tests.integration.comments import test_notifications as notifications_test
 from tests.integration.comments.test_notifications import OTTO, ROSA, later, local
-from tests.integration.comments.test_query_plans import _explain, _indexes_used, _scans
 from tests.page_reading import page, permalink_url
+from tests.plans import collection_scans, explain, indexes_used
 from tests.smtp import link_to, text_of
 
 smtp_server = smtp.smtp_server  # the fixture
@@ -115,8 +115,8 @@ def test_finding_a_comments_followers_is_one_indexed_command(make_post, make_com
     assert commands.names == ["find"] and len(found) == 2
     [sent] = commands.sent
     assert sent["filter"]["discussion_id"] == post.id
-    nodes = _explain(mongo_db, sent)
-    assert subscriptions.BRANCH_FOLLOWERS in _indexes_used(nodes) and not _scans(nodes)
+    nodes = explain(mongo_db, sent)
+    assert subscriptions.BRANCH_FOLLOWERS in indexes_used(nodes) and not collection_scans(nodes)
 
 
 @pytest.mark.stores("documents")

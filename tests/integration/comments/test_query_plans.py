@@ -24,12 +24,12 @@ from comments.stores.containers import sort
 from comments.stores.documents import INDEXES
 from devdb.statistics import analyze
 from tests.database import shard_where_the_server_shards
+from tests.plans import SHARD_KEY_INDEX, collection_scans, explain, indexes_used, sent_queries
 
 DOCUMENTS = get_store("documents")
 pytestmark = pytest.mark.usefixtures("documents_store")
 
 PER_DISCUSSION = 150
-COLLECTION_SCANS = {"COLLSCAN", "Seq Scan"}
 
 
 @pytest.fixture
@@ -38,70 +38,13 @@ def documents_store(settings, mongo_db):
     DOCUMENTS.ensure_indexes(mongo_db)
 
 
-QUERIES = {"find", "aggregate", "count", "distinct", "update"}
-
-
-def _sent(commands, call) -> list[dict]:
-    """The queries `call` sends to the `comments` collection (conftest's command
-    counter keeps every command)."""
-    commands.reset()
-    call()
-    return [command for command in commands.sent
-            if next(iter(command)) in QUERIES and next(iter(command.values())) == "comments"]
-
-
-def _plan_nodes(plan) -> list[dict]:
-    """Every node of an explain's plan tree: MongoDB's stages or PostgreSQL's nodes."""
-    nodes, stack = [], [plan]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            nodes.append(node)
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return nodes
-
-
-def _explain(db, command: dict) -> list[dict]:
-    command = {key: value for key, value in command.items()
-               if key not in {"lsid", "$db", "$clusterTime", "maxTimeMS", "$readPreference", "txnNumber"}}
-    # FerretDB 2.7 explains neither a distinct nor an update: the find of the same filter.
-    if "distinct" in command:
-        command = {"find": command["distinct"], "filter": command.get("query", {})}
-    elif "update" in command:
-        command = {"find": command["update"], "filter": command["updates"][0]["q"]}
-    return _plan_nodes(db.command("explain", command, verbosity="queryPlanner")["queryPlanner"])
-
-
-# On a sharded collection of the development cluster (DocumentDB on Citus) every
-# shard's `_id_` index leads with the hashed shard key's value: reached by that value,
-# it is the discussion's own index (make test-cluster).
-SHARD_KEY_INDEX = "the shard key's value"
-
-
-def _indexes_used(nodes: list[dict]) -> set[str]:
-    return {_index_name(node) for node in nodes} - {None}
-
-
-def _index_name(node: dict) -> str | None:
-    name = node.get("indexName") or node.get("Index Name")
-    if name == "_id_" and "shard_key_value =" in str(node.get("Index Cond", "")):
-        return SHARD_KEY_INDEX
-    return name
-
-
-def _scans(nodes: list[dict]) -> set[str]:
-    return {node.get("stage") or node.get("Node Type") for node in nodes} & COLLECTION_SCANS
-
-
 def _assert_indexed(db, commands, call, *expected: str) -> None:
-    sent = _sent(commands, call)
+    sent = sent_queries(commands, call, "comments")
     assert sent, "the store sent no query"
     for command in sent:
-        nodes = _explain(db, command)
-        used = _indexes_used(nodes)
-        assert not _scans(nodes), f"{command} scans the collection: {nodes[:1]}"
+        nodes = explain(db, command)
+        used = indexes_used(nodes)
+        assert not collection_scans(nodes), f"{command} scans the collection: {nodes[:1]}"
         assert used & set(expected), f"{command} used {used or 'no index'}, not {expected}"
 
 
@@ -233,12 +176,12 @@ def test_each_index_is_read_by_the_queries_listed_with_it(mongo_db, commands, qu
     rows = _index_queries(*queue_collection)
     assert {index for index, *_ in rows} == DECLARED | {"_id_"}, "an index that no listed query reads"
     for index, label, call, instead in rows:
-        sent = _sent(commands, call)
+        sent = sent_queries(commands, call, "comments")
         assert sent, f"{label}: no query sent"
         for command in sent:
-            nodes = _explain(mongo_db, command)
-            assert not _scans(nodes), f"{label}: {command} scans the collection"
-            assert _indexes_used(nodes) & {index, *instead}, f"{label}: {command} reads {_indexes_used(nodes)}"
+            nodes = explain(mongo_db, command)
+            assert not collection_scans(nodes), f"{label}: {command} scans the collection"
+            assert indexes_used(nodes) & {index, *instead}, f"{label}: {command} reads {indexes_used(nodes)}"
 
 def test_each_queue_tab_is_read_from_its_index(mongo_db, commands, queue_collection):
     """Every tab's page and count, with each filter, is read from the tab's index or
@@ -299,11 +242,12 @@ def test_the_queue_pages_and_the_admin_page_read_comments_from_indexes(mongo_db,
     client.force_login(make_user("bruno", role="editor"))
     pages = [f"/dashboard/moderation/?tab={tab}" for tab in QUEUE_TABS] + ["/admin/comments/"]
     for address in pages:
-        sent = _sent(commands, lambda: client.get(address))
+        sent = sent_queries(commands, lambda: client.get(address), "comments")
         assert sent, f"{address} sent no query to the comments collection"
         for command in sent:
-            nodes = _explain(mongo_db, command)
-            assert not _scans(nodes) and _indexes_used(nodes) & DECLARED, f"{address}: {command} reads no index"
+            nodes = explain(mongo_db, command)
+            assert not collection_scans(nodes) and indexes_used(nodes) & DECLARED, \
+                f"{address}: {command} reads no index"
 
 
 def test_ensure_indexes_drops_the_indexes_the_store_no_longer_has(mongo_db):
