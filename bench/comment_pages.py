@@ -11,7 +11,7 @@ measures:
   Django's test client with the comments cache off: what a cold reader's page costs.
   Every answer must be a 200 that draws exactly the comments (`data-slug`, in order)
   that the same page drew when it was read as one unbounded query, as before pages
-  were read in windows (comments/stores/page_windows.py, MAX_WINDOWS 0);
+  were read in windows (infra/page_windows.py, MAX_WINDOWS 0);
 - the count of a reader's listing (`get_store().tally_listing`), a recount;
 - the counters (`counters.state`), what paging, summaries and the queue tabs read instead
   (checked against the recount first);
@@ -61,7 +61,7 @@ from cms import posts  # noqa: E402
 from cms.posts import AuthorSummary  # noqa: E402
 from comments import conf  # noqa: E402
 from comments.posting import services  # noqa: E402
-from comments.stores import page_windows  # noqa: E402
+from infra import page_windows  # noqa: E402
 from comments.reading import cursors  # noqa: E402
 from comments.stores import counters, summaries  # noqa: E402
 from comments.benchmark import discussion_documents, insert_batches, insert_discussion  # noqa: E402

@@ -1,5 +1,6 @@
-"""Shared pieces of the load and fault scripts: a scratch site under gunicorn on a
-loopback port, and a reader that browses and posts through the HTML forms.
+"""Shared pieces of the benchmark scripts: a scratch site under gunicorn on a loopback
+port, a reader that browses and posts through the HTML forms (the load and fault
+scripts), and two ways of doing one thing timed side by side.
 
 Everything here talks to 127.0.0.1 only, and every loop is bounded.
 """
@@ -18,6 +19,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -79,6 +81,19 @@ def server_description(client) -> str:
 def load_average() -> str:
     """The machine's load average over 1, 5 and 15 minutes, as the scripts print it."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def side_by_side(before: Callable[[], object], now: Callable[[], object], repeat: int,
+                 ) -> tuple[list[float], list[float]]:
+    """Each of two calls `repeat` times, in turn (which goes first alternating too), so
+    that the machine's load falls on both alike: their times, in seconds."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for n in range(repeat):
+        for call, into in ((before, times[0]), (now, times[1]))[:: 1 if n % 2 else -1]:
+            began = time.perf_counter()
+            call()
+            into.append(time.perf_counter() - began)
+    return times
 
 
 def percentile(values: list[float], share: float) -> float:

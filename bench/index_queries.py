@@ -29,13 +29,13 @@ import os
 import random
 import statistics
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.harness import side_by_side  # noqa: E402
 from bench.indexes import MAIN, stored_comments  # noqa: E402 (sets Django up)
 from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
@@ -99,13 +99,6 @@ def cases(main, store, sample: dict) -> dict[str, tuple[Callable[[], list], Call
     }
 
 
-def timed(call: Callable[[], list], into: list[float]) -> list:
-    began = time.perf_counter()
-    found = call()
-    into.append(time.perf_counter() - began)
-    return found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--comments", type=int, default=50_000)
@@ -135,11 +128,8 @@ def main() -> None:
         print(f"{len(documents):,} comments; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print(f"{'query':<22}{'main ms':>9}{'(fastest)':>11}{'now ms':>9}{'(fastest)':>11}  same comments")
         for name, (before, now) in cases(db.comments_main, store, sample).items():
-            times: tuple[list[float], list[float]] = ([], [])
             answers = [before(), now()]
-            for n in range(args.repeat):
-                for call, into in ((before, times[0]), (now, times[1]))[:: 1 if n % 2 else -1]:
-                    timed(call, into)
+            times = side_by_side(before, now, args.repeat)
             (a, b) = (statistics.median(t) * 1000 for t in times)
             print(f"{name:<22}{a:>9.1f}{min(times[0]) * 1000:>11.1f}{b:>9.1f}{min(times[1]) * 1000:>11.1f}  "
                   f"{'yes' if answers[0] == answers[1] else 'NO'} ({len(answers[1])})")

@@ -5,7 +5,7 @@ database (dropped at the end) and, for page 1 and a cursor page of the threaded,
 newest and chronological views, prints each query the documents store sends, the
 server's `explain` of it (condensed: the plan's nodes, the index, its condition and
 the rows the planner expects) and the median time of the page, first as one unbounded
-query (comments/stores/page_windows.py with MAX_WINDOWS 0, as pages were read before), then
+query (infra/page_windows.py with MAX_WINDOWS 0, as pages were read before), then
 in windows. docs/performance.md quotes it.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/page_plans.py
@@ -31,7 +31,7 @@ from bson import ObjectId  # noqa: E402
 from django.conf import settings  # noqa: E402
 from pymongo import monitoring  # noqa: E402
 
-from comments.stores import page_windows  # noqa: E402
+from infra import page_windows  # noqa: E402
 from comments.benchmark import insert_discussion  # noqa: E402
 from comments.stores import get_store  # noqa: E402
 from infra import mongo  # noqa: E402

@@ -1,7 +1,9 @@
 """Benchmark: the readers' queries of posts on a blog of many posts, as the site sent
 them before (the published filter beside the slug or the author, the index left to
-the planner) and now (`cms.posts.reading`: a post by its slug alone, the filter
-applied to it in Python; an author's posts through `author_created`, named).
+the planner; the newest posts in one query) and now (`cms.posts.reading`: a post by
+its slug alone, the filter applied to it in Python; an author's posts through
+`author_created`, named; the newest posts in windows of `published`,
+infra/page_windows.py, with the hint the first read leaves).
 
 Makes --posts posts in a scratch database (copies of one post made by
 `posts.create_post`: a tenth drafts, a twentieth scheduled, --authors authors, three
@@ -10,7 +12,7 @@ of --tags tags each), makes the table's statistics current on the dev database
 query --repeat times, the two sides alternating, and prints each side's median and
 fastest time, the index the server reads it from (`explain`) and whether both gave
 the same posts; then the readers' other queries of posts (a tag's page, the home
-page, their counts), unchanged, timed alone.
+page's count, a tag's count), unchanged, timed alone.
 
     MONGODB_URI=mongodb://127.0.0.1:<port>/ .venv/bin/python bench/post_queries.py --posts 5000
 
@@ -21,7 +23,6 @@ whenever you quote them.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -34,6 +35,8 @@ from pathlib import Path
 from bson import ObjectId
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import load_average, side_by_side  # noqa: E402
 
 
 def blog_documents(model: dict, *, count: int, authors: int, tags: int, rng: random.Random,
@@ -61,7 +64,7 @@ def cases(db, count: int) -> dict[str, tuple[Callable[[], list], Callable[[], li
     """Each query: (as the site sent it before, the site's call now), both giving slugs
     (or a count)."""
     from cms import posts
-    from cms.posts.reading import published_filter
+    from cms.posts.reading import NEWEST_PUBLISHED, published_filter
     from cms.posts.store import POST_FIELDS
 
     slug, author = f"post-{count // 2}", "author-7"
@@ -82,6 +85,18 @@ def cases(db, count: int) -> dict[str, tuple[Callable[[], list], Callable[[], li
         "an author's count": (
             lambda: [db.posts.count_documents(by_author())],
             lambda: [posts.count_author_published(username=author)]),
+        "the home page": (
+            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
+                     .limit(10)],
+            lambda: [post.slug for post in posts.published_page(page=1, per_page=10)]),
+        "the home page, page 10": (
+            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
+                     .skip(90).limit(10)],
+            lambda: [post.slug for post in posts.published_page(page=10, per_page=10)]),
+        "the home page, page 50": (
+            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
+                     .skip(490).limit(10)],
+            lambda: [post.slug for post in posts.published_page(page=50, per_page=10)]),
     }
 
 
@@ -92,7 +107,6 @@ def unchanged() -> dict[str, Callable[[], list]]:
     return {
         "a tag's page": lambda: [post.slug for post in posts.tag_published_page(tag="tag-17", skip=0, limit=10)],
         "a tag's count": lambda: [posts.count_tag_published(tag="tag-17")],
-        "the home page": lambda: [post.slug for post in posts.published_page(page=1, per_page=10)],
         "the home page's count": lambda: [posts.count_published()],
     }
 
@@ -104,13 +118,6 @@ def index_read(db, sent, call: Callable[[], list]) -> str:
 
     return ",".join(sorted(set().union(*(indexes_used(explain(db, command))
                                          for command in sent_queries(sent, call, "posts")))))
-
-
-def timed(call: Callable[[], list], into: list[float]) -> list:
-    began = time.perf_counter()
-    found = call()
-    into.append(time.perf_counter() - began)
-    return found
 
 
 def main() -> None:
@@ -149,26 +156,25 @@ def main() -> None:
             db.posts.insert_many(documents[start:start + 1000])
         analyzed = analyze(db.client.address, db.name, "posts")
         print(f"{args.posts:,} posts; statistics {'made current' if analyzed else 'as the server keeps them'}; "
-              f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+              f"load average {load_average()}")
         print(f"{'query':<22}{'before ms':>10}{'(fastest)':>11}{'now ms':>9}{'(fastest)':>11}  "
               f"{'index before':<32}{'index now':<18}same")
         for name, (before, now) in cases(db, args.posts).items():
-            times: tuple[list[float], list[float]] = ([], [])
             answers = [before(), now()]
-            for n in range(args.repeat):
-                for call, into in ((before, times[0]), (now, times[1]))[:: 1 if n % 2 else -1]:
-                    timed(call, into)
+            times = side_by_side(before, now, args.repeat)
             (a, b) = (statistics.median(t) * 1000 for t in times)
             print(f"{name:<22}{a:>10.2f}{min(times[0]) * 1000:>11.2f}{b:>9.2f}{min(times[1]) * 1000:>11.2f}  "
                   f"{index_read(db, sent, before):<32}{index_read(db, sent, now):<18}"
                   f"{'yes' if answers[0] == answers[1] else 'NO'} ({len(answers[1])})")
         for name, call in unchanged().items():
-            alone: list[float] = []
+            alone = []
             for _ in range(args.repeat):
-                timed(call, alone)
+                began = time.perf_counter()
+                call()
+                alone.append(time.perf_counter() - began)
             print(f"{name:<22}{'':>21}{statistics.median(alone) * 1000:>9.2f}{min(alone) * 1000:>11.2f}  "
                   f"{'':<32}{index_read(db, sent, call):<18}(unchanged)")
-        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        print(f"load average after: {load_average()}")
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
 

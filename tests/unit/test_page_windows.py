@@ -1,6 +1,7 @@
-"""comments/stores/page_windows.py: a page read in windows of its sort key returns exactly
-what one unbounded query returns, checked against comments held in a list (each
-window's condition evaluated in Python, the way the server evaluates it)."""
+"""infra/page_windows.py with the comments' keys (comments/stores/page_windows.py): a
+page read in windows of its sort key returns exactly what one unbounded query returns,
+checked against comments held in a list (each window's condition evaluated in Python,
+the way the server evaluates it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comments.stores import page_windows
-from comments.stores.page_windows import Boundary, PageHint
+from comments.stores.page_windows import KEYS
+from infra import page_windows as windows
+from infra.page_windows import Boundary, PageHint
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 OPERATORS = {
@@ -58,17 +61,17 @@ def test_leading_time_reads_posted_and_the_first_part_of_a_full_slug():
     """`posted` is its own time; a full_slug or thread stands for its top-level comment's."""
     when = START + timedelta(seconds=5, microseconds=123456)
     full = "2026.01.01.00.00.05.123456:abcdefgh/2026.03.01.00.00.00.000000:bcdefghi"
-    assert page_windows.leading_time("posted", when) == when
-    assert page_windows.leading_time("full_slug", full) == when
-    assert page_windows.leading_time("thread", "2026.01.01.00.00.05:abcdefgh") == START + timedelta(seconds=5)
-    assert page_windows.leading_time("full_slug", "not a time:abcdefgh") is None
-    assert page_windows.leading_time("rank", 0.5) is None
+    assert KEYS["posted"].moment(when) == when
+    assert KEYS["full_slug"].moment(full) == when
+    assert KEYS["thread"].moment("2026.01.01.00.00.05:abcdefgh") == START + timedelta(seconds=5)
+    assert KEYS["full_slug"].moment("not a time:abcdefgh") is None
+    assert windows.TimeKey("rank").moment(0.5) is None
 
 
 def test_a_time_boundary_sorts_after_every_key_of_an_earlier_time_and_before_later_ones():
     """The boundary at a moment splits full_slugs by their top-level comment's time."""
     moment = START + timedelta(hours=1)
-    boundary = page_windows.time_boundary("full_slug", moment).value
+    boundary = windows.time_boundary(KEYS["full_slug"], moment).value
     assert "2026.01.01.00.59.59.999999:zzzzzzzz/2026.09.01.00.00.00.000000:zzzzzzzz" < boundary
     assert boundary < "2026.01.01.01.00.00.000000:aaaaaaaa"
     assert boundary < "2026.01.01.01.00.00:aaaaaaaa"  # the classic layout, without microseconds
@@ -76,33 +79,33 @@ def test_a_time_boundary_sorts_after_every_key_of_an_earlier_time_and_before_lat
 
 def test_a_posted_boundary_keeps_milliseconds_as_the_server_stores_them():
     moment = START + timedelta(microseconds=1_234_567)
-    assert page_windows.time_boundary("posted", moment).value == START + timedelta(microseconds=1_234_000)
+    assert windows.time_boundary(KEYS["posted"], moment).value == START + timedelta(microseconds=1_234_000)
 
 
 def test_window_conditions_follow_the_direction_and_which_side_a_boundary_belongs_to():
     early, late = Boundary(value=1, moment=START), Boundary(value=9, moment=START, closes_earlier=True)
-    assert page_windows.window_condition("posted", 1, early, late) == {"posted": {"$gte": 1, "$lte": 9}}
-    assert page_windows.window_condition("posted", -1, late, early) == {"posted": {"$lt": 9, "$gt": 1}}
-    assert page_windows.window_condition("posted", 1, None, None) == {}
+    assert windows.window_condition(KEYS["posted"], 1, early, late) == {"posted": {"$gte": 1, "$lte": 9}}
+    assert windows.window_condition(KEYS["posted"], -1, late, early) == {"posted": {"$lt": 9, "$gt": 1}}
+    assert windows.window_condition(KEYS["posted"], 1, None, None) == {}
 
 
 def test_widen_grows_by_the_density_seen_within_bounds():
     hour = timedelta(hours=1)
-    assert page_windows.widen(hour, found=0, missing=51) == hour * page_windows.MAX_GROWTH
-    assert page_windows.widen(hour, found=50, missing=1) == hour * 2
-    assert page_windows.widen(hour, found=10, missing=40) == hour * 8
-    assert page_windows.widen(timedelta(0), found=10, missing=40) == page_windows.MIN_SPAN
+    assert windows.widen(hour, found=0, missing=51) == hour * windows.MAX_GROWTH
+    assert windows.widen(hour, found=50, missing=1) == hour * 2
+    assert windows.widen(hour, found=10, missing=40) == hour * 8
+    assert windows.widen(timedelta(0), found=10, missing=40) == windows.MIN_SPAN
 
 
 def test_a_boundary_beyond_the_calendar_leaves_the_window_open():
     end = Boundary(value=datetime.max.replace(tzinfo=timezone.utc), moment=datetime.max.replace(tzinfo=timezone.utc))
-    assert page_windows.beyond("posted", 1, end, timedelta(days=1)) is None
+    assert windows.beyond(KEYS["posted"], 1, end, timedelta(days=1)) is None
 
 
 def test_page_one_forward_in_time_without_a_hint_or_an_opening_is_one_open_query():
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
     calls: list = []
-    got = page_windows.read(field="posted", direction=1, wanted=51,
+    got = windows.read(key=KEYS["posted"], direction=1, wanted=51,
                             fetch=reader(items, field="posted", direction=1, key=None, calls=calls))
     assert got == items[:51] and calls == [{}]
 
@@ -112,7 +115,7 @@ def test_page_one_forward_in_time_without_a_hint_starts_a_span_past_the_opening(
     the discussion's `opens`, and holds page 1 here."""
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
     calls: list = []
-    got = page_windows.read(field="posted", direction=1, wanted=51, opens=START,
+    got = windows.read(key=KEYS["posted"], direction=1, wanted=51, opens=START,
                             fetch=reader(items, field="posted", direction=1, key=None, calls=calls))
     assert got == items[:51] and calls == [{"posted": {"$lt": START + timedelta(hours=1)}}]
 
@@ -120,7 +123,7 @@ def test_page_one_forward_in_time_without_a_hint_starts_a_span_past_the_opening(
 def test_page_one_back_in_time_without_a_hint_is_one_open_query_whatever_the_opening():
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
     calls: list = []
-    got = page_windows.read(field="posted", direction=-1, wanted=51, opens=START,
+    got = windows.read(key=KEYS["posted"], direction=-1, wanted=51, opens=START,
                             fetch=reader(items, field="posted", direction=-1, key=None, calls=calls))
     assert got == items[::-1][:51] and calls == [{}]
 
@@ -130,7 +133,7 @@ def test_a_hint_bounds_page_one_from_both_sides():
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(200)]
     calls: list = []
     hint = PageHint(end=items[50].value, span=timedelta(minutes=50))
-    got = page_windows.read(field="posted", direction=1, wanted=51, hint=hint,
+    got = windows.read(key=KEYS["posted"], direction=1, wanted=51, hint=hint,
                             fetch=reader(items, field="posted", direction=1, key=None, calls=calls))
     assert got == items[:51] and calls == [{"posted": {"$lte": items[50].value}}]
 
@@ -139,11 +142,11 @@ def test_a_page_ending_in_a_long_silence_ends_with_an_open_query():
     """Windows that keep finding nothing end, after MAX_WINDOWS, in one open query."""
     items = [Keyed(START + timedelta(minutes=i), i) for i in range(60)] + [Keyed(START + timedelta(days=3650 * 20), 60)]
     calls: list = []
-    got = page_windows.read(field="posted", direction=1, wanted=51, key_value=items[20].value,
+    got = windows.read(key=KEYS["posted"], direction=1, wanted=51, key_value=items[20].value,
                             hint=PageHint(span=timedelta(seconds=1)),
                             fetch=reader(items, field="posted", direction=1, key=items[20], calls=calls))
     assert got == items[21:]
-    assert len(calls) <= page_windows.MAX_WINDOWS + 1
+    assert len(calls) <= windows.MAX_WINDOWS + 1
 
 
 values = st.integers(min_value=0, max_value=400)
@@ -170,7 +173,7 @@ def test_windows_return_exactly_what_one_query_returns(offsets, direction, wante
         moment = START + timedelta(seconds=offset * 7)
         if field == "posted":
             return moment
-        return f"{page_windows.time_boundary('full_slug', moment).value}:{n:08d}"
+        return f"{windows.time_boundary(KEYS['full_slug'], moment).value}:{n:08d}"
 
     items = [Keyed(value(o, n), n) for n, o in enumerate(offsets)]
     ordered = in_order(items, direction)
@@ -179,8 +182,8 @@ def test_windows_return_exactly_what_one_query_returns(offsets, direction, wante
     if hint_at is not None:
         hint = PageHint(end=value(hint_at, 0), span=hint.span)
     expected = ordered[ordered.index(key) + 1:] if key is not None else ordered
-    got = page_windows.read(
-        field=field, direction=direction, wanted=wanted, key_value=key.value if key is not None else None,
+    got = windows.read(
+        key=KEYS[field], direction=direction, wanted=wanted, key_value=key.value if key is not None else None,
         hint=hint if key is None else PageHint(span=hint.span),
         opens=START + timedelta(seconds=opens_at * 7) if opens_at is not None else None,
         fetch=reader(items, field=field, direction=direction, key=key),

@@ -23,6 +23,7 @@ from comments.records import APPROVED, DELETED, ORDERS, PENDING, SPAM, Comment, 
 from comments.stores import counters, get_store, page_windows
 from comments.stores.base import CommentStore
 from comments.stores.documents import LATEST_IN_ONE, DocumentsStore
+from infra import page_windows as infra_windows
 
 DOCUMENTS = get_store("documents")
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -150,9 +151,9 @@ def test_a_reader_s_listing_has_the_same_comments_and_links_as_one_query_gave(aw
     after = None
     for _ in range(60):
         windows = listing(after)
-        monkeypatch.setattr(page_windows, "MAX_WINDOWS", 0)
+        monkeypatch.setattr(infra_windows, "MAX_WINDOWS", 0)
         one = listing(after)
-        monkeypatch.setattr(page_windows, "MAX_WINDOWS", 10)
+        monkeypatch.setattr(infra_windows, "MAX_WINDOWS", 10)
         assert [s.comment.slug for s in windows.shown] == [s.comment.slug for s in one.shown]
         assert (windows.number, windows.num_pages) == (one.number, one.num_pages)
         assert payload(windows.next_cursor) == payload(one.next_cursor)
@@ -224,7 +225,7 @@ def test_page_one_with_no_hint_reads_a_range_bounded_past_the_opening(awkward, c
     commands.reset()
     DOCUMENTS.find_page(discussion_id=awkward, order="threaded", limit=LIMIT, opens=START)
     finds = [c for c in commands.sent if "find" in c]
-    bound = page_windows.time_boundary("full_slug", START + page_windows.DEFAULT_SPAN).value
+    bound = infra_windows.time_boundary(page_windows.KEYS["full_slug"], START + infra_windows.DEFAULT_SPAN).value
     assert len(finds) == 1 and finds[0]["filter"]["full_slug"] == {"$lt": bound}, finds
 
 

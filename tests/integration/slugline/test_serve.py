@@ -177,8 +177,13 @@ def test_links_in_mail_from_make_run_lead_to_its_own_port(started):
     })
     assert posted.status == 303, posted.body[:500]
     mails = folder / "mail"
-    _wait_for(lambda: mails.exists() and any(mails.iterdir()), 30, proc)
-    text = "".join(path.read_text(errors="replace") for path in mails.iterdir())
+
+    def written() -> str:
+        # Django's file backend makes the file before it writes the message into it.
+        return "".join(path.read_text(errors="replace") for path in mails.iterdir()) if mails.exists() else ""
+
+    _wait_for(lambda: "/notifications/" in written(), 30, proc)
+    text = written()
     links = re.findall(r"https?://[^\s\"'<>]+/notifications/[^\s\"'<>]+", text)
     assert links, text[:2000]
     assert all(link.startswith(f"http://127.0.0.1:{port}/") for link in links), links
