@@ -12,7 +12,9 @@ statistics: so a post is found by its slug alone and the filter applied to it he
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -38,37 +40,46 @@ def published_page(*, page: int, per_page: int) -> list[Post]:
     return newest_published(skip=(page - 1) * per_page, limit=per_page)
 
 
-# The newest posts are read in windows of `published` (infra/page_windows.py), as far
-# as the first WINDOWED_REACH of them; a slice beyond is one query that the server skips
-# through (every post before it would otherwise come to the site).
-PUBLISHED_KEY = page_windows.TimeKey("published")
+# Lists of posts, newest first, are read in windows of their order's date
+# (infra/page_windows.py), as far as the first WINDOWED_REACH posts; a slice beyond is
+# one query that the server skips through (every post before it would otherwise come
+# to the site).
 WINDOWED_REACH = 100
+NEWEST_CREATED = [("created", DESCENDING), ("_id", DESCENDING)]
 
 
 def newest_published(*, skip: int, limit: int) -> list[Post]:
     """`limit` published posts after the newest `skip`, newest first: any slice, also
-    one that does not start on a page boundary (a paginator's last page). Read in
-    windows of `published` through `status_published`: DocumentDB sorts whatever an
-    index range holds, so one query would sort every published post for the home
-    page. The first window ends where the first `limit` ended the last time they were
-    read (a hint per `limit` in the cache; with none, one query), so the home page
-    costs what it shows; the same posts as one query."""
+    one that does not start on a page boundary (a paginator's last page). In windows
+    (`_newest`) through `status_published`."""
+    return _newest(published_filter, NEWEST_PUBLISHED, skip=skip, limit=limit, hint="newest")
+
+
+def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, skip: int, limit: int, hint: str,
+            index: str | None = None) -> list[Post]:
+    """A slice of the posts `query(now)` matches in `order` (newest first by a date),
+    read in windows of that date: DocumentDB sorts whatever an index range holds, so
+    one query would sort every post the range holds (every published post, for the
+    home page). The first window ends where the first `limit` ended the last time they
+    were read (a hint in the cache per list and `limit`, kept only from a full first
+    page; with none, one query), so a page costs what it shows; the same posts as one
+    query. Past WINDOWED_REACH, one query."""
     if skip + limit > WINDOWED_REACH:
-        return find_page(published_filter(), NEWEST_PUBLISHED, skip=skip, limit=limit)
+        return find_page(query(datetime.now(timezone.utc)), order, skip=skip, limit=limit, index=index)
     now = datetime.now(timezone.utc)
-    name = f"posts:page-hint:newest:{limit}"
-    hint = page_windows.get_hint(name)
+    key = page_windows.TimeKey(order[0][0])
+    name = f"posts:page-hint:{hint}:{limit}"
+    previous = page_windows.get_hint(name)
 
     def window(condition: dict, count: int) -> list[Post]:
-        return find_page({"$and": [published_filter(now), condition]} if condition else published_filter(now),
-                         NEWEST_PUBLISHED, skip=0, limit=count)
+        return find_page({"$and": [query(now), condition]} if condition else query(now), order,
+                         skip=0, limit=count, index=index)
 
-    found = page_windows.read(key=PUBLISHED_KEY, direction=-1, wanted=skip + limit, hint=hint, fetch=window)
-    first = found[:limit]
+    found = page_windows.read(key=key, direction=-1, wanted=skip + limit, hint=previous, fetch=window)
+    first = [getattr(post, key.field) for post in found[:limit]]
     if first:
-        page_windows.set_hint(name, previous=hint, hint=page_windows.observed(
-            PUBLISHED_KEY, count=len(first), first=first[0].published, last=first[-1].published, wanted=limit,
-            first_page=True, hint=hint))
+        page_windows.set_hint(name, previous=previous, hint=page_windows.observed(
+            key, count=len(first), first=first[0], last=first[-1], wanted=limit, first_page=True, hint=previous))
     return found[skip:]
 
 
@@ -95,27 +106,35 @@ def find_published_by_slugs(slugs: list[str]) -> list[Post]:
 AUTHOR_INDEX = "author_created"
 
 
-def _by_author(username: str) -> dict:
-    return {"author.username": str(username), **published_filter()}
+def _by_author(username: str, now: datetime | None = None) -> dict:
+    return {"author.username": str(username), **published_filter(now)}
+
+
+def _hint_of(kind: str, name: str) -> str:
+    """The windows' hint of an author's or a tag's list (a digest: the name is the reader's)."""
+    return f"{kind}:{hashlib.sha256(name.encode()).hexdigest()[:24]}"
 
 
 def author_published_page(*, username: str, skip: int, limit: int) -> list[Post]:
-    """An author's published posts, newest first (their entries of `author_created`)."""
-    return find_page(_by_author(username), [("created", DESCENDING), ("_id", DESCENDING)],
-                     skip=skip, limit=limit, index=AUTHOR_INDEX)
+    """An author's published posts, newest first, in windows (`_newest`) of their
+    entries of `author_created`."""
+    return _newest(lambda now: _by_author(username, now), NEWEST_CREATED, skip=skip, limit=limit,
+                   hint=_hint_of("author", str(username)), index=AUTHOR_INDEX)
 
 
 def count_author_published(*, username: str) -> int:
     return get_db().posts.count_documents(_by_author(username), hint=AUTHOR_INDEX)
 
 
-def _by_tag(tag: str) -> dict:
-    return {"tags": str(tag), **published_filter()}
+def _by_tag(tag: str, now: datetime | None = None) -> dict:
+    return {"tags": str(tag), **published_filter(now)}
 
 
 def tag_published_page(*, tag: str, skip: int, limit: int) -> list[Post]:
-    """The published posts with this tag, newest first (index `tags_published`)."""
-    return find_page(_by_tag(tag), NEWEST_PUBLISHED, skip=skip, limit=limit)
+    """The published posts with this tag, newest first, in windows (`_newest`) of
+    their entries of `tags_published`."""
+    return _newest(lambda now: _by_tag(tag, now), NEWEST_PUBLISHED, skip=skip, limit=limit,
+                   hint=_hint_of("tag", str(tag)))
 
 
 def count_tag_published(*, tag: str) -> int:

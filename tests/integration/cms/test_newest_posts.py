@@ -1,9 +1,9 @@
-"""The newest published posts (the home page, its pages and the feed) read in windows
-of `published` (infra/page_windows.py): whatever the hint the cache holds (none,
-stale, absurd), any slice gives exactly the posts one query gives, in the same order,
-drafts and scheduled posts left out; and with the hint a read leaves, the home page's
-first query is bounded on both sides, so DocumentDB sorts what the home page shows,
-not every published post."""
+"""The lists of posts newest first (the home page, an author's, a tag's, their pages
+and feeds) read in windows of their date (infra/page_windows.py): whatever the hint
+the cache holds (none, stale, absurd), any slice gives exactly the posts one query
+gives, in the same order, drafts and scheduled posts left out; and with the hint a
+read leaves, the home page's first query is bounded on both sides, so DocumentDB sorts
+what the home page shows, not every published post."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from django.core.cache import cache
 
 from cms import posts
+from cms.posts import AuthorSummary
 from cms.posts import reading
 from cms.posts.reading import NEWEST_PUBLISHED, published_filter
 from cms.posts.store import find_page
@@ -22,10 +23,14 @@ from infra.page_windows import PageHint
 PER_PAGE = 10
 
 
+AUTHORS = [AuthorSummary(id=1, username="ada", name="Ada"), AuthorSummary(id=2, username="bo", name="Bo")]
+
+
 @pytest.fixture
 def awkward_blog(make_post):
-    """Posts published in bursts (several at the same millisecond), with gaps of
-    months, drafts and scheduled posts among them."""
+    """Posts published and written in bursts (several at the same millisecond), with
+    gaps of months, drafts and scheduled posts among them, by two authors, with one or
+    both of two tags."""
     rng = random.Random(7)
     now = datetime.now(timezone.utc).replace(microsecond=0)
     moment = now - timedelta(minutes=5)
@@ -34,16 +39,32 @@ def awkward_blog(make_post):
             moment -= timedelta(days=rng.choice([1, 40, 200]))
         elif n % 3:
             moment -= timedelta(seconds=rng.choice([1, 60, 3600]))
-        make_post(published=moment)
+        mine = {"author": AUTHORS[n % 2 if n % 5 else 0], "tags": ["news", "long"][: 1 + n % 2],
+                "created": moment - timedelta(seconds=n % 4)}
+        make_post(published=moment, **mine)
         if n % 11 == 0:
-            make_post(status=posts.DRAFT, published=None)
+            make_post(status=posts.DRAFT, published=None, **mine)
         if n % 13 == 0:
-            make_post(published=now + timedelta(days=n + 1))
+            make_post(published=now + timedelta(days=n + 1), **mine)
     return now
 
 
-def _one_query(skip: int, limit: int) -> list[str]:
-    return [post.slug for post in find_page(published_filter(), NEWEST_PUBLISHED, skip=skip, limit=limit)]
+# Each list: its hint's name, the call, and the one query it must equal.
+LISTS = {
+    "newest": (lambda skip, limit: posts.newest_published(skip=skip, limit=limit),
+               lambda now: published_filter(), NEWEST_PUBLISHED),
+    reading._hint_of("author", "bo"): (
+        lambda skip, limit: posts.author_published_page(username="bo", skip=skip, limit=limit),
+        lambda now: {"author.username": "bo", **published_filter()}, reading.NEWEST_CREATED),
+    reading._hint_of("tag", "long"): (
+        lambda skip, limit: posts.tag_published_page(tag="long", skip=skip, limit=limit),
+        lambda now: {"tags": "long", **published_filter()}, NEWEST_PUBLISHED),
+}
+
+
+def _one_query(skip: int, limit: int, name: str = "newest") -> list[str]:
+    _, query, order = LISTS[name]
+    return [post.slug for post in find_page(query(None), order, skip=skip, limit=limit)]
 
 
 HINTS = {
@@ -57,17 +78,16 @@ HINTS = {
 
 def test_any_slice_is_what_one_query_gives_whatever_the_hint(awkward_blog):
     slices = [(0, PER_PAGE), (PER_PAGE, PER_PAGE), (7, 3), (50, PER_PAGE), (0, 100)]
-    for hint, make in HINTS.items():
-        for skip, limit in slices:
-            cache.delete(f"posts:page-hint:newest:{limit}")
-            if make is not None:
-                cache.set(f"posts:page-hint:newest:{limit}", make(awkward_blog))
-            expected = _one_query(skip, limit)
-            got = [post.slug for post in posts.newest_published(skip=skip, limit=limit)]
-            assert got == expected, (hint, skip, limit)
-            # Again, with the hint that read left.
-            got = [post.slug for post in posts.newest_published(skip=skip, limit=limit)]
-            assert got == expected, (hint, skip, limit, "the hint left")
+    for name, (call, _, _) in LISTS.items():
+        for hint, make in HINTS.items():
+            for skip, limit in slices:
+                cache.delete(f"posts:page-hint:{name}:{limit}")
+                if make is not None:
+                    cache.set(f"posts:page-hint:{name}:{limit}", make(awkward_blog))
+                expected = _one_query(skip, limit, name)
+                assert [post.slug for post in call(skip, limit)] == expected, (name, hint, skip, limit)
+                # Again, with the hint that read left.
+                assert [post.slug for post in call(skip, limit)] == expected, (name, hint, skip, limit, "left")
 
 
 def test_a_slice_past_the_windowed_reach_is_one_query_the_server_skips_through(awkward_blog, commands,
