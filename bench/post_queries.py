@@ -74,14 +74,16 @@ def cases(db, count: int) -> dict[str, tuple[Callable[[], list], Callable[[], li
     newest_created = [("created", -1), ("_id", -1)]
     return {
         "a post by its slug": (
-            lambda: [d["slug"] for d in db.posts.find({"slug": slug, **published_filter()}, POST_FIELDS).limit(1)],
+            lambda: [d["slug"] for d in db.posts.find({"slug": slug, **published_filter()}, POST_FIELDS)
+                     .limit(1)],
             lambda: [post.slug for post in filter(None, [posts.get_published(slug)])]),
         "posts by slug (API)": (
             lambda: sorted(d["slug"] for d in db.posts.find({"slug": {"$in": slugs}, **published_filter()},
                                                             POST_FIELDS)),
             lambda: sorted(post.slug for post in posts.find_published_by_slugs(slugs))),
         "an author's page": (
-            lambda: [d["slug"] for d in db.posts.find(by_author(), POST_FIELDS).sort(newest_created).limit(10)],
+            lambda: [d["slug"] for d in db.posts.find(by_author(), POST_FIELDS).sort(newest_created)
+                     .limit(10)],
             lambda: [post.slug for post in posts.author_published_page(username=author, skip=0, limit=10)]),
         "an author's count": (
             lambda: [db.posts.count_documents(by_author())],
@@ -159,7 +161,8 @@ def main() -> None:
         for start in range(0, len(documents), 1000):
             db.posts.insert_many(documents[start:start + 1000])
         analyzed = analyze(db.client.address, db.name, "posts")
-        print(f"{args.posts:,} posts; statistics {'made current' if analyzed else 'as the server keeps them'}; "
+        statistics_note = "made current" if analyzed else "as the server keeps them"
+        print(f"{args.posts:,} posts; statistics {statistics_note}; "
               f"load average {load_average()}")
         print(f"{'query':<22}{'before ms':>10}{'(fastest)':>11}{'now ms':>9}{'(fastest)':>11}  "
               f"{'index before':<32}{'index now':<18}same")

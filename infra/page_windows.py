@@ -113,12 +113,11 @@ def window_condition(key: TimeKey, direction: int, start: Boundary | None, stop:
     """The condition on `key`'s field of the window from `start` to `stop` in
     `direction` (1: ascending, -1: descending); None on either side: open."""
     condition: dict[str, Any] = {}
+    lower, upper = ("$gte", "$gt"), ("$lte", "$lt")  # (inclusive, exclusive)
     if start is not None:
-        inclusive = not start.closes_earlier
-        condition[("$gte" if inclusive else "$gt") if direction > 0 else ("$lte" if inclusive else "$lt")] = start.value
+        condition[(lower if direction > 0 else upper)[0 if not start.closes_earlier else 1]] = start.value
     if stop is not None:
-        inclusive = stop.closes_earlier
-        condition[("$lte" if inclusive else "$lt") if direction > 0 else ("$gte" if inclusive else "$gt")] = stop.value
+        condition[(upper if direction > 0 else lower)[0 if stop.closes_earlier else 1]] = stop.value
     return {key.field: condition} if condition else {}
 
 

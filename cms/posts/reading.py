@@ -55,8 +55,8 @@ def newest_published(*, skip: int, limit: int) -> list[Post]:
     return _newest(published_filter, NEWEST_PUBLISHED, skip=skip, limit=limit, hint="newest")
 
 
-def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, skip: int, limit: int, hint: str,
-            index: str | None = None) -> list[Post]:
+def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, skip: int, limit: int,
+            hint: str, index: str | None = None) -> list[Post]:
     """A slice of the posts `query(now)` matches in `order` (newest first by a date),
     read in windows of that date: DocumentDB sorts whatever an index range holds, so
     one query would sort every post the range holds (every published post, for the
@@ -78,8 +78,9 @@ def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, 
     found = page_windows.read(key=key, direction=-1, wanted=skip + limit, hint=previous, fetch=window)
     first = [getattr(post, key.field) for post in found[:limit]]
     if first:
-        page_windows.set_hint(name, previous=previous, hint=page_windows.observed(
-            key, count=len(first), first=first[0], last=first[-1], wanted=limit, first_page=True, hint=previous))
+        learnt = page_windows.observed(key, count=len(first), first=first[0], last=first[-1], wanted=limit,
+                                       first_page=True, hint=previous)
+        page_windows.set_hint(name, previous=previous, hint=learnt)
     return found[skip:]
 
 

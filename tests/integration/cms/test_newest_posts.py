@@ -87,7 +87,8 @@ def test_any_slice_is_what_one_query_gives_whatever_the_hint(awkward_blog):
                 expected = _one_query(skip, limit, name)
                 assert [post.slug for post in call(skip, limit)] == expected, (name, hint, skip, limit)
                 # Again, with the hint that read left.
-                assert [post.slug for post in call(skip, limit)] == expected, (name, hint, skip, limit, "left")
+                again = [post.slug for post in call(skip, limit)]
+                assert again == expected, (name, hint, skip, limit, "the hint left")
 
 
 def test_a_slice_past_the_windowed_reach_is_one_query_the_server_skips_through(awkward_blog, commands,

@@ -36,8 +36,8 @@ def blog(mongo_db, make_post):
     ensure_indexes(mongo_db)
     model = mongo_db.posts.find_one({"_id": make_post().id})
     mongo_db.posts.delete_many({})
-    mongo_db.posts.insert_many(blog_documents(model, count=POSTS, authors=AUTHORS, tags=TAGS, rng=random.Random(39),
-                                              now=datetime.now(timezone.utc)))
+    mongo_db.posts.insert_many(blog_documents(model, count=POSTS, authors=AUTHORS, tags=TAGS,
+                                              rng=random.Random(39), now=datetime.now(timezone.utc)))
     analyze(mongo_db.client.address, mongo_db.name, "posts")
     return "post-100", "post-101", "post-102"
 
@@ -47,7 +47,8 @@ def _reader_queries(shown: str, draft: str, scheduled: str) -> list[tuple[str, o
     return [
         ("a post's page", lambda: posts.get_published(shown), "slug_unique"),
         ("a draft's address", lambda: posts.get_published(draft), "slug_unique"),
-        ("the API's posts by slug", lambda: posts.find_published_by_slugs([shown, draft, scheduled]), "slug_unique"),
+        ("the API's posts by slug", lambda: posts.find_published_by_slugs([shown, draft, scheduled]),
+         "slug_unique"),
         ("an author's page", lambda: posts.author_published_page(username="author-7", skip=0, limit=10),
          "author_created"),
         ("an author's count", lambda: posts.count_author_published(username="author-7"), "author_created"),
@@ -67,7 +68,8 @@ def test_each_readers_query_reads_its_own_index(mongo_db, commands, blog):
         for command in sent:
             nodes = explain(mongo_db, command)
             assert not collection_scans(nodes), f"{label}: {command} scans the collection"
-            assert index in indexes_used(nodes), f"{label}: {command} reads {indexes_used(nodes)}, not {index}"
+            used = indexes_used(nodes)
+            assert index in used, f"{label}: {command} reads {used}, not {index}"
 
 
 def test_the_slug_lookups_still_show_only_published_posts(blog):
@@ -75,4 +77,5 @@ def test_the_slug_lookups_still_show_only_published_posts(blog):
     shown, draft, scheduled = blog
     assert posts.get_published(shown).slug == shown
     assert posts.get_published(draft) is None and posts.get_published(scheduled) is None
-    assert [post.slug for post in posts.find_published_by_slugs([shown, draft, scheduled, "no-such-post"])] == [shown]
+    found = posts.find_published_by_slugs([shown, draft, scheduled, "no-such-post"])
+    assert [post.slug for post in found] == [shown]
