@@ -65,45 +65,45 @@ def cases(db, count: int) -> dict[str, tuple[Callable[[], list], Callable[[], li
     """Each query: (as the site sent it before, the site's call now), both giving slugs
     (or a count)."""
     from cms import posts
-    from cms.posts.reading import NEWEST_PUBLISHED, published_filter
+    from cms.posts.reading import NEWEST_CREATED, NEWEST_PUBLISHED, published_filter
     from cms.posts.store import POST_FIELDS
 
     slug, author, tag = f"post-{count // 2}", "author-7", "tag-17"
     slugs = [f"post-{n}" for n in (count // 4, count // 2, count // 2 + 1, count // 2 + 2)]
-    by_author = lambda: {"author.username": author, **published_filter()}  # noqa: E731
-    newest_created = [("created", -1), ("_id", -1)]
+
+    def listed(where: dict, order: list, skip: int = 0) -> Callable[[], list]:
+        """A page of ten in one query, as the lists were read before."""
+        return lambda: [d["slug"] for d in db.posts.find({**where, **published_filter()}, POST_FIELDS)
+                        .sort(order).skip(skip).limit(10)]
+
+    def slugs_of(call: Callable[[], list]) -> Callable[[], list]:
+        return lambda: [post.slug for post in call()]
+
+    def home(page: int) -> tuple[Callable[[], list], Callable[[], list]]:
+        return (listed({}, NEWEST_PUBLISHED, skip=(page - 1) * 10),
+                slugs_of(lambda: posts.published_page(page=page, per_page=10)))
+
     return {
         "a post by its slug": (
             lambda: [d["slug"] for d in db.posts.find({"slug": slug, **published_filter()}, POST_FIELDS)
                      .limit(1)],
-            lambda: [post.slug for post in filter(None, [posts.get_published(slug)])]),
+            slugs_of(lambda: filter(None, [posts.get_published(slug)]))),
         "posts by slug (API)": (
             lambda: sorted(d["slug"] for d in db.posts.find({"slug": {"$in": slugs}, **published_filter()},
                                                             POST_FIELDS)),
             lambda: sorted(post.slug for post in posts.find_published_by_slugs(slugs))),
         "an author's page": (
-            lambda: [d["slug"] for d in db.posts.find(by_author(), POST_FIELDS).sort(newest_created)
-                     .limit(10)],
-            lambda: [post.slug for post in posts.author_published_page(username=author, skip=0, limit=10)]),
+            listed({"author.username": author}, NEWEST_CREATED),
+            slugs_of(lambda: posts.author_published_page(username=author, skip=0, limit=10))),
         "an author's count": (
-            lambda: [db.posts.count_documents(by_author())],
+            lambda: [db.posts.count_documents({"author.username": author, **published_filter()})],
             lambda: [posts.count_author_published(username=author)]),
         "a tag's page": (
-            lambda: [d["slug"] for d in db.posts.find({"tags": tag, **published_filter()}, POST_FIELDS)
-                     .sort(NEWEST_PUBLISHED).limit(10)],
-            lambda: [post.slug for post in posts.tag_published_page(tag=tag, skip=0, limit=10)]),
-        "the home page": (
-            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
-                     .limit(10)],
-            lambda: [post.slug for post in posts.published_page(page=1, per_page=10)]),
-        "the home page, page 10": (
-            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
-                     .skip(90).limit(10)],
-            lambda: [post.slug for post in posts.published_page(page=10, per_page=10)]),
-        "the home page, page 50": (
-            lambda: [d["slug"] for d in db.posts.find(published_filter(), POST_FIELDS).sort(NEWEST_PUBLISHED)
-                     .skip(490).limit(10)],
-            lambda: [post.slug for post in posts.published_page(page=50, per_page=10)]),
+            listed({"tags": tag}, NEWEST_PUBLISHED),
+            slugs_of(lambda: posts.tag_published_page(tag=tag, skip=0, limit=10))),
+        "the home page": home(1),
+        "the home page, page 10": home(10),
+        "the home page, page 50": home(50),
     }
 
 

@@ -64,9 +64,9 @@ def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, 
     were read (a hint in the cache per list and `limit`, kept only from a full first
     page; with none, one query), so a page costs what it shows; the same posts as one
     query. Past WINDOWED_REACH, one query."""
-    if skip + limit > WINDOWED_REACH:
-        return find_page(query(datetime.now(timezone.utc)), order, skip=skip, limit=limit, index=index)
     now = datetime.now(timezone.utc)
+    if skip + limit > WINDOWED_REACH:
+        return find_page(query(now), order, skip=skip, limit=limit, index=index)
     key = page_windows.TimeKey(order[0][0])
     name = f"posts:page-hint:{hint}:{limit}"
     previous = page_windows.get_hint(name)
@@ -76,10 +76,11 @@ def _newest(query: Callable[[datetime], dict], order: list[tuple[str, int]], *, 
                          skip=0, limit=count, index=index)
 
     found = page_windows.read(key=key, direction=-1, wanted=skip + limit, hint=previous, fetch=window)
-    first = [getattr(post, key.field) for post in found[:limit]]
+    first = found[:limit]
     if first:
-        learnt = page_windows.observed(key, count=len(first), first=first[0], last=first[-1], wanted=limit,
-                                       first_page=True, hint=previous)
+        learnt = page_windows.observed(key, count=len(first), first=getattr(first[0], key.field),
+                                       last=getattr(first[-1], key.field), wanted=limit, first_page=True,
+                                       hint=previous)
         page_windows.set_hint(name, previous=previous, hint=learnt)
     return found[skip:]
 
