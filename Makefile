@@ -85,6 +85,8 @@ test-cluster: $(STAMP) $(MO)
 
 venv: $(STAMP)
 
+# tools/wheelhouse.py installs through a folder of wheels kept outside the checkout (built
+# the first time; a new clone's install then skips pip's resolving against the index), with
 # --no-compile: pip would byte-compile every module of every package (about 5,000 files,
 # 7 s of a fresh install here); Python compiles those a process imports, once, into the
 # same __pycache__/ folders.
@@ -93,7 +95,7 @@ $(STAMP): requirements.txt
 	@test -x $(PY) || { echo "make: creating a virtualenv in $(VENV)/"; $(PYTHON) -m venv $(VENV); }
 	@bash tools/icu-setup.sh
 	@echo "make: installing requirements.txt into $(VENV)/ with pip (a few minutes the first time, PyICU's build the longest; pip lists what it fetches)"
-	@$(PY) -m pip install --disable-pip-version-check --no-color --no-compile -r requirements.txt
+	@$(PY) tools/wheelhouse.py requirements.txt
 	@echo "make: $(VENV)/ is ready"
 	@touch $@
 

@@ -262,8 +262,29 @@ def _missing_source(source: Source) -> str:
 
 # -- FerretDB -----------------------------------------------------------------
 
+def built_ferretdb() -> Path:
+    """Where a FerretDB built here is kept for the next checkout (a new clone's first
+    start copies it instead of linking it again: 3 to 6 s with warm Go caches):
+    `$XDG_CACHE_HOME/slugline/devdb/` (`~/.cache/...`), one file per version and machine."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "slugline" / "devdb" / f"ferretdb-{FERRETDB_VERSION}-{sys.platform}-{os.uname().machine}"
+
+
+def _copy_whole(source: Path, target: Path) -> None:
+    """`source` copied to `target`, which appears whole or not at all."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.with_name(f".{target.name}.{os.getpid()}")
+    shutil.copy2(source, scratch)
+    scratch.replace(target)
+
+
 def ensure_ferretdb(binary: Path, progress: Progress) -> None:
     if binary.exists():
+        return
+    kept = built_ferretdb()
+    if kept.is_file() and os.access(kept, os.X_OK):
+        _copy_whole(kept, binary)
+        progress.say(f"FerretDB {FERRETDB_VERSION}: {binary}, from {kept}")
         return
     go = shutil.which("go")
     if go is None:
@@ -279,4 +300,8 @@ def ensure_ferretdb(binary: Path, progress: Progress) -> None:
                  env=dict(os.environ, GOBIN=str(gobin), GOFLAGS="-mod=mod"))
     (gobin / "ferretdb").replace(binary)
     gobin.rmdir()
+    try:
+        _copy_whole(binary, kept)
+    except OSError:
+        pass  # no cache to keep it in: the next checkout builds it again
     progress.say(f"FerretDB {FERRETDB_VERSION} built: {binary}")

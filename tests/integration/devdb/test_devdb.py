@@ -9,6 +9,7 @@ import shutil
 import signal
 import socket
 import stat
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -178,8 +179,25 @@ def test_a_server_that_dies_at_start_up_gives_one_plain_line():
 def test_a_missing_go_toolchain_says_what_to_do(tmp_path, monkeypatch):
     """Without the binary and without Go, the error names both ways out."""
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # and none built before
     with pytest.raises(DevDBError, match="install Go 1.24 or newer, or set MONGODB_URI"):
         build.ensure_ferretdb(tmp_path / "nobin" / "ferretdb", build.Progress())
+
+
+def test_a_ferretdb_built_for_another_checkout_is_copied_not_built_again(tmp_path, monkeypatch):
+    """A new clone takes the FerretDB an earlier checkout built from the user's cache,
+    without Go (here there is none on the PATH); one it builds itself is kept there."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    kept = build.built_ferretdb()
+    assert kept.is_relative_to(tmp_path / "cache" / "slugline") and build.FERRETDB_VERSION in kept.name
+    kept.parent.mkdir(parents=True)
+    kept.write_bytes(b"#!/bin/sh\necho built before\n")
+    kept.chmod(0o755)
+    binary = tmp_path / "clone" / "var" / "bin" / "ferretdb"
+    build.ensure_ferretdb(binary, build.Progress())
+    assert subprocess.run([binary], capture_output=True, text=True).stdout == "built before\n"
+    assert [p.name for p in binary.parent.iterdir()] == ["ferretdb"]
 
 
 def test_without_root_the_missing_packages_are_named(monkeypatch):
