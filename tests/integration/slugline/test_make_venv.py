@@ -46,6 +46,16 @@ def test_installing_the_requirements_says_what_is_happening(tmp_path):
     assert f"make: installing from the wheelhouse {house}" in anew.stdout
     assert subprocess.run([tmp_path / ".venv" / "bin" / "python", "-c", "import six"]).returncode == 0
 
+    # A wheelhouse that no longer installs (its wheel gone) is built again.
+    for wheel in house.iterdir():
+        wheel.unlink()
+    shutil.rmtree(tmp_path / ".venv")
+    rebuilt = subprocess.run(["make", "venv", f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=300, env=env)
+    assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+    assert f"make: the wheelhouse {house} did not install; building it again" in rebuilt.stdout
+    assert [wheel.name.split("-")[0] for wheel in house.iterdir()] == ["six"]
+
 
 def test_the_makefiles_commands_write_python_byte_code_even_where_the_shell_says_not_to(tmp_path):
     """With PYTHONDONTWRITEBYTECODE set, a fresh clone would compile the project anew in
