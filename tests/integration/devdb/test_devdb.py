@@ -185,8 +185,8 @@ def test_a_missing_go_toolchain_says_what_to_do(tmp_path, monkeypatch):
 
 
 def test_a_ferretdb_built_for_another_checkout_is_copied_not_built_again(tmp_path, monkeypatch):
-    """A new clone takes the FerretDB an earlier checkout built from the user's cache,
-    without Go (here there is none on the PATH); one it builds itself is kept there."""
+    """A new clone takes the FerretDB an earlier checkout built (and kept in the user's
+    cache) without building it: here there is no Go on the PATH."""
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     kept = build.built_ferretdb()
