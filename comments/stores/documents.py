@@ -62,7 +62,6 @@ from comments.records import HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, REA
 from comments.records import Commenter, SlugTaken, Tally, Viewer
 from comments.stores.base import CommentStore
 from comments.stores.queries import MEMBERS, Query, reverse
-from infra import page_windows as windows
 from infra.mongo import get_db, replace_indexes
 from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey
@@ -261,9 +260,9 @@ class DocumentsStore(CommentStore):
         sort = reverse(tuple(ORDERS[order])) if before is not None else tuple(ORDERS[order])
         field, direction = sort[0]
         query = Query(discussion_id=discussion_id, viewer=viewer, order=sort, after=None if key is None else tuple(key))
-        found = windows.read(key=page_windows.KEYS[field], direction=direction, wanted=limit, hint=hint,
-                             opens=opens, key_value=None if key is None else key[0],
-                             fetch=lambda where, count: self._find_within(query, where, count))
+        found = page_windows.read(field=field, direction=direction, wanted=limit, hint=hint, opens=opens,
+                                  key_value=None if key is None else key[0],
+                                  fetch=lambda where, count: self._find_within(query, where, count))
         self._learn(discussion_id, order, found, limit=limit, viewer=viewer, hint=hint, first_page=key is None)
         return found[::-1] if before is not None else found
 
@@ -289,8 +288,8 @@ class DocumentsStore(CommentStore):
         query = Query(discussion_id=discussion_id, exclude=frozenset(HIDDEN), order=tuple(NEWEST), limit=limit)
         field, direction = NEWEST[0]
         recent = page_windows.PageHint(end=since or datetime.now(timezone.utc) - LATEST_RECENT)
-        return windows.read(key=page_windows.KEYS[field], direction=direction, wanted=limit, hint=recent,
-                            fetch=lambda condition, count: self._find_within(query, condition, count))
+        return page_windows.read(field=field, direction=direction, wanted=limit, hint=recent,
+                                 fetch=lambda condition, count: self._find_within(query, condition, count))
 
     def _find_recent(self, query: Query, *, limit: int) -> list[Comment]:
         """A page of the queue's recent tab (every comment, newest first) read in
@@ -304,9 +303,10 @@ class DocumentsStore(CommentStore):
         hint = page_windows.get_hint(discussion_id=RECENT_HINT, order="recent")
         first = hint if hint.end is not None else page_windows.PageHint(
             end=datetime.now(timezone.utc) - LATEST_RECENT)
-        found = windows.read(key=page_windows.KEYS[field], direction=direction, wanted=query.skip + limit,
-                             hint=first, fetch=lambda where, count: self._find_within(
-                                 whole, where, count, index=TAB_INDEXES["recent"]))
+        found = page_windows.read(
+            field=field, direction=direction, wanted=query.skip + limit, hint=first,
+            fetch=lambda condition, count: self._find_within(whole, condition, count, index=TAB_INDEXES["recent"]),
+        )
         if not query.filters.name:  # where page 1 of every comment ends
             page_windows.set_hint(discussion_id=RECENT_HINT, order="recent", previous=hint, hint=page_windows.observed(
                 field, found[:limit], "chronological", wanted=limit, first_page=True, hint=hint))

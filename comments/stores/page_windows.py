@@ -9,14 +9,15 @@ that time sorts before it; `posted` is its own time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from comments.records import Comment
 from infra import page_windows as windows
 from infra.page_windows import PageHint, TimeKey, TimePrefixedKey
 
-__all__ = ["KEYS", "SHORT_REACH", "PageHint", "get_hint", "observed", "set_hint"]
+__all__ = ["KEYS", "SHORT_REACH", "PageHint", "get_hint", "observed", "read", "set_hint"]
 
 # The fields a window can bound: the leading field of each order of records.ORDERS.
 KEYS: dict[str, TimeKey] = {"posted": TimeKey("posted"), "full_slug": TimePrefixedKey("full_slug"),
@@ -24,6 +25,14 @@ KEYS: dict[str, TimeKey] = {"posted": TimeKey("posted"), "full_slug": TimePrefix
 # A rest of at most this many comments is read as one query: sorting them costs less
 # than the windows' round trips (about 5 ms for 1,000 on the development database).
 SHORT_REACH = 1_000
+
+
+def read(*, field: str, direction: int, wanted: int, fetch: Callable[[dict, int], list[Comment]],
+         key_value: Any = None, hint: PageHint = PageHint(), opens: datetime | None = None) -> list[Comment]:
+    """The first `wanted` comments of a page in windows of `field` (windows.read, with
+    the field's time key)."""
+    return windows.read(key=KEYS[field], direction=direction, wanted=wanted, key_value=key_value, hint=hint,
+                        opens=opens, fetch=fetch)
 
 
 def observed(field: str, comments: Sequence[Comment], order: str, *, wanted: int, first_page: bool,
