@@ -1,6 +1,6 @@
 """Shared pieces of the benchmark scripts: a scratch site under gunicorn on a loopback
 port, a reader that browses and posts through the HTML forms (the load and fault
-scripts), and two ways of doing one thing timed side by side.
+scripts), and two ways of getting one answer timed side by side.
 
 Everything here talks to 127.0.0.1 only, and every loop is bounded.
 """
@@ -11,6 +11,7 @@ import http.cookiejar
 import os
 import re
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -83,17 +84,41 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def side_by_side(before: Callable[[], object], now: Callable[[], object], repeat: int,
-                 ) -> tuple[list[float], list[float]]:
+def timed(call: Callable[[], object], repeat: int) -> list[float]:
+    """`call` run `repeat` times: each run's time, in seconds."""
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - began)
+    return times
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two ways of getting one answer, timed side by side (milliseconds: the median and
+    the fastest of each), and whether they gave the same answer (`found` items now)."""
+
+    before_ms: float
+    before_fastest_ms: float
+    now_ms: float
+    now_fastest_ms: float
+    same: bool
+    found: int
+
+
+def compare(before: Callable[[], list], now: Callable[[], list], repeat: int) -> Comparison:
     """Each of two calls `repeat` times, in turn (which goes first alternating too), so
-    that the machine's load falls on both alike: their times, in seconds."""
+    that the machine's load falls on both alike; their answers compared once."""
+    answers = (before(), now())
     times: tuple[list[float], list[float]] = ([], [])
     for n in range(repeat):
         for call, into in ((before, times[0]), (now, times[1]))[:: 1 if n % 2 else -1]:
-            began = time.perf_counter()
-            call()
-            into.append(time.perf_counter() - began)
-    return times
+            into += timed(call, 1)
+    (a, b) = times
+    return Comparison(before_ms=statistics.median(a) * 1000, before_fastest_ms=min(a) * 1000,
+                      now_ms=statistics.median(b) * 1000, now_fastest_ms=min(b) * 1000,
+                      same=answers[0] == answers[1], found=len(answers[1]))
 
 
 def percentile(values: list[float], share: float) -> float:

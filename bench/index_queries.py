@@ -25,9 +25,7 @@ whenever you quote them.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import statistics
 import sys
 import uuid
 from collections.abc import Callable
@@ -35,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import side_by_side  # noqa: E402
+from bench.harness import compare, load_average  # noqa: E402
 from bench.indexes import MAIN, stored_comments  # noqa: E402 (sets Django up)
 from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
@@ -125,15 +123,13 @@ def main() -> None:
         for start in range(0, len(documents), 1000):
             db.comments.insert_many(documents[start:start + 1000])
             db.comments_main.insert_many(documents[start:start + 1000])
-        print(f"{len(documents):,} comments; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        print(f"{len(documents):,} comments; load average {load_average()}")
         print(f"{'query':<22}{'main ms':>9}{'(fastest)':>11}{'now ms':>9}{'(fastest)':>11}  same comments")
         for name, (before, now) in cases(db.comments_main, store, sample).items():
-            answers = [before(), now()]
-            times = side_by_side(before, now, args.repeat)
-            (a, b) = (statistics.median(t) * 1000 for t in times)
-            print(f"{name:<22}{a:>9.1f}{min(times[0]) * 1000:>11.1f}{b:>9.1f}{min(times[1]) * 1000:>11.1f}  "
-                  f"{'yes' if answers[0] == answers[1] else 'NO'} ({len(answers[1])})")
-        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+            c = compare(before, now, args.repeat)
+            print(f"{name:<22}{c.before_ms:>9.1f}{c.before_fastest_ms:>11.1f}{c.now_ms:>9.1f}"
+                  f"{c.now_fastest_ms:>11.1f}  {'yes' if c.same else 'NO'} ({c.found})")
+        print(f"load average after: {load_average()}")
     finally:
         mongo.get_client().drop_database(settings.MONGODB_NAME)
 

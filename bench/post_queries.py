@@ -27,7 +27,6 @@ import argparse
 import random
 import statistics
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -37,7 +36,7 @@ from bson import ObjectId
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import load_average, side_by_side  # noqa: E402
+from bench.harness import compare, load_average, timed  # noqa: E402
 
 
 def blog_documents(model: dict, *, count: int, authors: int, tags: int, rng: random.Random,
@@ -167,18 +166,12 @@ def main() -> None:
         print(f"{'query':<22}{'before ms':>10}{'(fastest)':>11}{'now ms':>9}{'(fastest)':>11}  "
               f"{'index before':<32}{'index now':<18}same")
         for name, (before, now) in cases(db, args.posts).items():
-            answers = [before(), now()]
-            times = side_by_side(before, now, args.repeat)
-            (a, b) = (statistics.median(t) * 1000 for t in times)
-            print(f"{name:<22}{a:>10.2f}{min(times[0]) * 1000:>11.2f}{b:>9.2f}{min(times[1]) * 1000:>11.2f}  "
-                  f"{index_read(db, sent, before):<32}{index_read(db, sent, now):<18}"
-                  f"{'yes' if answers[0] == answers[1] else 'NO'} ({len(answers[1])})")
+            c = compare(before, now, args.repeat)
+            print(f"{name:<22}{c.before_ms:>10.2f}{c.before_fastest_ms:>11.2f}{c.now_ms:>9.2f}"
+                  f"{c.now_fastest_ms:>11.2f}  {index_read(db, sent, before):<32}{index_read(db, sent, now):<18}"
+                  f"{'yes' if c.same else 'NO'} ({c.found})")
         for name, call in unchanged().items():
-            alone = []
-            for _ in range(args.repeat):
-                began = time.perf_counter()
-                call()
-                alone.append(time.perf_counter() - began)
+            alone = timed(call, args.repeat)
             print(f"{name:<22}{'':>21}{statistics.median(alone) * 1000:>9.2f}{min(alone) * 1000:>11.2f}  "
                   f"{'':<32}{index_read(db, sent, call):<18}(unchanged)")
         print(f"load average after: {load_average()}")
