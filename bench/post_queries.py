@@ -64,8 +64,8 @@ def cases(db, count: int) -> dict[str, tuple[Callable[[], list], Callable[[], li
     """Each query: (as the site sent it before, the site's call now), both giving slugs
     (or a count)."""
     from cms import posts
-    from cms.posts.reading import NEWEST_CREATED, NEWEST_PUBLISHED, published_filter
-    from cms.posts.store import POST_FIELDS
+    from cms.posts.reading import NEWEST_PUBLISHED, published_filter
+    from cms.posts.store import NEWEST_CREATED, POST_FIELDS
 
     slug, author, tag = f"post-{count // 2}", "author-7", "tag-17"
     slugs = [f"post-{n}" for n in (count // 4, count // 2, count // 2 + 1, count // 2 + 2)]

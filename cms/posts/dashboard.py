@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-from pymongo import DESCENDING
-
 from cms.posts.reading import published_filter
-from cms.posts.store import DRAFT, PUBLISHED, SCHEDULED, Post, find_page
+from cms.posts.store import DRAFT, NEWEST_CREATED, PUBLISHED, SCHEDULED, Post, find_page
 from infra.mongo import get_db
 
 
@@ -47,7 +45,7 @@ def dashboard_page(
 ) -> list[Post]:
     """Posts in any state, newest first, filtered by state, title words and author."""
     query = _dashboard_filter(state, title, author_id)
-    return find_page(query, [("created", DESCENDING), ("_id", DESCENDING)], skip=skip, limit=limit)
+    return find_page(query, NEWEST_CREATED, skip=skip, limit=limit)
 
 
 def count_dashboard(

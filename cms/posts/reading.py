@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 
 from pymongo import DESCENDING
 
-from cms.posts.store import POST_FIELDS, PUBLISHED, Post, find_page
+from cms.posts.store import NEWEST_CREATED, POST_FIELDS, PUBLISHED, Post, find_page
 from infra import page_windows
 from infra.folding import fold_for_search
 from infra.matching import compile_filter, matches
@@ -45,7 +45,6 @@ def published_page(*, page: int, per_page: int) -> list[Post]:
 # one query that the server skips through (every post before it would otherwise come
 # to the site).
 WINDOWED_REACH = 100
-NEWEST_CREATED = [("created", DESCENDING), ("_id", DESCENDING)]
 
 
 def newest_published(*, skip: int, limit: int) -> list[Post]:

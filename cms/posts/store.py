@@ -250,6 +250,10 @@ def is_empty() -> bool:
     return get_db().posts.find_one({}, {"_id": 1}) is None
 
 
+# Newest first by when a post was made: the dashboard's list and an author's page.
+NEWEST_CREATED = [("created", DESCENDING), ("_id", DESCENDING)]
+
+
 def find_page(query: dict, sort: list[tuple[str, int]], *, skip: int, limit: int,
               index: str | None = None) -> list[Post]:
     """A page of the posts `query` matches, in `sort` order (reading.py, dashboard.py),
