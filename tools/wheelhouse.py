@@ -58,6 +58,11 @@ def key(requirements: bytes, *, icu: str) -> str:
     return hashlib.sha256(b"\0".join(facts)).hexdigest()[:24]
 
 
+def from_index(requirements: Path) -> int:
+    """pip's own install, from the package index (what make did before the wheelhouse)."""
+    return subprocess.run([*INSTALL, "-r", str(requirements)]).returncode
+
+
 def from_folder(folder: Path, requirements: Path) -> bool:
     offline = [*INSTALL, "--no-index", "--find-links", str(folder), "-r", str(requirements)]
     return subprocess.run(offline).returncode == 0
@@ -98,7 +103,7 @@ def main(argv: list[str]) -> int:
         root.mkdir(parents=True, exist_ok=True)
     except (OSError, RuntimeError) as exc:  # RuntimeError: no home folder to find
         print(f"make: no wheelhouse ({exc}); installing from the index", flush=True)
-        return subprocess.run([*INSTALL, "-r", str(requirements)]).returncode
+        return from_index(requirements)
     if house.is_dir():
         print(f"make: installing from the wheelhouse {house}", flush=True)
         os.utime(house)
@@ -110,7 +115,7 @@ def main(argv: list[str]) -> int:
         prune(root)
         return 0
     print("make: the wheelhouse could not be built; installing from the index", flush=True)
-    return subprocess.run([*INSTALL, "-r", str(requirements)]).returncode
+    return from_index(requirements)
 
 
 if __name__ == "__main__":
