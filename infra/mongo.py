@@ -244,6 +244,19 @@ def max_document_bytes() -> int:
     return int(server_facts().get("maxBsonObjectSize", 16 * 1024 * 1024))
 
 
+# How many documents an answer read whole asks for in one batch (the server still ends a
+# batch at 16 MiB). Past its first batch (101 by default) a sorted find or aggregation
+# costs FerretDB v2 with DocumentDB about 10 ms more, whatever its size (a discussion's
+# 200 comments listed in order: 15 ms in two batches, 5 ms in one; docs/benchmarks.md).
+WHOLE_BATCH = 10_000
+
+
+def batch_for(limit: int | None) -> int:
+    """The batch size that reads an answer of at most `limit` documents (None: no
+    limit) in one batch, up to WHOLE_BATCH."""
+    return WHOLE_BATCH if limit is None else max(1, min(limit, WHOLE_BATCH))
+
+
 def reset_client() -> None:
     """Close and forget the client (tests that change MONGODB_URI use this)."""
     global _client, _client_pid

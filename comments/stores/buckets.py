@@ -10,8 +10,7 @@ A bucket is the pattern's document, plus three fields of its own:
 Each embedded comment holds the stored fields of records.new_document (its own
 `_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email, staff}, text,
 html, form_key, status, ip, votes{up, down}, score, rank, picked; later placeholder, edited,
-flag_count) without
-`discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
+flag_count) without `discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
 in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
 `ordered: true`, set when the bucket is created, says the bucket has always been
 kept so (older buckets lack it). `first` and `last` are its earliest and latest
@@ -70,6 +69,7 @@ from comments.stores import bucket_writes, discussion_state
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
 from comments.stores.containers import ContainerStore, counted_fields
 from comments.stores.queries import MEMBERS, Query, differing
+from infra.mongo import batch_for
 from infra.sharding import ShardKey
 
 INDEXES = [
@@ -167,7 +167,8 @@ def _comments(
     stages.append(
         {"$replaceRoot": {"newRoot": {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}}}
     )
-    return [Comment.from_doc({"text": "", **doc}) for doc in _pages().aggregate(stages)]
+    found = _pages().aggregate(stages, batchSize=batch_for(limit))
+    return [Comment.from_doc({"text": "", **doc}) for doc in found]
 
 
 def _counted(stages: list[dict]) -> int:

@@ -62,7 +62,7 @@ from comments.records import HIDDEN, NEWEST, ORDERS, PENDING, RANKED_ORDERS, REA
 from comments.records import Commenter, SlugTaken, Tally, Viewer
 from comments.stores.base import CommentStore
 from comments.stores.queries import MEMBERS, Query, reverse
-from infra.mongo import get_db, replace_indexes
+from infra.mongo import batch_for, get_db, replace_indexes
 from infra.racing_inserts import insert_one_racing
 from infra.sharding import ShardKey
 
@@ -226,7 +226,7 @@ class DocumentsStore(CommentStore):
             cursor = cursor.sort(list(query.order))
         if hint:
             cursor = cursor.hint(hint)
-        cursor = cursor.skip(query.skip)
+        cursor = cursor.skip(query.skip).batch_size(batch_for(query.limit))
         if query.limit is not None:
             cursor = cursor.limit(query.limit)
         return [Comment.from_doc(doc) for doc in cursor]
