@@ -47,7 +47,7 @@ FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket who
   comments whose value differs (what callers report);
   the moderation queue and a commenter's comments are aggregations over the buckets
   the multikey indexes (`comments.status`, `comments.author.id`, ...) find.
-Exports and migrations hold one discussion in memory at a time.
+Exports hold one discussion in memory at a time, migrations one per worker thread.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ the comments themselves (`containers.in_python`, which the stores' listings are 
 against), not read from the source store again. A verified discussion is recorded in
 the collection `comment_migrations` with a fingerprint of its comments, so a run that
 was interrupted starts again where it stopped; a discussion copied only in part is
-cleared and copied again.
+cleared and copied again. WORKERS discussions are copied and verified at once, each in
+a thread (`in_threads`; the last pass compares them so too); a copy is recorded in the
+caller's thread, so a run stopped there has recorded none it did not report.
 
 The site keeps running on the source store meanwhile, so a busy discussion changes
 while it is copied; comments written to the source since its copy are left to the
@@ -24,11 +26,15 @@ verified on (the fingerprint says so): about one read of each discussion from ea
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import closing
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from bson import ObjectId
 
@@ -39,6 +45,9 @@ from comments.transfer.import_writer import Writer
 from infra.mongo import get_db
 
 BATCH = 500
+# Discussions copied and checked at once, each in a thread (`comments_migrate --workers`):
+# a copy waits on the database about half its time (docs/benchmarks.md).
+WORKERS = 4
 EDITORS = Viewer(editor=True)
 VIEWERS = (("readers", READERS), ("editors", EDITORS))
 SAME_STORE = "The comments are already in the {name!r} store."
@@ -59,10 +68,18 @@ class Report:
     recopied: int = 0  # discussions changed during the migration, copied again in the last pass
     comments: int = 0
     paused_seconds: float = 0.0  # how long comment writes were frozen for the last pass
-    mismatches: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Copied:
+    """A discussion copied and verified: its comments, and their fingerprint."""
+
+    count: int
+    views_checked_on: str
 
 
 Progress = Callable[[int], None]
+T = TypeVar("T")
 
 
 def _key(source: str, target: str, discussion_id: ObjectId) -> str:
@@ -169,29 +186,52 @@ def _mark_verified(key: str, count: int, views_checked_on: str) -> None:
     )
 
 
-def _copy_and_verify(source: CommentStore, target: CommentStore, discussion_id: ObjectId, report: Report) -> None:
+def _copied(source: CommentStore, target: CommentStore, discussion_id: ObjectId) -> Copied:
     """Copy one discussion and verify the copy against what was copied (readers may
     have written to the source since: the frozen last pass finds that and copies the
-    discussion again)."""
+    discussion again); MigrationError if it does not verify."""
     copied = [Comment.from_doc(doc) for doc in copy_discussion(source, target, discussion_id)]
     found = verify(copied, target, discussion_id)
     if found:
-        message = MISMATCH.format(discussion_id=discussion_id, what=", ".join(found))
-        report.mismatches.append(message)
-        raise MigrationError(message)
-    report.comments += len(copied)
-    _mark_verified(_key(report.source, report.target, discussion_id), len(copied), fingerprint(copied))
+        raise MigrationError(MISMATCH.format(discussion_id=discussion_id, what=", ".join(found)))
+    return Copied(count=len(copied), views_checked_on=fingerprint(copied))
+
+
+def _record(key: str, copied: Copied, report: Report) -> None:
+    report.comments += copied.count
+    _mark_verified(key, copied.count, copied.views_checked_on)
+
+
+def in_threads(work: Callable[[ObjectId], T], ids: Iterable[ObjectId],
+               workers: int) -> Generator[tuple[ObjectId, T], None, None]:
+    """(id, work(id)) for each of `ids`, as each is done, `workers` at a time, each in a
+    thread of its own; an error of `work` is raised here. Closed early (an error, the
+    caller stopped), it starts no more and waits for those under way."""
+    waiting = iter(ids)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="migrate") as pool:
+        running = {pool.submit(work, i): i for i in itertools.islice(waiting, workers)}
+        try:
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
+                    running.update({pool.submit(work, i): i for i in itertools.islice(waiting, 1)})
+        finally:
+            for future in running:
+                future.cancel()
 
 
 def migrate(
     *, target: str, source: str | None = None, progress: Progress = lambda n: None,
     sleep: Callable[[float], None] = time.sleep, discussions: Iterable[ObjectId] | None = None,
-    last_pass: Callable[[], None] = lambda: None,
+    last_pass: Callable[[], None] = lambda: None, workers: int = WORKERS,
 ) -> Report:
     """Copy and verify every discussion from `source` (the store in use) to `target`,
     then switch the site to `target`. Resumable; MigrationError if a copy does not
     verify (the site stays on `source`). `progress(n)` is told of each discussion done,
-    `last_pass()` when writes freeze for the last pass."""
+    `last_pass()` when writes freeze for the last pass. `workers`: how many discussions
+    are copied and checked at once, each in a thread; a copy is recorded as verified
+    in the caller's thread, before `progress` hears of it."""
     source = source or store_switch.in_use()
     if source == target:
         raise MigrationError(SAME_STORE.format(name=target))
@@ -201,40 +241,55 @@ def migrate(
     report = Report(source=source, target=target, discussions=len(ids))
     had_record = store_switch.begin(source=source, target=target)
     try:
+        todo = []
         for discussion_id in ids:
             earlier = _verified(_key(source, target, discussion_id))
-            if earlier is not None:
-                report.resumed += 1
-                report.comments += earlier["count"]
-            else:
-                _copy_and_verify(old, new, discussion_id, report)
-                report.copied += 1
+            if earlier is None:
+                todo.append(discussion_id)
+                continue
+            report.resumed += 1
+            report.comments += earlier["count"]
             progress(1)
+        with closing(in_threads(lambda i: _copied(old, new, i), todo, workers)) as copies:
+            for discussion_id, copied in copies:
+                _record(_key(source, target, discussion_id), copied, report)
+                report.copied += 1
+                progress(1)
     except BaseException:
         store_switch.abandon(source=source, had_record=had_record)
         raise
     last_pass()
-    _last_pass(old, new, report, sleep)
+    _last_pass(old, new, report, sleep, workers)
     return report
 
 
 def _last_pass(old: CommentStore, new: CommentStore, report: Report,
-               sleep: Callable[[float], object]) -> None:
+               sleep: Callable[[float], object], workers: int) -> None:
     """Freeze writes, wait until every process has seen it, recopy what changed since
-    its copy (and any discussion that got its first comment meanwhile), switch."""
+    its copy (and any discussion that got its first comment meanwhile), switch. The
+    discussions are compared (and copied again) `workers` at a time."""
     store_switch.freeze(source=report.source, target=report.target)
     began = time.monotonic()
+
+    def again(discussion_id: ObjectId) -> tuple[int, Copied] | None:
+        """(the comments its earlier copy counted, the new copy) if it changed, else None."""
+        earlier = _verified(_key(report.source, report.target, discussion_id)) or {}
+        if not differences(old, new, discussion_id, earlier.get("views_checked_on")):
+            return None
+        return earlier.get("count", 0), _copied(old, new, discussion_id)
+
     try:
         sleep(store_switch.grace_seconds())
-        for discussion_id in old.discussion_ids():
-            earlier = _verified(_key(report.source, report.target, discussion_id)) or {}
-            if differences(old, new, discussion_id, earlier.get("views_checked_on")):
-                report.comments -= earlier.get("count", 0)  # its copy is replaced, not added to
-                _copy_and_verify(old, new, discussion_id, report)
-                report.recopied += 1
+        with closing(in_threads(again, old.discussion_ids(), workers)) as compared:
+            for discussion_id, changed in compared:
+                if changed is not None:
+                    report.comments -= changed[0]  # its copy is replaced, not added to
+                    _record(_key(report.source, report.target, discussion_id), changed[1], report)
+                    report.recopied += 1
     except BaseException:
         store_switch.thaw(source=report.source)
         raise
     store_switch.switch(target=report.target)
     report.paused_seconds = time.monotonic() - began
-    get_db().comment_migrations.delete_many({"_id": {"$regex": "^" + re.escape(f"{report.source}:{report.target}:")}})
+    done = "^" + re.escape(f"{report.source}:{report.target}:")
+    get_db().comment_migrations.delete_many({"_id": {"$regex": done}})

@@ -1,4 +1,4 @@
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,6 +20,15 @@ LAST_PASS = (
     "{seconds:g} s for every process to see that, then checking every discussion again..."
 )
 
+MAX_WORKERS = 32
+
+
+def workers(value: str) -> int:
+    """`--workers`: a whole number from 1 to MAX_WORKERS."""
+    if not value.isdigit() or not 1 <= int(value) <= MAX_WORKERS:
+        raise ArgumentTypeError(f"a whole number from 1 to {MAX_WORKERS}")
+    return int(value)
+
 
 class Command(BaseCommand):
     help = (
@@ -34,9 +43,14 @@ class Command(BaseCommand):
             "--from", dest="source", choices=sorted(STORES),
             help="the source store (default: the one in use)",
         )
+        parser.add_argument(
+            "--workers", type=workers, default=migration.WORKERS,
+            help=f"discussions copied and checked at once, each in a thread (default {migration.WORKERS})",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args: Any, to: str, source: str | None, no_progress: bool, **options: Any) -> None:
+    def handle(self, *args: Any, to: str, source: str | None, workers: int, no_progress: bool,
+               **options: Any) -> None:
         source = source or store_switch.in_use()
         if to != source:
             self._shard(to)
@@ -46,7 +60,7 @@ class Command(BaseCommand):
         bar = tqdm(total=total, unit="discussion", desc=f"{source} → {to}", file=self.stderr._out,
                    disable=no_progress)
         try:
-            report = migration.migrate(target=to, source=source, progress=bar.update,
+            report = migration.migrate(target=to, source=source, progress=bar.update, workers=workers,
                                        last_pass=lambda: self._last_pass(bar))
         except migration.MigrationError as exc:
             raise CommandError(str(exc)) from exc

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from io import StringIO
@@ -28,6 +29,7 @@ from comments.stores import CommentStore, Query, get_store, store_switch, summar
 from comments.stores.containers import in_python, tally_of
 from comments.transfer import migration
 from comments.votes import collection as votes
+from infra.mongo import get_db
 from tests.page_reading import discussion_url, page, permalink_url, post_url, submit
 
 BASE = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
@@ -402,10 +404,11 @@ def test_the_last_pass_lists_again_only_the_discussions_changed_since_their_view
     monkeypatch.setattr(migration, "listings", lambda store, discussion_id: (
         listed.append((store.name, discussion_id)), real(store, discussion_id))[1])
     frozen_at: list[int] = []
+    changed_once: list = []  # the two copies run at once: the first to finish may see both listed
 
     def post_after_both_copies(n):
-        if len(listed) == 2:  # both discussions copied, each copy's views listed
-            make_comment(changed, text="while moving")
+        if len(listed) == 2 and not frozen_at and len(changed_once) == 0:  # both copies' views listed
+            changed_once.append(make_comment(changed, text="while moving"))
 
     report = migration.migrate(target="buckets", progress=post_after_both_copies,
                                last_pass=lambda: frozen_at.append(len(listed)))
@@ -415,6 +418,50 @@ def test_the_last_pass_lists_again_only_the_discussions_changed_since_their_view
     assert report.paused_seconds >= store_switch.grace_seconds()  # the wait for every process included
     assert [c.text for c in get_store().find_page(discussion_id=changed.id, order="chronological", limit=9)] == [
         "first", "second", "while moving"]
+
+
+def test_discussions_are_copied_workers_at_a_time_and_recorded_as_each_is_done(make_post, make_comment,
+                                                                                 monkeypatch, no_grace):
+    """`workers` discussions are copied at once, each in a thread (two copies meet at a
+    barrier, which one worker would never reach), never more; each is recorded as
+    verified, and counted, in the caller's thread, before `progress` hears of it."""
+    made = [make_post() for _ in range(5)]
+    for post in made:
+        make_comment(post)
+    meeting = threading.Barrier(2, timeout=10)
+    lock, running, most = threading.Lock(), [0], [0]
+    real = migration.copy_discussion
+
+    def copy(source, target, discussion_id):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            if discussion_id == made[0].id or discussion_id == made[1].id:
+                meeting.wait()  # the first two copies are under way together
+            return real(source, target, discussion_id)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(migration, "copy_discussion", copy)
+    heard: list[tuple[str, int]] = []  # (the thread progress was told in, the copies recorded by then)
+
+    def progress(n):
+        heard.append((threading.current_thread().name, get_db().comment_migrations.count_documents({})))
+
+    report = migration.migrate(target="buckets", progress=progress, workers=2)
+    assert most[0] == 2, "two copies at most, and two at once"
+    assert [name for name, _ in heard] == [threading.main_thread().name] * 5
+    assert [count for _, count in heard] == [1, 2, 3, 4, 5], "each recorded before progress hears of it"
+    assert (report.copied, report.comments) == (5, 5)
+
+
+def test_comments_migrate_refuses_a_number_of_workers_it_cannot_use(no_grace):
+    for wrong in ("0", "-1", "two", "33"):
+        with pytest.raises(CommandError, match="a whole number from 1 to 32"):
+            run_migrate("--to", "buckets", "--workers", wrong)
+    assert store_switch.in_use() == "documents"
 
 
 def test_views_are_compared_unless_they_were_checked_on_exactly_these_comments(make_post, make_comment,
