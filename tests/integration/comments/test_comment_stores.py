@@ -457,11 +457,19 @@ def test_discussions_are_copied_workers_at_a_time_and_recorded_as_each_is_done(m
     assert (report.copied, report.comments) == (5, 5)
 
 
-def test_comments_migrate_refuses_a_number_of_workers_it_cannot_use(no_grace):
+def test_comments_migrate_takes_the_number_of_workers_and_refuses_one_it_cannot_use(make_post, make_comment,
+                                                                                  monkeypatch, no_grace):
+    make_comment(make_post())
     for wrong in ("0", "-1", "two", "33"):
         with pytest.raises(CommandError, match="a whole number from 1 to 32"):
             run_migrate("--to", "buckets", "--workers", wrong)
     assert store_switch.in_use() == "documents"
+    asked: list[int] = []
+    real = migration.in_threads
+    monkeypatch.setattr(migration, "in_threads", lambda work, ids, workers: (
+        asked.append(workers), real(work, ids, workers))[1])
+    assert "Moved 1 comments of 1 discussions" in run_migrate("--to", "buckets", "--workers", "3")
+    assert asked == [3, 3] and store_switch.in_use() == "buckets"  # the copies, then the last pass
 
 
 def test_views_are_compared_unless_they_were_checked_on_exactly_these_comments(make_post, make_comment,
