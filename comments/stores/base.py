@@ -267,6 +267,12 @@ class CommentStore(ABC):
         return self.find(Query(discussion_id=discussion_id, below=below, viewer=viewer, order=sort,
                                after=tuple(after) if after is not None else None, skip=skip, limit=limit))
 
+    def list_slugs(self, *, discussion_id: ObjectId, order: str, viewer: Viewer = READERS) -> list[str]:
+        """The slugs of a discussion's whole listing in one of ORDERS as `viewer` sees it:
+        what `find_page` with no limit lists, where a store can tell without reading the
+        comments themselves (`comments_migrate` checks every view of every copy so)."""
+        return [c.slug for c in self.find_page(discussion_id=discussion_id, order=order, limit=None, viewer=viewer)]
+
     def tally_listing(
         self, *, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS
     ) -> Tally:

@@ -7,28 +7,26 @@ A bucket is the pattern's document, plus three fields of its own:
 
     {_id, discussion_id, page, count, comments: [comment, ...], first, last, ordered}
 
-Each embedded comment holds the stored fields of records.new_document (its own
-`_id`, parent_id, slug, full_slug, thread, posted, author{id, name, email, staff}, text,
-html, form_key, status, ip, votes{up, down}, score, rank, picked; later placeholder, edited,
-flag_count) without `discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array
-in posting order (`posted`, `_id`), whatever order concurrent writers arrive in;
-`ordered: true`, set when the bucket is created, says the bucket has always been
-kept so (older buckets lack it). `first` and `last` are its earliest and latest
-`posted` (`$min`/`$max` on every push). The discussion's state keeps
-`num_pages`, the page new comments go to (comments/stores/discussion_state.py). Putting
-comments into buckets (posting, appending whole pages) is comments/stores/bucket_writes.py.
+Each embedded comment holds the stored fields of records.new_document but
+`discussion_id`, which unpacking adds back. Every push `$sort`s the bucket's array in
+posting order (`posted`, `_id`), whatever order concurrent writers arrive in; `ordered:
+true`, set when the bucket is created, says the bucket has always been kept so (older
+buckets lack it). `first` and `last` are its earliest and latest `posted` (`$min`/`$max`
+on every push). The discussion's state keeps `num_pages`, the page new comments go to
+(comments/stores/discussion_state.py). Putting comments into buckets (posting, appending
+whole pages) is comments/stores/bucket_writes.py.
 
 Posting (`insert_comment`) is the pattern's push into page `num_pages`,
 `find_one_and_update({discussion_id, page}, {$inc: {count: 1}, $push: {comments: c}},
 return_document=AFTER)` (the push with `$each: [c]` and that `$sort`), then the
 conditional `num_pages` advance once the count passes PAGE_SIZE. Where the pattern
 upserts, a page is created by a plain insert of its empty bucket under `_id`
-"<discussion_id>/<page>" (bucket_writes.py says why). A slug,
-and so a form (its key fixes the slug), is stored once per discussion by two atomic
-single-document writes (see `BucketsStore._insert`): no lease, no transaction.
+"<discussion_id>/<page>" (bucket_writes.py says why). A slug, and so a form (its key
+fixes the slug), is stored once per discussion by two atomic single-document writes (see
+`BucketsStore._insert`): no lease, no transaction.
 
-Listings run on the server (timings: one 10,000-comment discussion, 100 buckets,
-FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket whole):
+Listings run on the server (one 10,000-comment discussion, 100 buckets, FerretDB v2,
+which reads each bucket whole):
 - the chronological view by position walks the buckets (`walk`), cutting each slice
   with a `$slice` projection, when every bucket is `ordered`, each bucket's comments
   come before the next one's (a late writer on an earlier page, or a backdated
@@ -37,22 +35,21 @@ FerretDB v2 on a shared two-core machine, where DocumentDB reads each bucket who
 - every other page (threaded, newest, keyset cursors, replies below a comment, a
   discussion with hidden comments) is one aggregation: `$match` the discussion,
   `$unwind`, `$match` what the viewer sees, `$sort`, `$skip`/`$limit`, and only then
-  `$replaceRoot` on the page's comments: 90-130 ms. Lifting the comments out before
-  matching and sorting cost 250-300 ms; projecting the listing fields and fetching
-  the chosen comments in a second round trip saved nothing measurable;
-- counts (`tally`) are aggregations over a projection of the fields they test,
-  35-80 ms; `find_latest` sorts on the server;
-- edits, statuses, placeholders, flags and renames are `update_many` with
-  arrayFilters (`comments.$[c].<field>`), after one aggregation that counts the
-  comments whose value differs (what callers report);
-  the moderation queue and a commenter's comments are aggregations over the buckets
-  the multikey indexes (`comments.status`, `comments.author.id`, ...) find.
+  `$replaceRoot` on the page's comments: 90-130 ms (lifting them out first: 250-300;
+  a projection, then the chosen comments in a second round trip: no better);
+- counts (`tally`) and a whole listing's slugs (`list_slugs`, a migration's check)
+  are aggregations over a projection of the fields they test, counts 35-80 ms;
+  `find_latest` sorts on the server;
+- edits, statuses, placeholders, flags and renames are `update_many` with arrayFilters
+  (`comments.$[c].<field>`), after one aggregation that counts the comments whose value
+  differs (what callers report); the moderation queue and a commenter's comments are
+  aggregations over the buckets the multikey indexes (`comments.status`,
+  `comments.author.id`, ...) find.
 Exports hold one discussion in memory at a time, migrations one per worker thread.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -66,8 +63,9 @@ from pymongo.write_concern import WriteConcern
 from comments import slugs
 from comments.records import ORDERS, READERS, Comment, CommentAuthor, SlugTaken, Tally, Viewer, visible_to
 from comments.stores import bucket_writes, discussion_state
+from comments.stores.bucket_walks import in_posting_order, walk
 from comments.stores.bucket_writes import _claims, _pages, advance_page, claim_page, push_comment, slug_in_use
-from comments.stores.containers import ContainerStore, counted_fields
+from comments.stores.containers import COUNT_FIELDS, ContainerStore, counted_fields
 from comments.stores.queries import MEMBERS, Query, differing
 from infra.mongo import batch_for
 from infra.sharding import ShardKey
@@ -153,21 +151,23 @@ def unwound(match: dict, *, where: dict | None = None, fields: Iterable[str] | N
     return stages
 
 
-def _comments(
-    stages: list[dict], *, sort: Sequence[tuple[str, int]] = (), skip: int = 0, limit: int | None = None
-) -> list[Comment]:
-    """The comments the unwound `stages` give, in `sort`, `skip` and `limit` applied."""
+def _ordered(stages: list[dict], *, sort: Sequence[tuple[str, int]] = (), skip: int = 0,
+             limit: int | None = None) -> list[dict]:
+    """The unwound `stages`, `sort`, `skip` and `limit` applied."""
     stages = list(stages)
     if sort:
         stages.append({"$sort": {f"comments.{field}": direction for field, direction in sort}})
     if skip:
         stages.append({"$skip": skip})
-    if limit is not None:
-        stages.append({"$limit": limit})
-    stages.append(
-        {"$replaceRoot": {"newRoot": {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}}}
-    )
-    found = _pages().aggregate(stages, batchSize=batch_for(limit))
+    return stages + [{"$limit": limit}] if limit is not None else stages
+
+
+def _comments(stages: list[dict], *, sort: Sequence[tuple[str, int]] = (), skip: int = 0,
+              limit: int | None = None) -> list[Comment]:
+    """The comments the unwound `stages` give, in `sort`, `skip` and `limit` applied."""
+    lifted = {"$mergeObjects": ["$comments", {"discussion_id": "$discussion_id"}]}
+    found = _pages().aggregate(_ordered(stages, sort=sort, skip=skip, limit=limit)
+                               + [{"$replaceRoot": {"newRoot": lifted}}], batchSize=batch_for(limit))
     return [Comment.from_doc({"text": "", **doc}) for doc in found]
 
 
@@ -183,34 +183,6 @@ def _in_array(condition: dict, name: str = "c") -> dict:
 
 
 # --- Walking buckets by position ----------------------------------------------------------
-
-
-def walk(*, counts: Sequence[int], skip: int, limit: int) -> list[tuple[int, int, int]]:
-    """The pattern's skip/limit across buckets: walking the buckets in page order,
-    each slice to take as (bucket index, start, stop). A bucket's count comes off
-    `skip` (not below 0) and what is taken off `limit`, until `limit` is spent."""
-    slices = []
-    for index, count in enumerate(counts):
-        if limit <= 0:
-            break
-        if skip >= count:
-            skip -= count
-            continue
-        take = min(count - skip, limit)
-        slices.append((index, skip, skip + take))
-        skip, limit = 0, limit - take
-    return slices
-
-
-def in_posting_order(heads: Sequence[dict]) -> bool:
-    """Whether buckets (their heads, in page order) hold the discussion's comments in
-    posting order: each is `ordered` (kept sorted since it was created) and its last
-    comment was posted strictly before the next bucket's first. An empty bucket (a
-    page created a moment before its first push) holds nothing out of order."""
-    heads = [h for h in heads if h.get("count")]
-    if not all(h.get("ordered") is True and "first" in h and "last" in h for h in heads):
-        return False
-    return all(a["last"] < b["first"] for a, b in itertools.pairwise(heads))
 
 
 def _hides_any(discussion_id: ObjectId, viewer: Viewer) -> bool:
@@ -297,6 +269,12 @@ class BucketsStore(ContainerStore):
                 return walked
         stages = unwound(buckets_of(query), where=query.conditions())
         return _comments(stages, sort=query.order, skip=query.skip, limit=query.limit)
+
+    def list_slugs(self, *, discussion_id: ObjectId, order: str, viewer: Viewer = READERS) -> list[str]:
+        query = Query(discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order]))
+        stages = unwound(buckets_of(query), where=query.conditions(), fields=(*COUNT_FIELDS, "slug"))
+        stages = _ordered(stages, sort=query.order) + [{"$project": {"_id": 0, "slug": "$comments.slug"}}]
+        return [doc["slug"] for doc in _pages().aggregate(stages, batchSize=batch_for(None))]
 
     def tally(self, query: Query) -> Tally:
         """One aggregation over the fields a listing's count tests, grouped by status and

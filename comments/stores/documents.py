@@ -53,6 +53,7 @@ from typing import Any
 from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.collection import Collection
+from pymongo.cursor import Cursor
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
@@ -78,14 +79,10 @@ MEMBERS_ONLY = {"author.id": {"$gt": 0}}
 INDEXES = [
     IndexModel([("discussion_id", ASCENDING), ("slug", ASCENDING)], unique=True, name=SLUG_INDEX),
     IndexModel([("discussion_id", ASCENDING), ("full_slug", ASCENDING)], name="discussion_full_slug"),
-    IndexModel(
-        [("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)],
-        name="discussion_posted",
-    ),
-    IndexModel(
-        [("discussion_id", ASCENDING), ("thread", DESCENDING), ("full_slug", ASCENDING)],
-        name="discussion_thread_newest",
-    ),
+    IndexModel([("discussion_id", ASCENDING), ("posted", ASCENDING), ("_id", ASCENDING)],
+               name="discussion_posted"),
+    IndexModel([("discussion_id", ASCENDING), ("thread", DESCENDING), ("full_slug", ASCENDING)],
+               name="discussion_thread_newest"),
     # The ranked views' first pages: a discussion's top-level comments in each order.
     IndexModel(
         [("discussion_id", ASCENDING), ("picked", DESCENDING), ("rank", DESCENDING), ("posted", DESCENDING),
@@ -221,15 +218,17 @@ class DocumentsStore(CommentStore):
         hint = self._hint(query)
         if hint == TAB_INDEXES["recent"] and query.limit is not None:  # a page of the recent tab
             return self._find_recent(query, limit=query.limit)
-        cursor = self._collection().find(self._filter(query))
-        if query.order:
-            cursor = cursor.sort(list(query.order))
-        if hint:
-            cursor = cursor.hint(hint)
-        cursor = cursor.skip(query.skip).batch_size(batch_for(query.limit))
-        if query.limit is not None:
-            cursor = cursor.limit(query.limit)
-        return [Comment.from_doc(doc) for doc in cursor]
+        return [Comment.from_doc(doc) for doc in self._cursor(query, hint)]
+
+    def list_slugs(self, *, discussion_id: ObjectId, order: str, viewer: Viewer = READERS) -> list[str]:
+        query = Query(discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order]))
+        return [doc["slug"] for doc in self._cursor(query, self._hint(query), {"slug": 1, "_id": 0})]
+
+    def _cursor(self, query: Query, hint: str | None, projection: dict | None = None) -> Cursor:
+        """The cursor of `query` (a non-empty one), its answer asked for in one batch."""
+        return self._collection().find(
+            self._filter(query), projection, sort=list(query.order) or None, hint=hint, skip=query.skip,
+            limit=query.limit or 0, batch_size=batch_for(query.limit))  # limit 0: none
 
     def find_page(
         self, *, discussion_id: ObjectId, order: str, limit: int | None, skip: int = 0,
