@@ -271,7 +271,8 @@ class CommentStore(ABC):
         """The slugs of a discussion's whole listing in one of ORDERS as `viewer` sees it:
         what `find_page` with no limit lists, where a store can tell without reading the
         comments themselves (`comments_migrate` checks every view of every copy so)."""
-        return [c.slug for c in self.find_page(discussion_id=discussion_id, order=order, limit=None, viewer=viewer)]
+        listed = self.find_page(discussion_id=discussion_id, order=order, limit=None, viewer=viewer)
+        return [c.slug for c in listed]
 
     def tally_listing(
         self, *, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS

@@ -102,7 +102,8 @@ def listings(store: CommentStore, discussion_id: ObjectId) -> dict[str, list[str
     """The slugs of every view of one discussion as a store lists them, for readers
     and for editors: each view whole (`list_slugs`: the listing's query, one in the
     documents store, reading the slugs alone)."""
-    return {f"{order} view for {who}": store.list_slugs(discussion_id=discussion_id, order=order, viewer=viewer)
+    return {f"{order} view for {who}": store.list_slugs(discussion_id=discussion_id, order=order,
+                                                        viewer=viewer)
             for order in ORDERS for who, viewer in VIEWERS}
 
 
