@@ -140,7 +140,7 @@ def test_a_members_token_has_no_editor_powers_even_an_editors(make_user, make_po
     assert response.status_code == 403 and problem["code"] == "editors_only"
 
 
-def test_bad_votes_are_problems_as_documented(member, make_post, make_comment, settings):
+def test_bad_votes_are_problems_as_documented(member, make_post, make_comment, settings, rate_clock):
     user, browser = member
     secret = make_token(browser)
     post = make_post()

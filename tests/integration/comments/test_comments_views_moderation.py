@@ -122,7 +122,7 @@ def test_rate_limit_answers_429_writes_nothing_and_recovers_in_the_next_window(
 
 
 @pytest.mark.stores("documents")
-def test_editors_are_not_rate_limited(client, make_post, make_user, settings, mongo_db):
+def test_editors_are_not_rate_limited(client, make_post, make_user, settings, mongo_db, rate_clock):
     """An editor posts past the limits."""
     settings.COMMENTS_RATE_PER_IP = settings.COMMENTS_RATE_PER_USER = 1
     client.force_login(make_user("bruno", role="editor"))

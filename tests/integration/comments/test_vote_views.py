@@ -202,7 +202,7 @@ def test_a_comment_at_or_below_the_fold_score_is_folded_behind_show(settings, ma
     assert "readers scored it -2" in folded and "Sunk words" in folded and "Fine words" not in folded
 
 
-def test_refused_votes_take_no_slot_of_the_limits(settings, make_post, make_comment):
+def test_refused_votes_take_no_slot_of_the_limits(settings, rate_clock, make_post, make_comment):
     """Bad votes first, then a good one: the per-comment limit of one still admits it."""
     settings.COMMENTS_VOTES_PER_IP_PER_COMMENT = 1
     post = make_post()
