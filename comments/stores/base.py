@@ -271,8 +271,11 @@ class CommentStore(ABC):
         """The slugs of a discussion's whole listing in one of ORDERS as `viewer` sees it:
         what `find_page` with no limit lists, where a store can tell without reading the
         comments themselves (`comments_migrate` checks every view of every copy so)."""
-        listed = self.find_page(discussion_id=discussion_id, order=order, limit=None, viewer=viewer)
-        return [c.slug for c in listed]
+        return self._slugs(Query(discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order])))
+
+    def _slugs(self, query: Query) -> list[str]:
+        """The slugs of what `query` selects, in its order (a store may read them alone)."""
+        return [c.slug for c in self.find(query)]
 
     def tally_listing(
         self, *, discussion_id: ObjectId, below: Comment | None = None, viewer: Viewer = READERS

@@ -270,11 +270,12 @@ class BucketsStore(ContainerStore):
         stages = unwound(buckets_of(query), where=query.conditions())
         return _comments(stages, sort=query.order, skip=query.skip, limit=query.limit)
 
-    def list_slugs(self, *, discussion_id: ObjectId, order: str, viewer: Viewer = READERS) -> list[str]:
-        query = Query(discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order]))
+    def _slugs(self, query: Query) -> list[str]:
+        """A listing's aggregation over the fields it tests (COUNT_FIELDS) and `slug`."""
         stages = unwound(buckets_of(query), where=query.conditions(), fields=(*COUNT_FIELDS, "slug"))
-        stages = _ordered(stages, sort=query.order) + [{"$project": {"_id": 0, "slug": "$comments.slug"}}]
-        return [doc["slug"] for doc in _pages().aggregate(stages, batchSize=batch_for(None))]
+        stages = _ordered(stages, sort=query.order, skip=query.skip, limit=query.limit)
+        stages.append({"$project": {"_id": 0, "slug": "$comments.slug"}})
+        return [doc["slug"] for doc in _pages().aggregate(stages, batchSize=batch_for(query.limit))]
 
     def tally(self, query: Query) -> Tally:
         """One aggregation over the fields a listing's count tests, grouped by status and

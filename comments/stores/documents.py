@@ -220,8 +220,7 @@ class DocumentsStore(CommentStore):
             return self._find_recent(query, limit=query.limit)
         return [Comment.from_doc(doc) for doc in self._cursor(query, hint)]
 
-    def list_slugs(self, *, discussion_id: ObjectId, order: str, viewer: Viewer = READERS) -> list[str]:
-        query = Query(discussion_id=discussion_id, viewer=viewer, order=tuple(ORDERS[order]))
+    def _slugs(self, query: Query) -> list[str]:
         return [doc["slug"] for doc in self._cursor(query, self._hint(query), {"slug": 1, "_id": 0})]
 
     def _cursor(self, query: Query, hint: str | None, projection: dict | None = None) -> Cursor:

@@ -169,10 +169,16 @@ def copy_discussion(source: CommentStore, target: CommentStore, discussion_id: O
     return copied + batch
 
 
-def _verified(key: str) -> dict | None:
-    """The record of this key's verified copy (`count`: its comments; `views_checked_on`:
-    the fingerprint of the comments its views were verified on, if any), if there is one."""
-    return get_db().comment_migrations.find_one({"_id": key})
+def _of_this_move(source: str, target: str) -> dict:
+    """The filter of the records of this move's verified copies (their keys' prefix)."""
+    return {"_id": {"$regex": "^" + re.escape(f"{source}:{target}:")}}
+
+
+def _verified(source: str, target: str) -> dict[str, dict]:
+    """The records of this move's verified copies by key (`count`: its comments;
+    `views_checked_on`: the fingerprint of the comments its views were verified on),
+    in one query."""
+    return {doc["_id"]: doc for doc in get_db().comment_migrations.find(_of_this_move(source, target))}
 
 
 def _mark_verified(key: str, count: int, views_checked_on: str) -> None:
@@ -203,7 +209,8 @@ def in_threads(work: Callable[[ObjectId], T], ids: Iterable[ObjectId],
                workers: int) -> Generator[tuple[ObjectId, T], None, None]:
     """(id, work(id)) for each of `ids`, as each is done, `workers` at a time, each in a
     thread of its own; an error of `work` is raised here. Closed early (an error, the
-    caller stopped), it starts no more and waits for those under way."""
+    caller stopped), it starts no more and waits for those under way. Not
+    `Executor.map`, which makes a future for every discussion before the first is done."""
     waiting = iter(ids)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="migrate") as pool:
         running = {pool.submit(work, i): i for i in itertools.islice(waiting, workers)}
@@ -238,9 +245,9 @@ def migrate(
     report = Report(source=source, target=target, discussions=len(ids))
     had_record = store_switch.begin(source=source, target=target)
     try:
-        todo = []
+        todo, verified = [], _verified(source, target)
         for discussion_id in ids:
-            earlier = _verified(_key(source, target, discussion_id))
+            earlier = verified.get(_key(source, target, discussion_id))
             if earlier is None:
                 todo.append(discussion_id)
                 continue
@@ -267,10 +274,11 @@ def _last_pass(old: CommentStore, new: CommentStore, report: Report,
     discussions are compared (and copied again) `workers` at a time."""
     store_switch.freeze(source=report.source, target=report.target)
     began = time.monotonic()
+    verified = _verified(report.source, report.target)
 
     def again(discussion_id: ObjectId) -> tuple[int, Copied] | None:
         """(the comments its earlier copy counted, the new copy) if it changed, else None."""
-        earlier = _verified(_key(report.source, report.target, discussion_id)) or {}
+        earlier = verified.get(_key(report.source, report.target, discussion_id), {})
         if not differences(old, new, discussion_id, earlier.get("views_checked_on")):
             return None
         return earlier.get("count", 0), _copied(old, new, discussion_id)
@@ -288,5 +296,4 @@ def _last_pass(old: CommentStore, new: CommentStore, report: Report,
         raise
     store_switch.switch(target=report.target)
     report.paused_seconds = time.monotonic() - began
-    done = "^" + re.escape(f"{report.source}:{report.target}:")
-    get_db().comment_migrations.delete_many({"_id": {"$regex": done}})
+    get_db().comment_migrations.delete_many(_of_this_move(report.source, report.target))

@@ -23,7 +23,7 @@ LAST_PASS = (
 MAX_WORKERS = 32
 
 
-def workers(value: str) -> int:
+def worker_count(value: str) -> int:
     """`--workers`: a whole number from 1 to MAX_WORKERS."""
     if not value.isdigit() or not 1 <= int(value) <= MAX_WORKERS:
         raise ArgumentTypeError(f"a whole number from 1 to {MAX_WORKERS}")
@@ -44,7 +44,7 @@ class Command(BaseCommand):
             help="the source store (default: the one in use)",
         )
         parser.add_argument(
-            "--workers", type=workers, default=migration.WORKERS,
+            "--workers", type=worker_count, default=migration.WORKERS,
             help=f"discussions copied and checked at once, each in a thread (default {migration.WORKERS})",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -427,7 +427,7 @@ def test_the_last_pass_lists_again_only_the_discussions_changed_since_their_view
     changed_once: list = []  # the two copies run at once: the first to finish may see both listed
 
     def post_after_both_copies(n):
-        if len(listed) == 2 and not frozen_at and len(changed_once) == 0:  # both copies' views listed
+        if len(listed) == 2 and not changed_once:  # both copies' views listed
             changed_once.append(make_comment(changed, text="while moving"))
 
     report = migration.migrate(target="buckets", progress=post_after_both_copies,
